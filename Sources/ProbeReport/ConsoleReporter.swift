@@ -1,0 +1,69 @@
+import ProbeRunner
+import ProbeScript
+
+/// Formats run results for a terminal: one line per scenario, and the details of a failure.
+public struct ConsoleReporter: Sendable {
+    public var useColour: Bool
+    /// Show every scenario's step log, not only failing ones'.
+    public var verbose: Bool
+
+    public init(useColour: Bool, verbose: Bool = false) {
+        self.useColour = useColour
+        self.verbose = verbose
+    }
+
+    private func paint(_ text: String, _ code: String) -> String {
+        useColour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    /// The one line of a scenario: mark, title, file, duration; then details when it failed.
+    public func render(_ result: ScenarioResult) -> String {
+        let duration = paint(DurationFormat.short(result.duration), "2")
+        var lines: [String] = []
+        switch result.outcome {
+        case .passed:
+            lines.append("\(paint("✔", "32")) \(result.title) \(paint("(\(result.path))", "2")) \(duration)")
+        case .skipped(let reason):
+            lines.append("\(paint("-", "33")) \(result.title) \(paint("(\(result.path))", "2")) skipped: \(reason)")
+        case .failed(let failure):
+            let mark = failure.kind == .environment ? paint("!", "1;35") : paint("✘", "1;31")
+            lines.append("\(mark) \(result.title) \(paint("(\(result.path))", "2")) \(duration)")
+            lines += details(failure).map { "    " + $0 }
+        }
+        if verbose || !result.outcome.passed {
+            if !result.log.isEmpty {
+                lines.append("    step log:")
+                lines += result.log.map { "      \(DurationFormat.offset($0.offset)) \($0.location.map { "\($0.line)" } ?? "-"): \($0.message)" }
+            }
+        }
+        lines += result.notes.map { "    note: \($0)" }
+        return lines.joined(separator: "\n")
+    }
+
+    private func details(_ failure: StepFailure) -> [String] {
+        var lines = ["at \(failure.location.fileAndLine): \(paint(failure.step, "1"))"]
+        if failure.kind == .environment { lines.append("environment error:") }
+        lines += failure.message.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+        var context: [String] = []
+        if let connection = failure.connection { context.append("on \(connection)") }
+        if let waited = failure.waited { context.append("waited \(DurationFormat.short(waited))") }
+        if !context.isEmpty { lines.append(context.joined(separator: ", ")) }
+        if failure.totalReceived > 0 {
+            lines.append("last \(failure.recentBytes.count) bytes received (\(failure.totalReceived) in all): \"\(ByteEscaper.escape(failure.recentBytes))\"")
+        } else if failure.connection != nil {
+            lines.append("nothing was received on that connection")
+        }
+        return lines
+    }
+
+    /// `3 passed, 1 failed` (and skipped), after all scenarios.
+    public func summary(_ results: [ScenarioResult], elapsed: Duration) -> String {
+        let passed = results.filter { $0.outcome.passed }.count
+        let skipped = results.filter { if case .skipped = $0.outcome { return true } else { return false } }.count
+        let failed = results.count - passed - skipped
+        var text = "\(passed) passed, \(failed) failed"
+        if skipped > 0 { text += ", \(skipped) skipped" }
+        let colour = failed > 0 ? "1;31" : "1;32"
+        return paint(text, colour) + paint(" in \(DurationFormat.short(elapsed))", "2")
+    }
+}

@@ -1,0 +1,37 @@
+import ProbeScript
+
+/// Shows expected and received bytes one above the other, escaped, with the first
+/// differing byte marked by a caret.
+enum ByteDiff {
+    static func render(expected: [UInt8], received: [UInt8], expectedLabel: String = "expected", receivedLabel: String = "received") -> String {
+        let width = max(expectedLabel.count, receivedLabel.count)
+        let expectedText = ByteEscaper.escape(expected)
+        let receivedText = ByteEscaper.escape(received)
+        var lines = [
+            pad(expectedLabel, width) + ": \"" + expectedText + "\"",
+            pad(receivedLabel, width) + ": \"" + receivedText + "\"",
+        ]
+        if let index = firstDifference(expected, received) {
+            let column = ByteEscaper.escape(received.prefix(index)).count
+            let what = index < received.count ? "first difference at byte \(index)" : "received ends at byte \(index)"
+            lines.append(String(repeating: " ", count: width + 3 + column) + "^ " + what)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> Int? {
+        let common = min(a.count, b.count)
+        for index in 0..<common where a[index] != b[index] { return index }
+        return a.count == b.count ? nil : common
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// `"..."` with at most `limit` bytes shown, and how many were left out.
+    static func preview<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200) -> String where Bytes.Element == UInt8 {
+        if bytes.count <= limit { return "\"" + ByteEscaper.escape(bytes) + "\"" }
+        return "\"" + ByteEscaper.escape(bytes.prefix(limit)) + "\"… (\(bytes.count) bytes)"
+    }
+}

@@ -1,0 +1,237 @@
+import NIOCore
+import ProbeScript
+
+/// Decides an expectation against the bytes received so far and how the inbound side ended.
+/// Pure: no sockets, no clock. It consumes what it matched (or the line it rejected) from the
+/// buffer, and says how much buffer it may need so reading never stalls below that.
+struct ExpectationMatcher: @unchecked Sendable {
+    /// A line check with its values resolved (variables filled in, regex compiled).
+    enum LineRule {
+        case exact([UInt8])
+        case regex(Regex<AnyRegexOutput>, RegexLiteral, groups: [String])
+        case contains([UInt8])
+        case any
+    }
+
+    enum Rule {
+        case line(LineRule)
+        case linesUnordered(remaining: [[UInt8]])
+        case exactBytes([UInt8])
+        case byteCount(Int, equals: [UInt8]?)
+        case until([UInt8], max: Int)
+        case any
+        case eof
+        case reset
+        case close
+        case nothing
+    }
+
+    var rule: Rule
+    var terminator: [UInt8]
+    var maxLine: Int
+    /// Bytes already searched for a terminator or delimiter without finding it.
+    private var searched = 0
+    private var matchedLines: [String] = []
+
+    init(_ rule: Rule, terminator: [UInt8], maxLine: Int) {
+        self.rule = rule
+        self.terminator = terminator
+        self.maxLine = maxLine
+    }
+
+    /// For `expect nothing for D`, reaching the timeout is success.
+    var timeoutMeansSuccess: Bool {
+        if case .nothing = rule { return true }
+        return false
+    }
+
+    /// How many unconsumed bytes the matcher may need to see before it can decide.
+    var bufferNeeded: Int {
+        switch rule {
+        case .line, .linesUnordered: return maxLine + terminator.count
+        case .exactBytes(let bytes): return bytes.count
+        case .byteCount(let count, _): return count
+        case .until(let delimiter, let max): return max + delimiter.count
+        case .any, .eof, .reset, .close, .nothing: return 1
+        }
+    }
+
+    /// What the step waits for, as the timeout message says it.
+    var waitingFor: String {
+        switch rule {
+        case .line(let line):
+            switch line {
+            case .exact(let bytes): return "line " + ByteDiff.preview(bytes)
+            case .regex(_, let literal, _): return "a line matching \(literal.description)"
+            case .contains(let bytes): return "a line containing " + ByteDiff.preview(bytes)
+            case .any: return "a line"
+            }
+        case .linesUnordered(let remaining):
+            return "\(remaining.count) more line(s), in any order: " + remaining.map { ByteDiff.preview($0) }.joined(separator: ", ")
+        case .exactBytes(let bytes): return "bytes " + ByteDiff.preview(bytes)
+        case .byteCount(let count, _): return "\(count) bytes"
+        case .until(let delimiter, let max): return "bytes up to \(ByteDiff.preview(delimiter)) (max \(max))"
+        case .any: return "any bytes"
+        case .eof: return "the peer's FIN (eof)"
+        case .reset: return "the peer's RST (reset)"
+        case .close: return "the peer to close (FIN or RST)"
+        case .nothing: return "silence"
+        }
+    }
+
+    /// Decides if it can: nil means "wait for more".
+    mutating func evaluate(_ buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+        switch rule {
+        case .line(let line):
+            guard let bytes = nextLine(&buffer, end: end) else { return nil }
+            switch bytes {
+            case .failure(let message): return .failed(message)
+            case .success(let received): return check(line, received)
+            }
+        case .linesUnordered(var remaining):
+            while !remaining.isEmpty {
+                guard let next = nextLine(&buffer, end: end) else {
+                    rule = .linesUnordered(remaining: remaining)
+                    return nil
+                }
+                guard case .success(let received) = next else {
+                    if case .failure(let message) = next { return .failed(message) }
+                    return nil
+                }
+                guard let index = remaining.firstIndex(of: received) else {
+                    return .failed("received line \(ByteDiff.preview(received)), which is none of the lines still expected: "
+                                   + remaining.map { ByteDiff.preview($0) }.joined(separator: ", "))
+                }
+                remaining.remove(at: index)
+                matchedLines.append(ByteDiff.preview(received))
+            }
+            return .matched(captures: [:], detail: "lines " + matchedLines.joined(separator: ", "))
+        case .exactBytes(let expected):
+            return expectPrefix(expected, in: &buffer, end: end, label: "bytes")
+        case .byteCount(let count, let equals):
+            if let equals { return expectPrefix(equals, in: &buffer, end: end, label: "bytes") }
+            if buffer.readableBytes >= count {
+                buffer.moveReaderIndex(forwardBy: count)
+                return .matched(captures: [:], detail: "\(count) bytes")
+            }
+            return end.map { .failed("\($0) after \(buffer.readableBytes) of \(count) expected bytes: \(ByteDiff.preview(buffer.readableBytesView))") }
+        case .until(let delimiter, let max):
+            if let index = find(delimiter, in: buffer, limit: max + delimiter.count) {
+                let bytes = buffer.readBytes(length: index + delimiter.count)!
+                return .matched(captures: [:], detail: "\(bytes.count) bytes up to the delimiter: \(ByteDiff.preview(bytes))")
+            }
+            if buffer.readableBytes >= max + delimiter.count {
+                return .failed("no \(ByteDiff.preview(delimiter)) within max \(max) bytes; received \(ByteDiff.preview(buffer.readableBytesView))")
+            }
+            return end.map { .failed("\($0) before \(ByteDiff.preview(delimiter)); received \(ByteDiff.preview(buffer.readableBytesView))") }
+        case .any:
+            if buffer.readableBytes > 0 {
+                let bytes = buffer.readBytes(length: buffer.readableBytes)!
+                return .matched(captures: [:], detail: "\(bytes.count) bytes: \(ByteDiff.preview(bytes))")
+            }
+            return end.map { .failed("expected any bytes, but \($0)") }
+        case .eof, .reset, .close:
+            return expectEnd(buffer, end: end)
+        case .nothing:
+            if buffer.readableBytes > 0 {
+                return .failed("expected silence, received \(ByteDiff.preview(buffer.readableBytesView))")
+            }
+            return end.map { .failed("expected silence, but \($0)") }
+        }
+    }
+
+    private func expectEnd(_ buffer: ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+        if buffer.readableBytes > 0, end != .reset {
+            return .failed("expected \(waitingFor), received \(ByteDiff.preview(buffer.readableBytesView))")
+        }
+        guard let end else { return nil }
+        switch (rule, end) {
+        case (.eof, .eof), (.close, .eof): return .matched(captures: [:], detail: "FIN")
+        case (.reset, .reset), (.close, .reset): return .matched(captures: [:], detail: "RST")
+        default: return .failed("expected \(waitingFor), but \(end)")
+        }
+    }
+
+    /// Compares the buffer with `expected` as soon as any byte differs, not only once all arrived.
+    private func expectPrefix(_ expected: [UInt8], in buffer: inout ByteBuffer, end: InboundEnd?, label: String) -> MatchOutcome? {
+        let available = Array(buffer.readableBytesView.prefix(expected.count))
+        if available.count == expected.count, available == expected {
+            buffer.moveReaderIndex(forwardBy: expected.count)
+            return .matched(captures: [:], detail: "\(label) \(ByteDiff.preview(expected))")
+        }
+        if let index = ByteDiff.firstDifference(expected, available), index < available.count {
+            return .failed(ByteDiff.render(expected: expected, received: available))
+        }
+        guard let end else { return nil }
+        return .failed("\(end) before all expected bytes arrived\n" + ByteDiff.render(expected: expected, received: available))
+    }
+
+    private enum LineResult {
+        case success([UInt8])
+        case failure(String)
+    }
+
+    /// Takes the next whole line (without its terminator) from the buffer, if there is one.
+    private mutating func nextLine(_ buffer: inout ByteBuffer, end: InboundEnd?) -> LineResult? {
+        if let index = find(terminator, in: buffer, limit: maxLine + terminator.count) {
+            let line = buffer.readBytes(length: index)!
+            buffer.moveReaderIndex(forwardBy: terminator.count)
+            searched = 0
+            return .success(line)
+        }
+        if buffer.readableBytes >= maxLine + terminator.count {
+            return .failure("no line terminator \(ByteDiff.preview(terminator)) within max-line \(maxLine) bytes; "
+                            + "received \(ByteDiff.preview(buffer.readableBytesView.prefix(64)))… (\(buffer.readableBytes) bytes buffered)")
+        }
+        guard let end else { return nil }
+        if buffer.readableBytes > 0 {
+            return .failure("\(end) in the middle of a line: received \(ByteDiff.preview(buffer.readableBytesView)) without a terminator \(ByteDiff.preview(terminator))")
+        }
+        return .failure("expected \(waitingFor), but \(end)")
+    }
+
+    /// Index of `needle` in the readable bytes, searching at most `limit` bytes; remembers how far it looked.
+    private mutating func find(_ needle: [UInt8], in buffer: ByteBuffer, limit: Int) -> Int? {
+        let view = buffer.readableBytesView
+        let count = min(view.count, limit)
+        guard count >= needle.count, let first = needle.first else { return nil }
+        var offset = max(0, searched - needle.count + 1)
+        let base = view.startIndex
+        while offset + needle.count <= count {
+            if view[base + offset] == first {
+                var match = true
+                for k in 1..<needle.count where view[base + offset + k] != needle[k] { match = false; break }
+                if match { return offset }
+            }
+            offset += 1
+        }
+        searched = count
+        return nil
+    }
+
+    private func check(_ line: LineRule, _ received: [UInt8]) -> MatchOutcome {
+        let shown = "line \(ByteDiff.preview(received))"
+        switch line {
+        case .any:
+            return .matched(captures: [:], detail: shown)
+        case .exact(let expected):
+            if expected == received { return .matched(captures: [:], detail: shown) }
+            return .failed(ByteDiff.render(expected: expected, received: received, expectedLabel: "expected line", receivedLabel: "received line"))
+        case .contains(let needle):
+            if needle.isEmpty || received.indices.contains(where: { received[$0...].starts(with: needle) }) {
+                return .matched(captures: [:], detail: shown)
+            }
+            return .failed("expected a line containing \(ByteDiff.preview(needle))\n received line: \(ByteDiff.preview(received))")
+        case .regex(let regex, let literal, let groups):
+            let text = String(decoding: received, as: UTF8.self)
+            guard let match = try? regex.firstMatch(in: text) else {
+                return .failed("expected a line matching \(literal.description)\n received line: \(ByteDiff.preview(received))")
+            }
+            var captures: [String: String] = [:]
+            for name in groups {
+                if let substring = match.output[name]?.substring { captures[name] = String(substring) }
+            }
+            return .matched(captures: captures, detail: shown)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// How the inbound side of a connection ended.
+public enum InboundEnd: Sendable, Equatable, CustomStringConvertible {
+    /// The peer sent FIN.
+    case eof
+    /// The peer sent RST.
+    case reset
+    /// The probe closed or aborted the connection itself.
+    case closedByProbe
+    /// Any other socket error.
+    case error(String)
+
+    public var description: String {
+        switch self {
+        case .eof: return "the peer closed the connection (FIN)"
+        case .reset: return "the peer reset the connection (RST)"
+        case .closedByProbe: return "the probe closed the connection"
+        case .error(let message): return "the connection failed: \(message)"
+        }
+    }
+}

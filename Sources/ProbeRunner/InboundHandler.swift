@@ -1,0 +1,146 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import NIOCore
+import ProbeScript
+
+/// Buffers what a connection receives and decides the pending expectation against it.
+///
+/// It reads with autoRead off: a read is requested only while the buffer is below its high
+/// water mark (or below what the pending expectation needs) and reading is not paused, so a
+/// flooding peer meets TCP back-pressure instead of growing memory. Timeouts are scheduled on
+/// the same event loop, so a timeout leaves the connection usable for the next step.
+/// All state is touched on the channel's event loop only.
+final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+
+    /// Unconsumed bytes kept even when no expectation asks for them.
+    static let highWaterMark = 256 * 1024
+
+    private struct Pending {
+        var matcher: ExpectationMatcher
+        var promise: EventLoopPromise<MatchOutcome>
+        var timeout: Scheduled<Void>
+    }
+
+    private var context: ChannelHandlerContext?
+    private var buffer = ByteBuffer()
+    private var pending: Pending?
+    private(set) var end: InboundEnd?
+    private(set) var recent = RecentBytes()
+    private var paused = false
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        buffer = context.channel.allocator.buffer(capacity: 4096)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        requestRead()
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var incoming = unwrapInboundIn(data)
+        recent.append(incoming.readableBytesView)
+        buffer.writeBuffer(&incoming)
+        decide()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        requestRead()
+        context.fireChannelReadComplete()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event {
+            finish(.eof)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if let error = error as? IOError, error.errnoCode == ECONNRESET {
+            finish(.reset)
+        } else {
+            finish(.error("\(error)"))
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish(.closedByProbe)
+        context.fireChannelInactive()
+    }
+
+    /// Records how the inbound side ended (the first cause wins) and decides any pending expectation.
+    private func finish(_ cause: InboundEnd) {
+        if end == nil { end = cause }
+        decide()
+    }
+
+    /// Marks the connection as closed by the probe, before the close is issued.
+    func markClosedByProbe() {
+        if end == nil { end = .closedByProbe }
+    }
+
+    private func requestRead() {
+        guard let context, !paused, end == nil else { return }
+        let limit = max(Self.highWaterMark, pending?.matcher.bufferNeeded ?? 0)
+        if buffer.readableBytes < limit { context.read() }
+    }
+
+    private func decide() {
+        guard var current = pending else { return }
+        guard let outcome = current.matcher.evaluate(&buffer, end: end) else {
+            pending = current
+            return
+        }
+        pending = nil
+        current.timeout.cancel()
+        compact()
+        current.promise.succeed(outcome)
+        requestRead()
+    }
+
+    private func compact() {
+        if buffer.readerIndex > 64 * 1024 { buffer.discardReadBytes() }
+    }
+
+    // MARK: - Called from the connection, on the event loop
+
+    /// Waits for `matcher` to decide, or for `timeout`.
+    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount, on loop: EventLoop) -> EventLoopFuture<MatchOutcome> {
+        loop.preconditionInEventLoop()
+        precondition(pending == nil, "one expectation at a time per connection")
+        var matcher = matcher
+        if let outcome = matcher.evaluate(&buffer, end: end) {
+            compact()
+            requestRead()
+            return loop.makeSucceededFuture(outcome)
+        }
+        let promise = loop.makePromise(of: MatchOutcome.self)
+        let task = loop.scheduleTask(in: timeout) { [self] in
+            guard let expired = pending else { return }
+            pending = nil
+            if expired.matcher.timeoutMeansSuccess {
+                expired.promise.succeed(.matched(captures: [:], detail: "no byte and no close"))
+            } else {
+                expired.promise.succeed(.timedOut(waitingFor: expired.matcher.waitingFor, pending: Array(buffer.readableBytesView.prefix(200))))
+            }
+        }
+        pending = Pending(matcher: matcher, promise: promise, timeout: task)
+        requestRead()
+        return promise.futureResult
+    }
+
+    func setPaused(_ paused: Bool) {
+        self.paused = paused
+        requestRead()
+    }
+
+    var unconsumedBytes: Int { buffer.readableBytes }
+}

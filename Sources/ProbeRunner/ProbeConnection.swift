@@ -1,0 +1,99 @@
+import NIOCore
+import NIOPosix
+import ProbeScript
+
+/// One TCP connection of a scenario, opened by `connect` or `accept`.
+final class ProbeConnection: @unchecked Sendable {
+    /// The scenario's name for it: `a`, or `#1` for an unnamed one.
+    let name: String
+    let channel: Channel
+    let handler: InboundHandler
+    /// Where the probe closed it, for "connection is closed" messages.
+    private(set) var closedAt: SourceLocation?
+    private(set) var outputClosed = false
+    private(set) var bytesSent = 0
+
+    init(name: String, channel: Channel, handler: InboundHandler) {
+        self.name = name
+        self.channel = channel
+        self.handler = handler
+    }
+
+    /// How reports name it.
+    var label: String { name.hasPrefix("#") ? "connection \(name)" : "connection '\(name)'" }
+
+    var localPort: Int? { channel.localAddress?.port }
+    var remotePort: Int? { channel.remoteAddress?.port }
+
+    private(set) var isClosed = false
+
+    /// Socket options every probe connection gets: no Nagle delay (each write leaves as its own
+    /// segment), reads under the handler's control, and the peer's FIN seen as a half-close.
+    static func configure<Bootstrap: NIOClientTCPBootstrapProtocol>(_ bootstrap: Bootstrap) -> Bootstrap {
+        bootstrap
+            .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(ChannelOptions.autoRead, value: false)
+            .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+    }
+
+    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount) async throws -> MatchOutcome {
+        let loop = channel.eventLoop
+        let handler = self.handler
+        return try await loop.flatSubmit { handler.expect(matcher, timeout: timeout, on: loop) }.get()
+    }
+
+    /// Writes and flushes `bytes`; false when the write did not complete within `timeout`
+    /// (the peer is not reading and the socket buffers are full).
+    func send(_ bytes: [UInt8], timeout: TimeAmount) async throws -> Bool {
+        let loop = channel.eventLoop
+        let promise = loop.makePromise(of: Bool.self)
+        let timer = loop.scheduleTask(in: timeout) { promise.succeed(false) }
+        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).whenComplete { result in
+            timer.cancel()
+            switch result {
+            case .success: promise.succeed(true)
+            case .failure(let error): promise.fail(error)
+            }
+        }
+        let written = try await promise.futureResult.get()
+        if written { bytesSent += bytes.count }
+        return written
+    }
+
+    /// Graceful close: FIN, then release.
+    func close(at location: SourceLocation?) async {
+        closedAt = location
+        isClosed = true
+        let handler = self.handler
+        let channel = self.channel
+        try? await channel.eventLoop.submit { handler.markClosedByProbe() }.flatMap { _ in
+            channel.close()
+        }.get()
+    }
+
+    /// Half-close: FIN, and keep reading.
+    func shutdownWrite() async throws {
+        outputClosed = true
+        try await channel.close(mode: .output).get()
+    }
+
+    /// Reset: SO_LINGER 0, then close, so the kernel sends RST.
+    func abort(at location: SourceLocation) async throws {
+        closedAt = location
+        let provider = channel as! SocketOptionProvider
+        try await provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+        await close(at: location)
+    }
+
+    /// Stops or resumes draining the socket.
+    func setPaused(_ paused: Bool) async throws {
+        let handler = self.handler
+        try await channel.eventLoop.submit { handler.setPaused(paused) }.get()
+    }
+
+    /// The last bytes received, for failure reports.
+    func recentBytes() async -> (bytes: [UInt8], total: Int) {
+        let handler = self.handler
+        return (try? await channel.eventLoop.submit { (handler.recent.bytes, handler.recent.total) }.get()) ?? ([], 0)
+    }
+}

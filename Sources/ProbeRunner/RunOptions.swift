@@ -1,0 +1,12 @@
+/// Settings of a run that come from the command line, not from the scenario.
+public struct RunOptions: Sendable {
+    /// `--var NAME=VALUE`: defines a variable, or overrides a `var` default.
+    public var variables: [String: String]
+    /// The seed of `send random`; a fresh one per scenario when nil (the report gives it).
+    public var seed: UInt64?
+
+    public init(variables: [String: String] = [:], seed: UInt64? = nil) {
+        self.variables = variables
+        self.seed = seed
+    }
+}

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import NIOCore
+import NIOPosix
+import ProbeScript
+
+/// The `connect` executor.
+extension ScenarioExecution {
+    func connect(_ step: ConnectStep, _ statement: Statement) async throws {
+        let address = try resolve(step.address, "an address HOST:PORT", Address.parse)
+        let connectTimeout = try step.timeout.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
+        let name = step.name?.text ?? nextUnnamedName()
+        let handler = InboundHandler()
+        var bootstrap = ProbeConnection.configure(ClientBootstrap(group: group))
+            .connectTimeout(limit(connectTimeout).wait.timeAmount)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+            }
+        if let size = step.receiveBuffer {
+            bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.so_rcvbuf), value: SocketOptionValue(try resolve(size, "a size", Quantity.size)))
+        }
+        if let size = step.sendBuffer {
+            bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(try resolve(size, "a size", Quantity.size)))
+        }
+        let started = clock.now
+        let channel: Channel
+        do {
+            channel = try await bootstrap.connect(host: address.host, port: address.port).get()
+        } catch {
+            let reason = ConnectFailure(error)
+            if let expected = step.expectedFailure {
+                guard reason.matches(expected) else {
+                    throw failure(statement, "expected the connect to \(address) to fail with \(expected.rawValue), but it failed with \(reason)", waited: clock.now - started)
+                }
+                record(statement, "connect to \(address) failed as expected: \(reason)")
+                return
+            }
+            throw failure(statement, "cannot connect to \(address): \(reason)", waited: clock.now - started)
+        }
+        if let expected = step.expectedFailure {
+            channel.close(promise: nil)
+            throw failure(statement, "expected the connect to \(address) to fail with \(expected.rawValue), but it succeeded", waited: clock.now - started)
+        }
+        let connection = ProbeConnection(name: name, channel: channel, handler: handler)
+        connections[name] = connection
+        current = connection
+        let local = channel.localAddress.map(Self.describe) ?? "?"
+        record(statement, "\(connection.label): connected to \(address) from \(local)")
+    }
+
+    /// `127.0.0.1:5000` or `[::1]:5000`.
+    static func describe(_ address: SocketAddress) -> String {
+        guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
+        return Address(host: ip, port: port).description
+    }
+
+    func nextUnnamedName() -> String {
+        unnamedConnections += 1
+        return "#\(unnamedConnections)"
+    }
+}
+
+/// Why a connect failed, in the terms of `connect ... expect refused|timeout`.
+struct ConnectFailure: CustomStringConvertible {
+    enum Reason { case refused, timeout, other(String) }
+    let reason: Reason
+
+    init(_ error: Error) {
+        reason = ConnectFailure.classify(error)
+    }
+
+    private static func classify(_ error: Error) -> Reason {
+        if let error = error as? IOError {
+            if error.errnoCode == ECONNREFUSED { return .refused }
+            if error.errnoCode == ETIMEDOUT { return .timeout }
+        }
+        if case ChannelError.connectTimeout = error { return .timeout }
+        if let error = error as? NIOConnectionError {
+            let reasons = error.connectionErrors.map { classify($0.error) }
+            if reasons.contains(where: { if case .refused = $0 { return true } else { return false } }) { return .refused }
+            if reasons.contains(where: { if case .timeout = $0 { return true } else { return false } }) { return .timeout }
+            if let dns = error.dnsAError ?? error.dnsAAAAError { return .other("cannot resolve \(error.host): \(dns)") }
+        }
+        return .other("\(error)")
+    }
+
+    func matches(_ expected: ConnectStep.Failure) -> Bool {
+        switch (reason, expected) {
+        case (.refused, .refused), (.timeout, .timeout): return true
+        default: return false
+        }
+    }
+
+    var description: String {
+        switch reason {
+        case .refused: return "refused (nothing listens there)"
+        case .timeout: return "timeout (no answer to SYN)"
+        case .other(let message): return message
+        }
+    }
+}

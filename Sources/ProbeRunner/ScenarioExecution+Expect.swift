@@ -1,0 +1,67 @@
+import NIOCore
+import ProbeScript
+
+/// The `expect` executor.
+extension ScenarioExecution {
+    func expect(_ expectation: Expectation, within: Argument<Duration>?, _ statement: Statement) async throws {
+        let connection = try target(statement)
+        let matcher = ExpectationMatcher(try rule(for: expectation, statement), terminator: terminator.bytes, maxLine: maxLine)
+        let requested: Duration
+        if case .nothing(let duration) = expectation {
+            requested = try resolve(duration, "a duration", Quantity.duration)
+        } else {
+            requested = try within.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
+        }
+        let (wait, byDeadline) = limit(requested)
+        let started = clock.now
+        let outcome = try await connection.expect(matcher, timeout: wait.timeAmount)
+        let waited = clock.now - started
+        switch outcome {
+        case .matched(let captures, let detail):
+            if byDeadline, matcher.timeoutMeansSuccess {
+                throw failure(statement, "the scenario deadline of \(format(deadline)) passed during the silence", connection, waited: waited)
+            }
+            variables.merge(captures) { _, new in new }
+            let set = captures.isEmpty ? "" : " → " + captures.sorted { $0.key < $1.key }.map { "{\($0.key)}=\"\($0.value)\"" }.joined(separator: " ")
+            record(statement, "\(connection.label): got \(detail) after \(format(waited))\(set)")
+        case .failed(let message):
+            throw await withRecentBytes(failure(statement, message, connection, waited: waited), connection)
+        case .timedOut(let waitingFor, let pending):
+            let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "timed out after \(format(wait))"
+            let arrived = pending.isEmpty ? "nothing unconsumed had arrived" : "unconsumed so far: \(ByteDiff.preview(pending))"
+            throw await withRecentBytes(failure(statement, "\(why) waiting for \(waitingFor); \(arrived)", connection, waited: waited), connection)
+        }
+    }
+
+    /// The expectation with its variables filled in and its regex compiled.
+    private func rule(for expectation: Expectation, _ statement: Statement) throws -> ExpectationMatcher.Rule {
+        switch expectation {
+        case .line(let match): return .line(try lineRule(match, statement))
+        case .linesUnordered(let lines): return .linesUnordered(remaining: lines.map { $0.render(lookup) })
+        case .exactBytes(let template): return .exactBytes(template.render(lookup))
+        case .byteCount(let count, let equals):
+            return .byteCount(try resolve(count, "a size", Quantity.size), equals: equals?.render(lookup))
+        case .until(let delimiter, let max):
+            return .until(delimiter.render(lookup), max: try resolve(max, "a size", Quantity.size))
+        case .any: return .any
+        case .eof: return .eof
+        case .reset: return .reset
+        case .close: return .close
+        case .nothing: return .nothing
+        }
+    }
+
+    func lineRule(_ match: LineMatch, _ statement: Statement) throws -> ExpectationMatcher.LineRule {
+        switch match {
+        case .exact(let template): return .exact(template.render(lookup))
+        case .contains(let template): return .contains(template.render(lookup))
+        case .any: return .any
+        case .regex(let literal):
+            do {
+                return .regex(try literal.compile(lookup), literal, groups: literal.groupNames)
+            } catch {
+                throw failure(statement, "the regex \(literal.description) does not compile once its variables are filled in: \(error)")
+            }
+        }
+    }
+}

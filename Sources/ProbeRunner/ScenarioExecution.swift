@@ -1,0 +1,231 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import ProbeScript
+
+/// The state of one run of one scenario, and the dispatch of its statements to executors.
+final class ScenarioExecution {
+    let scenario: Scenario
+    let options: RunOptions
+    let group: EventLoopGroup
+    let clock = ContinuousClock()
+    let start: ContinuousClock.Instant
+
+    var variables: [String: String]
+    var connections: [String: ProbeConnection] = [:]
+    var current: ProbeConnection?
+    var unnamedConnections = 0
+
+    var timeout: Duration = .seconds(5)
+    var deadline: Duration = .seconds(60)
+    var terminator: Terminator = .crlf
+    var maxLine = 64 * 1024
+
+    var random: SeededGenerator
+    let seed: UInt64
+    var log: [LogEntry] = []
+    var notes: [String] = []
+
+    init(scenario: Scenario, options: RunOptions, group: EventLoopGroup) {
+        self.scenario = scenario
+        self.options = options
+        self.group = group
+        self.start = clock.now
+        self.variables = options.variables
+        self.seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
+        self.random = SeededGenerator(seed: seed)
+    }
+
+    var elapsed: Duration { clock.now - start }
+
+    var remaining: Duration { deadline - elapsed }
+
+    func record(_ statement: Statement?, _ message: String) {
+        log.append(LogEntry(offset: elapsed, location: statement?.location, message: message))
+    }
+
+    func lookup(_ name: String) -> String? { variables[name] }
+
+    // MARK: - Running
+
+    func run() async throws {
+        do {
+            try await execute(scenario.statements)
+        } catch {
+            await closeAll()
+            throw error
+        }
+        await closeAll()
+    }
+
+    func closeAll() async {
+        for connection in connections.values where !connection.isClosed {
+            await connection.close(at: nil)
+        }
+    }
+
+    func execute(_ statements: [Statement]) async throws {
+        for statement in statements {
+            guard remaining > .zero else {
+                throw failure(statement, "the scenario deadline of \(format(deadline)) passed before this step")
+            }
+            try await execute(statement)
+        }
+    }
+
+    func execute(_ statement: Statement) async throws {
+        switch statement.kind {
+        case .title, .tags, .include:
+            break
+        case .set(let setting):
+            try apply(setting, statement)
+        case .variable(let name, let value):
+            try define(name, value, statement)
+        case .connect(let step):
+            try await connect(step, statement)
+        case .use(let name):
+            guard let connection = connections[name.text] else { throw unknownConnection(name, statement) }
+            current = connection
+        case .send(let step):
+            try await send(step, statement)
+        case .expect(let expectation, let within):
+            try await expect(expectation, within: within, statement)
+        case .sleep(let duration):
+            try await sleep(for: try resolve(duration, "a duration", Quantity.duration), statement)
+        case .close:
+            let connection = try target(statement)
+            await connection.close(at: statement.location)
+            record(statement, "\(connection.label): closed (FIN)")
+        case .shutdownWrite:
+            let connection = try target(statement)
+            do { try await connection.shutdownWrite() } catch { throw failure(statement, "shutdown write failed: \(error)", connection) }
+            record(statement, "\(connection.label): shut down writing (FIN), still reading")
+        case .abort:
+            let connection = try target(statement)
+            do { try await connection.abort(at: statement.location) } catch { throw failure(statement, "abort failed: \(error)", connection) }
+            record(statement, "\(connection.label): aborted (RST)")
+        case .pauseReading, .resumeReading:
+            let connection = try target(statement)
+            let pause = statement.kind == .pauseReading
+            try await connection.setPaused(pause)
+            record(statement, "\(connection.label): \(pause ? "paused" : "resumed") reading")
+        case .repeatBlock(let count, let body):
+            let times = try resolve(count, "a repeat count", Quantity.integer)
+            let outer = variables[VariableChecker.repeatIndex]
+            defer { variables[VariableChecker.repeatIndex] = outer }
+            for index in 0..<times {
+                variables[VariableChecker.repeatIndex] = String(index)
+                try await execute(body)
+            }
+        case .spawn, .kill, .expectExit, .listen, .accept, .parallel, .readSlowly, .assertWire:
+            throw unsupported(statement)
+        }
+    }
+
+    /// The fail-loudly answer for statements that later work will execute.
+    func unsupported(_ statement: Statement) -> StepFailure {
+        let keyword = statement.text.split(separator: " ").prefix(2).joined(separator: " ")
+        return StepFailure(.unsupported, at: statement.location, step: statement.text,
+                           message: "not supported yet: \(keyword) (\(statement.location.fileAndLine))")
+    }
+
+    private func apply(_ setting: Setting, _ statement: Statement) throws {
+        switch setting {
+        case .timeout(let value): timeout = try resolve(value, "a duration", Quantity.duration)
+        case .deadline(let value): deadline = try resolve(value, "a duration", Quantity.duration)
+        case .terminator(let value): terminator = value
+        case .maxLine(let value): maxLine = try resolve(value, "a size", Quantity.size)
+        case .capture: throw unsupported(statement)
+        }
+    }
+
+    private func define(_ name: Name, _ value: VariableValue, _ statement: Statement) throws {
+        if options.variables[name.text] != nil { return } // --var wins over the default
+        switch value {
+        case .text(let template):
+            variables[name.text] = template.renderString(lookup)
+        case .freePort:
+            guard let port = FreePort.pick() else {
+                throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot find a free TCP port on 127.0.0.1")
+            }
+            variables[name.text] = String(port)
+            record(statement, "\(name.text) = \(port) (free port)")
+        }
+    }
+
+    // MARK: - Helpers shared by the executors
+
+    /// The argument's value, parsing its rendered text when it interpolates variables.
+    func resolve<Value>(_ argument: Argument<Value>, _ what: String, _ parse: (String) -> Value?) throws -> Value {
+        switch argument.form {
+        case .literal(let value):
+            return value
+        case .interpolated(let template):
+            let text = template.renderString(lookup)
+            guard let value = parse(text) else {
+                throw StepFailure(at: argument.location, step: argument.text,
+                                  message: "'\(argument.text)' gives '\(text)', which is not \(what)")
+            }
+            return value
+        }
+    }
+
+    /// The connection a step acts on: its prefix, else the last `use`d or opened one.
+    func target(_ statement: Statement) throws -> ProbeConnection {
+        let connection: ProbeConnection
+        if let name = statement.connection {
+            guard let named = connections[name.text] else { throw unknownConnection(name, statement) }
+            connection = named
+        } else {
+            guard let current else {
+                throw failure(statement, "no connection to act on: open one with 'connect' or 'accept' first")
+            }
+            connection = current
+        }
+        if let closedAt = connection.closedAt {
+            throw failure(statement, "\(connection.label) was closed by the probe at \(closedAt.fileAndLine)", connection)
+        }
+        return connection
+    }
+
+    func unknownConnection(_ name: Name, _ statement: Statement) -> StepFailure {
+        let open = connections.keys.filter { !$0.hasPrefix("#") }.sorted()
+        let known = open.isEmpty ? "no named connection is open" : "open: " + open.joined(separator: ", ")
+        return failure(statement, "no connection named '\(name.text)' (\(known))")
+    }
+
+    func failure(_ statement: Statement, _ message: String, _ connection: ProbeConnection? = nil, waited: Duration? = nil) -> StepFailure {
+        StepFailure(at: statement.location, step: statement.text, message: message, connection: connection?.label, waited: waited)
+    }
+
+    /// Adds the connection's last received bytes to a failure.
+    func withRecentBytes(_ failure: StepFailure, _ connection: ProbeConnection) async -> StepFailure {
+        var failure = failure
+        let recent = await connection.recentBytes()
+        failure.recentBytes = recent.bytes
+        failure.totalReceived = recent.total
+        return failure
+    }
+
+    /// The wait for a step: its own limit, cut short by the scenario deadline.
+    func limit(_ wait: Duration) -> (wait: Duration, byDeadline: Bool) {
+        let left = max(.zero, remaining)
+        return left < wait ? (left, true) : (wait, false)
+    }
+
+    func sleep(for duration: Duration, _ statement: Statement) async throws {
+        let (wait, byDeadline) = limit(duration)
+        try await Task.sleep(for: wait)
+        if byDeadline { throw failure(statement, "the scenario deadline of \(format(deadline)) passed during the sleep") }
+    }
+
+    func format(_ duration: Duration) -> String { DurationFormat.short(duration) }
+}
+
+extension Duration {
+    /// The duration as NIO's `TimeAmount`.
+    var timeAmount: TimeAmount {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,30 @@
+/// The outcome of running one scenario.
+public struct ScenarioResult: Sendable {
+    public enum Outcome: Sendable {
+        case passed
+        case failed(StepFailure)
+        case skipped(String)
+
+        public var passed: Bool {
+            if case .passed = self { return true }
+            return false
+        }
+    }
+
+    public var path: String
+    public var title: String
+    public var outcome: Outcome
+    public var duration: Duration
+    public var log: [LogEntry]
+    /// Facts worth reporting even on success, such as the random seed.
+    public var notes: [String]
+
+    public init(path: String, title: String, outcome: Outcome, duration: Duration, log: [LogEntry], notes: [String]) {
+        self.path = path
+        self.title = title
+        self.outcome = outcome
+        self.duration = duration
+        self.log = log
+        self.notes = notes
+    }
+}

@@ -1,0 +1,37 @@
+import ProbeScript
+
+/// Why a scenario did not pass, pointing at the step that decided it.
+public struct StepFailure: Error, Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// An expectation or assertion was not met (exit code 1).
+        case assertion
+        /// The environment stopped the run: cannot spawn, bind or capture (exit code 3).
+        case environment
+        /// The statement is not implemented yet (exit code 1, never a silent pass).
+        case unsupported
+    }
+
+    public var kind: Kind
+    public var location: SourceLocation
+    /// The step as written.
+    public var step: String
+    /// What was expected and what happened, possibly over several lines.
+    public var message: String
+    /// The connection the step acted on, as reports name it.
+    public var connection: String?
+    /// How long the step waited before it failed.
+    public var waited: Duration?
+    /// The last bytes received on that connection, and how many arrived in all.
+    public var recentBytes: [UInt8] = []
+    public var totalReceived = 0
+
+    public init(_ kind: Kind = .assertion, at location: SourceLocation, step: String, message: String,
+                connection: String? = nil, waited: Duration? = nil) {
+        self.kind = kind
+        self.location = location
+        self.step = step
+        self.message = message
+        self.connection = connection
+        self.waited = waited
+    }
+}

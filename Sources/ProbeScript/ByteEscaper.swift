@@ -1,0 +1,23 @@
+/// Shows bytes as readable text: `\r`, `\n`, `\t`, `\0`, `\\`, `\"` and `\xHH` made visible.
+public enum ByteEscaper {
+    public static func escape<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        var out = ""
+        for byte in bytes { out += escape(byte) }
+        return out
+    }
+
+    public static func escape(_ byte: UInt8) -> String {
+        switch byte {
+        case 13: return "\\r"
+        case 10: return "\\n"
+        case 9: return "\\t"
+        case 0: return "\\0"
+        case 92: return "\\\\"
+        case 34: return "\\\""
+        case 32...126: return String(UnicodeScalar(byte))
+        default:
+            let hex = String(byte, radix: 16)
+            return "\\x" + (hex.count == 1 ? "0" + hex : hex)
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// `connect [NAME] ADDR [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout]`.
+public struct ConnectStep: Sendable, Hashable {
+    public enum Failure: String, Sendable, Hashable, CaseIterable { case refused, timeout }
+
+    public var name: Name?
+    public var address: Argument<Address>
+    public var timeout: Argument<Duration>?
+    public var receiveBuffer: Argument<Int>?
+    public var sendBuffer: Argument<Int>?
+    public var expectedFailure: Failure?
+
+    public init(name: Name?, address: Argument<Address>, timeout: Argument<Duration>? = nil,
+                receiveBuffer: Argument<Int>? = nil, sendBuffer: Argument<Int>? = nil, expectedFailure: Failure? = nil) {
+        self.name = name
+        self.address = address
+        self.timeout = timeout
+        self.receiveBuffer = receiveBuffer
+        self.sendBuffer = sendBuffer
+        self.expectedFailure = expectedFailure
+    }
+}

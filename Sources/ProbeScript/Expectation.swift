@@ -1,0 +1,21 @@
+/// What an `expect` step waits for on a connection.
+public enum Expectation: Sendable, Hashable {
+    case line(LineMatch)
+    case linesUnordered([Template])
+    case exactBytes(Template)
+    case byteCount(Argument<Int>, equals: Template?)
+    case until(Template, max: Argument<Int>)
+    case any
+    case eof
+    case reset
+    case close
+    case nothing(for: Argument<Duration>)
+}
+
+/// How one line is matched: exactly, by regex search, by substring, or any line.
+public enum LineMatch: Sendable, Hashable {
+    case exact(Template)
+    case regex(RegexLiteral)
+    case contains(Template)
+    case any
+}

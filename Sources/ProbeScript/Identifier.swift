@@ -1,0 +1,23 @@
+/// The rules for variable and connection names: a letter or `_`, then letters, digits, `_` or `-`.
+public enum Identifier {
+    public static func isStart(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "_" || (scalar.isASCII && scalar.properties.isAlphabetic)
+    }
+
+    public static func isContinuation(_ scalar: Unicode.Scalar) -> Bool {
+        isStart(scalar) || ("0"..."9").contains(scalar) || scalar == "-"
+    }
+
+    public static func isValid(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, isStart(first) else { return false }
+        return text.unicodeScalars.allSatisfy(isContinuation)
+    }
+
+    /// When `scalars[start...]` reads `name}`, the index of that `}`.
+    static func closingBrace(in scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        guard start < scalars.count, isStart(scalars[start]) else { return nil }
+        var index = start + 1
+        while index < scalars.count, isContinuation(scalars[index]) { index += 1 }
+        return index < scalars.count && scalars[index] == "}" ? index : nil
+    }
+}

@@ -1,0 +1,110 @@
+/// Parsers for the header, subject and connection statements.
+extension Parser {
+    mutating func parseSetting() throws -> Setting {
+        switch try keyword(Grammar.settings, after: "set") {
+        case "timeout": return .timeout(try duration())
+        case "deadline": return .deadline(try duration())
+        case "max-line": return .maxLine(try size("a maximum line length"))
+        case "capture": return .capture(try keyword(Grammar.onOff, after: "set capture") == "on")
+        default: return .terminator(try terminator())
+        }
+    }
+
+    mutating func terminator() throws -> Terminator {
+        if case .string(let template) = current.kind {
+            let token = advance()
+            guard let bytes = template.literalBytes, !bytes.isEmpty else {
+                throw failure("a terminator must be a non-empty string without variables", at: token)
+            }
+            return .custom(bytes)
+        }
+        return Terminator(name: try keyword(Terminator.names, after: "terminator"))!
+    }
+
+    mutating func parseVariable() throws -> StatementKind {
+        let name = try name("a variable name")
+        try keyword(["="], after: "var \(name.text)")
+        if case .string(let template) = current.kind {
+            advance()
+            return .variable(name, .text(template))
+        }
+        let token = try word("a value (a \"string\", a word or free-port)")
+        if token.word == "free-port" { return .variable(name, .freePort) }
+        return .variable(name, .text(Template.word(token.word!, at: token.location)))
+    }
+
+    mutating func parseSpawn() throws -> SpawnStep {
+        let name = try name("a subject name")
+        let command = try string("a command")
+        var readiness: SpawnStep.Readiness?
+        var environment: [(key: String, value: Template)] = []
+        while !atStatementEnd {
+            switch try keyword(Grammar.spawnOptions, after: "the spawn command") {
+            case "ready":
+                if take("on") {
+                    readiness = .listening(try address())
+                } else {
+                    try keyword(["when"], after: "ready (ready on HOST:PORT or ready when stdout /re/)")
+                    let stream = SpawnStep.OutputStream(rawValue: try keyword(["stdout", "stderr"], after: "ready when"))!
+                    readiness = .output(stream: stream, try regex())
+                }
+            default:
+                repeat {
+                    environment.append(try environmentEntry())
+                } while current.word.map { $0.contains("=") } ?? false
+            }
+        }
+        return SpawnStep(name: name, command: command, readiness: readiness, environment: environment)
+    }
+
+    /// `KEY=VALUE` or `KEY="a value"`.
+    mutating func environmentEntry() throws -> (key: String, value: Template) {
+        let token = try word("KEY=VALUE")
+        let text = token.word!
+        guard let equals = text.firstIndex(of: "="), text.startIndex != equals else {
+            throw failure("expected KEY=VALUE after env, found '\(text)'", at: token)
+        }
+        let key = String(text[..<equals])
+        let valueText = String(text[text.index(after: equals)...])
+        if valueText.isEmpty, current.isAdjacent, case .string(let template) = current.kind {
+            advance()
+            return (key, template)
+        }
+        return (key, Template.word(valueText, at: token.location.advanced(by: key.count + 1)))
+    }
+
+    static let signals = ["TERM", "KILL", "INT", "HUP", "QUIT", "USR1", "USR2", "STOP", "CONT"]
+
+    mutating func parseKill() throws -> StatementKind {
+        let name = try name("a subject name")
+        guard !atStatementEnd else { return .kill(name, signal: nil) }
+        let token = try word("a signal")
+        var signal = token.word!.uppercased()
+        if signal.hasPrefix("SIG") { signal.removeFirst(3) }
+        guard Parser.signals.contains(signal) else {
+            throw failure("unknown signal '\(token.word!)'", at: token,
+                          hint: Suggestion.hint(for: signal, in: Parser.signals) ?? "signals: " + Parser.signals.joined(separator: " "))
+        }
+        return .kill(name, signal: signal)
+    }
+
+    mutating func parseConnect() throws -> ConnectStep {
+        var name: Name?
+        if let text = current.word, !next.endsStatement, let following = next.word,
+           !Grammar.connectOptions.contains(following), Identifier.isValid(text) {
+            name = try self.name("a connection name")
+        }
+        var step = ConnectStep(name: name, address: try address())
+        while !atStatementEnd {
+            switch try keyword(Grammar.connectOptions, after: "the address") {
+            case "timeout": step.timeout = try duration()
+            case "rcvbuf": step.receiveBuffer = try size("a receive buffer size")
+            case "sndbuf": step.sendBuffer = try size("a send buffer size")
+            default:
+                let failures = ConnectStep.Failure.allCases.map(\.rawValue)
+                step.expectedFailure = ConnectStep.Failure(rawValue: try keyword(failures, after: "connect ... expect"))
+            }
+        }
+        return step
+    }
+}

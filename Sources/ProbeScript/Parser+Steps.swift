@@ -1,0 +1,168 @@
+/// Parsers for the steps that act on a connection: send, expect, read slowly, assert wire.
+extension Parser {
+    mutating func parseSend() throws -> SendStep {
+        let data: SendStep.Data
+        switch current.kind {
+        case .string, .hex:
+            data = .bytes(try self.data("the bytes to send"))
+        default:
+            switch try keyword(Grammar.sendForms, after: "send (or a \"string\" or hex\"..\")") {
+            case "line": data = .line(try string("the line's text"))
+            case "file": data = .file(try string("a file path"))
+            default: data = .random(try size("a size of random data"))
+            }
+        }
+        var step = SendStep(data: data)
+        while !atStatementEnd {
+            let modifierToken = current
+            switch try keyword(Grammar.sendModifiers, after: "the data") {
+            case "in":
+                try keyword(["chunks"], after: "in")
+                try keyword(["of"], after: "in chunks")
+                step.chunkSize = try size("a chunk size")
+                if step.chunkSize?.literal == 0 { throw failure("a chunk size must be at least 1", at: tokens[position - 1]) }
+            case "split":
+                if take("sweep") {
+                    step.splitSweep = true
+                } else {
+                    try keyword(["at", "sweep"], after: "split")
+                    repeat {
+                        let offset = try count("a split offset")
+                        if let value = offset.literal, value < 1 {
+                            throw failure("split offsets start at 1", at: tokens[position - 1])
+                        }
+                        step.splitOffsets.append(offset)
+                    } while current.kind == .comma && advance().kind == .comma
+                }
+            case "every": step.interval = try duration()
+            default: step.rate = try argument("a rate", hint: Quantity.rateHint, Quantity.rate)
+            }
+            let splits = (step.chunkSize != nil ? 1 : 0) + (step.splitOffsets.isEmpty ? 0 : 1) + (step.splitSweep ? 1 : 0)
+            if splits > 1 {
+                throw failure("choose one of 'in chunks of', 'split at' and 'split sweep'", at: modifierToken)
+            }
+        }
+        if let interval = step.interval, step.chunkSize == nil, step.splitOffsets.isEmpty, !step.splitSweep {
+            throw Failure(diagnostic: Diagnostic(at: interval.location, "'every' needs 'in chunks of N', 'split at' or 'split sweep' to space out",
+                                                 hint: "for example: in chunks of 1 every 10ms"))
+        }
+        return step
+    }
+
+    mutating func parseExpect() throws -> StatementKind {
+        let expectation: Expectation
+        switch current.kind {
+        case .string, .hex:
+            expectation = .exactBytes(try data("the expected bytes"))
+        default:
+            switch try keyword(Grammar.expectForms, after: "expect (or a \"string\" or hex\"..\")") {
+            case "line": expectation = .line(try lineMatch())
+            case "lines":
+                try keyword(["unordered"], after: "expect lines")
+                var lines = [try string("an expected line")]
+                while current.kind == .comma {
+                    advance()
+                    lines.append(try string("an expected line"))
+                }
+                expectation = .linesUnordered(lines)
+            case "bytes":
+                let count = try size("a byte count")
+                expectation = .byteCount(count, equals: take("=") ? try data("the expected bytes") : nil)
+            case "until":
+                let delimiter = try data("a delimiter")
+                if delimiter.literalBytes == [] { throw failure("the delimiter cannot be empty", at: tokens[position - 1]) }
+                try keyword(["max"], after: "expect until DELIMITER")
+                expectation = .until(delimiter, max: try size("a maximum size"))
+            case "any": expectation = .any
+            case "eof": expectation = .eof
+            case "reset": expectation = .reset
+            case "close": expectation = .close
+            case "nothing":
+                try keyword(["for"], after: "expect nothing")
+                expectation = .nothing(for: try duration())
+            default:
+                return .expectExit(try parseExitExpectation())
+            }
+        }
+        var within: Argument<Duration>?
+        if !atStatementEnd {
+            try keyword(["within"], after: "the expectation")
+            within = try duration()
+        }
+        if case .nothing = expectation, within != nil {
+            throw failure("'expect nothing for D' already says how long; drop 'within'", at: tokens[position - 2])
+        }
+        return .expect(expectation, within: within)
+    }
+
+    mutating func lineMatch() throws -> LineMatch {
+        switch current.kind {
+        case .string: return .exact(try string("the expected line"))
+        case .regex: return .regex(try regex())
+        default:
+            if try keyword(Grammar.lineForms, after: "expect line (or a \"string\" or /regex/)") == "any" { return .any }
+            if case .regex = current.kind { return .regex(try regex()) }
+            return .contains(try string("the text the line contains"))
+        }
+    }
+
+    mutating func parseExitExpectation() throws -> ExitExpectation {
+        var expectation = ExitExpectation(name: try name("a subject name"), code: nil, within: nil)
+        while !atStatementEnd {
+            if try keyword(["code", "within"], after: "expect exit NAME") == "code" {
+                expectation.code = try count("an exit code")
+            } else {
+                expectation.within = try duration()
+            }
+        }
+        return expectation
+    }
+
+    mutating func parseSlowRead() throws -> SlowRead {
+        try keyword(["slowly"], after: "read")
+        let bytes = try size("a number of bytes per read")
+        if bytes.literal == 0 { throw failure("each slow read takes at least 1 byte", at: tokens[position - 1]) }
+        try keyword(["byte", "bytes"], after: "read slowly N")
+        try keyword(["every"], after: "read slowly N bytes")
+        let interval = try duration()
+        let stop: SlowRead.Stop
+        switch try keyword(Grammar.slowReadStops, after: "read slowly N bytes every D") {
+        case "for": stop = .after(try duration())
+        case "until":
+            try keyword(["eof"], after: "until")
+            stop = .eof
+        default: stop = .total(try size("a total size"))
+        }
+        return SlowRead(bytesPerRead: bytes, interval: interval, stop: stop)
+    }
+
+    mutating func parseWireAssertion() throws -> WireAssertion {
+        try keyword(["wire"], after: "assert")
+        try keyword(["from"], after: "assert wire")
+        let direction = WireAssertion.Direction(rawValue: try keyword(WireAssertion.Direction.allCases.map(\.rawValue), after: "assert wire from"))!
+        let property: WireAssertion.Property
+        switch try keyword(Grammar.wireProperties, after: "assert wire from \(direction.rawValue)") {
+        case "terminator": property = .terminator(try terminator())
+        case "lines":
+            try keyword(["unsplit"], after: "lines")
+            property = .linesUnsplit
+        case "line":
+            let match = try lineMatch()
+            try keyword(["in"], after: "the line")
+            let countToken = current
+            let count = try self.count("a segment count")
+            guard count.literal == 1 else { throw failure("only 'in 1 segment' is supported", at: countToken) }
+            try keyword(["segment", "segments"], after: "in 1")
+            property = .lineInOneSegment(match)
+        case "segments": property = .segments(try comparison(), try count("a segment count"))
+        case "max-segment": property = .maxSegment(try comparison(), try size("a segment size"))
+        case "bytes": property = .bytes(try comparison(), try size("a byte count"))
+        case "fin": property = .fin
+        case "rst": property = .rst
+        case "zero-window": property = .zeroWindow
+        default:
+            property = try keyword(["fin", "rst"], after: "no") == "fin" ? .noFin : .noRst
+        }
+        return WireAssertion(direction: direction, property: property)
+    }
+}

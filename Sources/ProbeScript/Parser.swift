@@ -1,0 +1,316 @@
+/// Parses the tokens of one file into statements. Errors are collected, never thrown out:
+/// after a bad statement the parser skips to the next one and goes on.
+public struct Parser {
+    struct Failure: Error { var diagnostic: Diagnostic }
+
+    var tokens: [Token]
+    var position = 0
+    var diagnostics: [Diagnostic] = []
+    let source: SourceFile
+    let sourceLines: [[Unicode.Scalar]]
+    var title: Template?
+    var tags: [String] = []
+
+    init(source: SourceFile) {
+        var lexer = Lexer(source)
+        self.tokens = lexer.tokenize()
+        self.diagnostics = lexer.diagnostics
+        self.source = source
+        self.sourceLines = source.lines.map { Array($0.unicodeScalars) }
+    }
+
+    /// Parses a whole file.
+    public static func parse(_ source: SourceFile) -> ParsedFile {
+        var parser = Parser(source: source)
+        let statements = parser.parseStatements(blockOpenedAt: nil)
+        return ParsedFile(source: source, title: parser.title, tags: parser.tags,
+                          statements: statements, diagnostics: parser.diagnostics)
+    }
+
+    // MARK: - Token cursor
+
+    var current: Token { tokens[position] }
+
+    var next: Token { tokens[min(position + 1, tokens.count - 1)] }
+
+    @discardableResult
+    mutating func advance() -> Token {
+        let token = tokens[position]
+        if position < tokens.count - 1 { position += 1 }
+        return token
+    }
+
+    var atStatementEnd: Bool { current.endsStatement }
+
+    func failure(_ message: String, at token: Token, hint: String? = nil) -> Failure {
+        Failure(diagnostic: Diagnostic(at: token.location, length: token.length, message, hint: hint))
+    }
+
+    /// The next token as a bare word, described as `what` when it is missing.
+    mutating func word(_ what: String) throws -> Token {
+        guard current.word != nil else {
+            throw failure("expected \(what), found \(current.display)", at: current)
+        }
+        return advance()
+    }
+
+    /// Consumes one of `keywords`; otherwise fails with the list and a did-you-mean.
+    @discardableResult
+    mutating func keyword(_ keywords: [String], after context: String) throws -> String {
+        guard let text = current.word, keywords.contains(text) else {
+            let list = keywords.count == 1 ? "'\(keywords[0])'" : "one of " + keywords.map { "'\($0)'" }.joined(separator: ", ")
+            throw failure("expected \(list) after \(context), found \(current.display)", at: current,
+                          hint: Suggestion.hint(for: current.word, in: keywords))
+        }
+        advance()
+        return text
+    }
+
+    /// Consumes `keyword` when it is next.
+    mutating func take(_ keyword: String) -> Bool {
+        guard current.word == keyword else { return false }
+        advance()
+        return true
+    }
+
+    mutating func name(_ what: String) throws -> Name {
+        let token = try word(what)
+        guard let text = token.word, Identifier.isValid(text) else {
+            throw failure("'\(token.word ?? "")' is not a valid \(what)", at: token,
+                          hint: "names start with a letter or _ and hold letters, digits, _ and -")
+        }
+        return Name(text, at: token.location)
+    }
+
+    /// A quoted string or hex string.
+    mutating func data(_ what: String) throws -> Template {
+        switch current.kind {
+        case .string(let template): advance(); return template
+        case .hex(let bytes): advance(); return Template(literal: bytes)
+        default: throw failure("expected \(what) (a \"string\" or hex\"..\"), found \(current.display)", at: current)
+        }
+    }
+
+    mutating func string(_ what: String) throws -> Template {
+        guard case .string(let template) = current.kind else {
+            throw failure("expected \(what) in double quotes, found \(current.display)", at: current)
+        }
+        advance()
+        return template
+    }
+
+    mutating func regex() throws -> RegexLiteral {
+        guard case .regex(let literal) = current.kind else {
+            throw failure("expected a /regex/, found \(current.display)", at: current)
+        }
+        let token = advance()
+        if let problem = literal.compileError {
+            throw failure("invalid regex \(literal.description): \(problem)", at: token)
+        }
+        return literal
+    }
+
+    /// A word argument parsed by `parse`, or kept as a template when it interpolates a variable.
+    mutating func argument<Value>(_ what: String, hint: String, _ parse: (String) -> Value?) throws -> Argument<Value> {
+        let token = try word(what)
+        let text = token.word!
+        let template = Template.word(text, at: token.location)
+        if !template.variables.isEmpty {
+            return Argument(interpolated: template, text: text, at: token.location)
+        }
+        guard let value = parse(text) else {
+            throw failure("bad \(what) '\(text)'", at: token, hint: hint)
+        }
+        return Argument(value, text: text, at: token.location)
+    }
+
+    mutating func duration() throws -> Argument<Duration> {
+        try argument("a duration", hint: Quantity.durationHint, Quantity.duration)
+    }
+
+    mutating func size(_ what: String = "a size") throws -> Argument<Int> {
+        try argument(what, hint: Quantity.sizeHint, Quantity.size)
+    }
+
+    mutating func count(_ what: String = "a count") throws -> Argument<Int> {
+        try argument(what, hint: "a whole number such as 3", Quantity.integer)
+    }
+
+    mutating func address() throws -> Argument<Address> {
+        try argument("an address HOST:PORT", hint: Address.hint, Address.parse)
+    }
+
+    mutating func comparison() throws -> ComparisonOperator {
+        let operators = ComparisonOperator.allCases.map(\.rawValue)
+        guard let text = current.word, let op = ComparisonOperator(rawValue: text) else {
+            throw failure("expected a comparison (\(operators.joined(separator: " "))), found \(current.display)", at: current)
+        }
+        advance()
+        return op
+    }
+
+    // MARK: - Statements and blocks
+
+    /// Parses statements up to the end of the file, or to the `}` closing a block.
+    mutating func parseStatements(blockOpenedAt open: Token?) -> [Statement] {
+        var statements: [Statement] = []
+        while true {
+            while current.kind == .newline || current.kind == .semicolon { advance() }
+            switch current.kind {
+            case .end:
+                if let open {
+                    diagnostics.append(Diagnostic(at: open.location, "this '{' is never closed", hint: "add '}' to end the block"))
+                }
+                return statements
+            case .closeBrace:
+                if open != nil { advance(); return statements }
+                diagnostics.append(Diagnostic(at: current.location, "'}' closes no block"))
+                advance()
+                continue
+            default:
+                break
+            }
+            do {
+                statements.append(try parseStatement())
+                guard atStatementEnd else {
+                    throw failure("unexpected \(current.display) after the statement", at: current)
+                }
+                if current.kind == .newline || current.kind == .semicolon { advance() }
+            } catch let failure as Failure {
+                diagnostics.append(failure.diagnostic)
+                skipRestOfStatement()
+            } catch {
+                preconditionFailure("parser threw \(error)")
+            }
+        }
+    }
+
+    /// Skips to the end of the bad statement, including any block it opens.
+    mutating func skipRestOfStatement() {
+        var depth = 0
+        while true {
+            switch current.kind {
+            case .end: return
+            case .openBrace: depth += 1
+            case .closeBrace:
+                if depth == 0 { return }
+                depth -= 1
+                if depth == 0 { advance(); return }
+            case .newline, .semicolon:
+                if depth == 0 { advance(); return }
+            default: break
+            }
+            advance()
+        }
+    }
+
+    mutating func block(after context: String) throws -> [Statement] {
+        guard current.kind == .openBrace else {
+            throw failure("expected '{' to open the \(context) block, found \(current.display)", at: current)
+        }
+        let open = advance()
+        return parseStatements(blockOpenedAt: open)
+    }
+
+    mutating func parseStatement() throws -> Statement {
+        let start = position
+        var prefix: Name?
+        if let text = current.word, text.hasSuffix(":"), text.count > 1, !next.endsStatement {
+            let nameText = String(text.dropLast())
+            guard Identifier.isValid(nameText) else {
+                throw failure("'\(nameText)' is not a valid connection name", at: current)
+            }
+            prefix = Name(nameText, at: current.location)
+            advance()
+        }
+        let keywordToken = current
+        guard let keyword = current.word, let entry = Grammar.entry(keyword) else {
+            throw failure("expected a statement, found \(current.display)", at: current,
+                          hint: Suggestion.hint(for: current.word, in: Grammar.statementKeywords))
+        }
+        advance()
+        let kind = try parseBody(of: keyword)
+        if let prefix {
+            let isConnectionStep: Bool
+            if case .expectExit = kind { isConnectionStep = false } else { isConnectionStep = entry.actsOnConnection }
+            guard isConnectionStep else {
+                throw failure("'\(keyword)' does not act on a connection, so it takes no '\(prefix.text):' prefix", at: keywordToken)
+            }
+        }
+        return Statement(kind: kind, location: tokens[start].location, connection: prefix, text: text(from: start))
+    }
+
+    /// The source text of tokens `start..<position` on the statement's first line, up to any '{'.
+    func text(from start: Int) -> String {
+        let first = tokens[start]
+        var last = first
+        for token in tokens[start..<max(start + 1, position)] {
+            if token.location.line != first.location.line || token.kind == .openBrace || token.endsStatement { break }
+            last = token
+        }
+        let line = sourceLines[first.location.line - 1]
+        let from = min(first.location.column - 1, line.count)
+        let to = min(max(from, last.location.column - 1 + last.length), line.count)
+        return String(String.UnicodeScalarView(line[from..<to]))
+    }
+
+    mutating func parseBody(of statementKeyword: String) throws -> StatementKind {
+        switch statementKeyword {
+        case "title":
+            let template = try string("a title")
+            title = template
+            return .title(template)
+        case "tags":
+            var words: [String] = []
+            while !atStatementEnd { words.append(try word("a tag").word!) }
+            if words.isEmpty { throw failure("expected at least one tag", at: current) }
+            tags += words
+            return .tags(words)
+        case "set": return .set(try parseSetting())
+        case "var": return try parseVariable()
+        case "include":
+            let template = try string("a file name")
+            guard let bytes = template.literalBytes else {
+                throw failure("an include path cannot interpolate variables", at: tokens[position - 1])
+            }
+            return .include(String(decoding: bytes, as: UTF8.self))
+        case "spawn": return .spawn(try parseSpawn())
+        case "kill": return try parseKill()
+        case "connect": return .connect(try parseConnect())
+        case "listen":
+            let name = try name("a listener name")
+            return .listen(name, try address())
+        case "accept":
+            let name = try name("a connection name")
+            try keyword(["on"], after: "accept NAME")
+            let listener = try self.name("a listener name")
+            let within = take("within") ? try duration() : nil
+            return .accept(name, listener: listener, within: within)
+        case "use": return .use(try name("a connection name"))
+        case "send": return .send(try parseSend())
+        case "expect": return try parseExpect()
+        case "read": return .readSlowly(try parseSlowRead())
+        case "pause":
+            try keyword(["reading"], after: "pause")
+            return .pauseReading
+        case "resume":
+            try keyword(["reading"], after: "resume")
+            return .resumeReading
+        case "sleep": return .sleep(try duration())
+        case "close": return .close
+        case "shutdown":
+            try keyword(["write"], after: "shutdown")
+            return .shutdownWrite
+        case "abort": return .abort
+        case "repeat":
+            let count = try count("a repeat count")
+            return .repeatBlock(count, body: try block(after: "repeat"))
+        case "parallel":
+            let count = try count("a number of copies")
+            return .parallel(count, body: try block(after: "parallel"))
+        case "assert": return .assertWire(try parseWireAssertion())
+        default:
+            preconditionFailure("keyword '\(statementKeyword)' is in Grammar.statements but has no parser")
+        }
+    }
+}

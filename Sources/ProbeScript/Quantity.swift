@@ -1,0 +1,69 @@
+/// Parsing of the numeric literals of the language: counts, durations, sizes and rates.
+public enum Quantity {
+    /// A whole number such as `100`.
+    public static func integer(_ text: String) -> Int? {
+        guard !text.isEmpty, text.allSatisfy(\.isASCIIDigit) else { return nil }
+        return Int(text)
+    }
+
+    /// `500us`, `250ms`, `2s`, `1.5s`, `1m`, `1h`.
+    public static func duration(_ text: String) -> Duration? {
+        guard let (number, unit) = splitNumber(text) else { return nil }
+        let nanosecondsPerUnit: Double
+        switch unit {
+        case "ns": nanosecondsPerUnit = 1
+        case "us", "µs": nanosecondsPerUnit = 1_000
+        case "ms": nanosecondsPerUnit = 1_000_000
+        case "s": nanosecondsPerUnit = 1_000_000_000
+        case "m": nanosecondsPerUnit = 60_000_000_000
+        case "h": nanosecondsPerUnit = 3_600_000_000_000
+        default: return nil
+        }
+        let nanoseconds = number * nanosecondsPerUnit
+        guard nanoseconds.isFinite, nanoseconds < 1e18 else { return nil }
+        return .nanoseconds(Int64(nanoseconds.rounded()))
+    }
+
+    public static let durationHint = "durations look like 500us, 250ms, 2s, 1.5s, 1m"
+
+    /// `512`, `512B`, `4KiB`, `1MiB`, `1GiB`, `4KB`, `1MB`.
+    public static func size(_ text: String) -> Int? {
+        guard let (number, unit) = splitNumber(text) else { return nil }
+        let multiplier: Double
+        switch unit {
+        case "", "B": multiplier = 1
+        case "KiB": multiplier = 1024
+        case "MiB": multiplier = 1024 * 1024
+        case "GiB": multiplier = 1024 * 1024 * 1024
+        case "KB", "kB": multiplier = 1000
+        case "MB": multiplier = 1_000_000
+        case "GB": multiplier = 1_000_000_000
+        default: return nil
+        }
+        let bytes = number * multiplier
+        guard bytes.isFinite, bytes < 1e15, bytes == bytes.rounded() else { return nil }
+        return Int(bytes)
+    }
+
+    public static let sizeHint = "sizes look like 512, 4KiB, 1MiB, 1GiB"
+
+    /// `10KiB/s`: bytes per second.
+    public static func rate(_ text: String) -> Int? {
+        guard text.hasSuffix("/s"), let bytes = size(String(text.dropLast(2))), bytes > 0 else { return nil }
+        return bytes
+    }
+
+    public static let rateHint = "rates look like 512/s, 64KiB/s, 1MiB/s"
+
+    /// Splits `1.5ms` into (1.5, "ms"); nil when the text does not start with a number.
+    private static func splitNumber(_ text: String) -> (Double, String)? {
+        let numberPart = text.prefix { $0.isASCIIDigit || $0 == "." }
+        guard !numberPart.isEmpty, numberPart.first != ".", numberPart.filter({ $0 == "." }).count <= 1,
+              let number = Double(numberPart) else { return nil }
+        return (number, String(text.dropFirst(numberPart.count)))
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,83 @@
+/// A `/.../flags` pattern. `{name}` (a letter-led name) interpolates a variable, escaped;
+/// `{3}` and `{2,5}` stay quantifiers. Named groups `(?<name>...)` set variables.
+public struct RegexLiteral: Sendable, Hashable {
+    public var pattern: String
+    public var ignoresCase: Bool
+    public var dotMatchesNewlines: Bool
+    public var location: SourceLocation
+
+    public init(pattern: String, ignoresCase: Bool = false, dotMatchesNewlines: Bool = false, location: SourceLocation) {
+        self.pattern = pattern
+        self.ignoresCase = ignoresCase
+        self.dotMatchesNewlines = dotMatchesNewlines
+        self.location = location
+    }
+
+    /// The names of `(?<name>...)` groups, in order.
+    public var groupNames: [String] {
+        let scalars = Array(pattern.unicodeScalars)
+        var names: [String] = []
+        var index = 0
+        while index + 3 < scalars.count {
+            if scalars[index] == "\\" { index += 2; continue }
+            if scalars[index] == "(", scalars[index + 1] == "?", scalars[index + 2] == "<",
+               Identifier.isStart(scalars[index + 3]) {
+                var end = index + 3
+                var name = ""
+                while end < scalars.count, scalars[end] != ">" { name.unicodeScalars.append(scalars[end]); end += 1 }
+                names.append(name)
+                index = end
+            }
+            index += 1
+        }
+        return names
+    }
+
+    /// The `{name}` interpolations, with their locations (one column past the opening slash).
+    public var template: Template { Template.word(pattern, at: location.advanced(by: 1)) }
+
+    /// The pattern with each interpolated variable's value escaped for literal matching.
+    public func expandedPattern(_ lookup: (String) -> String?) -> String {
+        var out = ""
+        for part in template.parts {
+            switch part {
+            case .bytes(let bytes): out += String(decoding: bytes, as: UTF8.self)
+            case .variable(let name, _): out += RegexLiteral.escape(lookup(name) ?? "")
+            }
+        }
+        return out
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if "\\^$.|?*+()[]{}/-".unicodeScalars.contains(scalar) { out.unicodeScalars.append("\\") }
+            out.unicodeScalars.append(scalar)
+        }
+        return out
+    }
+
+    public var description: String {
+        "/\(pattern)/" + (ignoresCase ? "i" : "") + (dotMatchesNewlines ? "s" : "")
+    }
+}
+
+extension RegexLiteral {
+    /// Compiles the pattern with its variables filled in; throws the engine's message when invalid.
+    public func compile(_ lookup: (String) -> String?) throws -> Regex<AnyRegexOutput> {
+        var regex = try Regex(expandedPattern(lookup))
+        if ignoresCase { regex = regex.ignoresCase() }
+        if dotMatchesNewlines { regex = regex.dotMatchesNewlines() }
+        return regex
+    }
+
+    /// The engine's complaint about the pattern, or nil when it compiles.
+    public var compileError: String? {
+        do {
+            _ = try compile { _ in "x" }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+}

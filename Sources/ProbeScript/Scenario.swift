@@ -1,0 +1,33 @@
+/// A loaded scenario: its statements with includes spliced in, and its header.
+public struct Scenario: Sendable {
+    public var path: String
+    public var title: String
+    public var tags: [String]
+    public var statements: [Statement]
+    /// Every file read to build it (the scenario and its includes), for quoting in diagnostics.
+    public var sources: [SourceFile]
+
+    public init(path: String, title: String, tags: [String], statements: [Statement], sources: [SourceFile]) {
+        self.path = path
+        self.title = title
+        self.tags = tags
+        self.statements = statements
+        self.sources = sources
+    }
+
+    /// All statements, depth first, including those inside blocks.
+    public var allStatements: [Statement] {
+        var out: [Statement] = []
+        func walk(_ statements: [Statement]) {
+            for statement in statements {
+                out.append(statement)
+                switch statement.kind {
+                case .repeatBlock(_, let body), .parallel(_, let body): walk(body)
+                default: break
+                }
+            }
+        }
+        walk(statements)
+        return out
+    }
+}

@@ -1,0 +1,114 @@
+/// Loads a scenario file: parses it, splices in its includes (relative to the including file),
+/// and checks its variables. Every problem of every file involved is collected.
+public struct ScenarioLoader {
+    /// Reads a file's text; throws a message when it cannot.
+    public typealias FileReader = (String) throws -> String
+
+    public struct Result: Sendable {
+        public var scenario: Scenario?
+        public var diagnostics: [Diagnostic]
+        public var sources: [SourceFile]
+    }
+
+    private let read: FileReader
+    private let predefinedVariables: Set<String>
+    private var sources: [SourceFile] = []
+    private var diagnostics: [Diagnostic] = []
+    private var tags: [String] = []
+
+    public init(predefinedVariables: Set<String> = [], read: @escaping FileReader) {
+        self.read = read
+        self.predefinedVariables = predefinedVariables
+    }
+
+    /// Loads `path`; the scenario is nil when any error was found.
+    public static func load(_ path: String, predefinedVariables: Set<String> = [], read: @escaping FileReader) -> Result {
+        var loader = ScenarioLoader(predefinedVariables: predefinedVariables, read: read)
+        return loader.load(path)
+    }
+
+    private mutating func load(_ path: String) -> Result {
+        let text: String
+        do {
+            text = try read(path)
+        } catch {
+            let diagnostic = Diagnostic(at: SourceLocation(file: path, line: 1, column: 1), "cannot read scenario: \(error)")
+            return Result(scenario: nil, diagnostics: [diagnostic], sources: [])
+        }
+        let parsed = parse(SourceFile(path: path, text: text))
+        let statements = splice(parsed.statements, includedFrom: [path])
+        diagnostics += VariableChecker.check(statements, predefined: predefinedVariables)
+        let title = parsed.title.map { $0.renderString { "{\($0)}" } } ?? ScenarioLoader.defaultTitle(path)
+        let hasErrors = diagnostics.contains { $0.severity == .error }
+        let scenario = hasErrors ? nil : Scenario(path: path, title: title, tags: tags, statements: statements, sources: sources)
+        return Result(scenario: scenario, diagnostics: diagnostics, sources: sources)
+    }
+
+    private mutating func parse(_ source: SourceFile) -> ParsedFile {
+        let parsed = Parser.parse(source)
+        sources.append(source)
+        diagnostics += parsed.diagnostics
+        tags += parsed.tags.filter { !tags.contains($0) }
+        return parsed
+    }
+
+    /// Replaces each `include` with the statements of the file it names.
+    private mutating func splice(_ statements: [Statement], includedFrom chain: [String]) -> [Statement] {
+        var out: [Statement] = []
+        for var statement in statements {
+            switch statement.kind {
+            case .include(let relative):
+                let path = ScenarioLoader.resolve(relative, from: statement.location.file)
+                if let start = chain.firstIndex(of: path) {
+                    let cycle = (chain[start...] + [path]).joined(separator: " -> ")
+                    diagnostics.append(Diagnostic(at: statement.location, length: statement.text.count, "include cycle: \(cycle)"))
+                    continue
+                }
+                let text: String
+                do {
+                    text = try read(path)
+                } catch {
+                    diagnostics.append(Diagnostic(at: statement.location, length: statement.text.count,
+                                                  "cannot include '\(relative)': \(error)", hint: "paths are relative to \(statement.location.file)"))
+                    continue
+                }
+                let parsed = parse(SourceFile(path: path, text: text))
+                out += splice(parsed.statements, includedFrom: chain + [path])
+            case .repeatBlock(let count, let body):
+                statement.kind = .repeatBlock(count, body: splice(body, includedFrom: chain))
+                out.append(statement)
+            case .parallel(let count, let body):
+                statement.kind = .parallel(count, body: splice(body, includedFrom: chain))
+                out.append(statement)
+            default:
+                out.append(statement)
+            }
+        }
+        return out
+    }
+
+    /// `relative` resolved against the directory of `file`, with `.` and `..` folded.
+    public static func resolve(_ relative: String, from file: String) -> String {
+        if relative.hasPrefix("/") { return normalise(relative) }
+        guard let slash = file.lastIndex(of: "/") else { return normalise(relative) }
+        return normalise(String(file[...slash]) + relative)
+    }
+
+    /// The path with `.` and `..` folded and repeated slashes removed.
+    public static func normalise(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            parts.append(part)
+        }
+        let joined = parts.joined(separator: "/")
+        return path.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+
+    /// The file's base name without `.scn`.
+    public static func defaultTitle(_ path: String) -> String {
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        return base.hasSuffix(".scn") ? String(base.dropLast(4)) : base
+    }
+}

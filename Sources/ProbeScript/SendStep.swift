@@ -1,0 +1,33 @@
+/// `send DATA [in chunks of N] [split at I,J | split sweep] [every D] [at RATE]`.
+public struct SendStep: Sendable, Hashable {
+    public enum Data: Sendable, Hashable {
+        /// A string or hex string, sent exactly.
+        case bytes(Template)
+        /// Text followed by the current terminator.
+        case line(Template)
+        case file(Template)
+        case random(Argument<Int>)
+    }
+
+    public var data: Data
+    public var chunkSize: Argument<Int>?
+    public var splitOffsets: [Argument<Int>]
+    public var splitSweep: Bool
+    public var interval: Argument<Duration>?
+    public var rate: Argument<Int>?
+
+    public init(data: Data, chunkSize: Argument<Int>? = nil, splitOffsets: [Argument<Int>] = [], splitSweep: Bool = false,
+                interval: Argument<Duration>? = nil, rate: Argument<Int>? = nil) {
+        self.data = data
+        self.chunkSize = chunkSize
+        self.splitOffsets = splitOffsets
+        self.splitSweep = splitSweep
+        self.interval = interval
+        self.rate = rate
+    }
+
+    /// True when the send injects a fault (partial writes, pacing or a bandwidth limit).
+    public var hasModifiers: Bool {
+        chunkSize != nil || !splitOffsets.isEmpty || splitSweep || interval != nil || rate != nil
+    }
+}

@@ -1,0 +1,45 @@
+/// `spawn NAME "command" [ready on ADDR | ready when stdout|stderr /re/] [env K=V ...]`.
+public struct SpawnStep: Sendable, Hashable {
+    public enum Readiness: Sendable, Hashable {
+        case listening(Argument<Address>)
+        case output(stream: OutputStream, RegexLiteral)
+    }
+
+    public enum OutputStream: String, Sendable, Hashable { case stdout, stderr }
+
+    public var name: Name
+    public var command: Template
+    public var readiness: Readiness?
+    public var environment: [(key: String, value: Template)]
+
+    public init(name: Name, command: Template, readiness: Readiness?, environment: [(key: String, value: Template)]) {
+        self.name = name
+        self.command = command
+        self.readiness = readiness
+        self.environment = environment
+    }
+
+    public static func == (lhs: SpawnStep, rhs: SpawnStep) -> Bool {
+        lhs.name == rhs.name && lhs.command == rhs.command && lhs.readiness == rhs.readiness
+            && lhs.environment.map(\.key) == rhs.environment.map(\.key)
+            && lhs.environment.map(\.value) == rhs.environment.map(\.value)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(command)
+    }
+}
+
+/// `expect exit NAME [code N] [within D]`.
+public struct ExitExpectation: Sendable, Hashable {
+    public var name: Name
+    public var code: Argument<Int>?
+    public var within: Argument<Duration>?
+
+    public init(name: Name, code: Argument<Int>?, within: Argument<Duration>?) {
+        self.name = name
+        self.code = code
+        self.within = within
+    }
+}

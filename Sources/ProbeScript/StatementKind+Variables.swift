@@ -1,0 +1,106 @@
+/// What a statement reads and sets, for the parse-time check of variable names.
+extension StatementKind {
+    /// Every template the statement interpolates, so each `{name}` in it can be checked.
+    public var templates: [Template] {
+        switch self {
+        case .title(let template): return [template]
+        case .variable(_, .text(let template)): return [template]
+        case .spawn(let spawn):
+            var templates = [spawn.command] + spawn.environment.map(\.value)
+            switch spawn.readiness {
+            case .listening(let address)?: templates += address.templates
+            case .output(_, let regex)?: templates.append(regex.template)
+            case nil: break
+            }
+            return templates
+        case .expectExit(let exit): return exit.code.templates + exit.within.templates
+        case .connect(let connect):
+            return connect.address.templates + connect.timeout.templates + connect.receiveBuffer.templates + connect.sendBuffer.templates
+        case .listen(_, let address): return address.templates
+        case .accept(_, _, let within): return within.templates
+        case .send(let send):
+            var templates: [Template]
+            switch send.data {
+            case .bytes(let template), .line(let template), .file(let template): templates = [template]
+            case .random(let size): templates = size.templates
+            }
+            return templates + send.chunkSize.templates + send.splitOffsets.flatMap(\.templates)
+                + send.interval.templates + send.rate.templates
+        case .expect(let expectation, let within):
+            return expectation.templates + within.templates
+        case .readSlowly(let read):
+            var templates = read.bytesPerRead.templates + read.interval.templates
+            switch read.stop {
+            case .after(let duration): templates += duration.templates
+            case .total(let size): templates += size.templates
+            case .eof: break
+            }
+            return templates
+        case .sleep(let duration): return duration.templates
+        case .set(.timeout(let duration)), .set(.deadline(let duration)): return duration.templates
+        case .set(.maxLine(let size)): return size.templates
+        case .repeatBlock(let count, _), .parallel(let count, _): return count.templates
+        case .assertWire(let assertion):
+            switch assertion.property {
+            case .lineInOneSegment(let match): return match.templates
+            case .segments(_, let count), .maxSegment(_, let count), .bytes(_, let count): return count.templates
+            default: return []
+            }
+        case .tags, .set, .variable(_, .freePort), .include, .kill, .use, .pauseReading, .resumeReading,
+             .close, .shutdownWrite, .abort:
+            return []
+        }
+    }
+
+    /// The variables the statement sets: a `var`, or the named groups of its regex.
+    public var definedVariables: [String] {
+        switch self {
+        case .variable(let name, _): return [name.text]
+        case .expect(.line(.regex(let regex)), _): return regex.groupNames
+        case .spawn(let spawn):
+            if case .output(_, let regex)? = spawn.readiness { return regex.groupNames }
+            return []
+        default: return []
+        }
+    }
+}
+
+extension Expectation {
+    var templates: [Template] {
+        switch self {
+        case .line(let match): return match.templates
+        case .linesUnordered(let lines): return lines
+        case .exactBytes(let template): return [template]
+        case .byteCount(let count, let equals): return count.templates + (equals.map { [$0] } ?? [])
+        case .until(let delimiter, let max): return [delimiter] + max.templates
+        case .nothing(let duration): return duration.templates
+        case .any, .eof, .reset, .close: return []
+        }
+    }
+}
+
+extension LineMatch {
+    var templates: [Template] {
+        switch self {
+        case .exact(let template), .contains(let template): return [template]
+        case .regex(let regex): return [regex.template]
+        case .any: return []
+        }
+    }
+}
+
+/// Something that may hold `{name}` interpolations.
+protocol Interpolating {
+    var templates: [Template] { get }
+}
+
+extension Argument: Interpolating {
+    var templates: [Template] {
+        if case .interpolated(let template) = form { return [template] }
+        return []
+    }
+}
+
+extension Optional: Interpolating where Wrapped: Interpolating {
+    var templates: [Template] { self?.templates ?? [] }
+}

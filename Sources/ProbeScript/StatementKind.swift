@@ -1,0 +1,43 @@
+/// What a statement does. Each case maps to one executor in the runner.
+public indirect enum StatementKind: Sendable, Hashable {
+    case title(Template)
+    case tags([String])
+    case set(Setting)
+    case variable(Name, VariableValue)
+    /// Only in a file as parsed; the loader splices the included statements in its place.
+    case include(String)
+    case spawn(SpawnStep)
+    case kill(Name, signal: String?)
+    case expectExit(ExitExpectation)
+    case connect(ConnectStep)
+    case listen(Name, Argument<Address>)
+    case accept(Name, listener: Name, within: Argument<Duration>?)
+    case use(Name)
+    case send(SendStep)
+    case expect(Expectation, within: Argument<Duration>?)
+    case readSlowly(SlowRead)
+    case pauseReading
+    case resumeReading
+    case sleep(Argument<Duration>)
+    case close
+    case shutdownWrite
+    case abort
+    case repeatBlock(Argument<Int>, body: [Statement])
+    case parallel(Argument<Int>, body: [Statement])
+    case assertWire(WireAssertion)
+}
+
+/// `set NAME VALUE`.
+public enum Setting: Sendable, Hashable {
+    case timeout(Argument<Duration>)
+    case deadline(Argument<Duration>)
+    case terminator(Terminator)
+    case maxLine(Argument<Int>)
+    case capture(Bool)
+}
+
+/// The right-hand side of `var NAME = ...`.
+public enum VariableValue: Sendable, Hashable {
+    case text(Template)
+    case freePort
+}

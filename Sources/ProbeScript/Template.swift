@@ -1,0 +1,79 @@
+/// Text with `{name}` interpolations, rendered to bytes once the variables are known.
+public struct Template: Sendable, Hashable {
+    public enum Part: Sendable, Hashable {
+        case bytes([UInt8])
+        case variable(String, SourceLocation)
+    }
+
+    public var parts: [Part]
+
+    public init(parts: [Part]) {
+        // Merge neighbouring byte runs so a literal template is a single part.
+        var merged: [Part] = []
+        for part in parts {
+            if case .bytes(let next) = part, case .bytes(let previous)? = merged.last {
+                merged[merged.count - 1] = .bytes(previous + next)
+            } else {
+                merged.append(part)
+            }
+        }
+        self.parts = merged
+    }
+
+    public init(literal bytes: [UInt8]) { self.init(parts: [.bytes(bytes)]) }
+
+    public init(literal text: String) { self.init(literal: Array(text.utf8)) }
+
+    /// The bytes when the template has no interpolation.
+    public var literalBytes: [UInt8]? {
+        if parts.isEmpty { return [] }
+        if parts.count == 1, case .bytes(let bytes) = parts[0] { return bytes }
+        return nil
+    }
+
+    /// The variables the template refers to, with where each is used.
+    public var variables: [(name: String, location: SourceLocation)] {
+        parts.compactMap { part in
+            if case .variable(let name, let location) = part { return (name, location) }
+            return nil
+        }
+    }
+
+    /// Renders the template; `lookup` gives a variable's value (nil renders as empty text).
+    public func render(_ lookup: (String) -> String?) -> [UInt8] {
+        var out: [UInt8] = []
+        for part in parts {
+            switch part {
+            case .bytes(let bytes): out += bytes
+            case .variable(let name, _): out += Array((lookup(name) ?? "").utf8)
+            }
+        }
+        return out
+    }
+
+    public func renderString(_ lookup: (String) -> String?) -> String {
+        String(decoding: render(lookup), as: UTF8.self)
+    }
+
+    /// Splits a bare word such as `{host}:{port}` into literal text and `{name}` variables.
+    /// A brace that does not enclose an identifier stays literal text.
+    public static func word(_ text: String, at location: SourceLocation) -> Template {
+        var parts: [Part] = []
+        let scalars = Array(text.unicodeScalars)
+        var literal = ""
+        var index = 0
+        while index < scalars.count {
+            if scalars[index] == "{", let close = Identifier.closingBrace(in: scalars, from: index + 1) {
+                if !literal.isEmpty { parts.append(.bytes(Array(literal.utf8))); literal = "" }
+                let name = String(String.UnicodeScalarView(scalars[(index + 1)..<close]))
+                parts.append(.variable(name, location.advanced(by: index + 1)))
+                index = close + 1
+            } else {
+                literal.unicodeScalars.append(scalars[index])
+                index += 1
+            }
+        }
+        if !literal.isEmpty { parts.append(.bytes(Array(literal.utf8))) }
+        return Template(parts: parts)
+    }
+}

@@ -1,0 +1,37 @@
+/// What ends a line: `crlf`, `lf`, `cr`, `nul`, or any string.
+public enum Terminator: Sendable, Hashable, CustomStringConvertible {
+    case crlf, lf, cr, nul
+    case custom([UInt8])
+
+    public static let names: [String] = ["crlf", "lf", "cr", "nul"]
+
+    public init?(name: String) {
+        switch name {
+        case "crlf": self = .crlf
+        case "lf": self = .lf
+        case "cr": self = .cr
+        case "nul": self = .nul
+        default: return nil
+        }
+    }
+
+    public var bytes: [UInt8] {
+        switch self {
+        case .crlf: return [13, 10]
+        case .lf: return [10]
+        case .cr: return [13]
+        case .nul: return [0]
+        case .custom(let bytes): return bytes
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .crlf: return "crlf"
+        case .lf: return "lf"
+        case .cr: return "cr"
+        case .nul: return "nul"
+        case .custom(let bytes): return "\"" + ByteEscaper.escape(bytes) + "\""
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import ProbeScript
+
+/// `tcpprobe check`: validates scenario files without running anything.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Validate scenario files: report every error of every file, run nothing."
+    )
+
+    @OptionGroup var scenarioOptions: ScenarioOptions
+
+    func run() throws {
+        let catalog: ScenarioCatalog
+        do {
+            catalog = try ScenarioCatalog.load(scenarioOptions.paths, variables: Set(try scenarioOptions.parsedVariables().keys))
+        } catch let error as CatalogError {
+            Terminal.printError("error: \(error)")
+            throw ExitCode.invalidInput
+        }
+        let renderer = DiagnosticRenderer(sources: catalog.sources, useColour: Terminal.useColour(scenarioOptions.color, fileDescriptor: 2))
+        for diagnostic in catalog.diagnostics { Terminal.printError(renderer.render(diagnostic)) }
+        let errors = catalog.diagnostics.filter { $0.severity == .error }.count
+        if errors > 0 {
+            Terminal.printError("\(errors) error\(errors == 1 ? "" : "s") in \(Set(catalog.diagnostics.map(\.location.file)).count) file(s)")
+            throw ExitCode.invalidInput
+        }
+        print("\(catalog.scenarios.count) scenario\(catalog.scenarios.count == 1 ? "" : "s") OK")
+    }
+}

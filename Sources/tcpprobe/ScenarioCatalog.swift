@@ -1,0 +1,74 @@
+import Foundation
+import ProbeScript
+
+/// Finds and loads the scenarios named on the command line.
+struct ScenarioCatalog {
+    var scenarios: [Scenario] = []
+    var diagnostics: [Diagnostic] = []
+    var sources: [SourceFile] = []
+
+    /// Loads every scenario of `paths`. Directories expand recursively to `*.scn` in name order;
+    /// a file found that way which another scenario includes is a fragment, not a scenario.
+    static func load(_ paths: [String], variables: Set<String>) throws -> ScenarioCatalog {
+        var catalog = ScenarioCatalog()
+        var fromDirectories = Set<String>()
+        var files: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CatalogError.missing(path)
+            }
+            if isDirectory.boolValue {
+                let found = scenarioFiles(under: path)
+                fromDirectories.formUnion(found)
+                files += found
+            } else {
+                files.append(ScenarioLoader.normalise(path))
+            }
+        }
+        var included = Set<String>()
+        var loaded: [(String, ScenarioLoader.Result)] = []
+        for file in files {
+            let result = ScenarioLoader.load(file, predefinedVariables: variables, read: readFile)
+            included.formUnion(result.sources.dropFirst().map(\.path))
+            loaded.append((file, result))
+        }
+        for (file, result) in loaded where !(fromDirectories.contains(file) && included.contains(file)) {
+            catalog.diagnostics += result.diagnostics
+            catalog.sources += result.sources
+            if let scenario = result.scenario { catalog.scenarios.append(scenario) }
+        }
+        return catalog
+    }
+
+    static func scenarioFiles(under directory: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
+        var found: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            if relative.hasSuffix(".scn") { found.append(ScenarioLoader.normalise(directory + "/" + relative)) }
+        }
+        return found.sorted()
+    }
+
+    static func readFile(_ path: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CatalogError.unreadable(path)
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw CatalogError.notUTF8(path) }
+        return text
+    }
+}
+
+enum CatalogError: Error, CustomStringConvertible {
+    case missing(String)
+    case unreadable(String)
+    case notUTF8(String)
+
+    var description: String {
+        switch self {
+        case .missing(let path): return "no such file or directory: \(path)"
+        case .unreadable(let path): return "file not found or unreadable: \(path)"
+        case .notUTF8(let path): return "not UTF-8 text: \(path)"
+        }
+    }
+}
