@@ -29,16 +29,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ProbeScriptTests", dependencies: ["ProbeScript"], resources: []),
+        .testTarget(name: "ProbeScriptTests", dependencies: ["ProbeScript"]),
         .testTarget(
             name: "ProbeRunnerTests",
             dependencies: [
                 "ProbeScript", "ProbeRunner",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "tcpprobeTests", dependencies: ["ProbeScript"]),
+        .testTarget(name: "tcpprobeTests", dependencies: ["tcpprobe"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -72,7 +72,10 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        finish(.closedByProbe)
+        // The probe marks its own closes first, and errors arrive through errorCaught; so an
+        // unexplained inactive channel is the peer's FIN after our own half-close (NIO closes
+        // the whole channel then, without an inputClosed event).
+        finish(.eof)
         context.fireChannelInactive()
     }
 

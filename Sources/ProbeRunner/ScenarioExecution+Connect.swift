@@ -63,7 +63,7 @@ extension ScenarioExecution {
 
 /// Why a connect failed, in the terms of `connect ... expect refused|timeout`.
 struct ConnectFailure: CustomStringConvertible {
-    enum Reason { case refused, timeout, other(String) }
+    enum Reason { case refused, timeout, reset, other(String) }
     let reason: Reason
 
     init(_ error: Error) {
@@ -74,12 +74,14 @@ struct ConnectFailure: CustomStringConvertible {
         if let error = error as? IOError {
             if error.errnoCode == ECONNREFUSED { return .refused }
             if error.errnoCode == ETIMEDOUT { return .timeout }
+            if error.errnoCode == ECONNRESET { return .reset }
         }
         if case ChannelError.connectTimeout = error { return .timeout }
         if let error = error as? NIOConnectionError {
             let reasons = error.connectionErrors.map { classify($0.error) }
             if reasons.contains(where: { if case .refused = $0 { return true } else { return false } }) { return .refused }
             if reasons.contains(where: { if case .timeout = $0 { return true } else { return false } }) { return .timeout }
+            if reasons.contains(where: { if case .reset = $0 { return true } else { return false } }) { return .reset }
             if let dns = error.dnsAError ?? error.dnsAAAAError { return .other("cannot resolve \(error.host): \(dns)") }
         }
         return .other("\(error)")
@@ -96,6 +98,7 @@ struct ConnectFailure: CustomStringConvertible {
         switch reason {
         case .refused: return "refused (nothing listens there)"
         case .timeout: return "timeout (no answer to SYN)"
+        case .reset: return "reset (the peer accepted, then sent RST before the connect completed)"
         case .other(let message): return message
         }
     }

@@ -203,6 +203,7 @@ public struct Lexer {
         var bytes: [UInt8] = []
         var pending: String = ""
         var pendingLocation = here
+        var reportedBadDigit = false
         while index < scalars.count, scalars[index] != "\"", scalars[index] != "\n" {
             let scalar = scalars[index]
             if scalar.properties.isASCIIHexDigit {
@@ -214,8 +215,9 @@ public struct Lexer {
                     error("odd hex digit '\(pending)': write each byte as two digits", at: pendingLocation)
                     pending = ""
                 }
-            } else {
+            } else if !reportedBadDigit {
                 error("'\(scalar)' is not a hex digit", at: here, hint: "hex strings hold pairs of 0-9 a-f, optionally spaced")
+                reportedBadDigit = true
             }
             index += 1
         }

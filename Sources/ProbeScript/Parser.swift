@@ -119,7 +119,7 @@ public struct Parser {
             return Argument(interpolated: template, text: text, at: token.location)
         }
         guard let value = parse(text) else {
-            throw failure("bad \(what) '\(text)'", at: token, hint: hint)
+            throw failure("'\(text)' is not \(what)", at: token, hint: hint)
         }
         return Argument(value, text: text, at: token.location)
     }

@@ -47,7 +47,7 @@ public struct ScenarioLoader {
     private mutating func parse(_ source: SourceFile) -> ParsedFile {
         let parsed = Parser.parse(source)
         sources.append(source)
-        diagnostics += parsed.diagnostics
+        diagnostics += parsed.diagnostics.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
         tags += parsed.tags.filter { !tags.contains($0) }
         return parsed
     }

@@ -2,7 +2,7 @@
 public enum Suggestion {
     /// The closest candidate within a small edit distance of `word`, if any.
     public static func closest(to word: String, in candidates: [String]) -> String? {
-        let limit = word.count <= 3 ? 1 : (word.count <= 6 ? 2 : 3)
+        let limit = word.count <= 4 ? 1 : (word.count <= 8 ? 2 : 3)
         var best: (String, Int)?
         for candidate in candidates {
             let distance = editDistance(word.lowercased(), candidate)

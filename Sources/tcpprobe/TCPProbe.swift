@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct TCPProbe: AsyncParsableCommand {
@@ -7,4 +8,22 @@ struct TCPProbe: AsyncParsableCommand {
         abstract: "A test harness for TCP transports: scripted scenarios, injected faults, wire assertions.",
         subcommands: [RunCommand.self, CheckCommand.self, GrammarCommand.self]
     )
+
+    /// Runs the command line; usage errors exit 2, as the scenario language contract says.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                Terminal.printError(fullMessage(for: error))
+                Foundation.exit(ExitCode.invalidInput.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
 }

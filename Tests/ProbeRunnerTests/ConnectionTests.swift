@@ -1,0 +1,165 @@
+import Foundation
+import NIOCore
+import ProbeRunner
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `connect` in all its forms, closing, and the steps that pick a connection.
+@Suite struct ConnectionTests {
+    @Test func ipv4IPv6AndHostNames() async throws {
+        let v4 = try await TestPeer.start(.echo)
+        defer { Task { await v4.stop() } }
+        try await ScenarioHarness.run("connect localhost:{port}\nsend line \"a\"\nexpect line \"a\"", against: v4).expectPassed()
+        guard let v6 = try? await TestPeer.start(.echo, host: "::1") else {
+            Issue.record("this machine has no IPv6 loopback")
+            return
+        }
+        defer { Task { await v6.stop() } }
+        try await ScenarioHarness.run("connect b [::1]:{port} rcvbuf 4KiB sndbuf 4KiB\nsend line \"a\"\nexpect line \"a\"", against: v6).expectPassed()
+    }
+
+    @Test func refusedIsAFailureUnlessExpected() async throws {
+        let port = try #require(ScenarioHarness.closedPort())
+        try await ScenarioHarness.run("connect 127.0.0.1:{port} expect refused", variables: ["port": "\(port)"]).expectPassed()
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}", variables: ["port": "\(port)"])
+            .expectFailure(line: 1, containing: "cannot connect to 127.0.0.1:\(port): refused")
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("connect 127.0.0.1:{port} expect refused", against: peer)
+            .expectFailure(line: 1, containing: "to fail with refused, but it succeeded")
+    }
+
+    @Test func aFullBacklogMakesTheConnectTimeOut() async throws {
+        // A listener that never accepts: once its accept queue is full, the kernel drops SYNs.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                _ = bind(listener, $0, length)
+                _ = listen(listener, 0)
+                _ = getsockname(listener, $0, &length)
+            }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        var fillers: [Int32] = []
+        defer { fillers.forEach { close($0) } }
+        for _ in 0..<4 {
+            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = connect(filler, $0, length) }
+            }
+            fillers.append(filler)
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        try await ScenarioHarness.run("connect 127.0.0.1:{port} timeout 300ms expect timeout", variables: ["port": "\(port)"]).expectPassed()
+        try await ScenarioHarness.run("connect 127.0.0.1:{port} timeout 300ms", variables: ["port": "\(port)"])
+            .expectFailure(line: 1, containing: "timeout")
+    }
+
+    @Test func closeSendsFinAbortSendsRst() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nsend \"x\"\nsleep 20ms\nclose\nsleep 50ms", against: peer).expectPassed()
+        #expect(peer.log.ends == ["eof"])
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nabort\nsleep 50ms", against: peer).expectPassed()
+        #expect(peer.log.ends == ["eof", "reset"])
+    }
+
+    @Test func shutdownWriteHalfClosesAndKeepsReading() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            send "last words"
+            shutdown write
+            expect "last words"
+            expect eof
+            """, against: peer).expectPassed()
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nshutdown write\nsend \"x\"", against: peer)
+            .expectFailure(line: 3, containing: "has shut down writing")
+    }
+
+    @Test func useAndPrefixesPickTheConnection() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("""
+            connect a 127.0.0.1:{port}
+            connect b 127.0.0.1:{port}
+            a: send line "to a"
+            send line "to b"
+            use a
+            expect line "to a"
+            b: expect line "to b"
+            """, against: peer).expectPassed()
+        try await ScenarioHarness.run("connect a 127.0.0.1:{port}\nc: send line \"x\"", against: peer)
+            .expectFailure(line: 2, containing: "no connection named 'c' (open: a)")
+        try await ScenarioHarness.run("connect a 127.0.0.1:{port}\nclose\nexpect eof", against: peer)
+            .expectFailure(line: 3, containing: "was closed by the probe at test.scn:2")
+        try await ScenarioHarness.run("send line \"x\"").expectFailure(line: 1, containing: "no connection to act on")
+    }
+
+    @Test func sendFileRandomAndRepeat() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("from a file".utf8).write(to: directory.appendingPathComponent("request.bin"))
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let text = """
+            connect 127.0.0.1:{port}
+            send file "request.bin"
+            repeat 3 { send "{i}" }
+            send random 1KiB
+            sleep 50ms
+            """
+        let first = try await ScenarioHarness.run(text, variables: ["port": "\(peer.port)"], path: directory.path + "/s.scn", seed: 7)
+        first.expectPassed()
+        #expect(first.notes.contains("random seed 7 (rerun with --seed 7)"))
+        let firstBytes = peer.log.received
+        #expect(firstBytes.prefix(14) == ArraySlice("from a file012".utf8))
+        #expect(firstBytes.count == 14 + 1024)
+        try await ScenarioHarness.run(text, variables: ["port": "\(peer.port)"], path: directory.path + "/s.scn", seed: 7).expectPassed()
+        #expect(Array(peer.log.received.suffix(1024)) == Array(firstBytes.suffix(1024)), "the same seed sends the same bytes")
+    }
+
+    @Test func statementsOfLaterWorkFailLoudly() async throws {
+        try await ScenarioHarness.run("spawn s \"true\"").expectFailure(line: 1, containing: "not supported yet: spawn s (test.scn:1)")
+        try await ScenarioHarness.run("parallel 2 { sleep 1ms }").expectFailure(line: 1, containing: "not supported yet: parallel")
+    }
+
+    @Test func varDefaultsFreePortsAndOverrides() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("""
+            var port = 1
+            var spare = free-port
+            var word = "a{port}"
+            connect 127.0.0.1:{port}
+            send line "{word}"
+            expect line "a{port}"
+            connect 127.0.0.1:{spare} expect refused
+            """, against: peer).expectPassed()
+    }
+}
+
+extension ScenarioHarness {
+    /// A port nothing listens on.
+    static func closedPort() -> Int? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        return ok ? Int(UInt16(bigEndian: address.sin_port)) : nil
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import ProbeRunner
+import Testing
+
+/// Every form of `expect`, passing and failing, against in-process peers.
+@Suite struct ExpectTests {
+    @Test func linesBytesAndDelimitersFromAnEchoPeer() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            set timeout 2s
+            connect 127.0.0.1:{port}
+            send line "hello"
+            expect line "hello"
+            send line "Luke: hi there"
+            expect line /^(?<who>\\w+): (?<text>.*)$/
+            send line "{who} said {text}"
+            expect line "Luke said hi there"
+            send line "the cat sat"
+            expect line contains "cat"
+            send line "whatever"
+            expect line any
+            send "b\\r\\na\\r\\nc\\r\\n"
+            expect lines unordered "a", "b", "c"
+            send "+PONG\\r\\n"
+            expect "+PONG\\r\\n"
+            send hex"de ad be ef"
+            expect bytes 2
+            expect bytes 2 = hex"beef"
+            send "GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\nrest"
+            expect until "\\r\\n\\r\\n" max 1KiB
+            expect any
+            expect nothing for 50ms
+            """, against: peer)
+        result.expectPassed()
+    }
+
+    @Test func aWrongLineShowsBothAndMarksTheFirstDifference() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            send line "Luke has joinde"
+            expect line "Luke has joined"
+            """, against: peer)
+        result.expectFailure(line: 3, containing: "first difference at byte 13")
+        let failure = try #require(result.failure)
+        #expect(failure.message.contains(#"expected line: "Luke has joined""#))
+        #expect(failure.message.contains(#"received line: "Luke has joinde""#))
+        #expect(failure.recentBytes == Array("Luke has joinde\r\n".utf8))
+        #expect(failure.connection == "connection #1")
+    }
+
+    @Test func wrongExactBytesFailAsSoonAsTheyDifferNotAtTheTimeout() async throws {
+        let peer = try await TestPeer.start(.finAfter(Array("-ERR\r\n".utf8)))
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            expect "+PONG\\r\\n" within 5s
+            """, against: peer)
+        result.expectFailure(line: 2, containing: "first difference at byte 0")
+        #expect(try #require(result.failure?.waited) < .seconds(1))
+    }
+
+    @Test func regexMismatchAndUnorderedStrangerFail() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let regex = try await ScenarioHarness.run("connect 127.0.0.1:{port}\nsend line \"pong\"\nexpect line /^ping$/", against: peer)
+        regex.expectFailure(line: 3, containing: "expected a line matching /^ping$/")
+        let unordered = try await ScenarioHarness.run("connect 127.0.0.1:{port}\nsend line \"x\"\nexpect lines unordered \"a\", \"b\"", against: peer)
+        unordered.expectFailure(line: 3, containing: #"received line "x", which is none of the lines still expected: "a", "b""#)
+    }
+
+    @Test func untilFailsPastItsMaximum() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            send "0123456789abcdef"
+            expect until "\\r\\n" max 8
+            """, against: peer)
+        result.expectFailure(line: 3, containing: #"no "\r\n" within max 8 bytes"#)
+    }
+
+    @Test func finPassesEofAndCloseButFailsReset() async throws {
+        let peer = try await TestPeer.start(.finAfter(Array("bye\r\n".utf8)))
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nexpect line \"bye\"\nexpect eof", against: peer).expectPassed()
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nexpect line \"bye\"\nexpect close", against: peer).expectPassed()
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nexpect line \"bye\"\nexpect reset", against: peer)
+            .expectFailure(line: 3, containing: "the peer closed the connection (FIN)")
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nexpect eof", against: peer)
+            .expectFailure(line: 2, containing: #"received "bye\r\n""#)
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nexpect line \"bye\"\nexpect line \"more\"", against: peer)
+            .expectFailure(line: 3, containing: "FIN")
+    }
+
+    @Test func rstPassesResetAndCloseButFailsEof() async throws {
+        let peer = try await TestPeer.start(.resetAfter([]))
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nexpect reset", against: peer).expectPassed()
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nexpect close", against: peer).expectPassed()
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nexpect eof", against: peer)
+            .expectFailure(line: 2, containing: "the peer reset the connection (RST)")
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nexpect nothing for 1s", against: peer)
+            .expectFailure(line: 2, containing: "expected silence, but the peer reset the connection (RST)")
+    }
+
+    @Test func aDribblingPeerStillMakesALine() async throws {
+        let peer = try await TestPeer.start(.dribble(Array("hello\r\n".utf8), interval: .milliseconds(10)))
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nexpect line \"hello\" within 2s", against: peer).expectPassed()
+    }
+
+    @Test func silenceFailsWhenBytesArrive() async throws {
+        let peer = try await TestPeer.start(.dribble(Array("x".utf8), interval: .milliseconds(20)))
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nexpect nothing for 2s", against: peer)
+            .expectFailure(line: 2, containing: #"expected silence, received "x""#)
+    }
+
+    @Test func aCustomTerminatorAndMaxLine() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("""
+            set terminator "||"
+            connect 127.0.0.1:{port}
+            send line "a|b"
+            send "c||"
+            expect line "a|b"
+            expect line "c"
+            set terminator lf
+            send line "d"
+            expect "d\\n"
+            set max-line 4
+            send line "12345"
+            expect line any
+            """, against: peer).expectFailure(line: 12, containing: "within max-line 4 bytes")
+    }
+}

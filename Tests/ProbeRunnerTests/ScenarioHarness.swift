@@ -1,0 +1,49 @@
+import Foundation
+import ProbeRunner
+import ProbeScript
+import Testing
+
+/// Runs scenario text against peers and digs into the result.
+enum ScenarioHarness {
+    /// Parses `text` (as the file `path`) and runs it with `variables` given as --var.
+    static func run(_ text: String, variables: [String: String] = [:], path: String = "test.scn", seed: UInt64 = 42) async throws -> ScenarioResult {
+        let loaded = ScenarioLoader.load(path, predefinedVariables: Set(variables.keys)) { file in
+            if file == path { return text }
+            return try String(contentsOfFile: file, encoding: .utf8)
+        }
+        guard let scenario = loaded.scenario else {
+            throw HarnessError.invalid(loaded.diagnostics.map(\.description).joined(separator: "\n"))
+        }
+        return await ScenarioRunner(options: RunOptions(variables: variables, seed: seed)).run(scenario)
+    }
+
+    /// Runs against `peer`, whose port is `{port}`.
+    static func run(_ text: String, against peer: TestPeer, variables: [String: String] = [:]) async throws -> ScenarioResult {
+        try await run(text, variables: variables.merging(["port": String(peer.port)]) { a, _ in a })
+    }
+}
+
+enum HarnessError: Error { case invalid(String) }
+
+extension ScenarioResult {
+    /// The failure, or nil when the scenario passed.
+    var failure: StepFailure? {
+        if case .failed(let failure) = outcome { return failure }
+        return nil
+    }
+
+    /// Records an issue when the scenario did not pass, with the failure message.
+    func expectPassed(sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        #expect(failure == nil, "failed at line \(failure?.location.line ?? 0): \(failure?.message ?? "")", sourceLocation: sourceLocation)
+    }
+
+    /// The failure, recording an issue when the scenario passed.
+    func expectFailure(line: Int, containing text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        guard let failure else {
+            Issue.record("expected a failure at line \(line) containing \"\(text)\", but the scenario passed", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(failure.location.line == line, "failed at line \(failure.location.line) instead: \(failure.message)", sourceLocation: sourceLocation)
+        #expect(failure.message.contains(text), "message was: \(failure.message)", sourceLocation: sourceLocation)
+    }
+}

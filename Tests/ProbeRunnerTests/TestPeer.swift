@@ -1,0 +1,150 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// What an in-process peer does with each connection it accepts.
+enum PeerBehaviour: Sendable {
+    /// Echoes what it reads; closes when the probe half-closes.
+    case echo
+    /// Reads and discards, never writes.
+    case silent
+    /// Writes `bytes`, then closes with FIN.
+    case finAfter([UInt8])
+    /// Writes `bytes`, then resets with RST.
+    case resetAfter([UInt8])
+    /// Writes `bytes` one at a time, `interval` apart.
+    case dribble([UInt8], interval: TimeAmount)
+    /// Writes `byte` without end (bounded by `limit` bytes), never a line terminator.
+    case flood(limit: Int)
+    /// Never reads: the probe's sends fill the socket buffers and block.
+    case neverRead
+}
+
+/// What a peer saw, for assertions: bytes, how each connection ended, read sizes and times.
+final class PeerLog: @unchecked Sendable {
+    private let lock = NIOLock()
+    private var _received: [UInt8] = []
+    private var _ends: [String] = []
+    private var _reads: [(at: NIODeadline, count: Int)] = []
+
+    func append(_ bytes: [UInt8]) {
+        lock.withLock {
+            _received += bytes
+            _reads.append((.now(), bytes.count))
+        }
+    }
+
+    func ended(_ how: String) { lock.withLock { _ends.append(how) } }
+
+    var received: [UInt8] { lock.withLock { _received } }
+    var ends: [String] { lock.withLock { _ends } }
+    var reads: [(at: NIODeadline, count: Int)] { lock.withLock { _reads } }
+}
+
+/// A TCP server on 127.0.0.1 (or ::1), port 0, acting as `behaviour` towards the probe.
+final class TestPeer: @unchecked Sendable {
+    let channel: Channel
+    let log: PeerLog
+
+    var port: Int { channel.localAddress!.port! }
+
+    static func start(_ behaviour: PeerBehaviour, host: String = "127.0.0.1") async throws -> TestPeer {
+        let log = PeerLog()
+        let autoRead: Bool
+        if case .neverRead = behaviour { autoRead = false } else { autoRead = true }
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .childChannelOption(ChannelOptions.autoRead, value: autoRead)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(PeerHandler(behaviour: behaviour, log: log))
+                }
+            }
+            .bind(host: host, port: 0).get()
+        return TestPeer(channel: channel, log: log)
+    }
+
+    private init(channel: Channel, log: PeerLog) {
+        self.channel = channel
+        self.log = log
+    }
+
+    func stop() async {
+        try? await channel.close().get()
+    }
+}
+
+private final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    let behaviour: PeerBehaviour
+    let log: PeerLog
+    private var flooded = 0
+
+    init(behaviour: PeerBehaviour, log: PeerLog) {
+        self.behaviour = behaviour
+        self.log = log
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        let channel = context.channel
+        switch behaviour {
+        case .finAfter(let bytes):
+            channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).whenComplete { _ in channel.close(promise: nil) }
+        case .resetAfter(let bytes):
+            // A short pause first, so the probe's connect completes before the RST lands.
+            context.eventLoop.scheduleTask(in: .milliseconds(5)) {}.futureResult.flatMap {
+                channel.writeAndFlush(channel.allocator.buffer(bytes: bytes))
+            }.whenComplete { _ in
+                (channel as! SocketOptionProvider).setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
+                    channel.close(promise: nil)
+                }
+            }
+        case .dribble(let bytes, let interval):
+            for (index, byte) in bytes.enumerated() {
+                context.eventLoop.scheduleTask(in: interval * Int64(index + 1)) {
+                    channel.writeAndFlush(channel.allocator.buffer(bytes: [byte]), promise: nil)
+                }
+            }
+        case .flood:
+            flood(channel)
+        case .echo, .silent, .neverRead:
+            break
+        }
+    }
+
+    private func flood(_ channel: Channel) {
+        guard case .flood(let limit) = behaviour else { return }
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 16 * 1024)
+        while channel.isActive, channel.isWritable, flooded < limit {
+            flooded += chunk.count
+            channel.write(channel.allocator.buffer(bytes: chunk), promise: nil)
+        }
+        channel.flush()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { flood(context.channel) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        log.append(Array(buffer.readableBytesView))
+        if case .echo = behaviour { context.writeAndFlush(wrapOutboundOut(buffer), promise: nil) }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event {
+            log.ended("eof")
+            if case .echo = behaviour { context.close(promise: nil) }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if let error = error as? IOError, error.errnoCode == ECONNRESET { log.ended("reset") } else { log.ended("error: \(error)") }
+        context.close(promise: nil)
+    }
+}

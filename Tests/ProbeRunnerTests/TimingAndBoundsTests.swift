@@ -1,0 +1,75 @@
+import Foundation
+import ProbeRunner
+import Testing
+
+/// Timeouts fire on time, floods stay bounded, blocked sends fail. Serialized: these measure time.
+@Suite(.serialized) struct TimingAndBoundsTests {
+    @Test func aLineThatNeverComesFailsAtItsTimeoutNotLater() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            send line "ping"
+            expect line "pong" within 300ms
+            """, against: peer)
+        result.expectFailure(line: 3, containing: "timed out after 300ms waiting for line \"pong\"")
+        let waited = try #require(result.failure?.waited)
+        #expect(waited >= .milliseconds(300))
+        #expect(waited < .milliseconds(350), "the timeout fired \(waited - .milliseconds(300)) late")
+    }
+
+    @Test func aFloodWithoutTerminatorFailsAtMaxLineWithBoundedMemory() async throws {
+        let peer = try await TestPeer.start(.flood(limit: 256 * 1024 * 1024))
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            expect line "never" within 10s
+            """, against: peer)
+        result.expectFailure(line: 2, containing: "no line terminator \"\\r\\n\" within max-line 65536 bytes")
+        let message = try #require(result.failure?.message)
+        // "(N bytes buffered)": the probe stopped reading near max-line instead of taking the whole flood.
+        let buffered = try #require(message.split(separator: "(").last?.split(separator: " ").first.flatMap { Int($0) })
+        #expect(buffered >= 65538)
+        #expect(buffered <= 1024 * 1024, "buffered \(buffered) bytes of a 256 MiB flood")
+        #expect(try #require(result.failure?.waited) < .seconds(5))
+    }
+
+    @Test func aSendToAPeerThatNeverReadsFailsAtTheStepTimeout() async throws {
+        let peer = try await TestPeer.start(.neverRead)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            set timeout 500ms
+            connect 127.0.0.1:{port} sndbuf 64KiB
+            send random 16MiB
+            """, against: peer)
+        result.expectFailure(line: 3, containing: "the peer is not reading")
+        #expect(try #require(result.failure?.waited) == .milliseconds(500))
+    }
+
+    @Test func theScenarioDeadlineCutsASleepShort() async throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = try await ScenarioHarness.run("set deadline 200ms\nsleep 5s")
+        result.expectFailure(line: 2, containing: "the scenario deadline of 200ms passed during the sleep")
+        #expect(clock.now - started < .seconds(2))
+    }
+
+    @Test func chunkedSendsArriveAsTheRequestedPiecesAtTheRequestedPace() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            send "abcdef" in chunks of 2 every 40ms
+            sleep 100ms
+            """, against: peer)
+        result.expectPassed()
+        let reads = peer.log.reads
+        // 40 ms apart, the kernel has no reason to coalesce the writes: each is its own read.
+        #expect(reads.map(\.count) == [2, 2, 2])
+        #expect(peer.log.received == Array("abcdef".utf8))
+        if reads.count == 3 {
+            let gaps = zip(reads.dropFirst(), reads).map { Double($0.at.uptimeNanoseconds - $1.at.uptimeNanoseconds) / 1e6 }
+            for gap in gaps { #expect(abs(gap - 40) < 15, "gap \(gap) ms") }
+        }
+    }
+}

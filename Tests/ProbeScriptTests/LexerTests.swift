@@ -1,0 +1,55 @@
+import Testing
+@testable import ProbeScript
+
+@Suite struct LexerTests {
+    private func kinds(_ text: String) -> ([Token.Kind], [Diagnostic]) {
+        var lexer = Lexer(SourceFile(path: "t.scn", text: text))
+        let tokens = lexer.tokenize()
+        return (tokens.map(\.kind), lexer.diagnostics)
+    }
+
+    @Test func interpolatedWordsAreWordsButLoneBracesAreBlocks() {
+        let (tokens, diagnostics) = kinds("repeat 3 { connect {host}:{port} }")
+        #expect(diagnostics.isEmpty)
+        #expect(tokens == [.word("repeat"), .word("3"), .openBrace, .word("connect"), .word("{host}:{port}"), .closeBrace, .end])
+    }
+
+    @Test func stringEscapesAndInterpolation() {
+        let (tokens, diagnostics) = kinds(#""a\r\n\t\0\\\"\{\}\x41\u{e9}{name}!""#)
+        #expect(diagnostics.isEmpty)
+        let location = SourceLocation(file: "t.scn", line: 1, column: 30)
+        let expected = Template(parts: [.bytes([97, 13, 10, 9, 0, 92, 34, 123, 125, 65, 0xC3, 0xA9]), .variable("name", location), .bytes([33])])
+        #expect(tokens.first == .string(expected))
+    }
+
+    @Test func hexStringsAcceptSpacesAndColons() {
+        let (tokens, diagnostics) = kinds(#"send hex"0d 0a:ff-00""#)
+        #expect(diagnostics.isEmpty)
+        #expect(tokens[1] == .hex([0x0d, 0x0a, 0xff, 0x00]))
+    }
+
+    @Test func regexKeepsEscapedSlashesAndClassSlashesAndFlags() {
+        let (tokens, diagnostics) = kinds(#"expect line /a\/b[/]c/is"#)
+        #expect(diagnostics.isEmpty)
+        guard case .regex(let literal) = tokens[2] else { Issue.record("not a regex: \(tokens[2])"); return }
+        #expect(literal.pattern == "a/b[/]c")
+        #expect(literal.ignoresCase && literal.dotMatchesNewlines)
+    }
+
+    @Test func commentsEndAtTheLineAndHashInStringsIsText() {
+        let (tokens, _) = kinds("send \"#1\" # a comment\nclose")
+        #expect(tokens == [.word("send"), .string(Template(literal: "#1")), .newline, .word("close"), .end])
+    }
+
+    @Test func crlfLineEndingsAreAccepted() {
+        let (tokens, diagnostics) = kinds("close\r\nabort\r\n")
+        #expect(diagnostics.isEmpty)
+        #expect(tokens == [.word("close"), .newline, .word("abort"), .newline, .end])
+    }
+
+    @Test func columnsCountScalarsForCarets() {
+        var lexer = Lexer(SourceFile(path: "t.scn", text: "send \"é\" \"\\q\""))
+        _ = lexer.tokenize()
+        #expect(lexer.diagnostics.map(\.location.column) == [11])
+    }
+}

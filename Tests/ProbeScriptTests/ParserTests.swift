@@ -1,0 +1,162 @@
+import Testing
+@testable import ProbeScript
+
+@Suite struct ParserTests {
+    private func kind(_ text: String) throws -> StatementKind {
+        try #require(try Fixtures.statements(text).first).kind
+    }
+
+    @Test func connectTellsNameFromAddressAndReadsOptions() throws {
+        guard case .connect(let unnamed) = try kind("connect 127.0.0.1:{port}") else { Issue.record("not connect"); return }
+        #expect(unnamed.name == nil)
+        #expect(unnamed.address.text == "127.0.0.1:{port}")
+
+        guard case .connect(let named) = try kind("connect b [::1]:7000 rcvbuf 1KiB sndbuf 4KiB timeout 1s expect refused") else { Issue.record("not connect"); return }
+        #expect(named.name?.text == "b")
+        #expect(named.address.literal == Address(host: "::1", port: 7000))
+        #expect(named.receiveBuffer?.literal == 1024)
+        #expect(named.sendBuffer?.literal == 4096)
+        #expect(named.timeout?.literal == .seconds(1))
+        #expect(named.expectedFailure == .refused)
+
+        guard case .connect(let withOption) = try kind("connect {host}:{port} timeout 1s") else { Issue.record("not connect"); return }
+        #expect(withOption.name == nil)
+    }
+
+    @Test func sendFormsAndModifiers() throws {
+        guard case .send(let chunked) = try kind(#"send line "msg:hello" in chunks of 1 every 10ms"#) else { Issue.record("not send"); return }
+        #expect(chunked.data == .line(Template(literal: "msg:hello")))
+        #expect(chunked.chunkSize?.literal == 1)
+        #expect(chunked.interval?.literal == .milliseconds(10))
+
+        guard case .send(let split) = try kind(#"send line "msg:hello" split at 3,5 every 10ms"#) else { Issue.record("not send"); return }
+        #expect(split.splitOffsets.map(\.literal) == [3, 5])
+
+        guard case .send(let sweep) = try kind(#"send line "x" split sweep every 50ms"#) else { Issue.record("not send"); return }
+        #expect(sweep.splitSweep)
+
+        guard case .send(let paced) = try kind("send random 1MiB at 64KiB/s") else { Issue.record("not send"); return }
+        #expect(paced.data == .random(Argument(1_048_576, text: "1MiB", at: SourceLocation(file: "test.scn", line: 1, column: 13))))
+        #expect(paced.rate?.literal == 65536)
+
+        guard case .send(let hex) = try kind(#"send hex"16 03""#) else { Issue.record("not send"); return }
+        #expect(hex.data == .bytes(Template(literal: [0x16, 0x03])))
+    }
+
+    @Test func everyExpectForm() throws {
+        typealias Check = (ProbeScript.Expectation) -> Bool
+        var cases: [(String, Check)] = []
+        cases.append((#"expect line "a""#, { if case .line(.exact) = $0 { return true }; return false }))
+        cases.append(("expect line /^a (?<x>b)$/", { if case .line(.regex) = $0 { return true }; return false }))
+        cases.append((#"expect line contains "a""#, { if case .line(.contains) = $0 { return true }; return false }))
+        cases.append(("expect line any", { $0 == .line(.any) }))
+        cases.append((#"expect lines unordered "a", "b", "c""#, { if case .linesUnordered(let l) = $0 { return l.count == 3 }; return false }))
+        cases.append((#"expect "+PONG\r\n""#, { $0 == .exactBytes(Template(literal: "+PONG\r\n")) }))
+        cases.append(("expect bytes 5", { if case .byteCount(_, nil) = $0 { return true }; return false }))
+        cases.append((#"expect bytes 5 = "hello""#, { if case .byteCount(_, .some) = $0 { return true }; return false }))
+        cases.append((#"expect until "\r\n\r\n" max 8KiB"#, { if case .until(_, let max) = $0 { return max.literal == 8192 }; return false }))
+        cases.append(("expect any", { $0 == .any }))
+        cases.append(("expect eof", { $0 == .eof }))
+        cases.append(("expect reset", { $0 == .reset }))
+        cases.append(("expect close", { $0 == .close }))
+        cases.append(("expect nothing for 300ms", { if case .nothing(let d) = $0 { return d.literal == .milliseconds(300) }; return false }))
+        for (text, check) in cases {
+            guard case .expect(let expectation, _) = try kind(text) else { Issue.record("\(text): not an expect"); continue }
+            #expect(check(expectation), "\(text) parsed as \(expectation)")
+        }
+        guard case .expect(_, let within) = try kind(#"expect line "pong" within 5ms"#) else { Issue.record("not expect"); return }
+        #expect(within?.literal == .milliseconds(5))
+    }
+
+    @Test func regexGroupsDefineVariablesForLaterSteps() throws {
+        let statements = try Fixtures.statements("""
+            expect line /^(?<who>\\w+): (?<text>.*)$/
+            send line "{who} said {text}"
+            """, variables: [])
+        #expect(statements.count == 2)
+        #expect(statements[0].kind.definedVariables == ["who", "text"])
+    }
+
+    @Test func blocksNestAndSetTheirIndexVariables() throws {
+        let statements = try Fixtures.statements("""
+            parallel 5 {
+              connect {host}:{port}
+              repeat 30 { send "X-a: {i} {copy}\\r\\n" ; sleep 1s }
+            }
+            """)
+        guard case .parallel(let copies, let body) = statements[0].kind else { Issue.record("not parallel"); return }
+        #expect(copies.literal == 5)
+        guard case .repeatBlock(let count, let inner) = body[1].kind else { Issue.record("not repeat"); return }
+        #expect(count.literal == 30)
+        #expect(inner.count == 2)
+        #expect(statements[0].text == "parallel 5")
+    }
+
+    @Test func blockVariablesDoNotLeakOutOfTheirBlock() {
+        let result = Fixtures.load("repeat 2 { sleep 1ms }\nsend line \"{i}\"")
+        #expect(result.diagnostics.map(\.message) == ["unknown variable 'i'"])
+    }
+
+    @Test func prefixesNameTheConnection() throws {
+        let statement = try #require(try Fixtures.statements(#"a: send line "iam:Luke""#).first)
+        #expect(statement.connection?.text == "a")
+        #expect(statement.text == #"a: send line "iam:Luke""#)
+    }
+
+    @Test func wireAssertions() throws {
+        let cases: [(String, WireAssertion.Property)] = [
+            ("assert wire from peer terminator crlf", .terminator(.crlf)),
+            ("assert wire from peer lines unsplit", .linesUnsplit),
+            (#"assert wire from peer line "+OK" in 1 segment"#, .lineInOneSegment(.exact(Template(literal: "+OK")))),
+            ("assert wire from peer fin", .fin), ("assert wire from peer no rst", .noRst),
+            ("assert wire from peer no fin", .noFin), ("assert wire from peer rst", .rst),
+            ("assert wire from peer zero-window", .zeroWindow),
+        ]
+        for (text, property) in cases {
+            guard case .assertWire(let assertion) = try kind(text) else { Issue.record("\(text): not assert"); continue }
+            #expect(assertion.property == property, "\(text)")
+        }
+        guard case .assertWire(let segments) = try kind("assert wire from probe segments = 9") else { Issue.record("not assert"); return }
+        #expect(segments.direction == .probe)
+        guard case .segments(.equal, let nine) = segments.property else { Issue.record("not segments"); return }
+        #expect(nine.literal == 9)
+        guard case .assertWire(let maxSegment) = try kind("assert wire from peer max-segment <= 1KiB") else { Issue.record("not assert"); return }
+        guard case .maxSegment(.lessOrEqual, let size) = maxSegment.property else { Issue.record("not max-segment"); return }
+        #expect(size.literal == 1024)
+    }
+
+    @Test func subjectsAndSlowReads() throws {
+        guard case .spawn(let spawn) = try kind(#"spawn server "./my-server" ready when stdout /listening/ env RUST_LOG=debug A="x y""#) else { Issue.record("not spawn"); return }
+        #expect(spawn.name.text == "server")
+        #expect(spawn.environment.map(\.key) == ["RUST_LOG", "A"])
+        #expect(spawn.environment.map(\.value) == [Template(literal: "debug"), Template(literal: "x y")])
+        guard case .readSlowly(let read) = try kind("read slowly 1 byte every 100ms for 2s") else { Issue.record("not read"); return }
+        #expect(read.bytesPerRead.literal == 1)
+        guard case .after(let duration) = read.stop else { Issue.record("not for"); return }
+        #expect(duration.literal == .seconds(2))
+        guard case .expectExit(let exit) = try kind("expect exit client code 0 within 3s") else { Issue.record("not exit"); return }
+        #expect(exit.code?.literal == 0)
+        #expect(try kind("kill server") == .kill(Name("server", at: SourceLocation(file: "test.scn", line: 1, column: 6)), signal: nil))
+    }
+
+    @Test func interpolatedArgumentsWaitForRunTime() throws {
+        let statements = try Fixtures.statements("var d = 250ms\nsleep {d}")
+        guard case .sleep(let duration) = statements[1].kind else { Issue.record("not sleep"); return }
+        #expect(duration.literal == nil)
+        #expect(duration.text == "{d}")
+    }
+
+    @Test func includesSpliceAndCyclesAreReported() {
+        let ok = Fixtures.load("include \"lib/common.scn\"\nsend line \"{greeting}\"", files: ["lib/common.scn": "var greeting = \"hi\""])
+        #expect(ok.diagnostics.isEmpty)
+        #expect(ok.scenario?.statements.count == 2)
+        let cycle = Fixtures.load("include \"b.scn\"", files: ["b.scn": "include \"test.scn\""])
+        #expect(cycle.diagnostics.map(\.message) == ["include cycle: test.scn -> b.scn -> test.scn"])
+    }
+
+    @Test func everyErrorOfAFileIsReported() {
+        let result = Fixtures.load("sned \"x\"\nsleep soon\nexpect line /(/\nsend \"\\q\"")
+        #expect(result.diagnostics.count == 4)
+        #expect(result.diagnostics.map(\.location.line) == [1, 2, 3, 4])
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// `tcpprobe run`: exit codes, selection by tag, and plain output when not on a terminal.
+@Suite struct RunCommandTests {
+    private func scenarios(_ files: [String: String]) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-run-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
+        return directory
+    }
+
+    @Test func exitCodesSayPassFailAndInvalid() throws {
+        let directory = try scenarios([
+            "pass.scn": "title \"refused on a free port\"\nvar port = free-port\nconnect 127.0.0.1:{port} expect refused\n",
+            "fail.scn": "var port = free-port\nconnect 127.0.0.1:{port}\n",
+            "invalid.scn": "sned \"x\"\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pass = try ProbeProcess.run(["run", "pass.scn"], in: directory)
+        #expect(pass.status == 0)
+        #expect(pass.stdout.hasPrefix("✔ refused on a free port (pass.scn) "))
+        #expect(pass.stdout.contains("1 passed, 0 failed"))
+
+        let fail = try ProbeProcess.run(["run", "pass.scn", "fail.scn"], in: directory)
+        #expect(fail.status == 1)
+        #expect(fail.stdout.contains("✘ fail (fail.scn)"))
+        #expect(fail.stdout.contains("at fail.scn:2: connect 127.0.0.1:{port}"))
+        #expect(fail.stdout.contains("1 passed, 1 failed"))
+
+        let invalid = try ProbeProcess.run(["run", "pass.scn", "invalid.scn"], in: directory)
+        #expect(invalid.status == 2)
+        #expect(invalid.stderr.contains("invalid.scn:1:1: error: expected a statement, found 'sned'"))
+        #expect(invalid.stdout.isEmpty, "nothing runs when a file is invalid")
+
+        let usage = try ProbeProcess.run(["run", "--var", "novalue", "pass.scn"], in: directory)
+        #expect(usage.status == 2)
+    }
+
+    @Test func tagsSelectAndSkip() throws {
+        let directory = try scenarios([
+            "a.scn": "tags smoke framing\nsleep 1ms\n",
+            "b.scn": "tags slow\nsleep 1ms\n",
+            "c.scn": "sleep 1ms\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let smoke = try ProbeProcess.run(["run", "--tag", "smoke", "."], in: directory)
+        #expect(smoke.status == 0)
+        #expect(smoke.stdout.contains("(a.scn)") && !smoke.stdout.contains("(b.scn)") && !smoke.stdout.contains("(c.scn)"))
+        let skip = try ProbeProcess.run(["run", "--skip-tag", "slow", "."], in: directory)
+        #expect(skip.stdout.contains("(a.scn)") && !skip.stdout.contains("(b.scn)") && skip.stdout.contains("(c.scn)"))
+        let none = try ProbeProcess.run(["run", "--tag", "nope", "."], in: directory)
+        #expect(none.status == 2)
+    }
+
+    @Test func colourOnlyWhenAskedOrOnATerminal() throws {
+        let directory = try scenarios(["a.scn": "sleep 1ms\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let piped = try ProbeProcess.run(["run", "a.scn"], in: directory)
+        #expect(!piped.stdout.contains("\u{1B}["))
+        let forced = try ProbeProcess.run(["run", "--color", "always", "a.scn"], in: directory)
+        #expect(forced.stdout.contains("\u{1B}[32m✔"))
+    }
+
+    @Test func varOverridesTheDefault() throws {
+        let directory = try scenarios(["v.scn": "var d = 5s\nset deadline 100ms\nsleep {d}\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let overridden = try ProbeProcess.run(["run", "--var", "d=1ms", "v.scn"], in: directory)
+        #expect(overridden.status == 0, "\(overridden.stdout)")
+        let bad = try ProbeProcess.run(["run", "--var", "d=soon", "v.scn"], in: directory)
+        #expect(bad.status == 1)
+        #expect(bad.stdout.contains("'{d}' gives 'soon', which is not a duration"))
+    }
+}
