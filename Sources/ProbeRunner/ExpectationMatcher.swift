@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOCore
 import ProbeScript
 
@@ -190,23 +193,27 @@ struct ExpectationMatcher: @unchecked Sendable {
         return .failure("expected \(waitingFor), but \(end)")
     }
 
-    /// Index of `needle` in the readable bytes, searching at most `limit` bytes; remembers how far it looked.
+    /// Index of `needle` in the readable bytes, searching at most `limit` bytes; remembers how
+    /// far it looked so a line arriving in many pieces is scanned once, not once per piece.
     private mutating func find(_ needle: [UInt8], in buffer: ByteBuffer, limit: Int) -> Int? {
-        let view = buffer.readableBytesView
-        let count = min(view.count, limit)
-        guard count >= needle.count, let first = needle.first else { return nil }
-        var offset = max(0, searched - needle.count + 1)
-        let base = view.startIndex
-        while offset + needle.count <= count {
-            if view[base + offset] == first {
-                var match = true
-                for k in 1..<needle.count where view[base + offset + k] != needle[k] { match = false; break }
-                if match { return offset }
+        let count = min(buffer.readableBytes, limit)
+        guard count >= needle.count, !needle.isEmpty else { return nil }
+        let from = max(0, searched - needle.count + 1)
+        let first = Int32(needle[0])
+        let found: Int? = buffer.withUnsafeReadableBytes { bytes in
+            guard let base = bytes.baseAddress else { return nil }
+            var offset = from
+            // memchr finds candidates for the first byte; the rest of the needle is compared there.
+            while offset + needle.count <= count, let hit = memchr(base + offset, first, count - offset) {
+                let index = base.distance(to: UnsafeRawPointer(hit))
+                if index + needle.count > count { return nil }
+                if (1..<needle.count).allSatisfy({ bytes[index + $0] == needle[$0] }) { return index }
+                offset = index + 1
             }
-            offset += 1
+            return nil
         }
-        searched = count
-        return nil
+        if found == nil { searched = count }
+        return found
     }
 
     private func check(_ line: LineRule, _ received: [UInt8]) -> MatchOutcome {

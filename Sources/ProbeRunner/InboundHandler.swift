@@ -145,5 +145,32 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
         requestRead()
     }
 
+    var isPaused: Bool { paused }
+
+    /// Slow reading: the socket is drained only by `readOnce()`, `bytes` at a time, so the
+    /// receive window fills and the peer's sends stall.
+    func beginSlowRead(bytes: Int) throws {
+        guard let context else { return }
+        paused = true
+        let options = context.channel.syncOptions
+        try options?.setOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: bytes))
+        try options?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
+    }
+
+    /// One read of at most the slow-read size; a no-op once the inbound side has ended.
+    func readOnce() {
+        guard let context, end == nil else { return }
+        context.read()
+    }
+
+    /// Back to normal reading (or to paused, when `pause reading` was in force before).
+    func endSlowRead(paused: Bool) throws {
+        guard let context else { return }
+        let options = context.channel.syncOptions
+        try options?.setOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator())
+        try options?.setOption(ChannelOptions.maxMessagesPerRead, value: 4)
+        setPaused(paused)
+    }
+
     var unconsumedBytes: Int { buffer.readableBytes }
 }

@@ -91,6 +91,12 @@ final class ProbeConnection: @unchecked Sendable {
         try await channel.eventLoop.submit { handler.setPaused(paused) }.get()
     }
 
+    /// Runs `body` on the event loop with the handler, and returns its result.
+    func onLoop<Result: Sendable>(_ body: @escaping @Sendable (InboundHandler) throws -> Result) async throws -> Result {
+        let handler = self.handler
+        return try await channel.eventLoop.submit { try body(handler) }.get()
+    }
+
     /// The last bytes received, for failure reports.
     func recentBytes() async -> (bytes: [UInt8], total: Int) {
         let handler = self.handler

@@ -4,9 +4,12 @@ public struct RunOptions: Sendable {
     public var variables: [String: String]
     /// The seed of `send random`; a fresh one per scenario when nil (the report gives it).
     public var seed: UInt64?
+    /// `--sweep-limit`: at most this many runs for one `split sweep`.
+    public var sweepLimit: Int
 
-    public init(variables: [String: String] = [:], seed: UInt64? = nil) {
+    public init(variables: [String: String] = [:], seed: UInt64? = nil, sweepLimit: Int = 256) {
         self.variables = variables
         self.seed = seed
+        self.sweepLimit = sweepLimit
     }
 }

@@ -6,7 +6,6 @@ import ProbeScript
 extension ScenarioExecution {
     func send(_ step: SendStep, _ statement: Statement) async throws {
         let connection = try target(statement)
-        if step.splitSweep { throw unsupported(statement) }
         if connection.outputClosed {
             throw failure(statement, "\(connection.label) has shut down writing; nothing more can be sent", connection)
         }
@@ -71,6 +70,19 @@ extension ScenarioExecution {
         }
     }
 
+    /// The first `split sweep` of a run is measured (discovery) or split at the run's offset;
+    /// any later one is sent whole.
+    private func sweepCuts(_ length: Int, _ statement: Statement) -> [Int] {
+        guard sweptLength == nil else {
+            record(statement, "only the first split sweep of a scenario is swept; this one is sent whole")
+            return []
+        }
+        sweptLength = length
+        guard case .offset(let offset) = sweepMode, offset < length else { return [] }
+        record(statement, "split sweep: this run splits the \(length)-byte message at offset \(offset)")
+        return [offset]
+    }
+
     /// The writes a send is made of: one, or the pieces its modifiers ask for.
     private func plan(_ bytes: [UInt8], _ step: SendStep, _ statement: Statement) throws -> [[UInt8]] {
         var cuts: [Int] = []
@@ -86,6 +98,8 @@ extension ScenarioExecution {
             if let last = cuts.last, last >= bytes.count {
                 throw failure(statement, "split offset \(last) is not inside the \(bytes.count) bytes being sent (offsets run from 1 to \(bytes.count - 1))")
             }
+        } else if step.splitSweep {
+            cuts = sweepCuts(bytes.count, statement)
         } else if let rate = step.rate {
             // Without explicit chunks, a paced send writes about twenty pieces a second.
             let perSecond = try resolve(rate, "a rate", Quantity.rate)

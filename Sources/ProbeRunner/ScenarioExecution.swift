@@ -26,10 +26,15 @@ final class ScenarioExecution {
     var log: [LogEntry] = []
     var notes: [String] = []
 
-    init(scenario: Scenario, options: RunOptions, group: EventLoopGroup) {
+    let sweepMode: SplitSweep.Mode
+    /// The length of the message the first `split sweep` sent, once it ran.
+    var sweptLength: Int?
+
+    init(scenario: Scenario, options: RunOptions, group: EventLoopGroup, sweepMode: SplitSweep.Mode = .discover) {
         self.scenario = scenario
         self.options = options
         self.group = group
+        self.sweepMode = sweepMode
         self.start = clock.now
         self.variables = options.variables
         self.seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
@@ -117,7 +122,9 @@ final class ScenarioExecution {
                 variables[VariableChecker.repeatIndex] = String(index)
                 try await execute(body)
             }
-        case .spawn, .kill, .expectExit, .listen, .accept, .parallel, .readSlowly, .assertWire:
+        case .readSlowly(let read):
+            try await readSlowly(read, statement)
+        case .spawn, .kill, .expectExit, .listen, .accept, .parallel, .assertWire:
             throw unsupported(statement)
         }
     }

@@ -18,13 +18,16 @@ public struct ScenarioResult: Sendable {
     public var log: [LogEntry]
     /// Facts worth reporting even on success, such as the random seed.
     public var notes: [String]
+    /// Each offset's outcome when the scenario has a `split sweep`.
+    public var sweep: SweepReport?
 
-    public init(path: String, title: String, outcome: Outcome, duration: Duration, log: [LogEntry], notes: [String]) {
+    public init(path: String, title: String, outcome: Outcome, duration: Duration, log: [LogEntry], notes: [String], sweep: SweepReport? = nil) {
         self.path = path
         self.title = title
         self.outcome = outcome
         self.duration = duration
         self.log = log
         self.notes = notes
+        self.sweep = sweep
     }
 }

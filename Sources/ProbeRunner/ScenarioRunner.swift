@@ -12,8 +12,38 @@ public struct ScenarioRunner: Sendable {
         self.group = group
     }
 
+    /// Runs the scenario; with a `split sweep`, runs it again once per split offset.
     public func run(_ scenario: Scenario) async -> ScenarioResult {
-        let execution = ScenarioExecution(scenario: scenario, options: options, group: group)
+        let (discovery, length) = await runOnce(scenario, sweepMode: .discover)
+        guard let length else { return discovery }
+        guard discovery.outcome.passed else {
+            var result = discovery
+            result.notes.append("split sweep not run: the scenario fails with the message sent whole")
+            return result
+        }
+        let plan = SplitSweep(messageLength: length, limit: options.sweepLimit)
+        var report = SweepReport(plan: plan, outcomes: [])
+        var duration = discovery.duration
+        var firstFailure: ScenarioResult?
+        for offset in plan.offsets {
+            let (result, _) = await runOnce(scenario, sweepMode: .offset(offset))
+            duration += result.duration
+            report.outcomes.append((offset, result.outcome.passed))
+            if firstFailure == nil, !result.outcome.passed { firstFailure = result }
+        }
+        var result = firstFailure ?? discovery
+        result.duration = duration
+        result.sweep = report
+        result.notes.insert(report.summary, at: 0)
+        if case .failed(var failure) = result.outcome, let smallest = report.failingOffsets.first {
+            failure.message = "with the swept message split at offset \(smallest):\n" + failure.message
+            result.outcome = .failed(failure)
+        }
+        return result
+    }
+
+    private func runOnce(_ scenario: Scenario, sweepMode: SplitSweep.Mode) async -> (ScenarioResult, sweptLength: Int?) {
+        let execution = ScenarioExecution(scenario: scenario, options: options, group: group, sweepMode: sweepMode)
         let outcome: ScenarioResult.Outcome
         do {
             try await execution.run()
@@ -27,7 +57,8 @@ public struct ScenarioRunner: Sendable {
             outcome = .failed(StepFailure(.environment, at: SourceLocation(file: scenario.path, line: 1, column: 1),
                                           step: "", message: "unexpected error: \(error)"))
         }
-        return ScenarioResult(path: scenario.path, title: scenario.title, outcome: outcome,
-                              duration: execution.elapsed, log: execution.log, notes: execution.notes)
+        let result = ScenarioResult(path: scenario.path, title: scenario.title, outcome: outcome,
+                                    duration: execution.elapsed, log: execution.log, notes: execution.notes)
+        return (result, execution.sweptLength)
     }
 }

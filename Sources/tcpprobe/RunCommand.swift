@@ -22,8 +22,15 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Seed for `send random`, to reproduce a run.")
     var seed: UInt64?
 
+    @Option(help: "At most this many runs for one `split sweep`; longer messages get sampled offsets.")
+    var sweepLimit = 256
+
     @Flag(name: .shortAndLong, help: "Print the step log of passing scenarios too.")
     var verbose = false
+
+    func validate() throws {
+        guard sweepLimit >= 1 else { throw ValidationError("--sweep-limit must be at least 1") }
+    }
 
     func run() async throws {
         let variables = try scenarioOptions.parsedVariables()
@@ -47,7 +54,7 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode.invalidInput
         }
         let reporter = ConsoleReporter(useColour: Terminal.useColour(scenarioOptions.color), verbose: verbose)
-        let runner = ScenarioRunner(options: RunOptions(variables: variables, seed: seed))
+        let runner = ScenarioRunner(options: RunOptions(variables: variables, seed: seed, sweepLimit: sweepLimit))
         let clock = ContinuousClock()
         let started = clock.now
         var results: [ScenarioResult] = []

@@ -18,6 +18,12 @@ enum PeerBehaviour: Sendable {
     case flood(limit: Int)
     /// Never reads: the probe's sends fill the socket buffers and block.
     case neverRead
+    /// Answers each CRLF line with "got:LINE", however the line was split (correct framing).
+    case lineReply
+    /// Treats each read as a whole line (the classic framing bug), answering "got:READ".
+    case readAsLine
+    /// Writes `lines` lines of about 1 KiB ("INDEX:xxx…") as fast as the probe takes them.
+    case bulkLines(Int)
 }
 
 /// What a peer saw, for assertions: bytes, how each connection ended, read sizes and times.
@@ -26,6 +32,7 @@ final class PeerLog: @unchecked Sendable {
     private var _received: [UInt8] = []
     private var _ends: [String] = []
     private var _reads: [(at: NIODeadline, count: Int)] = []
+    private var _stalled = false
 
     func append(_ bytes: [UInt8]) {
         lock.withLock {
@@ -35,6 +42,11 @@ final class PeerLog: @unchecked Sendable {
     }
 
     func ended(_ how: String) { lock.withLock { _ends.append(how) } }
+
+    func stalled() { lock.withLock { _stalled = true } }
+
+    /// True once a write of the peer had to wait: its channel became unwritable.
+    var didStall: Bool { lock.withLock { _stalled } }
 
     var received: [UInt8] { lock.withLock { _received } }
     var ends: [String] { lock.withLock { _ends } }
@@ -111,9 +123,27 @@ private final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
             }
         case .flood:
             flood(channel)
-        case .echo, .silent, .neverRead:
+        case .bulkLines:
+            bulk(channel)
+        case .echo, .silent, .neverRead, .lineReply, .readAsLine:
             break
         }
+    }
+
+    private var nextLine = 0
+    private var pendingLine: [UInt8] = []
+
+    /// The filler of a bulk line, after "INDEX:".
+    static let bulkFiller = String(repeating: "x", count: 1000)
+
+    private func bulk(_ channel: Channel) {
+        guard case .bulkLines(let count) = behaviour else { return }
+        while channel.isActive, nextLine < count {
+            guard channel.isWritable else { log.stalled(); break }
+            channel.write(channel.allocator.buffer(string: "\(nextLine):\(Self.bulkFiller)\r\n"), promise: nil)
+            nextLine += 1
+        }
+        channel.flush()
     }
 
     private func flood(_ channel: Channel) {
@@ -127,13 +157,31 @@ private final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { flood(context.channel) }
+        guard context.channel.isWritable else { return }
+        flood(context.channel)
+        bulk(context.channel)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
         log.append(Array(buffer.readableBytesView))
-        if case .echo = behaviour { context.writeAndFlush(wrapOutboundOut(buffer), promise: nil) }
+        switch behaviour {
+        case .echo:
+            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        case .readAsLine:
+            var text = Array(buffer.readableBytesView)
+            while text.last == 10 || text.last == 13 { text.removeLast() }
+            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: Array("got:".utf8) + text + [13, 10])), promise: nil)
+        case .lineReply:
+            pendingLine += buffer.readableBytesView
+            while let end = pendingLine.firstIndex(of: 10), end > 0, pendingLine[end - 1] == 13 {
+                let line = pendingLine[..<(end - 1)]
+                context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: Array("got:".utf8) + line + [13, 10])), promise: nil)
+                pendingLine.removeFirst(end + 1)
+            }
+        default:
+            break
+        }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

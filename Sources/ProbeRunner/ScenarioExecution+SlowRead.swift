@@ -1,0 +1,48 @@
+import NIOCore
+import ProbeScript
+
+/// The `read slowly` executor: a slowloris reader that keeps the peer's window nearly shut.
+extension ScenarioExecution {
+    func readSlowly(_ read: SlowRead, _ statement: Statement) async throws {
+        let connection = try target(statement)
+        let bytes = try resolve(read.bytesPerRead, "a size", Quantity.size)
+        let interval = try resolve(read.interval, "a duration", Quantity.duration)
+        guard bytes > 0, interval > .zero else { throw failure(statement, "a slow read needs at least 1 byte and a positive interval") }
+        var total: Int?
+        var duration: Duration?
+        switch read.stop {
+        case .after(let value): duration = try resolve(value, "a duration", Quantity.duration)
+        case .total(let value): total = try resolve(value, "a size", Quantity.size)
+        case .eof: break
+        }
+        let wasPaused = try await connection.onLoop { $0.isPaused }
+        let before = try await connection.onLoop { $0.recent.total }
+        try await connection.onLoop { try $0.beginSlowRead(bytes: bytes) }
+        let started = clock.now
+        var reads = 0
+        var ended: InboundEnd?
+        do {
+            while true {
+                let (received, end) = try await connection.onLoop { ($0.recent.total - before, $0.end) }
+                ended = end
+                if let total, received >= total { break }
+                if let duration, clock.now - started >= duration { break }
+                if end != nil { break }
+                try await connection.onLoop { $0.readOnce() }
+                reads += 1
+                let due = started + interval * reads
+                if due > clock.now { try await sleep(for: due - clock.now, statement) }
+            }
+        } catch {
+            try? await connection.onLoop { try $0.endSlowRead(paused: wasPaused) }
+            throw error
+        }
+        try await connection.onLoop { try $0.endSlowRead(paused: wasPaused) }
+        let received = try await connection.onLoop { $0.recent.total } - before
+        if case .eof = read.stop, ended == nil {
+            throw failure(statement, "the peer did not close during the slow read", connection)
+        }
+        let ending = ended.map { "; \($0)" } ?? ""
+        record(statement, "\(connection.label): read slowly \(received) bytes in \(reads) reads of at most \(bytes) over \(format(clock.now - started))\(ending)")
+    }
+}

@@ -1,0 +1,54 @@
+/// The plan of a `split sweep`: which offsets of an N-byte message the scenario is re-run with.
+public struct SplitSweep: Sendable, Equatable {
+    /// Where the sweep is in a run: finding the message, or splitting it at one offset.
+    enum Mode: Sendable, Equatable {
+        case discover
+        case offset(Int)
+    }
+
+    public var messageLength: Int
+    public var offsets: [Int]
+    /// True when the message had more split points than the limit, so offsets were sampled.
+    public var sampled: Bool
+
+    /// Every offset 1…length-1, or `limit` of them evenly spread (always 1 and length-1) when
+    /// there are more: small offsets are where framing bugs live, so the low end is dense.
+    public init(messageLength: Int, limit: Int) {
+        self.messageLength = messageLength
+        let all = max(0, messageLength - 1)
+        if all <= limit || limit < 2 {
+            offsets = Array(1..<max(1, messageLength)).prefix(max(limit, 0)).map { $0 }
+            sampled = all > offsets.count
+        } else {
+            let dense = min(limit / 2, all)
+            var chosen = Set(1...dense)
+            let spread = limit - dense
+            for step in 0..<spread {
+                let offset = dense + 1 + Int((Double(step) / Double(max(1, spread - 1))) * Double(all - dense - 1))
+                chosen.insert(min(all, offset))
+            }
+            chosen.insert(all)
+            offsets = chosen.sorted()
+            sampled = true
+        }
+    }
+}
+
+/// What a sweep found: each offset's outcome.
+public struct SweepReport: Sendable {
+    public var plan: SplitSweep
+    public var outcomes: [(offset: Int, passed: Bool)]
+
+    public var failingOffsets: [Int] { outcomes.filter { !$0.passed }.map(\.offset) }
+
+    public var summary: String {
+        let failing = failingOffsets
+        var text = "split sweep over a \(plan.messageLength)-byte message: \(outcomes.count - failing.count) of \(outcomes.count) offsets pass"
+        if plan.sampled { text += " (offsets sampled: the message has \(plan.messageLength - 1) split points, over --sweep-limit)" }
+        if let smallest = failing.first {
+            let shown = failing.prefix(20).map(String.init).joined(separator: ", ") + (failing.count > 20 ? ", …" : "")
+            text += "; failing offsets: \(shown); the smallest failing offset is \(smallest)"
+        }
+        return text
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import NIOCore
+import ProbeRunner
+import Testing
+
+/// Issue 3: partial writes, pacing, bandwidth, slow reads and split sweeps really happen.
+/// Serialized, because these measure time on a 2-core machine.
+@Suite(.serialized) struct FaultInjectionTests {
+    @Test func chunksArriveAsRequestedPiecesAndEveryLandsWithinFiveMsMedian() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            send "0123456789abcdefghij" in chunks of 1 every 10ms
+            sleep 50ms
+            """, against: peer)
+        result.expectPassed()
+        let reads = peer.log.reads
+        #expect(peer.log.received == Array("0123456789abcdefghij".utf8))
+        // 10 ms apart with TCP_NODELAY, every write is its own segment and the peer reads each
+        // before the next arrives; a read of 2 would mean the kernel coalesced two writes.
+        #expect(reads.map(\.count) == Array(repeating: 1, count: 20))
+        let gaps = zip(reads.dropFirst(), reads).map { Double($0.at.uptimeNanoseconds - $1.at.uptimeNanoseconds) / 1e6 }.sorted()
+        let median = gaps[gaps.count / 2]
+        #expect(abs(median - 10) <= 5, "median gap \(median) ms")
+        #expect(result.log.contains { $0.message.contains("in 20 writes: 1B@") }, "the log says what was written when")
+    }
+
+    @Test func splitAtWritesTheNamedPieces() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            send line "msg:hello" split at 3,5 every 30ms
+            sleep 50ms
+            """, against: peer).expectPassed()
+        #expect(peer.log.reads.map(\.count) == [3, 2, 6])
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nsend \"abc\" split at 3", against: peer)
+            .expectFailure(line: 2, containing: "split offset 3 is not inside the 3 bytes")
+    }
+
+    @Test func aBandwidthLimitOf64KiBPerSecondDelivers128KiBIn2Seconds() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("""
+            set timeout 10s
+            connect 127.0.0.1:{port}
+            send random 192KiB at 64KiB/s
+            """, against: peer).expectPassed()
+        let reads = peer.log.reads
+        let start = try #require(reads.first).at
+        let inTwoSeconds = reads.filter { $0.at - start < .seconds(2) }.reduce(0) { $0 + $1.count }
+        let expected = 128.0 * 1024
+        #expect(abs(Double(inTwoSeconds) - expected) / expected <= 0.05, "\(inTwoSeconds) bytes in the first 2 s")
+        #expect(peer.log.received.count == 192 * 1024)
+    }
+
+    @Test func slowReadingStallsAWriterAndLosesNothing() async throws {
+        let lines = 8192 // about 8 MiB
+        let peer = try await TestPeer.start(.bulkLines(lines))
+        defer { Task { await peer.stop() } }
+        var text = """
+            set timeout 10s
+            connect 127.0.0.1:{port} rcvbuf 4KiB
+            read slowly 512 bytes every 20ms for 400ms
+            repeat \(lines) {
+              expect line "{i}:\(PeerHandlerFiller.text)"
+            }
+            """
+        text += "\n"
+        let result = try await ScenarioHarness.run(text, against: peer)
+        result.expectPassed()
+        #expect(peer.log.didStall, "the peer's writes never blocked while the probe read slowly")
+        #expect(result.log.contains { $0.message.contains("read slowly") && $0.message.contains("reads of at most 512") })
+    }
+
+    @Test func pauseReadingStallsTheWriterUntilResumed() async throws {
+        let peer = try await TestPeer.start(.bulkLines(4096))
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("""
+            set timeout 10s
+            connect 127.0.0.1:{port} rcvbuf 4KiB
+            pause reading
+            sleep 200ms
+            resume reading
+            repeat 4096 { expect line any }
+            """, against: peer).expectPassed()
+        #expect(peer.log.didStall)
+    }
+
+    @Test func aSweepFindsOffsetOneAgainstAPeerThatReadsLinesWhole() async throws {
+        let peer = try await TestPeer.start(.readAsLine)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            send line "msg:hello" split sweep every 20ms
+            expect line "got:msg:hello" within 1s
+            """, against: peer)
+        let sweep = try #require(result.sweep)
+        #expect(sweep.plan.messageLength == 11)
+        #expect(sweep.outcomes.map(\.offset) == Array(1...10))
+        #expect(sweep.failingOffsets.first == 1)
+        result.expectFailure(line: 3, containing: "with the swept message split at offset 1")
+        #expect(result.notes.first?.contains("the smallest failing offset is 1") == true)
+    }
+
+    @Test func aSweepPassesEveryOffsetAgainstACorrectPeer() async throws {
+        let peer = try await TestPeer.start(.lineReply)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            send line "msg:hello" split sweep
+            expect line "got:msg:hello" within 1s
+            """, against: peer)
+        result.expectPassed()
+        #expect(result.sweep?.outcomes.count == 10)
+        #expect(result.sweep?.failingOffsets == [])
+    }
+
+    @Test func aSweepLimitSamplesOffsets() async throws {
+        let plan = SplitSweep(messageLength: 1000, limit: 256)
+        #expect(plan.sampled)
+        #expect(plan.offsets.count <= 256 && plan.offsets.count >= 250)
+        #expect(plan.offsets.first == 1 && plan.offsets.last == 999)
+        #expect(plan.offsets == plan.offsets.sorted())
+        let small = SplitSweep(messageLength: 11, limit: 256)
+        #expect(!small.sampled && small.offsets == Array(1...10))
+    }
+}
+
+/// The bulk peer's line filler, as the scenario spells it.
+enum PeerHandlerFiller {
+    static let text = String(repeating: "x", count: 1000)
+}
