@@ -16,16 +16,19 @@ let package = Package(
         .target(
             name: "ProbeRunner",
             dependencies: [
-                "ProbeScript",
+                "ProbeScript", "ProbeCapture",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        .target(name: "ProbeReport", dependencies: ["ProbeScript", "ProbeRunner"]),
+        .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
+        .target(name: "ProbeCapture", dependencies: ["CPcap", "ProbeScript"]),
+        .target(name: "ProbeReport", dependencies: ["ProbeScript", "ProbeRunner", "ProbeCapture"]),
         .executableTarget(
             name: "tcpprobe",
             dependencies: [
-                "ProbeScript", "ProbeRunner", "ProbeReport",
+                "ProbeScript", "ProbeRunner", "ProbeReport", "ProbeCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -33,12 +36,13 @@ let package = Package(
         .testTarget(
             name: "ProbeRunnerTests",
             dependencies: [
-                "ProbeScript", "ProbeRunner",
+                "ProbeScript", "ProbeRunner", "ProbeCapture",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        .testTarget(name: "ProbeCaptureTests", dependencies: ["ProbeCapture", "ProbeScript"]),
         .testTarget(name: "tcpprobeTests", dependencies: ["tcpprobe"]),
     ],
     swiftLanguageModes: [.v5]

@@ -13,17 +13,21 @@ final class ProbeConnection: @unchecked Sendable {
     private(set) var outputClosed = false
     private(set) var bytesSent = 0
 
+    /// The ports, kept from the start: a closed channel no longer knows them.
+    let localPort: Int?
+    let remotePort: Int?
+
     init(name: String, channel: Channel, handler: InboundHandler) {
         self.name = name
         self.channel = channel
         self.handler = handler
+        self.localPort = channel.localAddress?.port
+        self.remotePort = channel.remoteAddress?.port
     }
 
     /// How reports name it.
     var label: String { name.hasPrefix("#") ? "connection \(name)" : "connection '\(name)'" }
 
-    var localPort: Int? { channel.localAddress?.port }
-    var remotePort: Int? { channel.remoteAddress?.port }
 
     private(set) var isClosed = false
 
@@ -31,7 +35,7 @@ final class ProbeConnection: @unchecked Sendable {
     /// segment), reads under the handler's control, and the peer's FIN seen as a half-close.
     static func configure<Bootstrap: NIOClientTCPBootstrapProtocol>(_ bootstrap: Bootstrap) -> Bootstrap {
         bootstrap
-            .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
             .channelOption(ChannelOptions.autoRead, value: false)
             .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
     }

@@ -6,10 +6,12 @@ public struct RunOptions: Sendable {
     public var seed: UInt64?
     /// `--sweep-limit`: at most this many runs for one `split sweep`.
     public var sweepLimit: Int
+    public var capture: CaptureSettings
 
-    public init(variables: [String: String] = [:], seed: UInt64? = nil, sweepLimit: Int = 256) {
+    public init(variables: [String: String] = [:], seed: UInt64? = nil, sweepLimit: Int = 256, capture: CaptureSettings = CaptureSettings()) {
         self.variables = variables
         self.seed = seed
         self.sweepLimit = sweepLimit
+        self.capture = capture
     }
 }

@@ -11,6 +11,7 @@ extension ScenarioExecution {
         let address = try resolve(step.address, "an address HOST:PORT", Address.parse)
         let connectTimeout = try step.timeout.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
         let name = step.name?.text ?? nextUnnamedName()
+        try watch(port: address.port, statement)
         let handler = InboundHandler()
         var bootstrap = ProbeConnection.configure(ClientBootstrap(group: group))
             .connectTimeout(limit(connectTimeout).wait.timeAmount)

@@ -14,6 +14,7 @@ extension ScenarioExecution {
         let interval = try step.interval.map { try resolve($0, "a duration", Quantity.duration) }
         let rate = try step.rate.map { try resolve($0, "a rate", Quantity.rate) }
         let sendStart = clock.now
+        let streamStart = connection.bytesSent
         var sent = 0
         var writes: [String] = []
         for (index, piece) in pieces.enumerated() {
@@ -40,6 +41,10 @@ extension ScenarioExecution {
                 let due = sendStart + interval * (index + 1)
                 if due > clock.now { try await sleep(for: due - clock.now, statement) }
             }
+        }
+        if pieces.count > 1, capture != nil {
+            let cuts = pieces.dropLast().reduce(into: [Int]()) { cuts, piece in cuts.append((cuts.last ?? streamStart) + piece.count) }
+            injectedSplits.append(InjectedSplit(statement: statement, connection: connection, cuts: cuts))
         }
         var message = "\(connection.label): sent \(bytes.count) bytes " + ByteDiff.preview(bytes, limit: 80)
         if !writes.isEmpty {

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import ProbeCapture
 import ProbeScript
 
 /// The state of one run of one scenario, and the dispatch of its statements to executors.
@@ -13,6 +14,7 @@ final class ScenarioExecution {
 
     var variables: [String: String]
     var connections: [String: ProbeConnection] = [:]
+    var listeners: [String: ProbeListener] = [:]
     var current: ProbeConnection?
     var unnamedConnections = 0
 
@@ -25,6 +27,11 @@ final class ScenarioExecution {
     let seed: UInt64
     var log: [LogEntry] = []
     var notes: [String] = []
+
+    var capture: PcapCapture?
+    /// Why there is no capture although the scenario asks for one.
+    var captureUnavailable: String?
+    var injectedSplits: [InjectedSplit] = []
 
     let sweepMode: SplitSweep.Mode
     /// The length of the message the first `split sweep` sent, once it ran.
@@ -55,18 +62,24 @@ final class ScenarioExecution {
 
     func run() async throws {
         do {
+            try startCapture()
             try await execute(scenario.statements)
         } catch {
             await closeAll()
+            verifyInjectedSplits()
+            finishCapture(passed: false)
             throw error
         }
         await closeAll()
+        verifyInjectedSplits()
+        finishCapture(passed: true)
     }
 
     func closeAll() async {
         for connection in connections.values where !connection.isClosed {
             await connection.close(at: nil)
         }
+        for listener in listeners.values { await listener.close() }
     }
 
     func execute(_ statements: [Statement]) async throws {
@@ -124,7 +137,13 @@ final class ScenarioExecution {
             }
         case .readSlowly(let read):
             try await readSlowly(read, statement)
-        case .spawn, .kill, .expectExit, .listen, .accept, .parallel, .assertWire:
+        case .assertWire(let assertion):
+            try await assertWire(assertion, statement)
+        case .listen(let name, let address):
+            try await listen(name, address, statement)
+        case .accept(let name, let listener, let within):
+            try await accept(name, on: listener, within: within, statement)
+        case .spawn, .kill, .expectExit, .parallel:
             throw unsupported(statement)
         }
     }
@@ -142,7 +161,7 @@ final class ScenarioExecution {
         case .deadline(let value): deadline = try resolve(value, "a duration", Quantity.duration)
         case .terminator(let value): terminator = value
         case .maxLine(let value): maxLine = try resolve(value, "a size", Quantity.size)
-        case .capture: throw unsupported(statement)
+        case .capture: break // read before the run starts: see needsCapture
         }
     }
 
@@ -178,7 +197,7 @@ final class ScenarioExecution {
     }
 
     /// The connection a step acts on: its prefix, else the last `use`d or opened one.
-    func target(_ statement: Statement) throws -> ProbeConnection {
+    func target(_ statement: Statement, allowClosed: Bool = false) throws -> ProbeConnection {
         let connection: ProbeConnection
         if let name = statement.connection {
             guard let named = connections[name.text] else { throw unknownConnection(name, statement) }
@@ -189,7 +208,7 @@ final class ScenarioExecution {
             }
             connection = current
         }
-        if let closedAt = connection.closedAt {
+        if !allowClosed, let closedAt = connection.closedAt {
             throw failure(statement, "\(connection.label) was closed by the probe at \(closedAt.fileAndLine)", connection)
         }
         return connection

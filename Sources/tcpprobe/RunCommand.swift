@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ProbeCapture
 import ProbeReport
 import ProbeRunner
 import ProbeScript
@@ -25,10 +26,31 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "At most this many runs for one `split sweep`; longer messages get sampled offsets.")
     var sweepLimit = 256
 
+    @Flag(help: "Capture every scenario's traffic, not only those with `assert wire` or `set capture on`.")
+    var capture = false
+
+    @Option(help: "The interface to capture on.")
+    var interface = "lo"
+
+    @Option(help: "Where pcap files are written (default: $TMPDIR/tcpprobe-pcap).")
+    var pcapDir: String?
+
+    @Option(help: "Which pcap files to keep: always, failed or never.")
+    var keepPcap: CaptureSettings.Keep = .failed
+
+    @Option(help: "The capture's kernel buffer, e.g. 256MiB: larger holds longer bursts without drops.")
+    var captureBuffer = "256MiB"
+
+    @Flag(help: "Fail with exit code 3 when capture is not permitted, instead of skipping wire assertions.")
+    var requireCapture = false
+
     @Flag(name: .shortAndLong, help: "Print the step log of passing scenarios too.")
     var verbose = false
 
     func validate() throws {
+        guard let size = Quantity.size(captureBuffer), size >= 1_048_576 else {
+            throw ValidationError("--capture-buffer takes a size of at least 1MiB, such as 256MiB")
+        }
         guard sweepLimit >= 1 else { throw ValidationError("--sweep-limit must be at least 1") }
     }
 
@@ -54,7 +76,10 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode.invalidInput
         }
         let reporter = ConsoleReporter(useColour: Terminal.useColour(scenarioOptions.color), verbose: verbose)
-        let runner = ScenarioRunner(options: RunOptions(variables: variables, seed: seed, sweepLimit: sweepLimit))
+        let runner = ScenarioRunner(options: RunOptions(variables: variables, seed: seed, sweepLimit: sweepLimit,
+                                                    capture: CaptureSettings(always: capture, interface: interface, directory: pcapDir,
+                                                                             keep: keepPcap, required: requireCapture,
+                                                                             bufferSize: Quantity.size(captureBuffer) ?? PcapCapture.defaultBufferSize)))
         let clock = ContinuousClock()
         let started = clock.now
         var results: [ScenarioResult] = []
@@ -72,3 +97,5 @@ struct RunCommand: AsyncParsableCommand {
         if !failures.isEmpty { throw ExitCode.scenarioFailed }
     }
 }
+
+extension CaptureSettings.Keep: ExpressibleByArgument {}

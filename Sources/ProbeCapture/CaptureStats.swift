@@ -1,0 +1,15 @@
+/// libpcap's counters at the time they were read.
+public struct CaptureStats: Sendable, Equatable {
+    /// Packets the kernel handed to the capture (on `lo` each packet counts twice).
+    public var received: Int
+    /// Packets dropped because the capture buffer was full: any drop makes the capture incomplete.
+    public var dropped: Int
+    /// Packets the interface dropped.
+    public var interfaceDropped: Int
+
+    public init(received: Int, dropped: Int, interfaceDropped: Int) {
+        self.received = received
+        self.dropped = dropped
+        self.interfaceDropped = interfaceDropped
+    }
+}

@@ -1,0 +1,101 @@
+/// Decodes the TCP segment in a captured packet, over the link types seen on loopback:
+/// Ethernet (EN10MB), BSD loopback (NULL), Linux cooked (LINUX_SLL, LINUX_SLL2) and raw IP.
+public enum PacketDecoder {
+    public static let ethernet: UInt32 = 1
+    public static let null: UInt32 = 0
+    public static let raw: UInt32 = 101
+    public static let linuxSLL: UInt32 = 113
+    public static let linuxSLL2: UInt32 = 276
+
+    /// The segment, or nil for anything that is not TCP over IPv4 or IPv6.
+    public static func segment(_ packet: CapturedPacket) -> TCPSegment? {
+        let bytes = packet.data
+        var offset: Int
+        switch packet.linkType {
+        case ethernet:
+            guard bytes.count >= 14 else { return nil }
+            offset = 14
+            var etherType = Int(bytes[12]) << 8 | Int(bytes[13])
+            while etherType == 0x8100 || etherType == 0x88A8, bytes.count >= offset + 4 { // VLAN tags
+                etherType = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+                offset += 4
+            }
+            guard etherType == 0x0800 || etherType == 0x86DD else { return nil }
+        case null:
+            offset = 4
+        case raw:
+            offset = 0
+        case linuxSLL:
+            offset = 16
+        case linuxSLL2:
+            offset = 20
+        default:
+            return nil
+        }
+        guard bytes.count > offset else { return nil }
+        return ip(bytes, at: offset, timestamp: packet.timestamp)
+    }
+
+    private static func ip(_ bytes: [UInt8], at start: Int, timestamp: Double) -> TCPSegment? {
+        let version = bytes[start] >> 4
+        let source: String, destination: String
+        var tcpStart: Int
+        let end: Int
+        if version == 4 {
+            guard bytes.count >= start + 20, bytes[start + 9] == 6 else { return nil }
+            let headerLength = Int(bytes[start] & 0x0F) * 4
+            let totalLength = Int(bytes[start + 2]) << 8 | Int(bytes[start + 3])
+            let fragment = (Int(bytes[start + 6]) & 0x1F) << 8 | Int(bytes[start + 7])
+            guard fragment == 0 else { return nil }
+            source = bytes[(start + 12)..<(start + 16)].map(String.init).joined(separator: ".")
+            destination = bytes[(start + 16)..<(start + 20)].map(String.init).joined(separator: ".")
+            tcpStart = start + headerLength
+            end = min(bytes.count, start + totalLength)
+        } else if version == 6 {
+            guard bytes.count >= start + 40 else { return nil }
+            var next = bytes[start + 6]
+            let payloadLength = Int(bytes[start + 4]) << 8 | Int(bytes[start + 5])
+            source = ipv6(bytes[(start + 8)..<(start + 24)])
+            destination = ipv6(bytes[(start + 24)..<(start + 40)])
+            tcpStart = start + 40
+            end = min(bytes.count, start + 40 + payloadLength)
+            // Skip extension headers (hop-by-hop, routing, destination options).
+            while next == 0 || next == 43 || next == 60, tcpStart + 2 <= end {
+                next = bytes[tcpStart]
+                tcpStart += (Int(bytes[tcpStart + 1]) + 1) * 8
+            }
+            guard next == 6 else { return nil }
+        } else {
+            return nil
+        }
+        guard end >= tcpStart + 20 else { return nil }
+        func u16(_ offset: Int) -> Int { Int(bytes[offset]) << 8 | Int(bytes[offset + 1]) }
+        func u32(_ offset: Int) -> UInt32 { UInt32(u16(offset)) << 16 | UInt32(u16(offset + 2)) }
+        let dataOffset = Int(bytes[tcpStart + 12] >> 4) * 4
+        guard dataOffset >= 20, tcpStart + dataOffset <= end else { return nil }
+        return TCPSegment(timestamp: timestamp, sourceAddress: source, destinationAddress: destination,
+                          sourcePort: u16(tcpStart), destinationPort: u16(tcpStart + 2),
+                          sequence: u32(tcpStart + 4), acknowledgement: u32(tcpStart + 8),
+                          flags: TCPSegment.Flags(rawValue: bytes[tcpStart + 13] & 0x1F), window: u16(tcpStart + 14),
+                          payload: Array(bytes[(tcpStart + dataOffset)..<end]))
+    }
+
+    private static func ipv6(_ bytes: ArraySlice<UInt8>) -> String {
+        let groups = stride(from: bytes.startIndex, to: bytes.endIndex, by: 2).map { Int(bytes[$0]) << 8 | Int(bytes[$0 + 1]) }
+        // Compress the longest run of zero groups, as RFC 5952 says.
+        var bestStart = -1, bestLength = 0, runStart = -1
+        for (index, group) in (groups + [1]).enumerated() {
+            if group == 0, index < groups.count {
+                if runStart < 0 { runStart = index }
+            } else if runStart >= 0 {
+                if index - runStart > bestLength, index - runStart > 1 { bestStart = runStart; bestLength = index - runStart }
+                runStart = -1
+            }
+        }
+        let hex = groups.map { String($0, radix: 16) }
+        guard bestStart >= 0 else { return hex.joined(separator: ":") }
+        let head = hex[..<bestStart].joined(separator: ":")
+        let tail = hex[(bestStart + bestLength)...].joined(separator: ":")
+        return head + "::" + tail
+    }
+}

@@ -1,0 +1,30 @@
+import ProbeScript
+
+/// A wire property with its arguments resolved, ready to judge one direction of a connection.
+public enum WireCheck: Sendable {
+    case terminator(Terminator)
+    /// No line (ending in `terminator`) was split across segments.
+    case linesUnsplit(terminator: [UInt8])
+    /// The first line that `matches` arrived within a single segment.
+    case lineInOneSegment(description: String, terminator: [UInt8], matches: @Sendable ([UInt8]) -> Bool)
+    case segments(ComparisonOperator, Int)
+    case maxSegment(ComparisonOperator, Int)
+    case bytes(ComparisonOperator, Int)
+    case fin, rst, noFin, noRst
+    case zeroWindow
+}
+
+/// The judgement of a wire check.
+public struct WireVerdict: Sendable {
+    public var passed: Bool
+    /// What was found, in a sentence.
+    public var summary: String
+    /// The segments that show it, as rows, when it failed.
+    public var evidence: [TCPSegment]
+
+    public init(passed: Bool, summary: String, evidence: [TCPSegment] = []) {
+        self.passed = passed
+        self.summary = summary
+        self.evidence = evidence
+    }
+}

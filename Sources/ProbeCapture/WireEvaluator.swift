@@ -1,0 +1,134 @@
+import ProbeScript
+
+/// Judges wire checks against a reassembled direction of a connection.
+public enum WireEvaluator {
+    public static func evaluate(_ check: WireCheck, on trace: DirectionTrace) -> WireVerdict {
+        if !trace.holes.isEmpty, needsStream(check) {
+            let hole = trace.holes[0]
+            return WireVerdict(passed: false, summary: "inconclusive: the capture is missing \(hole.count) bytes at stream offset \(hole.lowerBound) (packets not captured)")
+        }
+        switch check {
+        case .terminator(let terminator):
+            return checkTerminator(terminator, trace)
+        case .linesUnsplit(let terminator):
+            let lines = lineRanges(trace.stream, terminator: terminator)
+            for line in lines {
+                let carriers = trace.dataSegments.filter { $0.range.overlaps(line) }
+                if carriers.count > 1 {
+                    let text = ByteEscaper.escape(trace.stream[line].prefix(60))
+                    return WireVerdict(passed: false, summary: "the line \"\(text)\" (\(line.count) bytes at offset \(line.lowerBound)) was split across \(carriers.count) segments",
+                                       evidence: carriers.map(\.segment))
+                }
+            }
+            return WireVerdict(passed: true, summary: "\(lines.count) lines, none split across segments")
+        case .lineInOneSegment(let description, let terminator, let matches):
+            for line in lineRanges(trace.stream, terminator: terminator) {
+                let content = Array(trace.stream[line.lowerBound..<(line.upperBound - terminator.count)])
+                guard matches(content) else { continue }
+                let carriers = trace.dataSegments.filter { $0.range.overlaps(line) }
+                if carriers.count == 1 { return WireVerdict(passed: true, summary: "line \(description) arrived in 1 segment") }
+                return WireVerdict(passed: false, summary: "line \(description) arrived in \(carriers.count) segments", evidence: carriers.map(\.segment))
+            }
+            return WireVerdict(passed: false, summary: "no captured line matches \(description)", evidence: Array(trace.dataSegments.map(\.segment).suffix(10)))
+        case .segments(let op, let count):
+            let actual = trace.dataSegments.count
+            return compare("data-bearing segments", actual, op, count, evidence: trace.dataSegments.map(\.segment))
+        case .maxSegment(let op, let size):
+            let largest = trace.dataSegments.max { $0.segment.payload.count < $1.segment.payload.count }
+            return compare("the largest segment's payload", largest?.segment.payload.count ?? 0, op, size, evidence: largest.map { [$0.segment] } ?? [])
+        case .bytes(let op, let count):
+            return compare("bytes", trace.stream.count, op, count, evidence: Array(trace.dataSegments.map(\.segment).suffix(10)))
+        case .fin:
+            return flag(trace.hasFIN, "a FIN was sent", "no FIN was sent", trace)
+        case .noFin:
+            return flag(!trace.hasFIN, "no FIN was sent", "a FIN was sent", trace, evidence: trace.segments.filter { $0.flags.contains(.fin) })
+        case .rst:
+            return flag(trace.hasRST, "a RST was sent", "no RST was sent", trace)
+        case .noRst:
+            return flag(!trace.hasRST, "no RST was sent", "a RST was sent", trace, evidence: trace.segments.filter { $0.flags.contains(.rst) })
+        case .zeroWindow:
+            let zero = trace.segments.filter { $0.window == 0 && !$0.flags.contains(.rst) }
+            return zero.isEmpty
+                ? WireVerdict(passed: false, summary: "no segment advertised a zero window", evidence: Array(trace.segments.suffix(10)))
+                : WireVerdict(passed: true, summary: "\(zero.count) segments advertised a zero window")
+        }
+    }
+
+    private static func needsStream(_ check: WireCheck) -> Bool {
+        switch check {
+        case .fin, .rst, .noFin, .noRst, .zeroWindow: return false
+        default: return true
+        }
+    }
+
+    private static func compare(_ what: String, _ actual: Int, _ op: ComparisonOperator, _ expected: Int, evidence: [TCPSegment]) -> WireVerdict {
+        let summary = "\(what): \(actual) (expected \(op.rawValue) \(expected))"
+        return op.holds(actual, expected) ? WireVerdict(passed: true, summary: summary) : WireVerdict(passed: false, summary: summary, evidence: Array(evidence.suffix(10)))
+    }
+
+    private static func flag(_ holds: Bool, _ yes: String, _ no: String, _ trace: DirectionTrace, evidence: [TCPSegment]? = nil) -> WireVerdict {
+        holds ? WireVerdict(passed: true, summary: yes)
+            : WireVerdict(passed: false, summary: no, evidence: evidence ?? Array(trace.segments.suffix(6)))
+    }
+
+    /// The stream ranges of complete lines, each including its terminator.
+    public static func lineRanges(_ stream: [UInt8], terminator: [UInt8]) -> [Range<Int>] {
+        guard !terminator.isEmpty else { return [] }
+        var ranges: [Range<Int>] = []
+        var start = 0
+        var index = 0
+        while index + terminator.count <= stream.count {
+            if stream[index] == terminator[0], stream[index..<(index + terminator.count)].elementsEqual(terminator) {
+                ranges.append(start..<(index + terminator.count))
+                index += terminator.count
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        return ranges
+    }
+
+    /// Every line ends in the terminator: for crlf no bare LF or CR, for lf no CR before LF,
+    /// for cr no LF; and nothing trails the last terminator.
+    private static func checkTerminator(_ terminator: Terminator, _ trace: DirectionTrace) -> WireVerdict {
+        let stream = trace.stream
+        func segment(at offset: Int) -> [TCPSegment] {
+            trace.dataSegments.filter { $0.range.contains(offset) }.map(\.segment)
+        }
+        func context(_ offset: Int) -> String {
+            let from = max(0, offset - 20), to = min(stream.count, offset + 20)
+            return "\"" + ByteEscaper.escape(stream[from..<to]) + "\""
+        }
+        for (index, byte) in stream.enumerated() {
+            let next: UInt8? = index + 1 < stream.count ? stream[index + 1] : nil
+            let previous: UInt8? = index > 0 ? stream[index - 1] : nil
+            switch terminator {
+            case .crlf:
+                if byte == 10, previous != 13 {
+                    return WireVerdict(passed: false, summary: "bare LF (no CR before it) at stream offset \(index): \(context(index))", evidence: segment(at: index))
+                }
+                if byte == 13, next != 10, next != nil {
+                    return WireVerdict(passed: false, summary: "bare CR (no LF after it) at stream offset \(index): \(context(index))", evidence: segment(at: index))
+                }
+            case .lf:
+                if byte == 10, previous == 13 {
+                    return WireVerdict(passed: false, summary: "CRLF where a bare LF terminator was expected, at stream offset \(index - 1): \(context(index))", evidence: segment(at: index))
+                }
+            case .cr:
+                if byte == 10 {
+                    return WireVerdict(passed: false, summary: "LF where a CR terminator was expected, at stream offset \(index): \(context(index))", evidence: segment(at: index))
+                }
+            case .nul, .custom:
+                break
+            }
+        }
+        let lines = lineRanges(stream, terminator: terminator.bytes)
+        let tail = (lines.last?.upperBound ?? 0)..<stream.count
+        if !tail.isEmpty {
+            return WireVerdict(passed: false, summary: "the last \(tail.count) bytes end without a \(terminator) terminator: \(context(tail.lowerBound))",
+                               evidence: segment(at: tail.lowerBound))
+        }
+        return WireVerdict(passed: true, summary: "\(lines.count) lines, each ending in \(terminator)")
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import ProbeCapture
+
+/// How a run captures the wire: `--capture`, `--interface`, `--pcap-dir`, `--keep-pcap`, `--require-capture`.
+public struct CaptureSettings: Sendable {
+    public enum Keep: String, Sendable, CaseIterable {
+        case always, failed, never
+    }
+
+    /// Capture every scenario, not only those with `assert wire` or `set capture on`.
+    public var always: Bool
+    public var interface: String
+    public var directory: String
+    public var keep: Keep
+    /// Without capture privileges, fail with an environment error instead of skipping wire assertions.
+    public var required: Bool
+    /// The kernel ring's size in bytes.
+    public var bufferSize: Int
+
+    public init(always: Bool = false, interface: String = "lo", directory: String? = nil, keep: Keep = .failed, required: Bool = false,
+                bufferSize: Int = PcapCapture.defaultBufferSize) {
+        self.bufferSize = bufferSize
+        self.always = always
+        self.interface = interface
+        self.directory = directory ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("tcpprobe-pcap")
+        self.keep = keep
+        self.required = required
+    }
+}

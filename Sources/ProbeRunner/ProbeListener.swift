@@ -1,0 +1,81 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// A listening socket of the probe (`listen`): it queues accepted connections until an
+/// `accept` step takes them, in arrival order.
+final class ProbeListener: @unchecked Sendable {
+    let name: String
+    private(set) var channel: Channel?
+    private let lock = NIOLock()
+    private var accepted: [(Channel, InboundHandler)] = []
+    private var waiter: EventLoopPromise<(Channel, InboundHandler)?>?
+
+    init(name: String) {
+        self.name = name
+    }
+
+    var port: Int? { channel?.localAddress?.port }
+
+    /// Binds `host:port` on `group`; accepted connections get the probe's socket options and buffering.
+    func bind(host: String, port: Int, group: EventLoopGroup) async throws {
+        channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
+            .childChannelOption(ChannelOptions.autoRead, value: false)
+            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .childChannelInitializer { [self] channel in
+                let handler = InboundHandler()
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                    enqueue(channel, handler)
+                }
+            }
+            .bind(host: host, port: port).get()
+    }
+
+    private func enqueue(_ channel: Channel, _ handler: InboundHandler) {
+        let waiting: EventLoopPromise<(Channel, InboundHandler)?>? = lock.withLock {
+            if let waiter { self.waiter = nil; return waiter }
+            accepted.append((channel, handler))
+            return nil
+        }
+        waiting?.succeed((channel, handler))
+    }
+
+    /// The next accepted connection, or nil when none arrives within `timeout`.
+    func next(within timeout: TimeAmount, on loop: EventLoop) async throws -> (Channel, InboundHandler)? {
+        let promise = loop.makePromise(of: (Channel, InboundHandler)?.self)
+        let ready: (Channel, InboundHandler)? = lock.withLock {
+            if !accepted.isEmpty { return accepted.removeFirst() }
+            waiter = promise
+            return nil
+        }
+        if let ready {
+            promise.succeed(nil)
+            return ready
+        }
+        let timer = loop.scheduleTask(in: timeout) { [self] in
+            let expired = lock.withLock { () -> Bool in
+                guard waiter?.futureResult === promise.futureResult else { return false }
+                waiter = nil
+                return true
+            }
+            if expired { promise.succeed(nil) }
+        }
+        let result = try await promise.futureResult.get()
+        timer.cancel()
+        return result
+    }
+
+    /// Stops listening and closes connections no `accept` took.
+    func close() async {
+        let leftovers = lock.withLock { () -> [(Channel, InboundHandler)] in
+            defer { accepted = [] }
+            return accepted
+        }
+        for (channel, _) in leftovers { try? await channel.close().get() }
+        try? await channel?.close().get()
+    }
+}

@@ -1,0 +1,39 @@
+import NIOCore
+import ProbeScript
+
+/// The `listen` and `accept` executors: the probe as the server for clients under test.
+extension ScenarioExecution {
+    func listen(_ name: Name, _ address: Argument<Address>, _ statement: Statement) async throws {
+        let resolved = try resolve(address, "an address HOST:PORT", Address.parse)
+        guard listeners[name.text] == nil else { throw failure(statement, "a listener named '\(name.text)' is already open") }
+        let listener = ProbeListener(name: name.text)
+        if resolved.port != 0 { try watch(port: resolved.port, statement) }
+        do {
+            try await listener.bind(host: resolved.host, port: resolved.port, group: group)
+        } catch {
+            throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot listen on \(resolved): \(error)")
+        }
+        if resolved.port == 0, let port = listener.port { try watch(port: port, statement) }
+        listeners[name.text] = listener
+        record(statement, "listening on \(Address(host: resolved.host, port: listener.port ?? resolved.port))")
+    }
+
+    func accept(_ name: Name, on listenerName: Name, within: Argument<Duration>?, _ statement: Statement) async throws {
+        guard let listener = listeners[listenerName.text] else {
+            let open = listeners.keys.sorted()
+            throw failure(statement, "no listener named '\(listenerName.text)' (\(open.isEmpty ? "none is open" : "open: " + open.joined(separator: ", ")))")
+        }
+        let requested = try within.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
+        let (wait, byDeadline) = limit(requested)
+        let started = clock.now
+        guard let (channel, handler) = try await listener.next(within: wait.timeAmount, on: group.next()) else {
+            let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "no client connected within \(format(wait))"
+            throw failure(statement, "\(why) to listener '\(listenerName.text)'", waited: clock.now - started)
+        }
+        let connection = ProbeConnection(name: name.text, channel: channel, handler: handler)
+        connections[name.text] = connection
+        current = connection
+        let peer = channel.remoteAddress.map(Self.describe) ?? "?"
+        record(statement, "\(connection.label): accepted from \(peer) after \(format(clock.now - started))")
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import ProbeCapture
+import ProbeScript
+
+/// Capture for one run: starting it, `assert wire`, and checking injected splits on the wire.
+extension ScenarioExecution {
+    /// A chunked or split send, to check on the wire once the run ends.
+    struct InjectedSplit {
+        var statement: Statement
+        var connection: ProbeConnection
+        /// Stream offsets (in the probe's direction) where a write ended and the next began.
+        var cuts: [Int]
+    }
+
+    var needsCapture: Bool {
+        options.capture.always || scenario.allStatements.contains { statement in
+            switch statement.kind {
+            case .assertWire, .set(.capture(true)): return true
+            default: return false
+            }
+        }
+    }
+
+    /// Starts the capture when the scenario needs one; without privileges, notes why wire
+    /// assertions will be skipped, or fails when capture is required.
+    func startCapture() throws {
+        guard needsCapture else { return }
+        let directory = options.capture.directory
+        let base = ScenarioLoader.defaultTitle(scenario.path).map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
+        let path = (directory as NSString).appendingPathComponent("\(String(base))-\(Int(Date().timeIntervalSince1970 * 1000))-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).pcap")
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            capture = try PcapCapture(interface: options.capture.interface, path: path, bufferSize: options.capture.bufferSize)
+            record(nil, "capturing on \(options.capture.interface) to \(path)")
+        } catch {
+            let location = SourceLocation(file: scenario.path, line: 1, column: 1)
+            if options.capture.required {
+                throw StepFailure(.environment, at: location, step: "capture", message: "cannot capture: \(error) (--require-capture)")
+            }
+            captureUnavailable = "\(error)"
+            notes.append("wire assertions skipped: \(error)")
+        }
+    }
+
+    /// Adds a port to the capture filter before traffic on it starts.
+    func watch(port: Int, _ statement: Statement) throws {
+        do {
+            try capture?.watch(port: port)
+        } catch {
+            throw StepFailure(.environment, at: statement.location, step: statement.text, message: "\(error)")
+        }
+    }
+
+    func assertWire(_ assertion: WireAssertion, _ statement: Statement) async throws {
+        let connection = try target(statement, allowClosed: true)
+        guard let capture else {
+            record(statement, "skipped: \(captureUnavailable ?? "capture is off")")
+            return
+        }
+        let trace = try connectionTrace(connection, capture, statement)
+        let direction = assertion.direction == .peer ? trace.fromPeer : trace.fromProbe
+        let verdict = WireEvaluator.evaluate(try check(for: assertion.property, statement), on: direction)
+        guard verdict.passed else {
+            let formatter = SegmentFormatter(start: trace.segments.first?.timestamp ?? 0, leftPort: trace.probePort)
+            var message = "wire from \(assertion.direction.rawValue): \(verdict.summary)"
+            if !verdict.evidence.isEmpty {
+                message += "\nsegments (→ probe to peer, ← peer to probe):\n" + verdict.evidence.map { "  " + formatter.row($0) }.joined(separator: "\n")
+            }
+            throw await withRecentBytes(failure(statement, message, connection), connection)
+        }
+        record(statement, "\(connection.label): wire from \(assertion.direction.rawValue): \(verdict.summary)")
+    }
+
+    /// The connection's traffic captured so far; a capture that dropped packets is inconclusive.
+    private func connectionTrace(_ connection: ProbeConnection, _ capture: PcapCapture, _ statement: Statement) throws -> ConnectionTrace {
+        capture.sync()
+        let stats = capture.stats()
+        if stats.dropped > 0 || stats.interfaceDropped > 0 {
+            throw failure(statement, "inconclusive: the capture dropped \(stats.dropped + stats.interfaceDropped) packets, so the wire cannot be judged", connection)
+        }
+        guard let probePort = connection.localPort, let peerPort = connection.remotePort else {
+            throw failure(statement, "\(connection.label) has no known ports to find it in the capture", connection)
+        }
+        let packets: [CapturedPacket]
+        do { packets = try capture.packets() } catch { throw failure(statement, "cannot read the capture: \(error)", connection) }
+        return ConnectionTrace(segments: packets.compactMap(PacketDecoder.segment), probePort: probePort, peerPort: peerPort)
+    }
+
+    private func check(for property: WireAssertion.Property, _ statement: Statement) throws -> WireCheck {
+        switch property {
+        case .terminator(let terminator): return .terminator(terminator)
+        case .linesUnsplit: return .linesUnsplit(terminator: terminator.bytes)
+        case .lineInOneSegment(let match):
+            let rule = try lineRule(match, statement)
+            let description: String
+            switch match {
+            case .exact(let template): description = ByteDiff.preview(template.render(lookup))
+            case .contains(let template): description = "containing " + ByteDiff.preview(template.render(lookup))
+            case .regex(let literal): description = literal.description
+            case .any: description = "(any)"
+            }
+            let matcher = LineRuleBox(rule: rule)
+            return .lineInOneSegment(description: description, terminator: terminator.bytes, matches: { matcher.matches($0) })
+        case .segments(let op, let count): return .segments(op, try resolve(count, "a count", Quantity.integer))
+        case .maxSegment(let op, let size): return .maxSegment(op, try resolve(size, "a size", Quantity.size))
+        case .bytes(let op, let size): return .bytes(op, try resolve(size, "a size", Quantity.size))
+        case .fin: return .fin
+        case .rst: return .rst
+        case .noFin: return .noFin
+        case .noRst: return .noRst
+        case .zeroWindow: return .zeroWindow
+        }
+    }
+
+    /// Checks each chunked or split send on the wire and says whether its writes left as separate segments.
+    func verifyInjectedSplits() {
+        guard let capture, !injectedSplits.isEmpty else { return }
+        capture.sync()
+        guard let packets = try? capture.packets() else { return }
+        let segments = packets.compactMap(PacketDecoder.segment)
+        for split in injectedSplits {
+            guard let probePort = split.connection.localPort, let peerPort = split.connection.remotePort else { continue }
+            let trace = ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort).fromProbe
+            let starts = Set(trace.dataSegments.map(\.range.lowerBound))
+            let merged = split.cuts.filter { !starts.contains($0) }
+            let writes = split.cuts.count + 1
+            let verdict = merged.isEmpty
+                ? "all \(writes) writes left as separate segments (verified on the wire)"
+                : "NOT verified: \(merged.count) of the \(writes - 1) boundaries between writes did not start a segment (at stream offsets \(merged.prefix(10).map(String.init).joined(separator: ", "))): the kernel coalesced writes"
+            notes.append("\(split.statement.location.fileAndLine) \(split.statement.text): \(verdict)")
+        }
+    }
+
+    /// Stops the capture, keeps or removes its file as `--keep-pcap` says, and names a kept file in the notes.
+    func finishCapture(passed: Bool) {
+        guard let capture else { return }
+        let stats = capture.stop()
+        if stats.dropped > 0 { notes.append("capture dropped \(stats.dropped) packets: the pcap is incomplete") }
+        let keep: Bool
+        switch options.capture.keep {
+        case .always: keep = true
+        case .never: keep = false
+        case .failed: keep = !passed
+        }
+        if keep {
+            notes.append("pcap: \(capture.path)")
+        } else {
+            try? FileManager.default.removeItem(atPath: capture.path)
+        }
+        self.capture = nil
+    }
+}
+
+/// Lets a compiled line rule be used from the capture's `@Sendable` closure.
+private struct LineRuleBox: @unchecked Sendable {
+    let rule: ExpectationMatcher.LineRule
+
+    func matches(_ line: [UInt8]) -> Bool {
+        switch rule {
+        case .any: return true
+        case .exact(let bytes): return line == bytes
+        case .contains(let needle): return needle.isEmpty || line.indices.contains { line[$0...].starts(with: needle) }
+        case .regex(let regex, _, _): return (try? regex.firstMatch(in: String(decoding: line, as: UTF8.self))) != nil
+        }
+    }
+}

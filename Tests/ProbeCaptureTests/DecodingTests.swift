@@ -1,0 +1,60 @@
+import Testing
+@testable import ProbeCapture
+
+@Suite struct DecodingTests {
+    @Test(arguments: [PacketDecoder.ethernet, PacketDecoder.null, PacketDecoder.linuxSLL])
+    func everyLoopbackLinkTypeAndBothIPVersionsDecode(_ linkType: UInt32) throws {
+        for ipv6 in [false, true] {
+            let builder = PacketBuilder(linkType: linkType, ipv6: ipv6)
+            let packet = builder.packet(fromClient: true, sequence: 7, flags: [.psh, .ack], payload: Array("hi".utf8), window: 0, at: 1.5)
+            let segment = try #require(PacketDecoder.segment(packet))
+            #expect(segment.sourcePort == 40000 && segment.destinationPort == 7000)
+            #expect(segment.sequence == 7)
+            #expect(segment.flags == [.psh, .ack])
+            #expect(segment.window == 0)
+            #expect(segment.payload == Array("hi".utf8))
+            #expect(segment.sourceAddress == (ipv6 ? "::1" : "127.0.0.1"))
+        }
+    }
+
+    @Test func pcapFilesRoundTripAndBadFilesAreErrors() throws {
+        let builder = PacketBuilder()
+        let packets = [builder.packet(fromClient: true, sequence: 1, flags: .syn, at: 10.25),
+                       builder.packet(fromClient: false, sequence: 2, flags: [.syn, .ack], at: 10.5)]
+        let file = PacketBuilder.pcapFile(packets, linkType: PacketDecoder.ethernet)
+        let read = try PcapFile.packets(in: file)
+        #expect(read.count == 2)
+        #expect(read.map(\.data) == packets.map(\.data))
+        #expect(abs(read[0].timestamp - 10.25) < 1e-6)
+        #expect(throws: PcapFile.ReadError.self) { try PcapFile.packets(in: Array(file.dropLast(3))) }
+        #expect(try PcapFile.packets(in: Array(file.dropLast(3)), allowTruncatedTail: true).count == 1)
+        #expect(throws: PcapFile.ReadError.self) { try PcapFile.packets(in: [UInt8](repeating: 7, count: 40)) }
+    }
+
+    @Test func reassemblyHandlesRetransmissionsReorderingAndHoles() {
+        let builder = PacketBuilder()
+        let packets = [
+            builder.packet(fromClient: false, sequence: 5000, flags: [.syn, .ack], at: 0),
+            builder.packet(fromClient: false, sequence: 5006, flags: .ack, payload: Array("world".utf8), at: 0.2), // out of order
+            builder.packet(fromClient: false, sequence: 5001, flags: .ack, payload: Array("hello".utf8), at: 0.1),
+            builder.packet(fromClient: false, sequence: 5001, flags: .ack, payload: Array("hello".utf8), at: 0.3), // retransmission
+        ]
+        let trace = DirectionTrace(segments: packets.compactMap(PacketDecoder.segment))
+        #expect(trace.stream == Array("helloworld".utf8))
+        #expect(trace.retransmissions == 1)
+        #expect(trace.dataSegments.map(\.range) == [0..<5, 5..<10])
+        #expect(trace.holes.isEmpty)
+
+        let gap = DirectionTrace(segments: [packets[0], packets[1]].compactMap(PacketDecoder.segment))
+        #expect(gap.holes == [0..<5])
+    }
+
+    @Test func sequenceNumbersWrapAround() {
+        let builder = PacketBuilder()
+        let packets = [
+            builder.packet(fromClient: false, sequence: UInt32.max - 2, flags: .ack, payload: Array("abc".utf8), at: 0),
+            builder.packet(fromClient: false, sequence: 0, flags: .ack, payload: Array("def".utf8), at: 0.1),
+        ]
+        #expect(DirectionTrace(segments: packets.compactMap(PacketDecoder.segment)).stream == Array("abcdef".utf8))
+    }
+}

@@ -1,0 +1,66 @@
+import ProbeScript
+import Testing
+@testable import ProbeCapture
+
+/// Each wire property passes on a conforming trace and fails, with evidence, on a violating one.
+@Suite struct WireEvaluatorTests {
+    let builder = PacketBuilder()
+
+    private func fromServer(_ pieces: [String], close: TCPSegment.Flags = [.fin, .ack]) -> DirectionTrace {
+        ConnectionTrace(segments: builder.serverSends(pieces, close: close), probePort: 40000, peerPort: 7000).fromPeer
+    }
+
+    @Test func terminatorCRLF() {
+        #expect(WireEvaluator.evaluate(.terminator(.crlf), on: fromServer(["a\r\n", "b\r\n"])).passed)
+        let bareLF = WireEvaluator.evaluate(.terminator(.crlf), on: fromServer(["a\r\n", "b\n"]))
+        #expect(!bareLF.passed)
+        #expect(bareLF.summary.contains("bare LF (no CR before it) at stream offset 4"))
+        #expect(bareLF.evidence.map(\.payload) == [Array("b\n".utf8)])
+        #expect(!WireEvaluator.evaluate(.terminator(.crlf), on: fromServer(["a\rb\r\n"])).passed)
+        #expect(WireEvaluator.evaluate(.terminator(.crlf), on: fromServer(["a\r\nb"])).summary.contains("end without a crlf terminator"))
+        #expect(WireEvaluator.evaluate(.terminator(.lf), on: fromServer(["a\n"])).passed)
+        #expect(!WireEvaluator.evaluate(.terminator(.lf), on: fromServer(["a\r\n"])).passed)
+    }
+
+    @Test func linesUnsplitAndLineInOneSegment() {
+        let whole = fromServer(["+OK\r\n", "a\r\nb\r\n"])
+        #expect(WireEvaluator.evaluate(.linesUnsplit(terminator: [13, 10]), on: whole).passed)
+        let split = fromServer(["+O", "K\r\n"])
+        let verdict = WireEvaluator.evaluate(.linesUnsplit(terminator: [13, 10]), on: split)
+        #expect(!verdict.passed)
+        #expect(verdict.evidence.count == 2)
+        let isOK: @Sendable ([UInt8]) -> Bool = { $0 == Array("+OK".utf8) }
+        #expect(WireEvaluator.evaluate(.lineInOneSegment(description: "+OK", terminator: [13, 10], matches: isOK), on: whole).passed)
+        #expect(!WireEvaluator.evaluate(.lineInOneSegment(description: "+OK", terminator: [13, 10], matches: isOK), on: split).passed)
+    }
+
+    @Test func countsAndSizes() {
+        let trace = fromServer(["abc", "defgh"])
+        #expect(WireEvaluator.evaluate(.segments(.equal, 2), on: trace).passed)
+        #expect(!WireEvaluator.evaluate(.segments(.less, 2), on: trace).passed)
+        #expect(WireEvaluator.evaluate(.maxSegment(.lessOrEqual, 5), on: trace).passed)
+        #expect(WireEvaluator.evaluate(.maxSegment(.less, 5), on: trace).summary == "the largest segment's payload: 5 (expected < 5)")
+        #expect(WireEvaluator.evaluate(.bytes(.equal, 8), on: trace).passed)
+        #expect(!WireEvaluator.evaluate(.bytes(.notEqual, 8), on: trace).passed)
+    }
+
+    @Test func finRstAndZeroWindow() {
+        let fin = fromServer(["x"])
+        let rst = fromServer(["x"], close: [.rst, .ack])
+        #expect(WireEvaluator.evaluate(.fin, on: fin).passed && !WireEvaluator.evaluate(.fin, on: rst).passed)
+        #expect(WireEvaluator.evaluate(.noRst, on: fin).passed && !WireEvaluator.evaluate(.noRst, on: rst).passed)
+        #expect(WireEvaluator.evaluate(.rst, on: rst).passed && !WireEvaluator.evaluate(.rst, on: fin).passed)
+        #expect(WireEvaluator.evaluate(.noFin, on: rst).passed && !WireEvaluator.evaluate(.noFin, on: fin).passed)
+        #expect(!WireEvaluator.evaluate(.zeroWindow, on: fin).passed)
+        let zero = DirectionTrace(segments: [builder.packet(fromClient: false, sequence: 1, flags: .ack, window: 0, at: 0)].compactMap(PacketDecoder.segment))
+        #expect(WireEvaluator.evaluate(.zeroWindow, on: zero).passed)
+    }
+
+    @Test func aHoleMakesStreamPropertiesInconclusive() {
+        let packets = [builder.packet(fromClient: false, sequence: 5000, flags: [.syn, .ack], at: 0),
+                       builder.packet(fromClient: false, sequence: 5010, flags: .ack, payload: Array("x\r\n".utf8), at: 1)]
+        let verdict = WireEvaluator.evaluate(.terminator(.crlf), on: DirectionTrace(segments: packets.compactMap(PacketDecoder.segment)))
+        #expect(!verdict.passed)
+        #expect(verdict.summary.hasPrefix("inconclusive"))
+    }
+}

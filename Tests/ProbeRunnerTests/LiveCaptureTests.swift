@@ -1,0 +1,148 @@
+import Foundation
+import ProbeCapture
+import ProbeRunner
+import ProbeScript
+import Testing
+
+/// Capture on the real loopback interface. Needs CAP_NET_RAW (CI runs as root).
+@Suite(.serialized, .enabled(if: geteuid() == 0, "capturing needs CAP_NET_RAW: run the tests as root"))
+struct LiveCaptureTests {
+    private func run(_ text: String, against peer: TestPeer, keep: CaptureSettings.Keep = .never, directory: String? = nil) async throws -> ScenarioResult {
+        let path = "live.scn"
+        let loaded = ScenarioLoader.load(path, predefinedVariables: ["port"]) { _ in text }
+        let scenario = try #require(loaded.scenario, "\(loaded.diagnostics)")
+        let options = RunOptions(variables: ["port": String(peer.port)], capture: CaptureSettings(directory: directory, keep: keep))
+        return await ScenarioRunner(options: options).run(scenario)
+    }
+
+    @Test func everyPropertyPassesOnAConformingPeer() async throws {
+        let peer = try await TestPeer.start(.finAfter(Array("+OK\r\n".utf8)))
+        defer { Task { await peer.stop() } }
+        let result = try await run("""
+            connect 127.0.0.1:{port}
+            expect line "+OK"
+            expect eof
+            assert wire from peer terminator crlf
+            assert wire from peer lines unsplit
+            assert wire from peer line "+OK" in 1 segment
+            assert wire from peer line /^\\+O/ in 1 segment
+            assert wire from peer segments = 1
+            assert wire from peer max-segment <= 5
+            assert wire from peer bytes = 5
+            assert wire from peer fin
+            assert wire from peer no rst
+            assert wire from probe segments = 0
+            """, against: peer)
+        result.expectPassed()
+    }
+
+    @Test func aBareLFPeerFailsTheTerminatorWithTheSegmentShown() async throws {
+        let peer = try await TestPeer.start(.finAfter(Array("a\r\nb\n".utf8)))
+        defer { Task { await peer.stop() } }
+        let result = try await run("connect 127.0.0.1:{port}\nexpect bytes 5\nexpect eof\nassert wire from peer terminator crlf", against: peer)
+            .failure
+        let failure = try #require(result)
+        #expect(failure.message.contains("bare LF (no CR before it) at stream offset 4"))
+        #expect(failure.message.contains(#"← PSH,ACK     len 5 win"#), "\(failure.message)")
+    }
+
+    @Test func aPeerThatSplitsItsRepliesFailsUnsplitAndOneSegment() async throws {
+        let peer = try await TestPeer.start(.dribble(Array("+OK\r\n".utf8), interval: .milliseconds(5)))
+        defer { Task { await peer.stop() } }
+        let unsplit = try await run("connect 127.0.0.1:{port}\nexpect line \"+OK\"\nassert wire from peer lines unsplit", against: peer)
+        unsplit.expectFailure(line: 3, containing: "was split across 5 segments")
+        let oneSegment = try await run("connect 127.0.0.1:{port}\nexpect line \"+OK\"\nassert wire from peer line \"+OK\" in 1 segment", against: peer)
+        oneSegment.expectFailure(line: 3, containing: "arrived in 5 segments")
+        let count = try await run("connect 127.0.0.1:{port}\nexpect line \"+OK\"\nassert wire from peer segments <= 1", against: peer)
+        count.expectFailure(line: 3, containing: "data-bearing segments: 5 (expected <= 1)")
+    }
+
+    @Test func aResettingPeerFailsFinAndNoRst() async throws {
+        let peer = try await TestPeer.start(.resetAfter(Array("bye\r\n".utf8)))
+        defer { Task { await peer.stop() } }
+        try await run("connect 127.0.0.1:{port}\nexpect line \"bye\"\nexpect reset\nassert wire from peer rst\nassert wire from peer no fin", against: peer).expectPassed()
+        try await run("connect 127.0.0.1:{port}\nexpect line \"bye\"\nexpect reset\nassert wire from peer fin", against: peer)
+            .expectFailure(line: 4, containing: "no FIN was sent")
+        try await run("connect 127.0.0.1:{port}\nexpect line \"bye\"\nexpect reset\nassert wire from peer no rst", against: peer)
+            .expectFailure(line: 4, containing: "a RST was sent")
+    }
+
+    @Test func pausedReadingShowsAZeroWindowFromTheProbe() async throws {
+        let peer = try await TestPeer.start(.bulkLines(2048))
+        defer { Task { await peer.stop() } }
+        try await run("""
+            set timeout 10s
+            connect 127.0.0.1:{port} rcvbuf 1KiB
+            pause reading
+            sleep 300ms
+            assert wire from probe zero-window
+            assert wire from peer no rst
+            """, against: peer).expectPassed()
+    }
+
+    @Test func injectedSplitsAreVerifiedOnTheWire() async throws {
+        let peer = try await TestPeer.start(.lineReply)
+        defer { Task { await peer.stop() } }
+        let result = try await run("""
+            connect 127.0.0.1:{port}
+            send line "msg:hello" split at 3,5 every 10ms
+            expect line "got:msg:hello"
+            assert wire from probe segments = 3
+            """, against: peer)
+        result.expectPassed()
+        #expect(result.notes.contains { $0.contains("all 3 writes left as separate segments (verified on the wire)") }, "\(result.notes)")
+    }
+
+    @Test func tsharkReadsOurPcapAndAgreesOnEverySegment() async throws {
+        guard let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            print("skipped: tshark is not installed (apt-get install tshark)")
+            return
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-pcap-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let result = try await run("""
+            set capture on
+            connect 127.0.0.1:{port}
+            send line "hello" in chunks of 2 every 5ms
+            expect line "hello"
+            shutdown write
+            expect eof
+            """, against: peer, keep: .always, directory: directory)
+        result.expectPassed()
+        let pcap = try #require(result.notes.first { $0.hasPrefix("pcap: ") }).dropFirst(6)
+        let ours = try PcapFile.packets(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: String(pcap))))).compactMap(PacketDecoder.segment)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tshark)
+        process.arguments = ["-r", String(pcap), "-T", "fields", "-e", "tcp.len", "-e", "tcp.flags"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let theirs = output.split(separator: "\n").map { $0.split(separator: "\t") }
+        #expect(theirs.count == ours.count, "tshark saw \(theirs.count) packets, tcpprobe \(ours.count)")
+        #expect(ours.count >= 10)
+        for (row, segment) in zip(theirs, ours) {
+            #expect(Int(row[0]) == segment.payload.count)
+            let flags = UInt8(row[1].dropFirst(2), radix: 16).map { $0 & 0x1F }
+            #expect(flags == segment.flags.rawValue)
+        }
+    }
+
+    @Test func a256MiBTransferIsCapturedWithoutDrops() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await run("""
+            set timeout 30s
+            connect 127.0.0.1:{port}
+            send random 256MiB
+            sleep 200ms
+            assert wire from probe bytes = 256MiB
+            """, against: peer)
+        result.expectPassed()
+        #expect(peer.log.received.count == 256 * 1024 * 1024)
+    }
+}
