@@ -36,7 +36,11 @@ public struct ConsoleReporter: Sendable {
                 lines += result.log.map { "      \(DurationFormat.offset($0.offset)) \($0.location.map { "\($0.line)" } ?? "-"): \($0.message)" }
             }
         }
-        lines += result.notes.map { "    note: \($0)" }
+        for note in result.notes {
+            let noteLines = note.split(separator: "\n", omittingEmptySubsequences: false)
+            lines.append("    note: " + (noteLines.first.map(String.init) ?? ""))
+            lines += noteLines.dropFirst().map { "      " + $0 }
+        }
         return lines.joined(separator: "\n")
     }
 

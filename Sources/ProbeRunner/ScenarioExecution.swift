@@ -15,6 +15,7 @@ final class ScenarioExecution {
     var variables: [String: String]
     var connections: [String: ProbeConnection] = [:]
     var listeners: [String: ProbeListener] = [:]
+    var subjects: [String: Subject] = [:]
     var current: ProbeConnection?
     var unnamedConnections = 0
 
@@ -33,6 +34,12 @@ final class ScenarioExecution {
     var captureUnavailable: String?
     var injectedSplits: [InjectedSplit] = []
 
+    /// Expect latencies of this run (and of its parallel copies), for percentiles.
+    var expectLatencies: [Duration] = []
+    var parallelSummaries: [ParallelSummary] = []
+    /// Which copy of a `parallel` block this is; nil for the scenario itself.
+    let copyIndex: Int?
+
     let sweepMode: SplitSweep.Mode
     /// The length of the message the first `split sweep` sent, once it ran.
     var sweptLength: Int?
@@ -46,6 +53,30 @@ final class ScenarioExecution {
         self.variables = options.variables
         self.seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
         self.random = SeededGenerator(seed: seed)
+        self.copyIndex = nil
+    }
+
+    /// A copy of a `parallel` block: the parent's clock, settings, variables and capture, with
+    /// connections, subjects and `{copy}` of its own.
+    init(parent: ScenarioExecution, copy: Int) {
+        scenario = parent.scenario
+        options = parent.options
+        group = parent.group
+        start = parent.start
+        sweepMode = parent.sweepMode
+        sweptLength = parent.sweptLength
+        seed = parent.seed &+ UInt64(copy + 1)
+        random = SeededGenerator(seed: seed)
+        variables = parent.variables
+        variables[VariableChecker.parallelCopy] = String(copy)
+        timeout = parent.timeout
+        deadline = parent.deadline
+        terminator = parent.terminator
+        maxLine = parent.maxLine
+        capture = parent.capture
+        captureUnavailable = parent.captureUnavailable
+        unnamedConnections = parent.unnamedConnections
+        copyIndex = copy
     }
 
     var elapsed: Duration { clock.now - start }
@@ -53,6 +84,8 @@ final class ScenarioExecution {
     var remaining: Duration { deadline - elapsed }
 
     func record(_ statement: Statement?, _ message: String) {
+        // Copies of a parallel block keep no log: ten thousand copies would drown it.
+        guard copyIndex == nil else { return }
         log.append(LogEntry(offset: elapsed, location: statement?.location, message: message))
     }
 
@@ -66,11 +99,13 @@ final class ScenarioExecution {
             try await execute(scenario.statements)
         } catch {
             await closeAll()
+            await stopSubjects(reportOutput: true)
             verifyInjectedSplits()
             finishCapture(passed: false)
             throw error
         }
         await closeAll()
+        await stopSubjects(reportOutput: false)
         verifyInjectedSplits()
         finishCapture(passed: true)
     }
@@ -143,8 +178,14 @@ final class ScenarioExecution {
             try await listen(name, address, statement)
         case .accept(let name, let listener, let within):
             try await accept(name, on: listener, within: within, statement)
-        case .spawn, .kill, .expectExit, .parallel:
-            throw unsupported(statement)
+        case .spawn(let step):
+            try await spawn(step, statement)
+        case .kill(let name, let signal):
+            try await kill(name, signal: signal, statement)
+        case .expectExit(let expectation):
+            try await expectExit(expectation, statement)
+        case .parallel(let count, let body):
+            try await parallel(count, body, statement)
         }
     }
 

@@ -20,6 +20,8 @@ public struct ScenarioResult: Sendable {
     public var notes: [String]
     /// Each offset's outcome when the scenario has a `split sweep`.
     public var sweep: SweepReport?
+    /// One summary per `parallel` block that ran.
+    public var parallel: [ParallelSummary] = []
 
     public init(path: String, title: String, outcome: Outcome, duration: Duration, log: [LogEntry], notes: [String], sweep: SweepReport? = nil) {
         self.path = path

@@ -57,8 +57,9 @@ public struct ScenarioRunner: Sendable {
             outcome = .failed(StepFailure(.environment, at: SourceLocation(file: scenario.path, line: 1, column: 1),
                                           step: "", message: "unexpected error: \(error)"))
         }
-        let result = ScenarioResult(path: scenario.path, title: scenario.title, outcome: outcome,
+        var result = ScenarioResult(path: scenario.path, title: scenario.title, outcome: outcome,
                                     duration: execution.elapsed, log: execution.log, notes: execution.notes)
+        result.parallel = execution.parallelSummaries
         return (result, execution.sweptLength)
     }
 }

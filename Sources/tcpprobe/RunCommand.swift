@@ -55,6 +55,8 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        SignalHandling.install()
+        SignalHandling.raiseFileLimit()
         let variables = try scenarioOptions.parsedVariables()
         let catalog: ScenarioCatalog
         do {

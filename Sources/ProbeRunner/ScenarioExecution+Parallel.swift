@@ -1,0 +1,57 @@
+import ProbeScript
+
+/// The `parallel` executor: N concurrent copies of a block, each with its own connections.
+extension ScenarioExecution {
+    private struct CopyOutcome: @unchecked Sendable {
+        var copy: Int
+        var failure: StepFailure?
+        var latencies: [Duration]
+    }
+
+    func parallel(_ count: Argument<Int>, _ body: [Statement], _ statement: Statement) async throws {
+        let copies = try resolve(count, "a number of copies", Quantity.integer)
+        guard copies > 0 else { throw failure(statement, "parallel needs at least 1 copy") }
+        let children = (0..<copies).map { ScenarioExecution(parent: self, copy: $0) }
+        let started = clock.now
+        let outcomes = await withTaskGroup(of: CopyOutcome.self, returning: [CopyOutcome].self) { group in
+            for child in children {
+                let box = UncheckedBox(child)
+                group.addTask {
+                    let child = box.value
+                    var failure: StepFailure?
+                    do {
+                        try await child.execute(body)
+                    } catch let stepFailure as StepFailure {
+                        failure = stepFailure
+                    } catch {
+                        failure = StepFailure(at: statement.location, step: statement.text, message: "copy \(child.copyIndex ?? 0): \(error)")
+                    }
+                    await child.closeAll()
+                    await child.stopSubjects(reportOutput: false)
+                    return CopyOutcome(copy: child.copyIndex ?? 0, failure: failure, latencies: child.expectLatencies)
+                }
+            }
+            var all: [CopyOutcome] = []
+            for await outcome in group { all.append(outcome) }
+            return all.sorted { $0.copy < $1.copy }
+        }
+        let failures = outcomes.filter { $0.failure != nil }
+        let summary = ParallelSummary(location: statement.location, copies: copies, passed: copies - failures.count,
+                                      latencies: outcomes.flatMap(\.latencies))
+        parallelSummaries.append(summary)
+        expectLatencies += outcomes.flatMap(\.latencies)
+        record(statement, "parallel \(copies) in \(format(clock.now - started)): \(summary.description)")
+        if copyIndex == nil { notes.append("\(statement.location.fileAndLine) parallel \(copies): \(summary.description)") }
+        guard let first = failures.first, var failure = first.failure else { return }
+        // The scenario fails at the copy's failing step, and the message names the copy and the tally.
+        failure.message = "copy \(first.copy) of parallel \(copies) (\(statement.location.fileAndLine)) failed; \(summary.description)\n" + failure.message
+        if let connection = failure.connection { failure.connection = "\(connection) of copy \(first.copy)" }
+        throw failure
+    }
+}
+
+/// Hands a non-Sendable value to exactly one child task.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import ProbeScript
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `spawn`, `kill` and `expect exit` executors.
+extension ScenarioExecution {
+    func spawn(_ step: SpawnStep, _ statement: Statement) async throws {
+        func environmentError(_ message: String) -> StepFailure {
+            StepFailure(.environment, at: statement.location, step: statement.text, message: message)
+        }
+        guard subjects[step.name.text] == nil else { throw failure(statement, "a subject named '\(step.name.text)' is already running") }
+        let argv: [String]
+        do { argv = try ShellWords.split(step.command.renderString(lookup)) } catch { throw failure(statement, "bad command: \(error)") }
+        guard !argv.isEmpty else { throw failure(statement, "the command is empty") }
+        let environment = Dictionary(step.environment.map { ($0.key, $0.value.renderString(lookup)) }) { _, last in last }
+        if case .listening(let address)? = step.readiness {
+            try watch(port: try resolve(address, "an address HOST:PORT", Address.parse).port, statement)
+        }
+        let subject: Subject
+        do {
+            subject = try Subject.spawn(name: step.name.text, argv: argv, environment: environment)
+        } catch {
+            throw environmentError("\(error)")
+        }
+        subjects[step.name.text] = subject
+        let started = clock.now
+        let (wait, _) = limit(timeout)
+        switch step.readiness {
+        case nil:
+            record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)): \(argv.joined(separator: " "))")
+            return
+        case .listening(let address)?:
+            let target = try resolve(address, "an address HOST:PORT", Address.parse)
+            while true {
+                if let exit = subject.exitDescription {
+                    throw environmentError("'\(step.name.text)' ended (\(exit)) before it listened on \(target)")
+                }
+                if let listening = ListeningSockets.isListening(port: target.port) {
+                    if listening { break }
+                } else if await Self.canConnect(to: target, group: group) {
+                    break
+                }
+                if clock.now - started > wait {
+                    throw environmentError("'\(step.name.text)' did not listen on \(target) within \(format(wait))")
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), listening on \(target) after \(format(clock.now - started))")
+        case .output(let stream, let literal)?:
+            let regex: Regex<AnyRegexOutput>
+            do { regex = try literal.compile(lookup) } catch { throw failure(statement, "the regex \(literal.description) does not compile: \(error)") }
+            let tail = stream == .stdout ? subject.stdout : subject.stderr
+            while true {
+                for line in tail.takeLines() {
+                    if let match = try? regex.firstMatch(in: line) {
+                        for name in literal.groupNames { if let value = match.output[name]?.substring { variables[name] = String(value) } }
+                        record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), ready after \(format(clock.now - started)): \(stream.rawValue) said \"\(line)\"")
+                        return
+                    }
+                }
+                if let exit = subject.exitDescription {
+                    throw environmentError("'\(step.name.text)' ended (\(exit)) before its \(stream.rawValue) matched \(literal.description)")
+                }
+                if clock.now - started > wait {
+                    throw environmentError("'\(step.name.text)' \(stream.rawValue) did not match \(literal.description) within \(format(wait))")
+                }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+    }
+
+    /// True when a TCP connection to `address` succeeds now (it is closed at once).
+    static func canConnect(to address: Address, group: EventLoopGroup) async -> Bool {
+        guard let channel = try? await ClientBootstrap(group: group).connectTimeout(.milliseconds(200))
+            .connect(host: address.host, port: address.port).get() else { return false }
+        try? await channel.close().get()
+        return true
+    }
+
+    func kill(_ name: Name, signal: String?, _ statement: Statement) async throws {
+        guard let subject = subjects[name.text] else { throw unknownSubject(name, statement) }
+        if let signal {
+            let number = Self.signalNumbers[signal] ?? SIGTERM
+            subject.signal(number)
+            record(statement, "sent SIG\(signal) to '\(name.text)'")
+        } else {
+            await subject.stop()
+            record(statement, "stopped '\(name.text)': \(subject.exitDescription ?? "still running")")
+        }
+    }
+
+    static let signalNumbers: [String: Int32] = [
+        "TERM": SIGTERM, "KILL": SIGKILL, "INT": SIGINT, "HUP": SIGHUP, "QUIT": SIGQUIT,
+        "USR1": SIGUSR1, "USR2": SIGUSR2, "STOP": SIGSTOP, "CONT": SIGCONT,
+    ]
+
+    func expectExit(_ expectation: ExitExpectation, _ statement: Statement) async throws {
+        guard let subject = subjects[expectation.name.text] else { throw unknownSubject(expectation.name, statement) }
+        let requested = try expectation.within.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
+        let (wait, byDeadline) = limit(requested)
+        let started = clock.now
+        guard await subject.waitForExit(timeout: wait) else {
+            let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "it was still running after \(format(wait))"
+            throw failure(statement, "expected '\(expectation.name.text)' to exit, but \(why)", waited: clock.now - started)
+        }
+        if let code = expectation.code {
+            let expected = try resolve(code, "an exit code", Quantity.integer)
+            guard subject.exitCode == expected else {
+                throw failure(statement, "expected '\(expectation.name.text)' to exit with code \(expected), but it ended with \(subject.exitDescription ?? "?")",
+                              waited: clock.now - started)
+            }
+        }
+        record(statement, "'\(expectation.name.text)' ended: \(subject.exitDescription ?? "?") after \(format(clock.now - started))")
+    }
+
+    func unknownSubject(_ name: Name, _ statement: Statement) -> StepFailure {
+        let known = subjects.keys.sorted()
+        return failure(statement, "no subject named '\(name.text)' (\(known.isEmpty ? "none was spawned" : "spawned: " + known.joined(separator: ", ")))")
+    }
+
+    /// Stops every subject of the run; on failure, their output goes into the report.
+    func stopSubjects(reportOutput: Bool) async {
+        for subject in subjects.values.sorted(by: { $0.name < $1.name }) {
+            if reportOutput { notes.append(subject.report()) }
+            await subject.stop()
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import NIOConcurrencyHelpers
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A program under test, spawned by `spawn` in a process group of its own, with its stdout
+/// and stderr kept (bounded) and its exit reaped, so no orphan or zombie is left behind.
+final class Subject: @unchecked Sendable {
+    let name: String
+    let command: String
+    let pid: pid_t
+    let stdout = OutputTail()
+    let stderr = OutputTail()
+    private let lock = NIOLock()
+    private var status: Int32?
+    private let exited = DispatchSemaphore(value: 0)
+    private var readers: [Thread] = []
+
+    /// How long `stop` waits after SIGTERM before SIGKILL.
+    static let gracePeriod: Duration = .seconds(2)
+
+    enum SpawnError: Error, CustomStringConvertible {
+        case notFound(String, searched: [String])
+        case failed(String, errno: Int32)
+
+        var description: String {
+            switch self {
+            case .notFound(let program, let searched):
+                return "cannot find '\(program)' (looked next to tcpprobe and on PATH: \(searched.joined(separator: ":")))"
+            case .failed(let program, let code):
+                return "cannot start '\(program)': \(String(cString: strerror(code)))"
+            }
+        }
+    }
+
+    private init(name: String, command: String, pid: pid_t) {
+        self.name = name
+        self.command = command
+        self.pid = pid
+    }
+
+    /// Starts `argv` with the environment plus `environment`, in a new process group.
+    static func spawn(name: String, argv: [String], environment: [String: String]) throws -> Subject {
+        let executable = try locate(argv[0])
+        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
+        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw SpawnError.failed(argv[0], errno: errno) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        for fd in [outPipe[0], outPipe[1], errPipe[0], errPipe[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var merged = ProcessInfo.processInfo.environment
+        merged.merge(environment) { _, new in new }
+        let cArguments = argv.map { strdup($0) } + [nil]
+        let cEnvironment = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            cArguments.forEach { free($0) }
+            cEnvironment.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, cArguments, cEnvironment)
+        close(outPipe[1])
+        close(errPipe[1])
+        guard result == 0 else {
+            close(outPipe[0])
+            close(errPipe[0])
+            throw SpawnError.failed(argv[0], errno: result)
+        }
+        let subject = Subject(name: name, command: argv.joined(separator: " "), pid: pid)
+        subject.startReading(outPipe[0], into: subject.stdout)
+        subject.startReading(errPipe[0], into: subject.stderr)
+        subject.startReaping()
+        SubjectRegistry.shared.add(subject)
+        return subject
+    }
+
+    /// `program` as given when it has a slash; else next to the tcpprobe binary, then on PATH.
+    static func locate(_ program: String) throws -> String {
+        if program.contains("/") { return program }
+        let own = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        let searched = [own] + path
+        for directory in searched {
+            let candidate = (directory as NSString).appendingPathComponent(program)
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        throw SpawnError.notFound(program, searched: searched)
+    }
+
+    private func startReading(_ fd: Int32, into tail: OutputTail) {
+        let thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+            while true {
+                let count = read(fd, &buffer, buffer.count)
+                if count > 0 { tail.append(buffer[0..<count]) } else if count == 0 || errno != EINTR { break }
+            }
+            close(fd)
+        }
+        thread.start()
+        readers.append(thread)
+    }
+
+    private func startReaping() {
+        let thread = Thread { [self] in
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
+            lock.withLock { status = raw }
+            SubjectRegistry.shared.remove(self)
+            exited.signal()
+        }
+        thread.start()
+    }
+
+    /// The raw wait status once the process has exited.
+    var exitStatus: Int32? { lock.withLock { status } }
+
+    var hasExited: Bool { exitStatus != nil }
+
+    /// `exit code 3` or `killed by signal 9`.
+    var exitDescription: String? {
+        guard let raw = exitStatus else { return nil }
+        if raw & 0x7F == 0 { return "exit code \((raw >> 8) & 0xFF)" }
+        return "killed by signal \(raw & 0x7F)"
+    }
+
+    /// The exit code, or nil when it is still running or was killed by a signal.
+    var exitCode: Int? {
+        guard let raw = exitStatus, raw & 0x7F == 0 else { return nil }
+        return Int((raw >> 8) & 0xFF)
+    }
+
+    /// Waits up to `timeout` for the process to exit; true when it did.
+    func waitForExit(timeout: Duration) async -> Bool {
+        if hasExited { return true }
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            if hasExited { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return hasExited
+    }
+
+    /// Sends `signal` to the whole process group.
+    func signal(_ signal: Int32) {
+        guard !hasExited else { return }
+        _ = kill(-pid, signal)
+    }
+
+    /// SIGTERM to the group, SIGKILL after the grace period, then waits for the reap.
+    func stop(grace: Duration = Subject.gracePeriod) async {
+        guard !hasExited else { return }
+        signal(SIGTERM)
+        if await waitForExit(timeout: grace) { return }
+        _ = kill(-pid, SIGKILL)
+        _ = await waitForExit(timeout: .seconds(5))
+    }
+
+    /// The same as `stop`, blocking, for signal handlers and process exit.
+    func stopNow(grace: TimeInterval) {
+        guard !hasExited else { return }
+        _ = kill(-pid, SIGTERM)
+        if exited.wait(timeout: .now() + grace) == .timedOut {
+            _ = kill(-pid, SIGKILL)
+            _ = exited.wait(timeout: .now() + 5)
+        } else {
+            exited.signal()
+        }
+    }
+
+    /// What a failure report shows of the subject.
+    func report() -> String {
+        var lines = ["subject '\(name)' (pid \(pid), \(command)): \(exitDescription ?? "still running")"]
+        for (label, tail) in [("stdout", stdout.tail()), ("stderr", stderr.tail())] where tail.total > 0 {
+            lines.append("  \(label) (last lines of \(tail.total) bytes):")
+            lines += tail.text.split(separator: "\n", omittingEmptySubsequences: false).map { "    | " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import ProbeRunner
+import Testing
+
+/// Issue 5: the probe as a server, spawned subjects, and parallel copies.
+@Suite struct SubjectAndServerTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+    func theProbeServesARealHTTPClient() async throws {
+        let result = try await ScenarioHarness.run("""
+            var port = free-port
+            listen l 127.0.0.1:{port}
+            spawn client "curl -s -f -m 5 -o /dev/null http://127.0.0.1:{port}/hello"
+            accept c on l within 5s
+            expect line "GET /hello HTTP/1.1"
+            expect until "\\r\\n\\r\\n" max 8KiB
+            send "HTTP/1.1 200 OK\\r\\nContent-Length: 5\\r\\nConnection: close\\r\\n\\r\\nhello"
+            close
+            expect exit client code 0 within 5s
+            """)
+        result.expectPassed()
+        let failing = try await ScenarioHarness.run("""
+            var port = free-port
+            listen l 127.0.0.1:{port}
+            spawn client "curl -s -f -m 5 -o /dev/null http://127.0.0.1:{port}/"
+            accept c on l within 5s
+            expect until "\\r\\n\\r\\n" max 8KiB
+            send "HTTP/1.1 500 Oops\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\n\\r\\n"
+            close
+            expect exit client code 0 within 5s
+            """)
+        failing.expectFailure(line: 8, containing: "expected 'client' to exit with code 0, but it ended with exit code 22")
+        #expect(failing.notes.contains { $0.hasPrefix("subject 'client'") })
+    }
+
+    @Test func aListenerTakesSeveralAcceptsOverIPv4AndIPv6() async throws {
+        for host in ["127.0.0.1", "[::1]"] {
+            try await ScenarioHarness.run("""
+                var port = free-port
+                listen l \(host):{port}
+                connect a \(host):{port}
+                connect b \(host):{port}
+                accept x on l
+                accept y on l
+                a: send line "from a"
+                b: send line "from b"
+                x: expect line "from a"
+                y: expect line "from b"
+                accept z on l within 100ms
+                """).expectFailure(line: 11, containing: "no client connected within 100ms to listener 'l'")
+        }
+    }
+
+    @Test func readinessByPortAndByOutput() async throws {
+        try await ScenarioHarness.run("""
+            var port = free-port
+            spawn web "python3 -m http.server {port} --bind 127.0.0.1" ready on 127.0.0.1:{port}
+            connect 127.0.0.1:{port}
+            send "GET / HTTP/1.0\\r\\n\\r\\n"
+            expect line /^HTTP\\/1\\.0 200/
+            spawn talker "sh -c 'echo starting; echo ready on 4711; sleep 5'" ready when stdout /ready on (?<where>\\d+)/
+            kill talker
+            spawn check "sh -c 'exit {where}'"
+            expect exit check within 2s
+            """).expectPassed()
+    }
+
+    @Test func aSubjectThatCrashesAtStartIsAnEnvironmentError() async throws {
+        let crashed = try await ScenarioHarness.run("var port = free-port\nspawn s \"sh -c 'echo boom >&2; exit 7'\" ready on 127.0.0.1:{port}")
+        #expect(crashed.failure?.kind == .environment)
+        crashed.expectFailure(line: 2, containing: "'s' ended (exit code 7) before it listened on 127.0.0.1:")
+        #expect(crashed.notes.contains { $0.contains("| boom") }, "the subject's stderr is shown")
+        let missing = try await ScenarioHarness.run("spawn s \"no-such-program-xyz\"")
+        #expect(missing.failure?.kind == .environment)
+        missing.expectFailure(line: 1, containing: "cannot find 'no-such-program-xyz'")
+    }
+
+    @Test func aSubjectThatIgnoresSigtermIsKilledAfterTheGracePeriod() async throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = try await ScenarioHarness.run("""
+            spawn stubborn "sh -c 'trap \\"\\" TERM; echo up; while true; do sleep 0.05; done'" ready when stdout /up/
+            kill stubborn
+            """)
+        result.expectPassed()
+        #expect(result.log.contains { $0.message == "stopped 'stubborn': killed by signal 9" }, "\(result.log.map(\.message))")
+        #expect(clock.now - started >= .seconds(2))
+    }
+
+    @Test func parallelThousandCopiesAllPassWithPercentiles() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            set timeout 20s
+            parallel 1000 {
+              connect 127.0.0.1:{port}
+              send line "hello {copy}"
+              expect line "hello {copy}"
+            }
+            """, against: peer)
+        result.expectPassed()
+        let summary = try #require(result.parallel.first)
+        #expect(summary.copies == 1000 && summary.passed == 1000)
+        #expect(summary.expects == 1000)
+        let p50 = try #require(summary.p50), p99 = try #require(summary.p99), max = try #require(summary.max)
+        #expect(p50 <= p99 && p99 <= max)
+    }
+
+    @Test func aFailingCopyFailsTheScenarioAndIsNamed() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            parallel 4 {
+              connect c 127.0.0.1:{port}
+              send line "{copy}"
+              expect line "1"
+            }
+            """, against: peer)
+        result.expectFailure(line: 4, containing: "of parallel 4 (test.scn:1) failed; 1 of 4 copies passed, 3 failed")
+        #expect(result.failure?.connection?.hasSuffix("of copy 0") == true)
+    }
+}

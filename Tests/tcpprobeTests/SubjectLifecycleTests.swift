@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// Spawned subjects never outlive tcpprobe: not on a crash at start, not on Ctrl-C.
+@Suite struct SubjectLifecycleTests {
+    private func scenario(_ text: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-life-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: directory.appendingPathComponent("s.scn"))
+        return directory
+    }
+
+    /// Processes whose command line contains `marker`.
+    private func processes(containing marker: String) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { Int($0) != nil }.compactMap { pid in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
+            let command = String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+            return command.contains(marker) ? "\(pid): \(command)" : nil
+        }
+    }
+
+    @Test func aSubjectCrashingAtStartExitsThree() throws {
+        let directory = try scenario("var port = free-port\nspawn s \"sh -c 'exit 7'\" ready on 127.0.0.1:{port}\n")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = try ProbeProcess.run(["run", "s.scn"], in: directory)
+        #expect(output.status == 3)
+        #expect(output.stdout.contains("ended (exit code 7) before it listened"))
+    }
+
+    @Test func ctrlCLeavesNoChildProcess() async throws {
+        let marker = "31.4159\(Int.random(in: 100...999))"
+        let directory = try scenario("""
+            spawn a "sleep \(marker)"
+            spawn b "sh -c 'trap \\"\\" TERM; sleep \(marker)'"
+            sleep 20s
+            """)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        process.executableURL = ProbeProcess.binary
+        process.arguments = ["run", "s.scn"]
+        process.currentDirectoryURL = directory
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<100 where processes(containing: "sleep \(marker)").count < 2 { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(processes(containing: "sleep \(marker)").count >= 2, "the subjects never started")
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(processes(containing: "sleep \(marker)").isEmpty, "left behind: \(processes(containing: "sleep \(marker)"))")
+    }
+}
