@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "tcpprobe", targets: ["tcpprobe"]),
+        .executable(name: "linechat", targets: ["linechat"]),
+        .library(name: "Transports", targets: ["Transports"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -24,6 +26,18 @@ let package = Package(
         ),
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
         .target(name: "ProbeCapture", dependencies: ["CPcap", "ProbeScript"]),
+        .target(
+            name: "Transports",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "linechat",
+            dependencies: ["Transports", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .target(name: "ProbeReport", dependencies: ["ProbeScript", "ProbeRunner", "ProbeCapture"]),
         .executableTarget(
             name: "tcpprobe",
@@ -43,6 +57,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ProbeCaptureTests", dependencies: ["ProbeCapture", "ProbeScript"]),
+        .testTarget(
+            name: "TransportsTests",
+            dependencies: ["Transports", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+        ),
         .testTarget(name: "tcpprobeTests", dependencies: ["tcpprobe"]),
     ],
     swiftLanguageModes: [.v5]

@@ -33,7 +33,11 @@ public struct ConsoleReporter: Sendable {
         if verbose || !result.outcome.passed {
             if !result.log.isEmpty {
                 lines.append("    step log:")
-                lines += result.log.map { "      \(DurationFormat.offset($0.offset)) \($0.location.map { "\($0.line)" } ?? "-"): \($0.message)" }
+                lines += result.log.map { entry in
+                    // Steps of the scenario itself show their line; steps from an include show file:line.
+                    let place = entry.location.map { $0.file == result.path ? "\($0.line)" : $0.fileAndLine } ?? "-"
+                    return "      \(DurationFormat.offset(entry.offset)) \(place): \(entry.message)"
+                }
             }
         }
         for note in result.notes {

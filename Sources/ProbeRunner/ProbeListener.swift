@@ -10,6 +10,9 @@ final class ProbeListener: @unchecked Sendable {
     private let lock = NIOLock()
     private var accepted: [(Channel, InboundHandler)] = []
     private var waiter: EventLoopPromise<(Channel, InboundHandler)?>?
+    /// Accepted channels in arrival order, and those set up but not yet handed over.
+    private var arrivals: [ObjectIdentifier] = []
+    private var prepared: [ObjectIdentifier: (Channel, InboundHandler)] = [:]
 
     init(name: String) {
         self.name = name
@@ -22,6 +25,9 @@ final class ProbeListener: @unchecked Sendable {
         channel = try await ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(AcceptOrder(listener: self)) }
+            }
             .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
             .childChannelOption(ChannelOptions.autoRead, value: false)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
@@ -29,19 +35,48 @@ final class ProbeListener: @unchecked Sendable {
                 let handler = InboundHandler()
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(handler)
-                    enqueue(channel, handler)
+                    ready(channel, handler)
                 }
             }
             .bind(host: host, port: port).get()
     }
 
-    private func enqueue(_ channel: Channel, _ handler: InboundHandler) {
-        let waiting: EventLoopPromise<(Channel, InboundHandler)?>? = lock.withLock {
-            if let waiter { self.waiter = nil; return waiter }
-            accepted.append((channel, handler))
-            return nil
+    /// Numbers accepted connections in the order the kernel handed them over: each child is set
+    /// up on its own event loop, and `accept` steps must still take them in arrival order.
+    private final class AcceptOrder: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = Channel
+        let listener: ProbeListener
+
+        init(listener: ProbeListener) { self.listener = listener }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            listener.arrived(unwrapInboundIn(data))
+            context.fireChannelRead(data)
         }
-        waiting?.succeed((channel, handler))
+    }
+
+    private func arrived(_ channel: Channel) {
+        lock.withLock { arrivals.append(ObjectIdentifier(channel)) }
+    }
+
+    /// A child is set up: hand over every connection that is ready, in arrival order.
+    private func ready(_ channel: Channel, _ handler: InboundHandler) {
+        typealias Delivery = (EventLoopPromise<(Channel, InboundHandler)?>, (Channel, InboundHandler))
+        let deliveries: [Delivery] = lock.withLock {
+            prepared[ObjectIdentifier(channel)] = (channel, handler)
+            var out: [Delivery] = []
+            while let first = arrivals.first, let connection = prepared.removeValue(forKey: first) {
+                arrivals.removeFirst()
+                if let waiter {
+                    self.waiter = nil
+                    out.append((waiter, connection))
+                } else {
+                    accepted.append(connection)
+                }
+            }
+            return out
+        }
+        for (waiter, connection) in deliveries { waiter.succeed(connection) }
     }
 
     /// The next accepted connection, or nil when none arrives within `timeout`.

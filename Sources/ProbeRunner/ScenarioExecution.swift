@@ -189,13 +189,6 @@ final class ScenarioExecution {
         }
     }
 
-    /// The fail-loudly answer for statements that later work will execute.
-    func unsupported(_ statement: Statement) -> StepFailure {
-        let keyword = statement.text.split(separator: " ").prefix(2).joined(separator: " ")
-        return StepFailure(.unsupported, at: statement.location, step: statement.text,
-                           message: "not supported yet: \(keyword) (\(statement.location.fileAndLine))")
-    }
-
     private func apply(_ setting: Setting, _ statement: Statement) throws {
         switch setting {
         case .timeout(let value): timeout = try resolve(value, "a duration", Quantity.duration)

@@ -7,8 +7,6 @@ public struct StepFailure: Error, Sendable {
         case assertion
         /// The environment stopped the run: cannot spawn, bind or capture (exit code 3).
         case environment
-        /// The statement is not implemented yet (exit code 1, never a silent pass).
-        case unsupported
     }
 
     public var kind: Kind

@@ -128,11 +128,6 @@ import Glibc
         #expect(Array(peer.log.received.suffix(1024)) == Array(firstBytes.suffix(1024)), "the same seed sends the same bytes")
     }
 
-    @Test func statementsOfLaterWorkFailLoudly() async throws {
-        try await ScenarioHarness.run("spawn s \"true\"").expectFailure(line: 1, containing: "not supported yet: spawn s (test.scn:1)")
-        try await ScenarioHarness.run("parallel 2 { sleep 1ms }").expectFailure(line: 1, containing: "not supported yet: parallel")
-    }
-
     @Test func varDefaultsFreePortsAndOverrides() async throws {
         let peer = try await TestPeer.start(.echo)
         defer { Task { await peer.stop() } }

@@ -1,0 +1,154 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// A transport on SwiftNIO: a channel handler feeds the unframer; writes go through the pipeline.
+public final class NIOTransport: TCPTransport, @unchecked Sendable {
+    private let core: TransportCore
+    private let target: (host: String, port: Int)?
+    private let lock = NIOLock()
+    private var channel: Channel?
+    private var outputClosed = false
+    /// Writes (and a stop) asked for while a client is still connecting, applied in order once it is.
+    private var pending: [[UInt8]] = []
+    private var pendingStop = false
+
+    public var state: TransportState { core.state }
+    public var events: AsyncStream<TransportEvent> { core.events }
+
+    public init(connectingTo host: String, port: Int, unframer: any LineUnframer = LineFraming()) {
+        core = TransportCore(unframer: unframer)
+        target = (host, port)
+    }
+
+    init(accepted channel: Channel, unframer: any LineUnframer) {
+        core = TransportCore(unframer: unframer)
+        target = nil
+        self.channel = channel
+    }
+
+    fileprivate var handler: Handler { Handler(transport: self) }
+
+    public func start() {
+        guard core.beginStarting() else { return }
+        if let target {
+            ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .channelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
+                .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+                .channelInitializer { [self] channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+                }
+                .connect(host: target.host, port: target.port)
+                .whenComplete { [self] result in
+                    switch result {
+                    case .success(let channel):
+                        let (writes, stop) = lock.withLock { () -> ([[UInt8]], Bool) in
+                            self.channel = channel
+                            defer { pending = [] }
+                            return (pending, pendingStop)
+                        }
+                        core.started()
+                        for bytes in writes { channel.write(channel.allocator.buffer(bytes: bytes), promise: nil) }
+                        channel.flush()
+                        if stop { channel.close(mode: .output, promise: nil) }
+                    case .failure(let error):
+                        core.stopped(error)
+                    }
+                }
+        } else {
+            // Accepted: its handler was installed on the event loop as it was accepted, and the
+            // event stream has kept whatever arrived since.
+            core.started()
+        }
+    }
+
+    public func send(bytes: [UInt8]) {
+        guard let channel = lock.withLock({ () -> Channel? in
+            if channel == nil, !outputClosed { pending.append(bytes) }
+            return channel
+        }) else { return }
+        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
+    }
+
+    public func stop() {
+        guard let channel = lock.withLock({ () -> Channel? in
+            outputClosed = true
+            if channel == nil { pendingStop = true }
+            return channel
+        }) else { return }
+        channel.close(mode: .output, promise: nil)
+    }
+
+    fileprivate var hasClosedOutput: Bool { lock.withLock { outputClosed } }
+
+    public func abort() {
+        guard let channel = lock.withLock({ channel }) else { return }
+        (channel as? SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+
+    fileprivate final class Handler: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = ByteBuffer
+        let transport: NIOTransport
+        private var failure: (any Error)?
+        private var peerClosed = false
+
+        init(transport: NIOTransport) { self.transport = transport }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            transport.core.received(unwrapInboundIn(data).readableBytesView)
+        }
+
+        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            if case ChannelEvent.inputClosed = event {
+                peerClosed = true
+                transport.core.peerClosed()
+            }
+            context.fireUserInboundEventTriggered(event)
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: Error) {
+            failure = failure ?? error
+            context.close(promise: nil)
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            // After our own half-close, NIO closes the channel on the peer's FIN without an
+            // inputClosed event: report the half-close that happened.
+            if !peerClosed, failure == nil, transport.hasClosedOutput { transport.core.peerClosed() }
+            transport.core.stopped(failure)
+            context.fireChannelInactive()
+        }
+    }
+}
+
+/// Accepts connections with a NIO server bootstrap.
+public final class NIOTransportListener: TransportListener, @unchecked Sendable {
+    public let port: Int
+    public let connections: AsyncStream<any TCPTransport>
+    private let channel: Channel
+
+    public init(host: String, port: Int, makeUnframer: @escaping @Sendable () -> any LineUnframer) throws {
+        let (stream, continuation) = AsyncStream.makeStream(of: (any TCPTransport).self)
+        connections = stream
+        channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
+            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .childChannelInitializer { channel in
+                let transport = NIOTransport(accepted: channel, unframer: makeUnframer())
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(transport.handler)
+                    continuation.yield(transport)
+                }
+            }
+            .bind(host: host, port: port).wait()
+        self.port = channel.localAddress?.port ?? port
+        channel.closeFuture.whenComplete { _ in continuation.finish() }
+    }
+
+    public func close() {
+        channel.close(promise: nil)
+    }
+}

@@ -1,0 +1,74 @@
+import Transports
+
+/// One client of the server: reads its events in order and applies the planted fault, if any.
+actor ChatSession {
+    let transport: any TCPTransport
+    let room: ChatRoom
+    let fault: Fault?
+    private var chat = ChatProtocol()
+    private var closing = false
+
+    init(transport: any TCPTransport, room: ChatRoom, fault: Fault?) {
+        self.transport = transport
+        self.room = room
+        self.fault = fault
+    }
+
+    func run() async {
+        await room.join(self)
+        transport.start()
+        for await event in transport.events {
+            switch event {
+            case .started:
+                break
+            case .received(let line):
+                guard !closing else { continue }
+                for action in chat.handle(line) {
+                    switch action {
+                    case .reply(let text):
+                        if text == "pong", fault == .lateReply { try? await Task.sleep(for: .milliseconds(500)) }
+                        await reply(text)
+                    case .broadcast(let text):
+                        await room.broadcast(text)
+                    case .replyAndClose(let text):
+                        await reply(text)
+                        close()
+                    }
+                }
+            case .framingError:
+                await reply("ERR line too long")
+                close()
+            case .peerClosed:
+                // Correct: the replies to everything received are already queued; now FIN.
+                if fault != .ignoreHalfClose { close() }
+            case .stopped:
+                await room.leave(self)
+                return
+            }
+        }
+        await room.leave(self)
+    }
+
+    /// Sends one line, framed as the fault (if any) frames it.
+    func reply(_ line: String) async {
+        guard !closing else { return }
+        switch fault {
+        case .lfOnly?:
+            transport.send(bytes: Array(line.utf8) + [10])
+        case .splitReplies?:
+            let bytes = LineFraming.frame(line)
+            let half = max(1, bytes.count / 2)
+            transport.send(bytes: Array(bytes[..<half]))
+            try? await Task.sleep(for: .milliseconds(30))
+            transport.send(bytes: Array(bytes[half...]))
+        default:
+            transport.send(line: line)
+        }
+    }
+
+    private func close() {
+        guard !closing else { return }
+        closing = true
+        if fault == .rstInsteadOfFIN { transport.abort() } else { transport.stop() }
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import Transports
+
+/// `linechat connect`: a client that joins, sends its stdin lines, and prints what it receives.
+struct ConnectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "connect", abstract: "Join a chat server as a client.")
+
+    @Argument(help: "HOST:PORT of the server ([::1]:PORT for IPv6).")
+    var address: String
+
+    @Option(help: "bsd, dispatch or nio.")
+    var transport: TransportKind = .nio
+
+    @Option(help: "The name to join with.")
+    var name: String
+
+    func validate() throws {
+        guard Self.split(address) != nil else { throw ValidationError("expected HOST:PORT, got '\(address)'") }
+    }
+
+    static func split(_ address: String) -> (host: String, port: Int)? {
+        guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]) else { return nil }
+        var host = String(address[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    func run() async throws {
+        let (host, port) = Self.split(address)!
+        let connection = transport.connect(host: host, port: port)
+        connection.start()
+        for await event in connection.events {
+            switch event {
+            case .started:
+                connection.send(line: "iam:\(name)")
+                let box = TransportBox(connection)
+                Thread {
+                    while let line = readLine() { box.transport.send(line: line) }
+                    box.transport.stop()
+                }.start()
+            case .received(let line):
+                print(line)
+                fflush(stdout)
+            case .framingError(let error):
+                FileHandle.standardError.write(Data("linechat: \(error)\n".utf8))
+                connection.abort()
+            case .peerClosed:
+                break
+            case .stopped(let error?):
+                FileHandle.standardError.write(Data("linechat: \(error)\n".utf8))
+                throw ExitCode.failure
+            case .stopped(nil):
+                return
+            }
+        }
+    }
+}
+
+/// Hands the transport to the stdin thread.
+private struct TransportBox: @unchecked Sendable {
+    let transport: any TCPTransport
+    init(_ transport: any TCPTransport) { self.transport = transport }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import Transports
+
+/// `linechat serve`: the chat server.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the chat server.")
+
+    @Option(help: "bsd, dispatch or nio.")
+    var transport: TransportKind = .nio
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port (0 picks a free one).")
+    var port = 0
+
+    @Option(help: "The maximum line length.")
+    var maxLine = LineFraming.defaultMaximumLength
+
+    @Option(help: "Plant a bug (see `linechat faults`).")
+    var fault: Fault?
+
+    func run() async throws {
+        let maximum = maxLine
+        let fault = self.fault
+        let listener = try transport.listen(host: host, port: port) { () -> any LineUnframer in
+            if let fault { return FaultyUnframer(fault: fault, maximumLength: maximum) }
+            return LineFraming(maximumLength: maximum)
+        }
+        print("linechat listening on \(host.contains(":") ? "[\(host)]" : host):\(listener.port) (transport \(transport.rawValue)\(fault.map { ", fault \($0.rawValue)" } ?? ""))")
+        fflush(stdout)
+        let room = ChatRoom()
+        await withDiscardingTaskGroup { group in
+            for await connection in listener.connections {
+                group.addTask { await ChatSession(transport: connection, room: room, fault: fault).run() }
+            }
+        }
+    }
+}
+
+/// `linechat faults`: the bugs `--fault` can plant.
+struct FaultsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "faults", abstract: "List the bugs --fault can plant.")
+
+    func run() {
+        for fault in Fault.allCases { print("\(fault.rawValue)\t\(fault.summary)") }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import Transports
+
+/// Every transport talks to every other over loopback: lines both ways, FIN on stop, RST on abort.
+@Suite struct TransportTests {
+    static let pairs = TransportKind.allCases.flatMap { server in TransportKind.allCases.map { (server, $0) } }
+
+    /// Collects a transport's events until it stops (bounded by `timeout`).
+    private func events(of transport: any TCPTransport, timeout: Duration = .seconds(5)) async -> [String] {
+        await withTaskGroup(of: [String]?.self) { group in
+            group.addTask {
+                var seen: [String] = []
+                for await event in transport.events {
+                    switch event {
+                    case .started: seen.append("started")
+                    case .received(let line): seen.append("line:\(line)")
+                    case .framingError: seen.append("framing-error")
+                    case .peerClosed: seen.append("peer-closed")
+                    case .stopped(let error): seen.append(error == nil ? "stopped" : "stopped:error")
+                    }
+                }
+                return seen
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next()!
+            group.cancelAll()
+            return first ?? ["timed out"]
+        }
+    }
+
+    @Test(arguments: pairs)
+    func linesFlowBothWaysAndStopIsGraceful(_ server: TransportKind, _ client: TransportKind) async throws {
+        let listener = try server.listen(host: "127.0.0.1", port: 0) { LineFraming() }
+        defer { listener.close() }
+        let connection = client.connect(host: "127.0.0.1", port: listener.port)
+        connection.start()
+        var accepted = listener.connections.makeAsyncIterator()
+        let serverSide = try #require(await accepted.next())
+        serverSide.start()
+        connection.send(line: "hello from \(client)")
+        connection.send(bytes: Array("split ".utf8))
+        connection.send(bytes: Array("line\r\n".utf8))
+        connection.stop()
+        async let serverEvents = events(of: serverSide)
+        // The server answers after the client's half-close, then stops too.
+        try await Task.sleep(for: .milliseconds(100))
+        serverSide.send(line: "bye from \(server)")
+        serverSide.stop()
+        let clientSeen = await events(of: connection)
+        let serverSeen = await serverEvents
+        #expect(serverSeen == ["started", "line:hello from \(client)", "line:split line", "peer-closed", "stopped"])
+        #expect(clientSeen == ["started", "line:bye from \(server)", "peer-closed", "stopped"])
+        #expect(connection.state.isStopped && serverSide.state.isStopped)
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aLineOverTheLimitIsAFramingErrorNotUnboundedMemory(_ kind: TransportKind) async throws {
+        let listener = try kind.listen(host: "127.0.0.1", port: 0) { LineFraming(maximumLength: 16) }
+        defer { listener.close() }
+        let client = TransportKind.bsd.connect(host: "127.0.0.1", port: listener.port)
+        client.start()
+        var accepted = listener.connections.makeAsyncIterator()
+        let serverSide = try #require(await accepted.next())
+        serverSide.start()
+        client.send(bytes: [UInt8](repeating: 120, count: 4096))
+        var seen: [String] = []
+        for await event in serverSide.events {
+            if case .framingError = event {
+                seen.append("framing-error")
+                serverSide.abort()
+            }
+            if case .stopped = event { seen.append("stopped") }
+        }
+        #expect(seen == ["framing-error", "stopped"])
+        client.abort()
+    }
+
+    @Test func connectingToNothingStopsWithAnError() async {
+        for kind in TransportKind.allCases {
+            let transport = kind.connect(host: "127.0.0.1", port: 1)
+            transport.start()
+            let seen = await events(of: transport)
+            #expect(seen == ["stopped:error"], "\(kind)")
+        }
+    }
+}
