@@ -44,6 +44,7 @@ let package = Package(
             dependencies: [
                 "ProbeScript", "ProbeRunner", "ProbeReport", "ProbeCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "ProbeScriptTests", dependencies: ["ProbeScript"]),
@@ -56,6 +57,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        .testTarget(name: "ProbeReportTests", dependencies: ["ProbeReport", "ProbeRunner", "ProbeScript"]),
         .testTarget(name: "ProbeCaptureTests", dependencies: ["ProbeCapture", "ProbeScript"]),
         .testTarget(
             name: "TransportsTests",

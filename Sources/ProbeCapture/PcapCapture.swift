@@ -28,10 +28,10 @@ public final class PcapCapture: @unchecked Sendable {
     /// 65535 bytes, so 65600 (with link headers) cuts nothing; 262144 left a quarter as many
     /// slots and dropped 719 packets of a 256 MiB loopback transfer.
     public static let snapLength: Int32 = 65_600
-    /// The ring absorbs bursts while the reader thread waits for a core. On 2 cores a 256 MiB
-    /// transfer dropped 225 packets with 64 MiB at normal priority; 128 MiB with the reader at
-    /// nice -15 dropped none in 5 runs, and sets up in 75 ms where 256 MiB takes 0.9 s.
-    public static let defaultBufferSize = 128 * 1024 * 1024
+    /// The ring absorbs bursts while the reader thread waits for a core. On 2 cores, with the
+    /// reader at nice -15, a 256 MiB loopback transfer dropped 145 to 1269 packets with 128 MiB
+    /// and none with 256 MiB. A 256 MiB ring sets up in about 70 ms (about 1 s on a cold first run).
+    public static let defaultBufferSize = 256 * 1024 * 1024
 
     /// Opens the interface and starts dumping to `path` (as `path.part` until stopped).
     public init(interface: String = "lo", path: String, bufferSize: Int = PcapCapture.defaultBufferSize) throws {
@@ -58,7 +58,7 @@ public final class PcapCapture: @unchecked Sendable {
             throw CaptureError.failed("cannot capture on \(interface): \(message) (pcap status \(status))")
         }
         self.handle = handle
-        if let problem = Self.setFilter(handle, ports: [], loopback: interface == "lo") { throw fail(problem) }
+        if let problem = Self.setFilter(handle, ports: []) { throw fail(problem) }
         guard let dumper = pcap_dump_open(handle, partialPath) else {
             throw fail("cannot write \(partialPath): \(String(cString: pcap_geterr(handle)))")
         }
@@ -82,16 +82,16 @@ public final class PcapCapture: @unchecked Sendable {
         try lock.withLock {
             guard !finished, !ports.contains(port) else { return }
             ports.insert(port)
-            if let problem = Self.setFilter(handle, ports: ports, loopback: interface == "lo") { throw CaptureError.failed(problem) }
+            if let problem = Self.setFilter(handle, ports: ports) { throw CaptureError.failed(problem) }
         }
     }
 
-    /// On loopback every packet reaches the ring twice, as sent and as received, and libpcap
-    /// drops the sent copy only after it took a ring slot: `inbound` drops it in the kernel.
-    private static func setFilter(_ handle: OpaquePointer, ports: Set<Int>, loopback: Bool) -> String? {
+    /// On loopback every packet reaches the ring twice (as sent and as received; libpcap drops
+    /// the sent copy). Filtering `inbound` in the kernel would halve the ring's load, but it lost
+    /// the handshake's SYN, so both copies are let through.
+    private static func setFilter(_ handle: OpaquePointer, ports: Set<Int>) -> String? {
         // Port 0 carries no traffic: before any port is known the capture keeps nothing.
-        var expression = ports.isEmpty ? "tcp port 0" : ports.sorted().map { "tcp port \($0)" }.joined(separator: " or ")
-        if loopback { expression = "inbound and (\(expression))" }
+        let expression = ports.isEmpty ? "tcp port 0" : ports.sorted().map { "tcp port \($0)" }.joined(separator: " or ")
         var program = bpf_program()
         guard pcap_compile(handle, &program, expression, 1, PCAP_NETMASK_UNKNOWN) == 0 else {
             return "cannot compile the capture filter '\(expression)': \(String(cString: pcap_geterr(handle)))"

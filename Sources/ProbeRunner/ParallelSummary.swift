@@ -13,7 +13,7 @@ public struct ParallelSummary: Sendable {
     public var max: Duration?
     public var expects: Int
 
-    init(location: SourceLocation, copies: Int, passed: Int, latencies: [Duration]) {
+    public init(location: SourceLocation, copies: Int, passed: Int, latencies: [Duration]) {
         self.location = location
         self.copies = copies
         self.passed = passed

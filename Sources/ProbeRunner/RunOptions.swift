@@ -7,6 +7,10 @@ public struct RunOptions: Sendable {
     /// `--sweep-limit`: at most this many runs for one `split sweep`.
     public var sweepLimit: Int
     public var capture: CaptureSettings
+    /// Keep each captured segment in the result (for the HTML ladder report).
+    public var recordWire = false
+    /// Told the scenario path and the step as each top-level step starts (for a progress line).
+    public var onStep: (@Sendable (_ path: String, _ step: String) -> Void)?
 
     public init(variables: [String: String] = [:], seed: UInt64? = nil, sweepLimit: Int = 256, capture: CaptureSettings = CaptureSettings()) {
         self.variables = variables

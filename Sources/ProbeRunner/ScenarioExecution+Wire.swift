@@ -134,6 +134,7 @@ extension ScenarioExecution {
     /// Stops the capture, keeps or removes its file as `--keep-pcap` says, and names a kept file in the notes.
     func finishCapture(passed: Bool) {
         guard let capture else { return }
+        if options.recordWire { recordWire(capture) }
         let stats = capture.stop()
         if stats.dropped > 0 { notes.append("capture dropped \(stats.dropped) packets: the pcap is incomplete") }
         let keep: Bool
@@ -148,6 +149,26 @@ extension ScenarioExecution {
             try? FileManager.default.removeItem(atPath: capture.path)
         }
         self.capture = nil
+    }
+}
+
+extension ScenarioExecution {
+    /// Keeps the segments of this run's connections (at most 2000) for the ladder diagram.
+    func recordWire(_ capture: PcapCapture) {
+        capture.sync()
+        guard let packets = try? capture.packets() else { return }
+        let segments = packets.compactMap(PacketDecoder.segment)
+        guard let start = segments.first?.timestamp else { return }
+        for connection in connections.values.sorted(by: { $0.name < $1.name }) {
+            guard let probePort = connection.localPort, let peerPort = connection.remotePort else { continue }
+            for segment in ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort).segments {
+                wire.append(WireEvent(offset: segment.timestamp - start, connection: connection.label, fromProbe: segment.sourcePort == probePort,
+                                      flags: segment.flags.description, length: segment.payload.count,
+                                      preview: ByteEscaper.escape(segment.payload.prefix(40))))
+            }
+        }
+        wire.sort { $0.offset < $1.offset }
+        if wire.count > 2000 { wire = Array(wire.prefix(2000)) }
     }
 }
 

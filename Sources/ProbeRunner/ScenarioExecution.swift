@@ -37,6 +37,7 @@ final class ScenarioExecution {
     /// Expect latencies of this run (and of its parallel copies), for percentiles.
     var expectLatencies: [Duration] = []
     var parallelSummaries: [ParallelSummary] = []
+    var wire: [WireEvent] = []
     /// Which copy of a `parallel` block this is; nil for the scenario itself.
     let copyIndex: Int?
 
@@ -127,6 +128,7 @@ final class ScenarioExecution {
     }
 
     func execute(_ statement: Statement) async throws {
+        if copyIndex == nil { options.onStep?(scenario.path, statement.text) }
         switch statement.kind {
         case .title, .tags, .include:
             break

@@ -22,6 +22,8 @@ public struct ScenarioResult: Sendable {
     public var sweep: SweepReport?
     /// One summary per `parallel` block that ran.
     public var parallel: [ParallelSummary] = []
+    /// The captured segments, when `RunOptions.recordWire` asked for them and capture ran.
+    public var wire: [WireEvent] = []
 
     public init(path: String, title: String, outcome: Outcome, duration: Duration, log: [LogEntry], notes: [String], sweep: SweepReport? = nil) {
         self.path = path

@@ -60,6 +60,7 @@ public struct ScenarioRunner: Sendable {
         var result = ScenarioResult(path: scenario.path, title: scenario.title, outcome: outcome,
                                     duration: execution.elapsed, log: execution.log, notes: execution.notes)
         result.parallel = execution.parallelSummaries
+        result.wire = execution.wire
         return (result, execution.sweptLength)
     }
 }

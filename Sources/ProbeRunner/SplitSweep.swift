@@ -39,6 +39,11 @@ public struct SweepReport: Sendable {
     public var plan: SplitSweep
     public var outcomes: [(offset: Int, passed: Bool)]
 
+    public init(plan: SplitSweep, outcomes: [(offset: Int, passed: Bool)]) {
+        self.plan = plan
+        self.outcomes = outcomes
+    }
+
     public var failingOffsets: [Int] { outcomes.filter { !$0.passed }.map(\.offset) }
 
     public var summary: String {

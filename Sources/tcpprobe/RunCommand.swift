@@ -20,6 +20,24 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("skip-tag"), help: "Skip scenarios with this tag (repeatable).")
     var skippedTags: [String] = []
 
+    @Option(name: .customLong("report"), help: ArgumentHelp("Write a report: junit, tap, json or html (repeatable).", valueName: "FORMAT=FILE"))
+    var reports: [String] = []
+
+    @Option(help: "Scenarios run at once (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: ArgumentHelp("Run only the K-th of N slices of the scenarios, for CI matrices.", valueName: "K/N"))
+    var shard: String?
+
+    @Flag(help: "Stop starting scenarios after the first failure.")
+    var failFast = false
+
+    @Option(name: .customLong("repeat"), help: "Run each scenario this many times (flake hunting).")
+    var repetitions = 1
+
+    @Flag(help: "List the selected scenarios without running them.")
+    var list = false
+
     @Option(help: "Seed for `send random`, to reproduce a run.")
     var seed: UInt64?
 
@@ -52,12 +70,66 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--capture-buffer takes a size of at least 1MiB, such as 256MiB")
         }
         guard sweepLimit >= 1 else { throw ValidationError("--sweep-limit must be at least 1") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard repetitions >= 1 else { throw ValidationError("--repeat must be at least 1") }
+        if let shard, Shard(shard) == nil { throw ValidationError("--shard takes K/N with 1 <= K <= N, got '\(shard)'") }
+        for report in reports where ReportWriter.target(report) == nil {
+            throw ValidationError("--report takes FORMAT=FILE with FORMAT one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), got '\(report)'")
+        }
     }
 
     func run() async throws {
         SignalHandling.install()
         SignalHandling.raiseFileLimit()
         let variables = try scenarioOptions.parsedVariables()
+        let selected = try selectScenarios(variables: variables)
+        if list {
+            for scenario in selected {
+                print("\(scenario.path)\t\(scenario.title)" + (scenario.tags.isEmpty ? "" : "\t[\(scenario.tags.joined(separator: " "))]"))
+            }
+            return
+        }
+        let targets = reports.compactMap(ReportWriter.target)
+        let progress = ProgressLine(total: selected.count * repetitions)
+        var options = RunOptions(variables: variables, seed: seed, sweepLimit: sweepLimit,
+                                 capture: CaptureSettings(always: capture, interface: interface, directory: pcapDir, keep: keepPcap,
+                                                          required: requireCapture,
+                                                          bufferSize: Quantity.size(captureBuffer) ?? PcapCapture.defaultBufferSize))
+        options.recordWire = targets.contains { $0.format == .html }
+        options.onStep = { path, step in progress.step(path, step) }
+        let reporter = ConsoleReporter(useColour: Terminal.useColour(scenarioOptions.color), verbose: verbose)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let startedAt = ISO8601DateFormatter().string(from: Date())
+        let batch = BatchRunner(runner: ScenarioRunner(options: options), jobs: jobs, failFast: failFast)
+        let results = await batch.run(selected, repetitions: repetitions) { result in
+            progress.clear()
+            print(reporter.render(result))
+            fflush(stdout)
+            progress.finished()
+        }
+        progress.clear()
+        let elapsed = clock.now - started
+        print(reporter.summary(results, elapsed: elapsed))
+        if results.count < selected.count * repetitions {
+            print("--fail-fast: \(selected.count * repetitions - results.count) scenario run(s) not started")
+        }
+        do {
+            try ReportWriter.write(RunReport(results: results, startedAt: startedAt, duration: elapsed), to: targets)
+        } catch {
+            Terminal.printError("error: cannot write a report: \(error)")
+            throw ExitCode.environmentError
+        }
+        let failures = results.compactMap { result -> StepFailure? in
+            if case .failed(let failure) = result.outcome { return failure }
+            return nil
+        }
+        if failures.contains(where: { $0.kind == .environment }) { throw ExitCode.environmentError }
+        if !failures.isEmpty { throw ExitCode.scenarioFailed }
+    }
+
+    /// The scenarios the paths, tags and shard select; exits 2 on invalid files or none selected.
+    private func selectScenarios(variables: [String: String]) throws -> [Scenario] {
         let catalog: ScenarioCatalog
         do {
             catalog = try ScenarioCatalog.load(scenarioOptions.paths, variables: Set(variables.keys))
@@ -70,33 +142,15 @@ struct RunCommand: AsyncParsableCommand {
             for diagnostic in catalog.diagnostics { Terminal.printError(renderer.render(diagnostic)) }
             if catalog.diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode.invalidInput }
         }
-        let selected = catalog.scenarios.filter { scenario in
+        var selected = catalog.scenarios.filter { scenario in
             (tags.isEmpty || !Set(tags).isDisjoint(with: scenario.tags)) && Set(skippedTags).isDisjoint(with: scenario.tags)
         }
-        if selected.isEmpty {
+        if let shard = shard.flatMap(Shard.init) { selected = shard.select(selected) }
+        if selected.isEmpty, shard == nil {
             Terminal.printError("error: no scenario to run (\(catalog.scenarios.count) found, none selected by --tag/--skip-tag)")
             throw ExitCode.invalidInput
         }
-        let reporter = ConsoleReporter(useColour: Terminal.useColour(scenarioOptions.color), verbose: verbose)
-        let runner = ScenarioRunner(options: RunOptions(variables: variables, seed: seed, sweepLimit: sweepLimit,
-                                                    capture: CaptureSettings(always: capture, interface: interface, directory: pcapDir,
-                                                                             keep: keepPcap, required: requireCapture,
-                                                                             bufferSize: Quantity.size(captureBuffer) ?? PcapCapture.defaultBufferSize)))
-        let clock = ContinuousClock()
-        let started = clock.now
-        var results: [ScenarioResult] = []
-        for scenario in selected {
-            let result = await runner.run(scenario)
-            print(reporter.render(result))
-            results.append(result)
-        }
-        print(reporter.summary(results, elapsed: clock.now - started))
-        let failures = results.compactMap { result -> StepFailure? in
-            if case .failed(let failure) = result.outcome { return failure }
-            return nil
-        }
-        if failures.contains(where: { $0.kind == .environment }) { throw ExitCode.environmentError }
-        if !failures.isEmpty { throw ExitCode.scenarioFailed }
+        return selected
     }
 }
 

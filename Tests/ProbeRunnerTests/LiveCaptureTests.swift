@@ -139,7 +139,8 @@ struct LiveCaptureTests {
             set timeout 30s
             connect 127.0.0.1:{port}
             send random 256MiB
-            sleep 200ms
+            shutdown write
+            expect eof
             assert wire from probe bytes = 256MiB
             """, against: peer)
         result.expectPassed()

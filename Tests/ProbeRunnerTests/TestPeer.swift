@@ -6,7 +6,7 @@ import NIOPosix
 enum PeerBehaviour: Sendable {
     /// Echoes what it reads; closes when the probe half-closes.
     case echo
-    /// Reads and discards, never writes.
+    /// Reads and discards, never writes; closes when the probe half-closes.
     case silent
     /// Writes `bytes`, then closes with FIN.
     case finAfter([UInt8])
@@ -187,7 +187,10 @@ private final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case ChannelEvent.inputClosed = event {
             log.ended("eof")
-            if case .echo = behaviour { context.close(promise: nil) }
+            switch behaviour {
+            case .echo, .silent: context.close(promise: nil)
+            default: break
+            }
         }
     }
 

@@ -1,0 +1,111 @@
+import ProbeRunner
+import ProbeScript
+
+/// One self-contained HTML file (no external assets): per scenario its outcome, and a ladder
+/// diagram — probe and peer as two vertical lines, each segment an arrow with its time, flags,
+/// length and payload — drawn from the capture when there was one, else from the step log.
+/// Steps and the failure are marked on the timeline.
+enum HTMLReport {
+    static func render(_ run: RunReport) -> String {
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>tcpprobe report</title>
+            <style>
+            body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222}
+            h1{font-size:20px} h2{font-size:16px;margin-top:32px}
+            .pass{color:#1a7f37} .fail{color:#cf222e} .skip{color:#9a6700}
+            pre{background:#f6f8fa;padding:8px;overflow:auto;font-size:12px}
+            svg text{font:11px ui-monospace,monospace} .note{fill:#555} .failure{fill:#cf222e;font-weight:bold}
+            </style></head><body>
+            <h1>tcpprobe: \(run.passed) passed, \(run.failed + run.errored) failed\(run.skipped > 0 ? ", \(run.skipped) skipped" : "")\(run.interrupted ? " (interrupted)" : "")</h1>
+            <p>Started \(e(run.startedAt)), took \(run.duration.seconds) s.</p>
+
+            """
+        for (index, result) in run.results.enumerated() {
+            let (label, css) = status(result)
+            html += "<section id=\"s\(index)\"><h2 class=\"\(css)\">\(label) \(e(result.title)) <small>(\(e(result.path)), \(result.duration.seconds) s)</small></h2>\n"
+            if let text = result.failureText { html += "<pre class=\"fail\">\(e(text))</pre>\n" }
+            html += ladder(result)
+            if !result.notes.isEmpty { html += "<pre>\(e(result.notes.joined(separator: "\n")))</pre>\n" }
+            html += "</section>\n"
+        }
+        return html + "</body></html>\n"
+    }
+
+    private static func status(_ result: ScenarioResult) -> (String, String) {
+        switch result.outcome {
+        case .passed: return ("✔", "pass")
+        case .skipped: return ("–", "skip")
+        case .failed: return ("✘", "fail")
+        }
+    }
+
+    /// A row of the ladder: an arrow between the lines, or a note on the timeline.
+    private struct Row {
+        enum Kind { case toPeer, toProbe, note, failure }
+        var kind: Kind
+        var time: Double
+        var text: String
+    }
+
+    private static func rows(_ result: ScenarioResult) -> [Row] {
+        var rows: [Row]
+        if !result.wire.isEmpty {
+            rows = result.wire.map { event in
+                let text = "\(event.connection) \(event.flags) len \(event.length)" + (event.preview.isEmpty ? "" : " \"\(event.preview)\"")
+                return Row(kind: event.fromProbe ? .toPeer : .toProbe, time: event.offset, text: text)
+            }
+        } else {
+            rows = result.log.map { entry in
+                let seconds = Double(entry.offset / .microseconds(1)) / 1e6
+                let kind: Row.Kind = entry.message.contains(": sent ") ? .toPeer : (entry.message.contains(": got ") ? .toProbe : .note)
+                return Row(kind: kind, time: seconds, text: (entry.location.map { "line \($0.line): " } ?? "") + entry.message)
+            }
+        }
+        if let failure = result.failure {
+            let end = Double(result.duration / .microseconds(1)) / 1e6
+            rows.append(Row(kind: .failure, time: end, text: "✘ line \(failure.location.line): \(failure.step) — \(failure.message.split(separator: "\n").first ?? "")"))
+        }
+        return Array(rows.prefix(500))
+    }
+
+    private static func ladder(_ result: ScenarioResult) -> String {
+        let rows = rows(result)
+        guard !rows.isEmpty else { return "" }
+        let rowHeight = 22, top = 30, left = 90, right = 610, width = 1100
+        let height = top + rows.count * rowHeight + 20
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"ladder diagram\">\n"
+        svg += "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#444\"/></marker></defs>\n"
+        svg += "<text x=\"\(left - 20)\" y=\"18\">probe</text><text x=\"\(right - 15)\" y=\"18\">peer</text>\n"
+        svg += "<line x1=\"\(left)\" y1=\"\(top - 6)\" x2=\"\(left)\" y2=\"\(height - 10)\" stroke=\"#888\"/>"
+        svg += "<line x1=\"\(right)\" y1=\"\(top - 6)\" x2=\"\(right)\" y2=\"\(height - 10)\" stroke=\"#888\"/>\n"
+        for (index, row) in rows.enumerated() {
+            let y = top + index * rowHeight
+            svg += "<text x=\"4\" y=\"\(y + 4)\" class=\"note\">+\(String(format3: row.time))s</text>"
+            switch row.kind {
+            case .toPeer, .toProbe:
+                let (from, to) = row.kind == .toPeer ? (left, right) : (right, left)
+                let colour = row.text.contains("RST") ? "#cf222e" : (row.text.contains("FIN") ? "#9a6700" : "#444")
+                svg += "<line x1=\"\(from)\" y1=\"\(y)\" x2=\"\(to)\" y2=\"\(y + 8)\" stroke=\"\(colour)\" marker-end=\"url(#arrow)\"/>"
+                svg += "<text x=\"\(left + 10)\" y=\"\(y - 2)\">\(e(String(row.text.prefix(90))))</text>\n"
+            case .note:
+                svg += "<text x=\"\(right + 12)\" y=\"\(y + 4)\" class=\"note\">\(e(String(row.text.prefix(80))))</text>\n"
+            case .failure:
+                svg += "<line x1=\"\(left)\" y1=\"\(y)\" x2=\"\(right)\" y2=\"\(y)\" stroke=\"#cf222e\" stroke-dasharray=\"4 3\"/>"
+                svg += "<text x=\"\(right + 12)\" y=\"\(y + 4)\" class=\"failure\">\(e(String(row.text.prefix(80))))</text>\n"
+            }
+        }
+        return svg + "</svg>\n"
+    }
+
+    private static func e(_ text: String) -> String { XMLEscaping.escape(text) }
+}
+
+private extension String {
+    /// Seconds with three decimals.
+    init(format3 value: Double) {
+        let millis = Int((value * 1000).rounded())
+        let fraction = String(millis % 1000)
+        self = "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+}

@@ -1,0 +1,79 @@
+import ProbeRunner
+
+/// JUnit XML as Jenkins and GitLab read it: a testsuite per scenario file, a testcase per
+/// scenario, per split-sweep offset and per parallel block; `<failure>` for unmet expectations,
+/// `<error>` for environment errors, and the step log in `<system-out>`.
+enum JUnitReport {
+    static func render(_ run: RunReport) -> String {
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        let tests = run.results.reduce(0) { $0 + cases(of: $1).count }
+        let failures = run.results.reduce(0) { $0 + cases(of: $1).filter { $0.failure != nil }.count }
+        xml += #"<testsuites name="tcpprobe" tests="\#(tests)" failures="\#(failures)" errors="\#(run.errored)" time="\#(run.duration.seconds)">"# + "\n"
+        for result in run.results {
+            let suiteCases = cases(of: result)
+            let suiteFailures = suiteCases.filter { $0.failure != nil }.count
+            let error = result.failure?.kind == .environment
+            let skipped = suiteCases.filter { $0.skipped != nil }.count
+            xml += "  <testsuite name=\"\(e(result.path))\" tests=\"\(suiteCases.count)\" failures=\"\(suiteFailures)\" errors=\"\(error ? 1 : 0)\" skipped=\"\(skipped)\" time=\"\(result.duration.seconds)\" timestamp=\"\(e(run.startedAt))\">\n"
+            for testCase in suiteCases {
+                xml += "    <testcase name=\"\(e(testCase.name))\" classname=\"\(e(result.path))\" time=\"\(testCase.time)\""
+                if testCase.failure == nil, testCase.error == nil, testCase.skipped == nil, testCase.output == nil {
+                    xml += "/>\n"
+                    continue
+                }
+                xml += ">\n"
+                if let failure = testCase.failure {
+                    xml += "      <failure message=\"\(e(failure.message))\" type=\"assertion\">\(e(failure.text))</failure>\n"
+                }
+                if let error = testCase.error {
+                    xml += "      <error message=\"\(e(error.message))\" type=\"environment\">\(e(error.text))</error>\n"
+                }
+                if let skipped = testCase.skipped { xml += "      <skipped message=\"\(e(skipped))\"/>\n" }
+                if let output = testCase.output { xml += "      <system-out>\(e(output))</system-out>\n" }
+                xml += "    </testcase>\n"
+            }
+            xml += "  </testsuite>\n"
+        }
+        xml += "</testsuites>\n"
+        return xml
+    }
+
+    private struct Problem { var message: String; var text: String }
+
+    private struct Case {
+        var name: String
+        var time: String
+        var failure: Problem?
+        var error: Problem?
+        var skipped: String?
+        var output: String?
+    }
+
+    private static func cases(of result: ScenarioResult) -> [Case] {
+        var main = Case(name: result.title, time: result.duration.seconds, output: result.logText.isEmpty ? nil : result.logText)
+        if let failure = result.failure, let text = result.failureText {
+            let problem = Problem(message: failure.message.split(separator: "\n").first.map(String.init) ?? "", text: text)
+            if failure.kind == .environment { main.error = problem } else { main.failure = problem }
+        }
+        if case .skipped(let reason) = result.outcome { main.skipped = reason }
+        var all = [main]
+        if let sweep = result.sweep {
+            for outcome in sweep.outcomes {
+                var offset = Case(name: "\(result.title) [split at offset \(outcome.offset)]", time: "0.000")
+                if !outcome.passed {
+                    offset.failure = Problem(message: "fails with the swept message split at offset \(outcome.offset)", text: sweep.summary)
+                }
+                all.append(offset)
+            }
+        }
+        for summary in result.parallel {
+            var block = Case(name: "\(result.title) [parallel \(summary.copies) at line \(summary.location.line)]", time: "0.000",
+                             output: summary.description)
+            if summary.failed > 0 { block.failure = Problem(message: "\(summary.failed) of \(summary.copies) copies failed", text: summary.description) }
+            all.append(block)
+        }
+        return all
+    }
+
+    private static func e(_ text: String) -> String { XMLEscaping.escape(text) }
+}

@@ -1,0 +1,53 @@
+import ProbeRunner
+
+/// What the reports are made of: the run's results with when it started and how long it took.
+public struct RunReport: Sendable {
+    public var results: [ScenarioResult]
+    /// ISO 8601, e.g. `2026-11-22T09:30:00Z` (tests pass a fixed one).
+    public var startedAt: String
+    public var duration: Duration
+    /// True when the run was cut short by a signal.
+    public var interrupted: Bool
+
+    public init(results: [ScenarioResult], startedAt: String, duration: Duration, interrupted: Bool = false) {
+        self.results = results
+        self.startedAt = startedAt
+        self.duration = duration
+        self.interrupted = interrupted
+    }
+
+    var passed: Int { results.filter { $0.outcome.passed }.count }
+    var skipped: Int { results.filter { if case .skipped = $0.outcome { return true } else { return false } }.count }
+    var failed: Int { results.filter { $0.failure?.kind == .assertion }.count }
+    var errored: Int { results.filter { $0.failure?.kind == .environment }.count }
+}
+
+extension ScenarioResult {
+    var failure: StepFailure? {
+        if case .failed(let failure) = outcome { return failure }
+        return nil
+    }
+
+    /// The failure as one block of text: where, the step, the message.
+    var failureText: String? {
+        guard let failure else { return nil }
+        var text = "\(failure.location.fileAndLine): \(failure.step)\n\(failure.message)"
+        if let connection = failure.connection { text += "\non \(connection)" }
+        return text
+    }
+
+    /// The step log as text.
+    var logText: String {
+        (log.map { "\(DurationFormat.offset($0.offset)) \($0.location.map(\.fileAndLine) ?? "-"): \($0.message)" } + notes.map { "note: \($0)" })
+            .joined(separator: "\n")
+    }
+}
+
+extension Duration {
+    /// Seconds with millisecond precision, as reports want them.
+    var seconds: String {
+        let (whole, fraction) = components
+        let millis = Int(fraction / 1_000_000_000_000_000)
+        return "\(whole)." + String(repeating: "0", count: 3 - String(millis).count) + "\(millis)"
+    }
+}

@@ -1,0 +1,54 @@
+import NIOConcurrencyHelpers
+import ProbeScript
+
+/// Runs many scenarios, at most `jobs` at a time, and hands each result over in input order.
+public struct BatchRunner: Sendable {
+    public let runner: ScenarioRunner
+    public let jobs: Int
+    /// Stop starting scenarios after the first failure (those not run are left out).
+    public let failFast: Bool
+
+    public init(runner: ScenarioRunner, jobs: Int, failFast: Bool) {
+        self.runner = runner
+        self.jobs = max(1, jobs)
+        self.failFast = failFast
+    }
+
+    /// Runs `scenarios`, each `repetitions` times (reported as "title (run k/N)").
+    public func run(_ scenarios: [Scenario], repetitions: Int = 1,
+                    onResult: @escaping @Sendable (ScenarioResult) -> Void) async -> [ScenarioResult] {
+        let work = scenarios.flatMap { scenario in (1...max(1, repetitions)).map { (scenario, $0) } }
+        let stop = NIOLockedValueBox(false)
+        var results = [ScenarioResult?](repeating: nil, count: work.count)
+        var finished = [Bool](repeating: false, count: work.count)
+        var next = 0
+        var delivered = 0
+        await withTaskGroup(of: (Int, ScenarioResult?).self) { group in
+            func launch() {
+                guard next < work.count else { return }
+                let index = next
+                next += 1
+                let (scenario, run) = work[index]
+                group.addTask {
+                    if stop.withLockedValue({ $0 }) { return (index, nil) }
+                    var result = await runner.run(scenario)
+                    if repetitions > 1 { result.title += " (run \(run)/\(repetitions))" }
+                    if failFast, !result.outcome.passed { stop.withLockedValue { $0 = true } }
+                    return (index, result)
+                }
+            }
+            for _ in 0..<min(jobs, work.count) { launch() }
+            for await (index, result) in group {
+                results[index] = result
+                finished[index] = true
+                // Hand over in input order, as soon as every earlier one is done (nil: not run after --fail-fast).
+                while delivered < work.count, finished[delivered] {
+                    if let ready = results[delivered] { onResult(ready) }
+                    delivered += 1
+                }
+                launch()
+            }
+        }
+        return results.compactMap { $0 }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import ProbeReport
+import Testing
+
+/// Each report format over a fixed run equals its golden file in Tests/Fixtures/reports.
+/// To accept a deliberate change: TCPPROBE_UPDATE_GOLDEN=1 swift test --filter ReportGoldenTests
+@Suite struct ReportGoldenTests {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/reports")
+
+    @Test(arguments: [(ReportFormat.junit, "sample.xml"), (.tap, "sample.tap"), (.json, "sample.json"), (.html, "sample.html")])
+    func matchesTheGoldenFile(_ format: ReportFormat, _ name: String) throws {
+        let rendered = format.render(SampleRun.report)
+        let golden = Self.directory.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["TCPPROBE_UPDATE_GOLDEN"] == "1" {
+            try Data(rendered.utf8).write(to: golden)
+        }
+        let expected = try String(contentsOf: golden, encoding: .utf8)
+        #expect(rendered == expected)
+    }
+
+    @Test func junitHasACasePerScenarioSweepOffsetAndParallelBlock() throws {
+        let xml = ReportFormat.junit.render(SampleRun.report)
+        let document = try XMLDocument(xmlString: xml)
+        let cases = try document.nodes(forXPath: "//testcase")
+        #expect(cases.count == 5 + 3 + 1)
+        #expect(try document.nodes(forXPath: "//testcase/failure").count == 2, "the failed scenario and its parallel block")
+        #expect(try document.nodes(forXPath: "//testcase/error").count == 1)
+        #expect(try document.nodes(forXPath: "//testcase/skipped").count == 1)
+        #expect(try document.nodes(forXPath: "//testsuite").count == 5, "one testsuite per scenario file")
+    }
+
+    @Test func junitIsValidAgainstTheJenkinsSchema() throws {
+        guard let xmllint = ["/usr/bin/xmllint"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            print("skipped: xmllint is not installed (apt-get install libxml2-utils)")
+            return
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID()).xml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(ReportFormat.junit.render(SampleRun.report).utf8).write(to: file)
+        let status = try Self.run(xmllint, ["--noout", "--schema", Self.directory.appendingPathComponent("junit.xsd").path, file.path])
+        #expect(status == 0)
+    }
+
+    @Test func jsonIsValidAgainstTheDocumentedSchema() throws {
+        let schema = Self.directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/report-schema.json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(ReportFormat.json.render(SampleRun.report).utf8).write(to: file)
+        let script = "import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))"
+        guard try Self.run("/usr/bin/env", ["python3", "-c", "import jsonschema"]) == 0 else {
+            print("skipped: the python jsonschema module is not installed (pip install jsonschema)")
+            return
+        }
+        #expect(try Self.run("/usr/bin/env", ["python3", "-c", script, file.path, schema.path]) == 0)
+        // And a broken document is rejected, so the check can fail.
+        try Data(#"{"tool":"tcpprobe"}"#.utf8).write(to: file)
+        #expect(try Self.run("/usr/bin/env", ["python3", "-c", script, file.path, schema.path]) != 0)
+    }
+
+    @Test func tapIsVersion14WithAPlanAndDiagnostics() {
+        let tap = ReportFormat.tap.render(SampleRun.report)
+        let lines = tap.split(separator: "\n")
+        #expect(lines.first == "TAP version 14")
+        #expect(lines[1] == "1..5")
+        #expect(lines.contains("not ok 2 - ping <pong> & \"friends\" (Scenarios/ping.scn)"))
+        #expect(lines.contains("ok 4 - slow one (Scenarios/slow.scn) # SKIP tag slow"))
+    }
+
+    static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
