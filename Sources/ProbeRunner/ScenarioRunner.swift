@@ -43,10 +43,14 @@ public struct ScenarioRunner: Sendable {
     }
 
     private func runOnce(_ scenario: Scenario, sweepMode: SplitSweep.Mode) async -> (ScenarioResult, sweptLength: Int?) {
-        let execution = ScenarioExecution(scenario: scenario, options: options, group: group, sweepMode: sweepMode)
+        // One event loop per run: its channels live there, and so does the task that drives them.
+        let loop = group.next()
+        let execution = ScenarioExecution(scenario: scenario, options: options, group: loop, sweepMode: sweepMode)
         let outcome: ScenarioResult.Outcome
         do {
-            try await execution.run()
+            try await withTaskExecutorPreference(EventLoopTaskExecutor(loop)) {
+                try await execution.run()
+            }
             outcome = .passed
         } catch let failure as StepFailure {
             outcome = .failed(failure)

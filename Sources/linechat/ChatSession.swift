@@ -15,7 +15,6 @@ actor ChatSession {
     }
 
     func run() async {
-        await room.join(self)
         transport.start()
         for await event in transport.events {
             switch event {

@@ -33,7 +33,10 @@ struct ServeCommand: AsyncParsableCommand {
         let room = ChatRoom()
         await withDiscardingTaskGroup { group in
             for await connection in listener.connections {
-                group.addTask { await ChatSession(transport: connection, room: room, fault: fault).run() }
+                // Joined in accept order, before its first line is read.
+                let session = ChatSession(transport: connection, room: room, fault: fault)
+                await room.join(session)
+                group.addTask { await session.run() }
             }
         }
     }

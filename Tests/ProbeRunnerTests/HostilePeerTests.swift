@@ -1,0 +1,51 @@
+import Foundation
+import ProbeRunner
+import Testing
+
+/// Issue 9: hostile peers end in a clear, bounded failure — never a hang, a crash or unbounded memory.
+@Suite(.serialized) struct HostilePeerTests {
+    /// Resident memory of this process, in bytes.
+    private func residentBytes() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
+    }
+
+    @Test func aResetInTheMiddleOfALineIsNamed() async throws {
+        let peer = try await TestPeer.start(.resetAfter(Array("half a li".utf8)))
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nexpect line any within 2s", against: peer)
+            .expectFailure(line: 2, containing: "the peer reset the connection (RST)")
+    }
+
+    @Test func aHundredMiBLineFailsAtMaxLineWithoutTakingItAll() async throws {
+        let peer = try await TestPeer.start(.flood(limit: 100 * 1024 * 1024))
+        defer { Task { await peer.stop() } }
+        let before = residentBytes()
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nexpect line any within 10s", against: peer)
+            .expectFailure(line: 2, containing: "within max-line 65536 bytes")
+        #expect(residentBytes() - before < 100 * 1024 * 1024, "memory grew by \(residentBytes() - before) bytes")
+    }
+
+    @Test func aSubjectThatFloodsStdoutKeepsMemoryBounded() async throws {
+        let before = residentBytes()
+        let result = try await ScenarioHarness.run("""
+            spawn noisy "yes all work and no play"
+            sleep 2s
+            kill noisy
+            expect exit noisy within 5s
+            """)
+        result.expectPassed()
+        #expect(residentBytes() - before < 100 * 1024 * 1024, "memory grew by \(residentBytes() - before) bytes")
+    }
+
+    @Test func aPeerThatAcceptsAndHangsFailsAtTheTimeout() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let clock = ContinuousClock()
+        let started = clock.now
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nsend line \"hello?\"\nexpect any within 300ms", against: peer)
+            .expectFailure(line: 3, containing: "timed out after 300ms waiting for any bytes")
+        #expect(clock.now - started < .seconds(2))
+    }
+}

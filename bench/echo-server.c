@@ -1,0 +1,52 @@
+/* A fast echo server for the round-trip benchmark (or, with the argument "discard", a sink
+ * for bulk transfers): one thread per connection, blocking read/write. Prints its port, then
+ * serves until killed. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int discard = 0;
+
+static void *serve(void *arg) {
+    int fd = (int)(long)arg;
+    static __thread char buffer[262144];
+    ssize_t n;
+    while ((n = read(fd, buffer, sizeof buffer)) > 0) {
+        if (discard) continue;
+        ssize_t off = 0;
+        while (off < n) {
+            ssize_t w = write(fd, buffer + off, n - off);
+            if (w <= 0) goto done;
+            off += w;
+        }
+    }
+done:
+    close(fd);
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    discard = argc > 1 && strcmp(argv[1], "discard") == 0;
+    int listener = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = 0, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t length = sizeof address;
+    if (bind(listener, (struct sockaddr *)&address, sizeof address) || listen(listener, 1024)) { perror("listen"); return 1; }
+    getsockname(listener, (struct sockaddr *)&address, &length);
+    printf("%d\n", ntohs(address.sin_port));
+    fflush(stdout);
+    for (;;) {
+        int client = accept(listener, NULL, NULL);
+        if (client < 0) continue;
+        setsockopt(client, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        pthread_t thread;
+        pthread_create(&thread, NULL, serve, (void *)(long)client);
+        pthread_detach(thread);
+    }
+}
