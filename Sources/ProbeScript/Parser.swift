@@ -7,7 +7,6 @@ public struct Parser {
     var position = 0
     var diagnostics: [Diagnostic] = []
     let source: SourceFile
-    let sourceLines: [[Unicode.Scalar]]
     var title: Template?
     var tags: [String] = []
 
@@ -16,7 +15,6 @@ public struct Parser {
         self.tokens = lexer.tokenize()
         self.diagnostics = lexer.diagnostics
         self.source = source
-        self.sourceLines = source.lines.map { Array($0.unicodeScalars) }
     }
 
     /// Parses a whole file.
@@ -248,8 +246,10 @@ public struct Parser {
             if token.location.line != first.location.line || token.kind == .openBrace || token.endsStatement { break }
             last = token
         }
-        let line = sourceLines[first.location.line - 1]
-        let from = min(first.location.column - 1, line.count)
+        let lines = source.scalarLines
+        guard first.location.line >= 1, first.location.line <= lines.count else { return "" }
+        let line = lines[first.location.line - 1]
+        let from = max(0, min(first.location.column - 1, line.count))
         let to = min(max(from, last.location.column - 1 + last.length), line.count)
         return String(String.UnicodeScalarView(line[from..<to]))
     }

@@ -2,19 +2,23 @@
 public struct SourceFile: Sendable {
     public let path: String
     public let text: String
-    public let lines: [Substring]
+    /// The lines as Unicode scalars, split at LF exactly as the lexer counts lines, without a
+    /// trailing CR. (Splitting Characters would not split at CR LF: it is one Character.)
+    let scalarLines: [[Unicode.Scalar]]
 
     public init(path: String, text: String) {
         self.path = path
         self.text = text
-        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        self.scalarLines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            var scalars = Array(line)
+            if scalars.last == "\r" { scalars.removeLast() }
+            return scalars
+        }
     }
 
     /// The line with 1-based number `number`, without its line ending, or nil past the end.
     public func line(_ number: Int) -> String? {
-        guard number >= 1, number <= lines.count else { return nil }
-        var line = String(lines[number - 1])
-        if line.hasSuffix("\r") { line.removeLast() }
-        return line
+        guard number >= 1, number <= scalarLines.count else { return nil }
+        return String(String.UnicodeScalarView(scalarLines[number - 1]))
     }
 }
