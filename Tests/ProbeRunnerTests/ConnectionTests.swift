@@ -33,20 +33,10 @@ import Glibc
 
     @Test func aFullBacklogMakesTheConnectTimeOut() async throws {
         // A listener that never accepts: once its accept queue is full, the kernel drops SYNs.
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = try #require(ScenarioHarness.loopbackSocket(backlog: 0))
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                _ = bind(listener, $0, length)
-                _ = listen(listener, 0)
-                _ = getsockname(listener, $0, &length)
-            }
-        }
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        var address = ScenarioHarness.loopbackAddress(port: port)
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
         var fillers: [Int32] = []
         defer { fillers.forEach { close($0) } }
         for _ in 0..<4 {
@@ -144,17 +134,32 @@ import Glibc
 }
 
 extension ScenarioHarness {
-    /// A port nothing listens on.
-    static func closedPort() -> Int? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
+    static func loopbackAddress(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    /// A socket bound to 127.0.0.1 on a free port, listening with `backlog` when given.
+    static func loopbackSocket(backlog: Int32? = nil) -> (fd: Int32, port: Int)? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = loopbackAddress(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ok = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 && (backlog.map { listen(fd, $0) == 0 } ?? true)
+            }
         }
-        return ok ? Int(UInt16(bigEndian: address.sin_port)) : nil
+        guard ok else { close(fd); return nil }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// A port nothing listens on (bound only for a moment).
+    static func closedPort() -> Int? {
+        guard let (fd, port) = loopbackSocket() else { return nil }
+        close(fd)
+        return port
     }
 }
