@@ -75,6 +75,12 @@ public final class PcapCapture: @unchecked Sendable {
         thread.name = "tcpprobe-capture"
         reader = thread
         thread.start()
+        CaptureRegistry.shared.add(self)
+    }
+
+    /// Where the file goes when the run is interrupted: `x.pcap` becomes `x.interrupted.pcap`.
+    public var interruptedPath: String {
+        (path.hasSuffix(".pcap") ? String(path.dropLast(5)) : path) + ".interrupted.pcap"
     }
 
     /// Adds `port` to the filter; call before traffic on that port starts.
@@ -159,8 +165,15 @@ public final class PcapCapture: @unchecked Sendable {
     /// Stops: drains what is left, reads the counters, flushes and closes the file under its final name.
     @discardableResult
     public func stop() -> CaptureStats {
+        stop(interrupted: false)
+    }
+
+    /// Stops; an interrupted capture is kept as `interruptedPath`.
+    @discardableResult
+    public func stop(interrupted: Bool) -> CaptureStats {
         var one: UInt8 = 1
         if lock.withLock({ finished }) { return CaptureStats(received: 0, dropped: 0, interfaceDropped: 0) }
+        CaptureRegistry.shared.remove(self)
         _ = write(stopPipe[1], &one, 1)
         readerDone.wait()
         return lock.withLock {
@@ -172,7 +185,7 @@ public final class PcapCapture: @unchecked Sendable {
             close(stopPipe[0])
             close(stopPipe[1])
             finished = true
-            _ = rename(partialPath, path)
+            _ = rename(partialPath, interrupted ? interruptedPath : path)
             return stats
         }
     }

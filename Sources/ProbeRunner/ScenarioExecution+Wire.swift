@@ -72,7 +72,7 @@ extension ScenarioExecution {
     }
 
     /// The connection's traffic captured so far; a capture that dropped packets is inconclusive.
-    private func connectionTrace(_ connection: ProbeConnection, _ capture: PcapCapture, _ statement: Statement) throws -> ConnectionTrace {
+    private func connectionTrace(_ connection: ProbeConnection, _ capture: any PacketCapture, _ statement: Statement) throws -> ConnectionTrace {
         capture.sync()
         let stats = capture.stats()
         if stats.dropped > 0 || stats.interfaceDropped > 0 {
@@ -154,7 +154,7 @@ extension ScenarioExecution {
 
 extension ScenarioExecution {
     /// Keeps the segments of this run's connections (at most 2000) for the ladder diagram.
-    func recordWire(_ capture: PcapCapture) {
+    func recordWire(_ capture: any PacketCapture) {
         capture.sync()
         guard let packets = try? capture.packets() else { return }
         let segments = packets.compactMap(PacketDecoder.segment)

@@ -29,7 +29,7 @@ final class ScenarioExecution {
     var log: [LogEntry] = []
     var notes: [String] = []
 
-    var capture: PcapCapture?
+    var capture: (any PacketCapture)?
     /// Why there is no capture although the scenario asks for one.
     var captureUnavailable: String?
     var injectedSplits: [InjectedSplit] = []

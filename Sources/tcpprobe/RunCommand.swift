@@ -101,8 +101,10 @@ struct RunCommand: AsyncParsableCommand {
         let clock = ContinuousClock()
         let started = clock.now
         let startedAt = ISO8601DateFormatter().string(from: Date())
+        SignalHandling.expectReports(targets, startedAt: startedAt)
         let batch = BatchRunner(runner: ScenarioRunner(options: options), jobs: jobs, failFast: failFast)
         let results = await batch.run(selected, repetitions: repetitions) { result in
+            SignalHandling.finished(result)
             progress.clear()
             print(reporter.render(result))
             fflush(stdout)

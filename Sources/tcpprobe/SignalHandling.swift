@@ -1,22 +1,44 @@
 import Foundation
+import NIOConcurrencyHelpers
+import ProbeCapture
+import ProbeReport
 import ProbeRunner
 
-/// Ctrl-C and SIGTERM: stop every spawned subject's process group, then exit 130 or 143.
+/// Ctrl-C and SIGTERM: stop every spawned subject, flush every capture and write the reports
+/// (both marked interrupted), then exit 130 or 143 — within about a second.
 enum SignalHandling {
     private nonisolated(unsafe) static var sources: [DispatchSourceSignal] = []
+    /// The reports to write if interrupted, and the results so far.
+    private static let pending = NIOLockedValueBox<(targets: [ReportWriter.Target], startedAt: String, started: ContinuousClock.Instant, results: [ScenarioResult])>(
+        ([], "", ContinuousClock.now, []))
 
     static func install() {
         for (number, code) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                Terminal.printError("interrupted: stopping subjects")
-                SubjectRegistry.shared.stopAll(grace: 0.5)
-                exit(code)
-            }
+            source.setEventHandler { interrupted(exitCode: code) }
             source.resume()
             sources.append(source)
         }
+    }
+
+    /// Remembers what to write if the run is interrupted.
+    static func expectReports(_ targets: [ReportWriter.Target], startedAt: String) {
+        pending.withLockedValue { $0 = (targets, startedAt, ContinuousClock.now, []) }
+    }
+
+    static func finished(_ result: ScenarioResult) {
+        pending.withLockedValue { $0.results.append(result) }
+    }
+
+    private static func interrupted(exitCode: Int32) {
+        Terminal.printError("\ninterrupted: stopping subjects, flushing captures and reports")
+        SubjectRegistry.shared.stopAll(grace: 0.5)
+        for path in CaptureRegistry.shared.stopAll() { Terminal.printError("kept \(path)") }
+        let (targets, startedAt, started, results) = pending.withLockedValue { $0 }
+        let report = RunReport(results: results, startedAt: startedAt, duration: ContinuousClock.now - started, interrupted: true)
+        try? ReportWriter.write(report, to: targets)
+        exit(exitCode)
     }
 
     /// Lifts the soft limit on open files to the hard limit, for large `parallel` blocks.

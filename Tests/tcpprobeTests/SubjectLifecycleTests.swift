@@ -50,4 +50,38 @@ import Testing
         #expect(process.terminationStatus == 130)
         #expect(processes(containing: "sleep \(marker)").isEmpty, "left behind: \(processes(containing: "sleep \(marker)"))")
     }
+
+    @Test func anInterruptedRunFlushesItsReportsAndCaptureWithinASecond() async throws {
+        let marker = "27.1828\(Int.random(in: 100...999))"
+        let directory = try scenario("""
+            set capture on
+            var port = free-port
+            listen l 127.0.0.1:{port}
+            connect a 127.0.0.1:{port}
+            spawn a "sleep \(marker)"
+            sleep 20s
+            """)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        process.executableURL = ProbeProcess.binary
+        process.arguments = ["run", "--report", "json=r.json", "--pcap-dir", "pcaps", "s.scn"]
+        process.currentDirectoryURL = directory
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<100 where processes(containing: "sleep \(marker)").isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        let clock = ContinuousClock()
+        let signalled = clock.now
+        process.terminate() // SIGTERM
+        process.waitUntilExit()
+        #expect(clock.now - signalled < .milliseconds(1500), "took \(clock.now - signalled) to stop")
+        #expect(process.terminationStatus == 143)
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
+        #expect(report?["interrupted"] as? Bool == true)
+        if geteuid() == 0 {
+            let kept = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("pcaps").path)
+            #expect(kept.count == 1 && kept[0].hasSuffix(".interrupted.pcap"), "\(kept)")
+        }
+        #expect(processes(containing: "sleep \(marker)").isEmpty)
+    }
 }

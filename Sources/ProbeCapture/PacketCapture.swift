@@ -1,0 +1,17 @@
+/// A capture of the scenario's own traffic, as the runner uses it. `PcapCapture` is the
+/// libpcap implementation; tests or other platforms may provide others.
+public protocol PacketCapture: AnyObject, Sendable {
+    /// The file the capture is written to (its final name).
+    var path: String { get }
+    /// Adds a port to the capture filter; call before traffic on that port starts.
+    func watch(port: Int) throws
+    /// A barrier: everything captured so far is readable when it returns.
+    func sync()
+    func stats() -> CaptureStats
+    /// The packets captured so far (after `sync()`).
+    func packets() throws -> [CapturedPacket]
+    /// Stops, flushes and closes the file under its final name.
+    @discardableResult func stop() -> CaptureStats
+}
+
+extension PcapCapture: PacketCapture {}
