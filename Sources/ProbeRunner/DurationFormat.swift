@@ -3,7 +3,7 @@ public enum DurationFormat {
     public static func short(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let total = Double(seconds) + Double(attoseconds) / 1e18
-        if total < 0.001 { return String(format3(total * 1_000_000)) + "us" }
+        if total < 0.001 { return String(Int((total * 1_000_000).rounded())) + "us" }
         if total < 1 { return trim(total * 1000) + "ms" }
         if total < 60 { return trim(total) + "s" }
         let minutes = Int(total / 60)
@@ -25,6 +25,4 @@ public enum DurationFormat {
         while text.hasSuffix("0") { text.removeLast() }
         return text
     }
-
-    private static func format3(_ value: Double) -> Int { Int(value.rounded()) }
 }

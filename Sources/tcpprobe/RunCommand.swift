@@ -82,7 +82,7 @@ struct RunCommand: AsyncParsableCommand {
         SignalHandling.install()
         SignalHandling.raiseFileLimit()
         let variables = try scenarioOptions.parsedVariables()
-        let selected = try selectScenarios(variables: variables)
+        let (selected, skipped) = try selectScenarios(variables: variables)
         if list {
             for scenario in selected {
                 print("\(scenario.path)\t\(scenario.title)" + (scenario.tags.isEmpty ? "" : "\t[\(scenario.tags.joined(separator: " "))]"))
@@ -103,7 +103,12 @@ struct RunCommand: AsyncParsableCommand {
         let startedAt = ISO8601DateFormatter().string(from: Date())
         SignalHandling.expectReports(targets, startedAt: startedAt)
         let batch = BatchRunner(runner: ScenarioRunner(options: options), jobs: jobs, failFast: failFast)
-        let results = await batch.run(selected, repetitions: repetitions) { result in
+        for (scenario, reason) in skipped {
+            let result = ScenarioResult(path: scenario.path, title: scenario.title, outcome: .skipped(reason), duration: .zero, log: [], notes: [])
+            print(reporter.render(result))
+            SignalHandling.finished(result)
+        }
+        let ran = await batch.run(selected, repetitions: repetitions) { result in
             SignalHandling.finished(result)
             progress.clear()
             print(reporter.render(result))
@@ -111,10 +116,11 @@ struct RunCommand: AsyncParsableCommand {
             progress.finished()
         }
         progress.clear()
+        let results = skipped.map { ScenarioResult(path: $0.0.path, title: $0.0.title, outcome: .skipped($0.1), duration: .zero, log: [], notes: []) } + ran
         let elapsed = clock.now - started
         print(reporter.summary(results, elapsed: elapsed))
-        if results.count < selected.count * repetitions {
-            print("--fail-fast: \(selected.count * repetitions - results.count) scenario run(s) not started")
+        if ran.count < selected.count * repetitions {
+            print("--fail-fast: \(selected.count * repetitions - ran.count) scenario run(s) not started")
         }
         do {
             try ReportWriter.write(RunReport(results: results, startedAt: startedAt, duration: elapsed), to: targets)
@@ -130,8 +136,9 @@ struct RunCommand: AsyncParsableCommand {
         if !failures.isEmpty { throw ExitCode.scenarioFailed }
     }
 
-    /// The scenarios the paths, tags and shard select; exits 2 on invalid files or none selected.
-    private func selectScenarios(variables: [String: String]) throws -> [Scenario] {
+    /// The scenarios the paths, --tag and shard select, and those --skip-tag skips (with the
+    /// reason, reported as skipped); exits 2 on invalid files or when nothing is selected.
+    private func selectScenarios(variables: [String: String]) throws -> (run: [Scenario], skipped: [(Scenario, String)]) {
         let catalog: ScenarioCatalog
         do {
             catalog = try ScenarioCatalog.load(scenarioOptions.paths, variables: Set(variables.keys))
@@ -144,15 +151,17 @@ struct RunCommand: AsyncParsableCommand {
             for diagnostic in catalog.diagnostics { Terminal.printError(renderer.render(diagnostic)) }
             if catalog.diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode.invalidInput }
         }
-        var selected = catalog.scenarios.filter { scenario in
-            (tags.isEmpty || !Set(tags).isDisjoint(with: scenario.tags)) && Set(skippedTags).isDisjoint(with: scenario.tags)
-        }
+        var selected = catalog.scenarios.filter { tags.isEmpty || !Set(tags).isDisjoint(with: $0.tags) }
         if let shard = shard.flatMap(Shard.init) { selected = shard.select(selected) }
-        if selected.isEmpty, shard == nil {
+        let skipped = selected.compactMap { scenario -> (Scenario, String)? in
+            scenario.tags.first(where: skippedTags.contains).map { (scenario, "--skip-tag \($0)") }
+        }
+        let run = selected.filter { Set(skippedTags).isDisjoint(with: $0.tags) }
+        if run.isEmpty, shard == nil {
             Terminal.printError("error: no scenario to run (\(catalog.scenarios.count) found, none selected by --tag/--skip-tag)")
             throw ExitCode.invalidInput
         }
-        return selected
+        return (run, skipped)
     }
 }
 
