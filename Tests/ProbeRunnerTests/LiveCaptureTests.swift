@@ -146,4 +146,25 @@ struct LiveCaptureTests {
         result.expectPassed()
         #expect(peer.log.received.count == 256 * 1024 * 1024)
     }
+
+    @Test func hostilePeersLeaveACompleteReadablePcap() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-hostile-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cases: [(PeerBehaviour, String)] = [
+            (.flood(limit: 64 * 1024 * 1024), "expect line any within 5s"),
+            (.resetAfter(Array("half a li".utf8)), "expect line any within 2s"),
+            (.silent, "send line \"hello?\"\nexpect any within 200ms"),
+        ]
+        for (behaviour, steps) in cases {
+            let peer = try await TestPeer.start(behaviour)
+            let result = try await run("set capture on\nconnect 127.0.0.1:{port}\n\(steps)", against: peer, keep: .always, directory: directory)
+            await peer.stop()
+            #expect(result.failure != nil, "\(behaviour) should fail")
+            let path = String(try #require(result.notes.first { $0.hasPrefix("pcap: ") }).dropFirst(6))
+            let packets = try PcapFile.packets(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+            let segments = packets.compactMap(PacketDecoder.segment)
+            #expect(segments.first?.flags == [.syn], "\(behaviour): the capture starts with the SYN")
+            #expect(!result.notes.contains { $0.contains("dropped") }, "\(behaviour): \(result.notes)")
+        }
+    }
 }
