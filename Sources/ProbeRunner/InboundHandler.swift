@@ -31,8 +31,8 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     private var paused = false
 
     func handlerAdded(context: ChannelHandlerContext) {
+        // The buffer grows on the first byte received: ten thousand idle connections cost nothing here.
         self.context = context
-        buffer = context.channel.allocator.buffer(capacity: 4096)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {

@@ -50,16 +50,24 @@ final class ProbeConnection: @unchecked Sendable {
     /// (the peer is not reading and the socket buffers are full).
     func send(_ bytes: [UInt8], timeout: TimeAmount) async throws -> Bool {
         let loop = channel.eventLoop
-        let promise = loop.makePromise(of: Bool.self)
-        let timer = loop.scheduleTask(in: timeout) { promise.succeed(false) }
-        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).whenComplete { result in
-            timer.cancel()
-            switch result {
-            case .success: promise.succeed(true)
-            case .failure(let error): promise.fail(error)
+        let channel = self.channel
+        // On the channel's loop (where scenarios run) a write the socket takes at once completes
+        // inside writeAndFlush; only a write still pending afterwards needs a timeout timer.
+        let written = try await loop.flatSubmit { () -> EventLoopFuture<Bool> in
+            let promise = loop.makePromise(of: Bool.self)
+            var timer: Scheduled<Void>?
+            var done = false
+            channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).whenComplete { result in
+                done = true
+                timer?.cancel()
+                switch result {
+                case .success: promise.succeed(true)
+                case .failure(let error): promise.fail(error)
+                }
             }
-        }
-        let written = try await promise.futureResult.get()
+            if !done { timer = loop.scheduleTask(in: timeout) { promise.succeed(false) } }
+            return promise.futureResult
+        }.get()
         if written { bytesSent += bytes.count }
         return written
     }
