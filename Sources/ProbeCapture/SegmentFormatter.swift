@@ -14,7 +14,7 @@ public struct SegmentFormatter: Sendable {
     }
 
     public func row(_ segment: TCPSegment) -> String {
-        let time = String(format6: segment.timestamp - start)
+        let time = DurationFormat.fixed(segment.timestamp - start, places: 6)
         let arrow = segment.sourcePort == leftPort ? "→" : "←"
         var marks: [String] = []
         if segment.flags.contains(.fin) { marks.append("[FIN]") }
@@ -28,14 +28,5 @@ public struct SegmentFormatter: Sendable {
         }
         if !marks.isEmpty { text += " " + marks.joined(separator: " ") }
         return text
-    }
-}
-
-extension String {
-    /// Seconds with six decimals.
-    init(format6 value: Double) {
-        let micros = Int((value * 1e6).rounded())
-        let fraction = String(abs(micros) % 1_000_000)
-        self = "\(micros / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
     }
 }

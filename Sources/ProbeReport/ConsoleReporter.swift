@@ -65,13 +65,11 @@ public struct ConsoleReporter: Sendable {
     }
 
     /// `3 passed, 1 failed` (and skipped), after all scenarios.
-    public func summary(_ results: [ScenarioResult], elapsed: Duration) -> String {
-        let passed = results.filter { $0.outcome.passed }.count
-        let skipped = results.filter { if case .skipped = $0.outcome { return true } else { return false } }.count
-        let failed = results.count - passed - skipped
-        var text = "\(passed) passed, \(failed) failed"
-        if skipped > 0 { text += ", \(skipped) skipped" }
+    public func summary(_ run: RunReport) -> String {
+        let failed = run.failed + run.errored
+        var text = "\(run.passed) passed, \(failed) failed"
+        if run.skipped > 0 { text += ", \(run.skipped) skipped" }
         let colour = failed > 0 ? "1;31" : "1;32"
-        return paint(text, colour) + paint(" in \(DurationFormat.short(elapsed))", "2")
+        return paint(text, colour) + paint(" in \(DurationFormat.short(run.duration))", "2")
     }
 }

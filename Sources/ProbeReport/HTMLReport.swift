@@ -18,12 +18,12 @@ enum HTMLReport {
             svg text{font:11px ui-monospace,monospace} .note{fill:#555} .failure{fill:#cf222e;font-weight:bold}
             </style></head><body>
             <h1>tcpprobe: \(run.passed) passed, \(run.failed + run.errored) failed\(run.skipped > 0 ? ", \(run.skipped) skipped" : "")\(run.interrupted ? " (interrupted)" : "")</h1>
-            <p>Started \(e(run.startedAt)), took \(run.duration.seconds) s.</p>
+            <p>Started \(e(run.startedAt)), took \(DurationFormat.seconds(run.duration)) s.</p>
 
             """
         for (index, result) in run.results.enumerated() {
             let (label, css) = status(result)
-            html += "<section id=\"s\(index)\"><h2 class=\"\(css)\">\(label) \(e(result.title)) <small>(\(e(result.path)), \(result.duration.seconds) s)</small></h2>\n"
+            html += "<section id=\"s\(index)\"><h2 class=\"\(css)\">\(label) \(e(result.title)) <small>(\(e(result.path)), \(DurationFormat.seconds(result.duration)) s)</small></h2>\n"
             if let text = result.failureText { html += "<pre class=\"fail\">\(e(text))</pre>\n" }
             html += ladder(result)
             if !result.notes.isEmpty { html += "<pre>\(e(result.notes.joined(separator: "\n")))</pre>\n" }
@@ -81,7 +81,7 @@ enum HTMLReport {
         svg += "<line x1=\"\(right)\" y1=\"\(top - 6)\" x2=\"\(right)\" y2=\"\(height - 10)\" stroke=\"#888\"/>\n"
         for (index, row) in rows.enumerated() {
             let y = top + index * rowHeight
-            svg += "<text x=\"4\" y=\"\(y + 4)\" class=\"note\">+\(String(format3: row.time))s</text>"
+            svg += "<text x=\"4\" y=\"\(y + 4)\" class=\"note\">+\(DurationFormat.fixed(row.time, places: 3))s</text>"
             switch row.kind {
             case .toPeer, .toProbe:
                 let (from, to) = row.kind == .toPeer ? (left, right) : (right, left)
@@ -99,13 +99,4 @@ enum HTMLReport {
     }
 
     private static func e(_ text: String) -> String { XMLEscaping.escape(text) }
-}
-
-private extension String {
-    /// Seconds with three decimals.
-    init(format3 value: Double) {
-        let millis = Int((value * 1000).rounded())
-        let fraction = String(millis % 1000)
-        self = "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
-    }
 }

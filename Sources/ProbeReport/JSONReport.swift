@@ -1,5 +1,6 @@
 import Foundation
 import ProbeRunner
+import ProbeScript
 
 /// The run as JSON, following docs/report-schema.json.
 enum JSONReport {
@@ -8,7 +9,7 @@ enum JSONReport {
             "tool": "tcpprobe",
             "schema": 1,
             "startedAt": run.startedAt,
-            "durationSeconds": Double(run.duration.seconds) ?? 0,
+            "durationSeconds": Double(DurationFormat.seconds(run.duration)) ?? 0,
             "interrupted": run.interrupted,
             "summary": ["total": run.results.count, "passed": run.passed, "failed": run.failed, "errors": run.errored, "skipped": run.skipped],
             "scenarios": run.results.map(scenario),
@@ -21,10 +22,10 @@ enum JSONReport {
         var object: [String: Any] = [
             "path": result.path,
             "title": result.title,
-            "durationSeconds": Double(result.duration.seconds) ?? 0,
+            "durationSeconds": Double(DurationFormat.seconds(result.duration)) ?? 0,
             "notes": result.notes,
             "log": result.log.map { entry -> [String: Any] in
-                var item: [String: Any] = ["offsetSeconds": Double(entry.offset.seconds) ?? 0, "message": entry.message]
+                var item: [String: Any] = ["offsetSeconds": Double(DurationFormat.seconds(entry.offset)) ?? 0, "message": entry.message]
                 if let location = entry.location { item["location"] = location.fileAndLine }
                 return item
             },
@@ -38,7 +39,7 @@ enum JSONReport {
             object["outcome"] = failure.kind == .environment ? "error" : "failed"
             var details: [String: Any] = ["location": failure.location.fileAndLine, "step": failure.step, "message": failure.message]
             if let connection = failure.connection { details["connection"] = connection }
-            if let waited = failure.waited { details["waitedSeconds"] = Double(waited.seconds) ?? 0 }
+            if let waited = failure.waited { details["waitedSeconds"] = Double(DurationFormat.seconds(waited)) ?? 0 }
             if failure.totalReceived > 0 {
                 details["lastBytesReceived"] = String(decoding: failure.recentBytes, as: UTF8.self)
                 details["totalBytesReceived"] = failure.totalReceived

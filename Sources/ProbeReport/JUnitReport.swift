@@ -1,4 +1,5 @@
 import ProbeRunner
+import ProbeScript
 
 /// JUnit XML as Jenkins and GitLab read it: a testsuite per scenario file, a testcase per
 /// scenario, per split-sweep offset and per parallel block; `<failure>` for unmet expectations,
@@ -8,13 +9,13 @@ enum JUnitReport {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         let tests = run.results.reduce(0) { $0 + cases(of: $1).count }
         let failures = run.results.reduce(0) { $0 + cases(of: $1).filter { $0.failure != nil }.count }
-        xml += #"<testsuites name="tcpprobe" tests="\#(tests)" failures="\#(failures)" errors="\#(run.errored)" time="\#(run.duration.seconds)">"# + "\n"
+        xml += #"<testsuites name="tcpprobe" tests="\#(tests)" failures="\#(failures)" errors="\#(run.errored)" time="\#(DurationFormat.seconds(run.duration))">"# + "\n"
         for result in run.results {
             let suiteCases = cases(of: result)
             let suiteFailures = suiteCases.filter { $0.failure != nil }.count
             let error = result.failure?.kind == .environment
             let skipped = suiteCases.filter { $0.skipped != nil }.count
-            xml += "  <testsuite name=\"\(e(result.path))\" tests=\"\(suiteCases.count)\" failures=\"\(suiteFailures)\" errors=\"\(error ? 1 : 0)\" skipped=\"\(skipped)\" time=\"\(result.duration.seconds)\" timestamp=\"\(e(run.startedAt))\">\n"
+            xml += "  <testsuite name=\"\(e(result.path))\" tests=\"\(suiteCases.count)\" failures=\"\(suiteFailures)\" errors=\"\(error ? 1 : 0)\" skipped=\"\(skipped)\" time=\"\(DurationFormat.seconds(result.duration))\" timestamp=\"\(e(run.startedAt))\">\n"
             for testCase in suiteCases {
                 xml += "    <testcase name=\"\(e(testCase.name))\" classname=\"\(e(result.path))\" time=\"\(testCase.time)\""
                 if testCase.failure == nil, testCase.error == nil, testCase.skipped == nil, testCase.output == nil {
@@ -50,7 +51,7 @@ enum JUnitReport {
     }
 
     private static func cases(of result: ScenarioResult) -> [Case] {
-        var main = Case(name: result.title, time: result.duration.seconds, output: result.logText.isEmpty ? nil : result.logText)
+        var main = Case(name: result.title, time: DurationFormat.seconds(result.duration), output: result.logText.isEmpty ? nil : result.logText)
         if let failure = result.failure, let text = result.failureText {
             let problem = Problem(message: failure.message.split(separator: "\n").first.map(String.init) ?? "", text: text)
             if failure.kind == .environment { main.error = problem } else { main.failure = problem }

@@ -1,4 +1,5 @@
 import ProbeRunner
+import ProbeScript
 
 /// What the reports are made of: the run's results with when it started and how long it took.
 public struct RunReport: Sendable {
@@ -16,18 +17,15 @@ public struct RunReport: Sendable {
         self.interrupted = interrupted
     }
 
-    var passed: Int { results.filter { $0.outcome.passed }.count }
-    var skipped: Int { results.filter { if case .skipped = $0.outcome { return true } else { return false } }.count }
-    var failed: Int { results.filter { $0.failure?.kind == .assertion }.count }
-    var errored: Int { results.filter { $0.failure?.kind == .environment }.count }
+    public var passed: Int { results.filter { $0.outcome.passed }.count }
+    public var skipped: Int { results.filter { $0.outcome.skipped }.count }
+    /// Scenarios whose expectation or assertion failed.
+    public var failed: Int { results.filter { $0.failure?.kind == .assertion }.count }
+    /// Scenarios the environment stopped (spawn, bind, capture).
+    public var errored: Int { results.filter { $0.failure?.kind == .environment }.count }
 }
 
 extension ScenarioResult {
-    var failure: StepFailure? {
-        if case .failed(let failure) = outcome { return failure }
-        return nil
-    }
-
     /// The failure as one block of text: where, the step, the message.
     var failureText: String? {
         guard let failure else { return nil }
@@ -40,14 +38,5 @@ extension ScenarioResult {
     var logText: String {
         (log.map { "\(DurationFormat.offset($0.offset)) \($0.location.map(\.fileAndLine) ?? "-"): \($0.message)" } + notes.map { "note: \($0)" })
             .joined(separator: "\n")
-    }
-}
-
-extension Duration {
-    /// Seconds with millisecond precision, as reports want them.
-    var seconds: String {
-        let (whole, fraction) = components
-        let millis = Int(fraction / 1_000_000_000_000_000)
-        return "\(whole)." + String(repeating: "0", count: 3 - String(millis).count) + "\(millis)"
     }
 }

@@ -99,8 +99,7 @@ final class ProbeConnection: @unchecked Sendable {
 
     /// Stops or resumes draining the socket.
     func setPaused(_ paused: Bool) async throws {
-        let handler = self.handler
-        try await channel.eventLoop.submit { handler.setPaused(paused) }.get()
+        try await onLoop { $0.setPaused(paused) }
     }
 
     /// Runs `body` on the event loop with the handler, and returns its result.
@@ -111,7 +110,6 @@ final class ProbeConnection: @unchecked Sendable {
 
     /// The last bytes received, for failure reports.
     func recentBytes() async -> (bytes: [UInt8], total: Int) {
-        let handler = self.handler
-        return (try? await channel.eventLoop.submit { (handler.recent.bytes, handler.recent.total) }.get()) ?? ([], 0)
+        (try? await onLoop { ($0.recent.bytes, $0.recent.total) }) ?? ([], 0)
     }
 }

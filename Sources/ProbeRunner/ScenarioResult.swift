@@ -9,6 +9,17 @@ public struct ScenarioResult: Sendable {
             if case .passed = self { return true }
             return false
         }
+
+        public var skipped: Bool {
+            if case .skipped = self { return true }
+            return false
+        }
+    }
+
+    /// Why it failed, or nil when it passed or was skipped.
+    public var failure: StepFailure? {
+        if case .failed(let failure) = outcome { return failure }
+        return nil
     }
 
     public var path: String

@@ -54,12 +54,9 @@ public struct ScenarioRunner: Sendable {
             outcome = .passed
         } catch let failure as StepFailure {
             outcome = .failed(failure)
-        } catch is CancellationError {
-            outcome = .failed(StepFailure(.environment, at: SourceLocation(file: scenario.path, line: 1, column: 1),
-                                          step: "", message: "interrupted"))
         } catch {
-            outcome = .failed(StepFailure(.environment, at: SourceLocation(file: scenario.path, line: 1, column: 1),
-                                          step: "", message: "unexpected error: \(error)"))
+            let message = error is CancellationError ? "interrupted" : "unexpected error: \(error)"
+            outcome = .failed(StepFailure(.environment, at: SourceLocation(file: scenario.path, line: 1, column: 1), step: "", message: message))
         }
         var result = ScenarioResult(path: scenario.path, title: scenario.title, outcome: outcome,
                                     duration: execution.elapsed, log: execution.log, notes: execution.notes)

@@ -117,23 +117,19 @@ struct RunCommand: AsyncParsableCommand {
         }
         progress.clear()
         let results = skipped.map { ScenarioResult(path: $0.0.path, title: $0.0.title, outcome: .skipped($0.1), duration: .zero, log: [], notes: []) } + ran
-        let elapsed = clock.now - started
-        print(reporter.summary(results, elapsed: elapsed))
+        let report = RunReport(results: results, startedAt: startedAt, duration: clock.now - started)
+        print(reporter.summary(report))
         if ran.count < selected.count * repetitions {
             print("--fail-fast: \(selected.count * repetitions - ran.count) scenario run(s) not started")
         }
         do {
-            try ReportWriter.write(RunReport(results: results, startedAt: startedAt, duration: elapsed), to: targets)
+            try ReportWriter.write(report, to: targets)
         } catch {
             Terminal.printError("error: cannot write a report: \(error)")
             throw ExitCode.environmentError
         }
-        let failures = results.compactMap { result -> StepFailure? in
-            if case .failed(let failure) = result.outcome { return failure }
-            return nil
-        }
-        if failures.contains(where: { $0.kind == .environment }) { throw ExitCode.environmentError }
-        if !failures.isEmpty { throw ExitCode.scenarioFailed }
+        if report.errored > 0 { throw ExitCode.environmentError }
+        if report.failed > 0 { throw ExitCode.scenarioFailed }
     }
 
     /// The scenarios the paths, --tag and shard select, and those --skip-tag skips (with the

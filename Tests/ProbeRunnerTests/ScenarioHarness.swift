@@ -26,12 +26,6 @@ enum ScenarioHarness {
 enum HarnessError: Error { case invalid(String) }
 
 extension ScenarioResult {
-    /// The failure, or nil when the scenario passed.
-    var failure: StepFailure? {
-        if case .failed(let failure) = outcome { return failure }
-        return nil
-    }
-
     /// Records an issue when the scenario did not pass, with the failure message.
     func expectPassed(sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         #expect(failure == nil, "failed at line \(failure?.location.line ?? 0): \(failure?.message ?? "")", sourceLocation: sourceLocation)

@@ -13,9 +13,22 @@ public enum DurationFormat {
 
     /// Seconds with millisecond precision, for logs: `+1.502s`.
     public static func offset(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let millis = Int(attoseconds / 1_000_000_000_000_000)
-        return "+\(seconds)." + String(repeating: "0", count: 3 - String(millis).count) + "\(millis)s"
+        "+" + seconds(duration) + "s"
+    }
+
+    /// Seconds with millisecond precision, as reports want them: `1.502`.
+    public static func seconds(_ duration: Duration) -> String {
+        fixed(Double(duration / .microseconds(1)) / 1e6, places: 3)
+    }
+
+    /// `value` with exactly `places` decimals, rounded: `fixed(0.0000015, places: 6)` is `0.000002`.
+    public static func fixed(_ value: Double, places: Int) -> String {
+        var scale = 1
+        for _ in 0..<places { scale *= 10 }
+        let units = Int((abs(value) * Double(scale)).rounded())
+        let fraction = String(units % scale)
+        let sign = value < 0 && units > 0 ? "-" : ""
+        return sign + "\(units / scale)" + (places > 0 ? "." + String(repeating: "0", count: places - fraction.count) + fraction : "")
     }
 
     private static func trim(_ value: Double) -> String {
