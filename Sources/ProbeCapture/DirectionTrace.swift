@@ -26,6 +26,7 @@ public struct DirectionTrace: Sendable {
             (offset: Int(Int32(bitPattern: segment.sequence &- reference)), index: index, segment: segment)
         }.sorted { ($0.offset, $0.index) < ($1.offset, $1.index) }
         var next = ordered.first.map { min(0, $0.offset) } ?? 0
+        stream.reserveCapacity(carrying.reduce(0) { $0 + $1.payload.count })
         for (offset, _, segment) in ordered {
             let end = offset + segment.payload.count
             if end <= next {

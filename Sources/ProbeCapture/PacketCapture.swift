@@ -8,8 +8,8 @@ public protocol PacketCapture: AnyObject, Sendable {
     /// A barrier: everything captured so far is readable when it returns.
     func sync()
     func stats() -> CaptureStats
-    /// The packets captured so far (after `sync()`).
-    func packets() throws -> [CapturedPacket]
+    /// The TCP segments captured so far (after `sync()`).
+    func segments() throws -> [TCPSegment]
     /// Stops, flushes and closes the file under its final name.
     @discardableResult func stop() -> CaptureStats
 }

@@ -9,9 +9,13 @@ public enum PacketDecoder {
 
     /// The segment, or nil for anything that is not TCP over IPv4 or IPv6.
     public static func segment(_ packet: CapturedPacket) -> TCPSegment? {
-        let bytes = packet.data
+        packet.data.withUnsafeBytes { segment(linkType: packet.linkType, data: $0, timestamp: packet.timestamp) }
+    }
+
+    /// The segment in a packet's bytes (from the link layer up); only its payload is copied.
+    public static func segment(linkType: UInt32, data bytes: UnsafeRawBufferPointer, timestamp: Double) -> TCPSegment? {
         var offset: Int
-        switch packet.linkType {
+        switch linkType {
         case ethernet:
             guard bytes.count >= 14 else { return nil }
             offset = 14
@@ -33,10 +37,10 @@ public enum PacketDecoder {
             return nil
         }
         guard bytes.count > offset else { return nil }
-        return ip(bytes, at: offset, timestamp: packet.timestamp)
+        return ip(bytes, at: offset, timestamp: timestamp)
     }
 
-    private static func ip(_ bytes: [UInt8], at start: Int, timestamp: Double) -> TCPSegment? {
+    private static func ip(_ bytes: UnsafeRawBufferPointer, at start: Int, timestamp: Double) -> TCPSegment? {
         let version = bytes[start] >> 4
         let source: String, destination: String
         var tcpStart: Int
@@ -80,7 +84,7 @@ public enum PacketDecoder {
                           payload: Array(bytes[(tcpStart + dataOffset)..<end]))
     }
 
-    private static func ipv6(_ bytes: ArraySlice<UInt8>) -> String {
+    private static func ipv6(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
         let groups = stride(from: bytes.startIndex, to: bytes.endIndex, by: 2).map { Int(bytes[$0]) << 8 | Int(bytes[$0 + 1]) }
         // Compress the longest run of zero groups, as RFC 5952 says.
         var bestStart = -1, bestLength = 0, runStart = -1

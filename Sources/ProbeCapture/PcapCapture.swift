@@ -155,11 +155,9 @@ public final class PcapCapture: @unchecked Sendable {
         return CaptureStats(received: Int(counters.ps_recv), dropped: Int(counters.ps_drop), interfaceDropped: Int(counters.ps_ifdrop))
     }
 
-    /// The packets written so far (call `sync()` first to include the latest).
-    public func packets() throws -> [CapturedPacket] {
-        let file = lock.withLock { finished ? path : partialPath }
-        guard let data = FileManager.default.contents(atPath: file) else { throw CaptureError.failed("cannot read \(file)") }
-        return try PcapFile.packets(in: [UInt8](data), allowTruncatedTail: true)
+    /// The TCP segments written so far (call `sync()` first to include the latest).
+    public func segments() throws -> [TCPSegment] {
+        try PcapFile.segments(atPath: lock.withLock { finished ? path : partialPath }, allowTruncatedTail: true)
     }
 
     /// Stops: drains what is left, reads the counters, flushes and closes the file under its final name.

@@ -1,12 +1,16 @@
+import Foundation
+
 /// Reads the classic pcap file format (microsecond or nanosecond, either byte order).
 public enum PcapFile {
     public enum ReadError: Error, CustomStringConvertible {
+        case unreadable(String)
         case tooShort
         case badMagic(UInt32)
         case truncated(recordAt: Int)
 
         public var description: String {
             switch self {
+            case .unreadable(let path): return "cannot read \(path)"
             case .tooShort: return "not a pcap file: shorter than its 24-byte header"
             case .badMagic(let magic): return "not a pcap file: magic number 0x\(String(magic, radix: 16))"
             case .truncated(let offset): return "the pcap file is truncated in the record at byte \(offset)"
@@ -14,11 +18,48 @@ public enum PcapFile {
         }
     }
 
+    /// One record, valid only while the visitor that receives it runs.
+    public struct Record {
+        /// Seconds since the epoch, with nanosecond resolution where the file has it.
+        public var timestamp: Double
+        public var linkType: UInt32
+        public var data: UnsafeRawBufferPointer
+        public var originalLength: Int
+    }
+
     /// The packets of a pcap file's bytes. A truncated last record is an error unless
     /// `allowTruncatedTail` (a capture still being written).
     public static func packets(in bytes: [UInt8], allowTruncatedTail: Bool = false) throws -> [CapturedPacket] {
+        var packets: [CapturedPacket] = []
+        try bytes.withUnsafeBytes { raw in
+            try forEachRecord(in: raw, allowTruncatedTail: allowTruncatedTail) { record in
+                packets.append(CapturedPacket(timestamp: record.timestamp, linkType: record.linkType,
+                                              data: Array(record.data), originalLength: record.originalLength))
+            }
+        }
+        return packets
+    }
+
+    /// The TCP segments of the pcap file at `path`. The file is mapped, not read, and only the
+    /// segments are copied out of it, so a capture of gigabytes costs its payloads once.
+    public static func segments(atPath path: String, allowTruncatedTail: Bool = false) throws -> [TCPSegment] {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch { throw ReadError.unreadable(path) }
+        var segments: [TCPSegment] = []
+        try data.withUnsafeBytes { raw in
+            try forEachRecord(in: raw, allowTruncatedTail: allowTruncatedTail) { record in
+                if let segment = PacketDecoder.segment(linkType: record.linkType, data: record.data, timestamp: record.timestamp) {
+                    segments.append(segment)
+                }
+            }
+        }
+        return segments
+    }
+
+    /// Calls `body` with each record of a pcap file's bytes, in file order.
+    public static func forEachRecord(in bytes: UnsafeRawBufferPointer, allowTruncatedTail: Bool, _ body: (Record) throws -> Void) throws {
         guard bytes.count >= 24 else { throw ReadError.tooShort }
-        let magicLE = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
+        let magicLE = UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))
         let littleEndian: Bool
         let nanoseconds: Bool
         switch magicLE {
@@ -29,11 +70,10 @@ public enum PcapFile {
         default: throw ReadError.badMagic(magicLE)
         }
         func u32(_ offset: Int) -> UInt32 {
-            let b0 = UInt32(bytes[offset]), b1 = UInt32(bytes[offset + 1]), b2 = UInt32(bytes[offset + 2]), b3 = UInt32(bytes[offset + 3])
-            return littleEndian ? b0 | b1 << 8 | b2 << 16 | b3 << 24 : b3 | b2 << 8 | b1 << 16 | b0 << 24
+            let value = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            return littleEndian ? UInt32(littleEndian: value) : UInt32(bigEndian: value)
         }
         let linkType = u32(20) & 0x0FFF_FFFF
-        var packets: [CapturedPacket] = []
         var offset = 24
         while offset < bytes.count {
             guard offset + 16 <= bytes.count else {
@@ -43,15 +83,14 @@ public enum PcapFile {
             let seconds = Double(u32(offset))
             let fraction = Double(u32(offset + 4)) / (nanoseconds ? 1e9 : 1e6)
             let included = Int(u32(offset + 8))
-            let original = Int(u32(offset + 12))
             guard offset + 16 + included <= bytes.count else {
                 if allowTruncatedTail { break }
                 throw ReadError.truncated(recordAt: offset)
             }
-            packets.append(CapturedPacket(timestamp: seconds + fraction, linkType: linkType,
-                                          data: Array(bytes[(offset + 16)..<(offset + 16 + included)]), originalLength: original))
+            try body(Record(timestamp: seconds + fraction, linkType: linkType,
+                            data: UnsafeRawBufferPointer(rebasing: bytes[(offset + 16)..<(offset + 16 + included)]),
+                            originalLength: Int(u32(offset + 12))))
             offset += 16 + included
         }
-        return packets
     }
 }

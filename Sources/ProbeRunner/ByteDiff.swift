@@ -29,9 +29,11 @@ enum ByteDiff {
         text + String(repeating: " ", count: width - text.count)
     }
 
-    /// `"..."` with at most `limit` bytes shown, and how many were left out.
-    static func preview<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200) -> String where Bytes.Element == UInt8 {
-        if bytes.count <= limit { return "\"" + ByteEscaper.escape(bytes) + "\"" }
-        return "\"" + ByteEscaper.escape(bytes.prefix(limit)) + "\"… (\(bytes.count) bytes)"
+    /// `"..."` with at most `limit` bytes shown, and how many were left out; `total` is the
+    /// length of the whole when `bytes` is only its beginning.
+    static func preview<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200, total: Int? = nil) -> String where Bytes.Element == UInt8 {
+        let total = total ?? bytes.count
+        if total <= limit { return "\"" + ByteEscaper.escape(bytes) + "\"" }
+        return "\"" + ByteEscaper.escape(bytes.prefix(limit)) + "\"… (\(total) bytes)"
     }
 }

@@ -4,18 +4,24 @@ import ProbeScript
 
 /// The `send` executor, with its fault modifiers: chunks, split offsets, pacing and a bandwidth limit.
 extension ScenarioExecution {
+    /// The most one write hands the socket: larger pieces go out as several writes, so a large
+    /// send holds one write's bytes at a time and its timeout measures progress, not the whole.
+    static let largestWrite = 1024 * 1024
+
     func send(_ step: SendStep, _ statement: Statement) async throws {
         let connection = try target(statement)
         if connection.outputClosed {
             throw failure(statement, "\(connection.label) has shut down writing; nothing more can be sent", connection)
         }
-        let bytes = try await data(step.data, statement)
-        let pieces = try plan(bytes, step, statement)
+        let payload = try payload(step.data, statement)
+        let total = payload.count
+        let pieces = try plan(total, step, statement)
         let interval = try step.interval.map { try resolve($0, "a duration", Quantity.duration) }
         let rate = try step.rate.map { try resolve($0, "a rate", Quantity.rate) }
         let sendStart = clock.now
         let streamStart = connection.bytesSent
         var sent = 0
+        var head: [UInt8] = []
         var writes: [String] = []
         for (index, piece) in pieces.enumerated() {
             if let rate {
@@ -23,18 +29,22 @@ extension ScenarioExecution {
                 let due = sendStart + .nanoseconds(Int64(Double(sent) / Double(rate) * 1e9))
                 if due > clock.now { try await sleep(for: due - clock.now, statement) }
             }
-            let (wait, byDeadline) = limit(timeout)
-            let written: Bool
-            do {
-                written = try await connection.send(piece, timeout: wait.timeAmount)
-            } catch {
-                throw await withRecentBytes(failure(statement, "send failed after \(sent) of \(bytes.count) bytes: \(error)", connection), connection)
+            for block in stride(from: piece.lowerBound, to: piece.upperBound, by: Self.largestWrite) {
+                let bytes = take(payload, block..<min(piece.upperBound, block + Self.largestWrite))
+                if head.count < 80 { head += bytes.prefix(80 - head.count) }
+                let (wait, byDeadline) = limit(timeout)
+                let written: Bool
+                do {
+                    written = try await connection.send(bytes, timeout: wait.timeAmount)
+                } catch {
+                    throw await withRecentBytes(failure(statement, "send failed after \(sent) of \(total) bytes: \(error)", connection), connection)
+                }
+                guard written else {
+                    let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "a write blocked for \(format(wait))"
+                    throw await withRecentBytes(failure(statement, "\(why): the peer is not reading (\(sent) of \(total) bytes written)", connection, waited: wait), connection)
+                }
+                sent += bytes.count
             }
-            guard written else {
-                let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "a write blocked for \(format(wait))"
-                throw await withRecentBytes(failure(statement, "\(why): the peer is not reading (\(sent) of \(bytes.count) bytes written)", connection, waited: wait), connection)
-            }
-            sent += piece.count
             if pieces.count > 1 { writes.append("\(piece.count)B@\(format(clock.now - sendStart))") }
             if let interval, index < pieces.count - 1 {
                 // Pace against the planned times, so the sleeps' own overhead does not accumulate.
@@ -43,35 +53,43 @@ extension ScenarioExecution {
             }
         }
         if pieces.count > 1, capture != nil {
-            let cuts = pieces.dropLast().reduce(into: [Int]()) { cuts, piece in cuts.append((cuts.last ?? streamStart) + piece.count) }
+            let cuts = pieces.dropLast().map { streamStart + $0.upperBound }
             injectedSplits.append(InjectedSplit(statement: statement, connection: connection, cuts: cuts))
         }
-        var message = "\(connection.label): sent \(bytes.count) bytes " + ByteDiff.preview(bytes, limit: 80)
+        var message = "\(connection.label): sent \(total) bytes " + ByteDiff.preview(head, limit: 80, total: total)
         if !writes.isEmpty {
             let shown = writes.count > 24 ? writes.prefix(12) + ["…"] + writes.suffix(4) : writes[...]
             message += " in \(pieces.count) writes: " + shown.joined(separator: " ")
         }
-        if case .random = step.data { message += " (seed \(seed))" }
+        if case .random = payload { message += " (seed \(seed))" }
         record(statement, message)
     }
 
-    /// The bytes a send form stands for.
-    private func data(_ data: SendStep.Data, _ statement: Statement) async throws -> [UInt8] {
+    /// What a send form stands for; random bytes are made later, as they are written.
+    private func payload(_ data: SendStep.Data, _ statement: Statement) throws -> SendPayload {
         switch data {
         case .bytes(let template):
-            return template.render(lookup)
+            return .bytes(template.render(lookup))
         case .line(let template):
-            return template.render(lookup) + terminator.bytes
+            return .bytes(template.render(lookup) + terminator.bytes)
         case .file(let template):
             let path = ScenarioLoader.resolve(template.renderString(lookup), from: statement.location.file)
             guard let contents = FileManager.default.contents(atPath: path) else {
                 throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot read '\(path)'")
             }
-            return Array(contents)
+            return .bytes(Array(contents))
         case .random(let size):
             let count = try resolve(size, "a size", Quantity.size)
             if !notes.contains(where: { $0.hasPrefix("random seed") }) { notes.append("random seed \(seed) (rerun with --seed \(seed))") }
-            return random.bytes(count)
+            return .random(count: count)
+        }
+    }
+
+    /// The payload's bytes in `range`; ranges are taken in order, which the random stream relies on.
+    private func take(_ payload: SendPayload, _ range: Range<Int>) -> [UInt8] {
+        switch payload {
+        case .bytes(let bytes): return range.count == bytes.count ? bytes : Array(bytes[range])
+        case .random: return random.bytes(range.count)
         }
     }
 
@@ -88,35 +106,35 @@ extension ScenarioExecution {
         return [offset]
     }
 
-    /// The writes a send is made of: one, or the pieces its modifiers ask for.
-    private func plan(_ bytes: [UInt8], _ step: SendStep, _ statement: Statement) throws -> [[UInt8]] {
+    /// The writes a send is made of, as ranges of its bytes: one, or the pieces its modifiers ask for.
+    private func plan(_ count: Int, _ step: SendStep, _ statement: Statement) throws -> [Range<Int>] {
         var cuts: [Int] = []
         if let chunk = step.chunkSize {
             let size = try resolve(chunk, "a chunk size", Quantity.size)
             guard size > 0 else { throw failure(statement, "a chunk size must be at least 1") }
-            cuts = Array(stride(from: size, to: bytes.count, by: size))
+            cuts = Array(stride(from: size, to: count, by: size))
         } else if !step.splitOffsets.isEmpty {
             cuts = try step.splitOffsets.map { try resolve($0, "an offset", Quantity.integer) }
             guard cuts == cuts.sorted(), Set(cuts).count == cuts.count else {
                 throw failure(statement, "split offsets must increase: \(cuts.map(String.init).joined(separator: ","))")
             }
-            if let last = cuts.last, last >= bytes.count {
-                throw failure(statement, "split offset \(last) is not inside the \(bytes.count) bytes being sent (offsets run from 1 to \(bytes.count - 1))")
+            if let last = cuts.last, last >= count {
+                throw failure(statement, "split offset \(last) is not inside the \(count) bytes being sent (offsets run from 1 to \(count - 1))")
             }
         } else if step.splitSweep {
-            cuts = sweepCuts(bytes.count, statement)
+            cuts = sweepCuts(count, statement)
         } else if let rate = step.rate {
             // Without explicit chunks, a paced send writes about twenty pieces a second.
             let perSecond = try resolve(rate, "a rate", Quantity.rate)
             let size = max(1, min(64 * 1024, perSecond / 20))
-            cuts = Array(stride(from: size, to: bytes.count, by: size))
+            cuts = Array(stride(from: size, to: count, by: size))
         }
-        var pieces: [[UInt8]] = []
+        var pieces: [Range<Int>] = []
         var from = 0
-        for cut in cuts + [bytes.count] where cut > from {
-            pieces.append(Array(bytes[from..<cut]))
+        for cut in cuts + [count] where cut > from {
+            pieces.append(from..<cut)
             from = cut
         }
-        return pieces.isEmpty ? [bytes] : pieces
+        return pieces.isEmpty ? [0..<count] : pieces
     }
 }

@@ -81,9 +81,9 @@ extension ScenarioExecution {
         guard let probePort = connection.localPort, let peerPort = connection.remotePort else {
             throw failure(statement, "\(connection.label) has no known ports to find it in the capture", connection)
         }
-        let packets: [CapturedPacket]
-        do { packets = try capture.packets() } catch { throw failure(statement, "cannot read the capture: \(error)", connection) }
-        return ConnectionTrace(segments: packets.compactMap(PacketDecoder.segment), probePort: probePort, peerPort: peerPort)
+        let segments: [TCPSegment]
+        do { segments = try capture.segments() } catch { throw failure(statement, "cannot read the capture: \(error)", connection) }
+        return ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort)
     }
 
     private func check(for property: WireAssertion.Property, _ statement: Statement) throws -> WireCheck {
@@ -116,8 +116,7 @@ extension ScenarioExecution {
     func verifyInjectedSplits() {
         guard let capture, !injectedSplits.isEmpty else { return }
         capture.sync()
-        guard let packets = try? capture.packets() else { return }
-        let segments = packets.compactMap(PacketDecoder.segment)
+        guard let segments = try? capture.segments() else { return }
         for split in injectedSplits {
             guard let probePort = split.connection.localPort, let peerPort = split.connection.remotePort else { continue }
             let trace = ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort).fromProbe
@@ -156,8 +155,7 @@ extension ScenarioExecution {
     /// Keeps the segments of this run's connections (at most 2000) for the ladder diagram.
     func recordWire(_ capture: any PacketCapture) {
         capture.sync()
-        guard let packets = try? capture.packets() else { return }
-        let segments = packets.compactMap(PacketDecoder.segment)
+        guard let segments = try? capture.segments() else { return }
         guard let start = segments.first?.timestamp else { return }
         for connection in connections.values.sorted(by: { $0.name < $1.name }) {
             guard let probePort = connection.localPort, let peerPort = connection.remotePort else { continue }

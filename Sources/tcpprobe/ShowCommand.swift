@@ -17,17 +17,13 @@ struct ShowCommand: ParsableCommand {
     var port: Int?
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            Terminal.printError("error: cannot read \(file)")
-            throw ExitCode.invalidInput
-        }
-        let packets: [CapturedPacket]
+        let segments: [TCPSegment]
         do {
-            packets = try PcapFile.packets(in: [UInt8](data))
+            segments = try PcapFile.segments(atPath: file)
         } catch {
             Terminal.printError("error: \(file): \(error)")
             throw ExitCode.invalidInput
         }
-        print(ConversationRenderer().render(packets.compactMap(PacketDecoder.segment), port: port))
+        print(ConversationRenderer().render(segments, port: port))
     }
 }

@@ -47,6 +47,7 @@ import Testing
             connect 127.0.0.1:{port}
             send random 192KiB at 64KiB/s
             """, against: peer).expectPassed()
+        try await peer.log.waitForEnd()
         let reads = peer.log.reads
         let start = try #require(reads.first).at
         let inTwoSeconds = reads.filter { $0.at - start < .seconds(2) }.reduce(0) { $0 + $1.count }

@@ -51,6 +51,14 @@ final class PeerLog: @unchecked Sendable {
     var received: [UInt8] { lock.withLock { _received } }
     var ends: [String] { lock.withLock { _ends } }
     var reads: [(at: NIODeadline, count: Int)] { lock.withLock { _reads } }
+
+    /// Waits (at most `limit`, in 10 ms steps) until a connection has ended, so every byte sent
+    /// before the FIN has been read and logged.
+    func waitForEnd(limit: Duration = .seconds(2)) async throws {
+        for _ in 0..<Int(limit / .milliseconds(10)) where ends.isEmpty {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
 }
 
 /// A TCP server on 127.0.0.1 (or ::1), port 0, acting as `behaviour` towards the probe.
