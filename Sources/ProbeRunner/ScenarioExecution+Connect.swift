@@ -7,7 +7,28 @@ import ProbeScript
 
 /// The `connect` executor.
 extension ScenarioExecution {
+    /// The async part is only the connect itself: preparing and judging the outcome are
+    /// synchronous, so a waiting `parallel` copy keeps no large frame from it.
     func connect(_ step: ConnectStep, _ statement: Statement) async throws {
+        let attempt = try prepareConnect(step, statement)
+        let started = clock.now
+        let outcome: Result<Channel, Error>
+        do { outcome = .success(try await attempt.bootstrap.connect(host: attempt.address.host, port: attempt.address.port).get()) } catch {
+            outcome = .failure(error)
+        }
+        try finishConnect(outcome, attempt, waited: clock.now - started, step, statement)
+    }
+
+    /// A connect about to be made.
+    struct ConnectAttempt {
+        var address: Address
+        var name: String
+        var handler: InboundHandler
+        var bootstrap: ClientBootstrap
+    }
+
+    @inline(never)
+    private func prepareConnect(_ step: ConnectStep, _ statement: Statement) throws -> ConnectAttempt {
         let address = try resolve(step.address, "an address HOST:PORT", Address.parse)
         let connectTimeout = try step.timeout.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
         let name = step.name?.text ?? nextUnnamedName()
@@ -24,27 +45,35 @@ extension ScenarioExecution {
         if let size = step.sendBuffer {
             bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(try resolve(size, "a size", Quantity.size)))
         }
-        let started = clock.now
+        return ConnectAttempt(address: address, name: name, handler: handler, bootstrap: bootstrap)
+    }
+
+    /// Keeps the connection, or says how the connect failed (which `expect refused|timeout` may want).
+    @inline(never)
+    private func finishConnect(_ outcome: Result<Channel, Error>, _ attempt: ConnectAttempt, waited: Duration,
+                               _ step: ConnectStep, _ statement: Statement) throws {
+        let address = attempt.address
         let channel: Channel
-        do {
-            channel = try await bootstrap.connect(host: address.host, port: address.port).get()
-        } catch {
+        switch outcome {
+        case .failure(let error):
             let reason = ConnectFailure(error)
             if let expected = step.expectedFailure {
                 guard reason.matches(expected) else {
-                    throw failure(statement, "expected the connect to \(address) to fail with \(expected.rawValue), but it failed with \(reason)", waited: clock.now - started)
+                    throw failure(statement, "expected the connect to \(address) to fail with \(expected.rawValue), but it failed with \(reason)", waited: waited)
                 }
                 record(statement, "connect to \(address) failed as expected: \(reason)")
                 return
             }
-            throw failure(statement, "cannot connect to \(address): \(reason)", waited: clock.now - started)
+            throw failure(statement, "cannot connect to \(address): \(reason)", waited: waited)
+        case .success(let connected):
+            channel = connected
         }
         if let expected = step.expectedFailure {
             channel.close(promise: nil)
-            throw failure(statement, "expected the connect to \(address) to fail with \(expected.rawValue), but it succeeded", waited: clock.now - started)
+            throw failure(statement, "expected the connect to \(address) to fail with \(expected.rawValue), but it succeeded", waited: waited)
         }
-        let connection = ProbeConnection(name: name, channel: channel, handler: handler)
-        connections[name] = connection
+        let connection = ProbeConnection(name: attempt.name, channel: channel, handler: attempt.handler)
+        connections[attempt.name] = connection
         current = connection
         let local = channel.localAddress.map(Self.describe) ?? "?"
         record(statement, "\(connection.label): connected to \(address) from \(local)")

@@ -2,7 +2,7 @@ import ProbeScript
 
 /// The `parallel` executor: N concurrent copies of a block, each with its own connections.
 extension ScenarioExecution {
-    private struct CopyOutcome: @unchecked Sendable {
+    fileprivate struct CopyOutcome: @unchecked Sendable {
         var copy: Int
         var failure: StepFailure?
         var latencies: [Duration]
@@ -16,20 +16,7 @@ extension ScenarioExecution {
         let outcomes = await withTaskGroup(of: CopyOutcome.self, returning: [CopyOutcome].self) { group in
             for child in children {
                 let box = UncheckedBox(child)
-                group.addTask {
-                    let child = box.value
-                    var failure: StepFailure?
-                    do {
-                        try await child.execute(body)
-                    } catch let stepFailure as StepFailure {
-                        failure = stepFailure
-                    } catch {
-                        failure = StepFailure(at: statement.location, step: statement.text, message: "copy \(child.copyIndex ?? 0): \(error)")
-                    }
-                    await child.closeAll()
-                    await child.stopSubjects(reportOutput: false)
-                    return CopyOutcome(copy: child.copyIndex ?? 0, failure: failure, latencies: child.expectLatencies)
-                }
+                group.addTask { await box.value.runCopy(body, statement) }
             }
             var all: [CopyOutcome] = []
             for await outcome in group { all.append(outcome) }
@@ -47,6 +34,24 @@ extension ScenarioExecution {
         failure.message = "copy \(first.copy) of parallel \(copies) (\(statement.location.fileAndLine)) failed; \(summary.description)\n" + failure.message
         if let connection = failure.connection { failure.connection = "\(connection) of copy \(first.copy)" }
         throw failure
+    }
+}
+
+extension ScenarioExecution {
+    /// One copy's run, from its task. Every copy holds this frame while it waits, so its
+    /// failure is built out of line.
+    @inline(never)
+    fileprivate func runCopy(_ body: [Statement], _ statement: Statement) async -> CopyOutcome {
+        var problem: Error?
+        do { try await execute(body) } catch { problem = error }
+        await closeAll()
+        await stopSubjects(reportOutput: false)
+        return CopyOutcome(copy: copyIndex ?? 0, failure: problem.map { copyFailure($0, statement) }, latencies: expectLatencies)
+    }
+
+    @inline(never)
+    private func copyFailure(_ error: Error, _ statement: Statement) -> StepFailure {
+        error as? StepFailure ?? StepFailure(at: statement.location, step: statement.text, message: "copy \(copyIndex ?? 0): \(error)")
     }
 }
 

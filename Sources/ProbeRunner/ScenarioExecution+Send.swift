@@ -8,14 +8,28 @@ extension ScenarioExecution {
     /// send holds one write's bytes at a time and its timeout measures progress, not the whole.
     static let largestWrite = 1024 * 1024
 
+    /// A send of one write (the usual case) awaits only that write; pieces, pacing and
+    /// writes larger than `largestWrite` go through `sendInPieces`. Every frame here stays
+    /// allocated while a `parallel` copy waits, so the common path keeps them small.
     func send(_ step: SendStep, _ statement: Statement) async throws {
         let connection = try target(statement)
         if connection.outputClosed {
             throw failure(statement, "\(connection.label) has shut down writing; nothing more can be sent", connection)
         }
         let payload = try payload(step.data, statement)
-        let total = payload.count
-        let pieces = try plan(total, step, statement)
+        let pieces = try plan(payload.count, step, statement)
+        if pieces.count == 1, payload.count <= Self.largestWrite, step.rate == nil, case .bytes(let bytes) = payload {
+            let streamStart = connection.bytesSent
+            try await write(bytes, on: connection, after: 0, of: bytes.count, statement)
+            recordSend(payload, pieces, head: bytes, writes: [], streamStart: streamStart, connection, statement)
+        } else {
+            try await sendInPieces(payload, pieces, step, connection, statement)
+        }
+    }
+
+    @inline(never)
+    private func sendInPieces(_ payload: SendPayload, _ pieces: [Range<Int>], _ step: SendStep,
+                              _ connection: ProbeConnection, _ statement: Statement) async throws {
         let interval = try step.interval.map { try resolve($0, "a duration", Quantity.duration) }
         let rate = try step.rate.map { try resolve($0, "a rate", Quantity.rate) }
         let sendStart = clock.now
@@ -26,37 +40,58 @@ extension ScenarioExecution {
         for (index, piece) in pieces.enumerated() {
             if let rate {
                 // Token bucket: the bytes already sent must have been "earned" at `rate` bytes/s.
-                let due = sendStart + .nanoseconds(Int64(Double(sent) / Double(rate) * 1e9))
-                if due > clock.now { try await sleep(for: due - clock.now, statement) }
+                try await sleep(until: sendStart + .nanoseconds(Int64(Double(sent) / Double(rate) * 1e9)), statement)
             }
             for block in stride(from: piece.lowerBound, to: piece.upperBound, by: Self.largestWrite) {
                 let bytes = take(payload, block..<min(piece.upperBound, block + Self.largestWrite))
                 if head.count < 80 { head += bytes.prefix(80 - head.count) }
-                let (wait, byDeadline) = limit(timeout)
-                let written: Bool
-                do {
-                    written = try await connection.send(bytes, timeout: wait.timeAmount)
-                } catch {
-                    throw await withRecentBytes(failure(statement, "send failed after \(sent) of \(total) bytes: \(error)", connection), connection)
-                }
-                guard written else {
-                    let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "a write blocked for \(format(wait))"
-                    throw await withRecentBytes(failure(statement, "\(why): the peer is not reading (\(sent) of \(total) bytes written)", connection, waited: wait), connection)
-                }
+                try await write(bytes, on: connection, after: sent, of: payload.count, statement)
                 sent += bytes.count
             }
             if pieces.count > 1 { writes.append("\(piece.count)B@\(format(clock.now - sendStart))") }
             if let interval, index < pieces.count - 1 {
                 // Pace against the planned times, so the sleeps' own overhead does not accumulate.
-                let due = sendStart + interval * (index + 1)
-                if due > clock.now { try await sleep(for: due - clock.now, statement) }
+                try await sleep(until: sendStart + interval * (index + 1), statement)
             }
         }
+        recordSend(payload, pieces, head: head, writes: writes, streamStart: streamStart, connection, statement)
+    }
+
+    /// One write of a send, failing when the peer does not take it within the step's timeout.
+    /// Not inlined, and its failure built elsewhere: `send`'s frame would grow by both.
+    @inline(never)
+    private func write(_ bytes: [UInt8], on connection: ProbeConnection, after sent: Int, of total: Int, _ statement: Statement) async throws {
+        let (wait, byDeadline) = limit(timeout)
+        var written = false
+        var problem: Error?
+        do { written = try await connection.send(bytes, timeout: wait.timeAmount) } catch { problem = error }
+        if !written { throw await writeFailure(problem, wait, byDeadline, after: sent, of: total, connection, statement) }
+    }
+
+    /// Why a write failed: an error, or the peer not taking it in time.
+    @inline(never)
+    private func writeFailure(_ problem: Error?, _ wait: Duration, _ byDeadline: Bool, after sent: Int, of total: Int,
+                              _ connection: ProbeConnection, _ statement: Statement) async -> StepFailure {
+        let failure: StepFailure
+        if let problem {
+            failure = self.failure(statement, "send failed after \(sent) of \(total) bytes: \(problem)", connection)
+        } else {
+            let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "a write blocked for \(format(wait))"
+            failure = self.failure(statement, "\(why): the peer is not reading (\(sent) of \(total) bytes written)", connection, waited: wait)
+        }
+        return await withRecentBytes(failure, connection)
+    }
+
+    /// Logs a finished send, and keeps a multi-write send's cuts to check on the wire.
+    @inline(never)
+    private func recordSend(_ payload: SendPayload, _ pieces: [Range<Int>], head: [UInt8], writes: [String], streamStart: Int,
+                            _ connection: ProbeConnection, _ statement: Statement) {
         if pieces.count > 1, capture != nil {
             let cuts = pieces.dropLast().map { streamStart + $0.upperBound }
             injectedSplits.append(InjectedSplit(statement: statement, connection: connection, cuts: cuts))
         }
-        var message = "\(connection.label): sent \(total) bytes " + ByteDiff.preview(head, limit: 80, total: total)
+        guard copyIndex == nil else { return } // copies keep no log
+        var message = "\(connection.label): sent \(payload.count) bytes " + ByteDiff.preview(head.prefix(80), limit: 80, total: payload.count)
         if !writes.isEmpty {
             let shown = writes.count > 24 ? writes.prefix(12) + ["…"] + writes.suffix(4) : writes[...]
             message += " in \(pieces.count) writes: " + shown.joined(separator: " ")

@@ -31,7 +31,7 @@ extension ScenarioExecution {
                 try await connection.onLoop { $0.readOnce() }
                 reads += 1
                 let due = started + interval * reads
-                if due > clock.now { try await sleep(for: due - clock.now, statement) }
+                try await sleep(until: due, statement)
             }
         } catch {
             try? await connection.onLoop { try $0.endSlowRead(paused: wasPaused) }

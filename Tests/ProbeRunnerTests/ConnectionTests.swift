@@ -118,6 +118,22 @@ import Glibc
         #expect(Array(peer.log.received.suffix(1024)) == Array(firstBytes.suffix(1024)), "the same seed sends the same bytes")
     }
 
+    @Test func randomBytesAreOneStreamHoweverTheSendIsCutIntoWrites() async throws {
+        // 2500 KiB goes out as three writes of at most 1 MiB, or as 2560 writes of 1000 bytes
+        // (not a multiple of the generator's 8-byte words): the same seed gives the same bytes.
+        var received: [[UInt8]] = []
+        for form in ["send random 2500KiB", "send random 2500KiB in chunks of 1000"] {
+            let peer = try await TestPeer.start(.silent)
+            defer { Task { await peer.stop() } }
+            try await ScenarioHarness.run("connect 127.0.0.1:{port}\n\(form)", against: peer).expectPassed()
+            try await peer.log.waitForEnd()
+            received.append(peer.log.received)
+        }
+        #expect(received[0].count == 2500 * 1024)
+        #expect(received[0] == received[1])
+        #expect(Set(received[0].prefix(4096)).count > 200, "the bytes look random")
+    }
+
     @Test func varDefaultsFreePortsAndOverrides() async throws {
         let peer = try await TestPeer.start(.echo)
         defer { Task { await peer.stop() } }
