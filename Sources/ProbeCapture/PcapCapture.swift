@@ -58,6 +58,7 @@ public final class PcapCapture: @unchecked Sendable {
             throw CaptureError.failed("cannot capture on \(interface): \(message) (pcap status \(status))")
         }
         self.handle = handle
+        if Self.isLoopback(interface) { Self.ignoreOutgoing(handle) }
         if let problem = Self.setFilter(handle, ports: []) { throw fail(problem) }
         guard let dumper = pcap_dump_open(handle, partialPath) else {
             throw fail("cannot write \(partialPath): \(String(cString: pcap_geterr(handle)))")
@@ -92,9 +93,22 @@ public final class PcapCapture: @unchecked Sendable {
         }
     }
 
-    /// On loopback every packet reaches the ring twice (as sent and as received; libpcap drops
-    /// the sent copy). Filtering `inbound` in the kernel would halve the ring's load, but it lost
-    /// the handshake's SYN, so both copies are let through.
+    /// Whether the kernel flags `interface` as a loopback device (`IFF_LOOPBACK` in sysfs).
+    static func isLoopback(_ interface: String) -> Bool {
+        guard let text = try? String(contentsOfFile: "/sys/class/net/\(interface)/flags", encoding: .utf8),
+              let flags = Int(text.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(2), radix: 16) else { return false }
+        return flags & Int(IFF_LOOPBACK) != 0
+    }
+
+    /// On loopback every packet reaches the ring twice, as sent and as received, and libpcap
+    /// throws the sent copy away. `PACKET_IGNORE_OUTGOING` (Linux 4.20) keeps the sent copy out
+    /// of the ring, halving its load; the received copy of every packet, SYN included, remains.
+    /// On an older kernel the option fails and both copies are let through as before.
+    private static func ignoreOutgoing(_ handle: OpaquePointer) {
+        var on: Int32 = 1
+        _ = setsockopt(pcap_fileno(handle), 263 /* SOL_PACKET */, 23 /* PACKET_IGNORE_OUTGOING */, &on, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     private static func setFilter(_ handle: OpaquePointer, ports: Set<Int>) -> String? {
         // Port 0 carries no traffic: before any port is known the capture keeps nothing.
         let expression = ports.isEmpty ? "tcp port 0" : ports.sorted().map { "tcp port \($0)" }.joined(separator: " or ")
