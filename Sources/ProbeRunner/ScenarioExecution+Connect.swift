@@ -13,9 +13,7 @@ extension ScenarioExecution {
         let attempt = try prepareConnect(step, statement)
         let started = clock.now
         let outcome: Result<Channel, Error>
-        do { outcome = .success(try await attempt.bootstrap.connect(host: attempt.address.host, port: attempt.address.port).get()) } catch {
-            outcome = .failure(error)
-        }
+        do { outcome = .success(try await attempt.connect().get()) } catch { outcome = .failure(error) }
         try finishConnect(outcome, attempt, waited: clock.now - started, step, statement)
     }
 
@@ -25,6 +23,13 @@ extension ScenarioExecution {
         var name: String
         var handler: InboundHandler
         var bootstrap: ClientBootstrap
+
+        /// An IP address is connected to directly; only a host name goes through the resolver
+        /// (getaddrinfo on a thread, and Happy Eyeballs), which ten thousand copies would queue on.
+        func connect() -> EventLoopFuture<Channel> {
+            if let ip = try? SocketAddress(ipAddress: address.host, port: address.port) { return bootstrap.connect(to: ip) }
+            return bootstrap.connect(host: address.host, port: address.port)
+        }
     }
 
     @inline(never)

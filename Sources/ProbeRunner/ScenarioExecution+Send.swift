@@ -8,70 +8,71 @@ extension ScenarioExecution {
     /// send holds one write's bytes at a time and its timeout measures progress, not the whole.
     static let largestWrite = 1024 * 1024
 
-    /// A send of one write (the usual case) awaits only that write; pieces, pacing and
-    /// writes larger than `largestWrite` go through `sendInPieces`. Every frame here stays
-    /// allocated while a `parallel` copy waits, so the common path keeps them small.
-    func send(_ step: SendStep, _ statement: Statement) async throws {
+    /// Works out a send's bytes and writes; nothing is written yet.
+    func prepareSend(_ step: SendStep, _ statement: Statement) throws -> PreparedSend {
         let connection = try target(statement)
         if connection.outputClosed {
             throw failure(statement, "\(connection.label) has shut down writing; nothing more can be sent", connection)
         }
         let payload = try payload(step.data, statement)
-        let pieces = try plan(payload.count, step, statement)
-        if pieces.count == 1, payload.count <= Self.largestWrite, step.rate == nil, case .bytes(let bytes) = payload {
-            let streamStart = connection.bytesSent
-            try await write(bytes, on: connection, after: 0, of: bytes.count, statement)
-            recordSend(payload, pieces, head: bytes, writes: [], streamStart: streamStart, connection, statement)
+        return PreparedSend(statement: statement, connection: connection, payload: payload,
+                            pieces: try plan(payload.count, step, statement),
+                            interval: try step.interval.map { try resolve($0, "a duration", Quantity.duration) },
+                            rate: try step.rate.map { try resolve($0, "a rate", Quantity.rate) })
+    }
+
+    /// Sends: a single write (the usual case) awaits only that write; pieces, pacing and
+    /// writes larger than `largestWrite` go through `sendInPieces`.
+    func send(_ send: PreparedSend) async throws {
+        if let bytes = send.singleWrite {
+            try await write(bytes, after: 0, send)
+            recordSend(send, head: bytes, writes: [])
         } else {
-            try await sendInPieces(payload, pieces, step, connection, statement)
+            try await sendInPieces(send)
         }
     }
 
     @inline(never)
-    private func sendInPieces(_ payload: SendPayload, _ pieces: [Range<Int>], _ step: SendStep,
-                              _ connection: ProbeConnection, _ statement: Statement) async throws {
-        let interval = try step.interval.map { try resolve($0, "a duration", Quantity.duration) }
-        let rate = try step.rate.map { try resolve($0, "a rate", Quantity.rate) }
+    private func sendInPieces(_ send: PreparedSend) async throws {
         let sendStart = clock.now
-        let streamStart = connection.bytesSent
         var sent = 0
         var head: [UInt8] = []
         var writes: [String] = []
-        for (index, piece) in pieces.enumerated() {
-            if let rate {
+        for (index, piece) in send.pieces.enumerated() {
+            if let rate = send.rate {
                 // Token bucket: the bytes already sent must have been "earned" at `rate` bytes/s.
-                try await sleep(until: sendStart + .nanoseconds(Int64(Double(sent) / Double(rate) * 1e9)), statement)
+                try await sleep(until: sendStart + .nanoseconds(Int64(Double(sent) / Double(rate) * 1e9)), send.statement)
             }
             for block in stride(from: piece.lowerBound, to: piece.upperBound, by: Self.largestWrite) {
-                let bytes = take(payload, block..<min(piece.upperBound, block + Self.largestWrite))
+                let bytes = take(send.payload, block..<min(piece.upperBound, block + Self.largestWrite))
                 if head.count < 80 { head += bytes.prefix(80 - head.count) }
-                try await write(bytes, on: connection, after: sent, of: payload.count, statement)
+                try await write(bytes, after: sent, send)
                 sent += bytes.count
             }
-            if pieces.count > 1 { writes.append("\(piece.count)B@\(format(clock.now - sendStart))") }
-            if let interval, index < pieces.count - 1 {
+            if send.pieces.count > 1 { writes.append("\(piece.count)B@\(format(clock.now - sendStart))") }
+            if let interval = send.interval, index < send.pieces.count - 1 {
                 // Pace against the planned times, so the sleeps' own overhead does not accumulate.
-                try await sleep(until: sendStart + interval * (index + 1), statement)
+                try await sleep(until: sendStart + interval * (index + 1), send.statement)
             }
         }
-        recordSend(payload, pieces, head: head, writes: writes, streamStart: streamStart, connection, statement)
+        recordSend(send, head: head, writes: writes)
     }
 
     /// One write of a send, failing when the peer does not take it within the step's timeout.
-    /// Not inlined, and its failure built elsewhere: `send`'s frame would grow by both.
+    /// Not inlined, and its failure built elsewhere: the frames of `send` would grow by both.
     @inline(never)
-    private func write(_ bytes: [UInt8], on connection: ProbeConnection, after sent: Int, of total: Int, _ statement: Statement) async throws {
+    private func write(_ bytes: [UInt8], after sent: Int, _ send: PreparedSend) async throws {
         let (wait, byDeadline) = limit(timeout)
         var written = false
         var problem: Error?
-        do { written = try await connection.send(bytes, timeout: wait.timeAmount) } catch { problem = error }
-        if !written { throw await writeFailure(problem, wait, byDeadline, after: sent, of: total, connection, statement) }
+        do { written = try await send.connection.send(bytes, timeout: wait.timeAmount) } catch { problem = error }
+        if !written { throw await writeFailure(problem, wait, byDeadline, after: sent, send) }
     }
 
     /// Why a write failed: an error, or the peer not taking it in time.
     @inline(never)
-    private func writeFailure(_ problem: Error?, _ wait: Duration, _ byDeadline: Bool, after sent: Int, of total: Int,
-                              _ connection: ProbeConnection, _ statement: Statement) async -> StepFailure {
+    private func writeFailure(_ problem: Error?, _ wait: Duration, _ byDeadline: Bool, after sent: Int, _ send: PreparedSend) async -> StepFailure {
+        let (statement, connection, total) = (send.statement, send.connection, send.payload.count)
         let failure: StepFailure
         if let problem {
             failure = self.failure(statement, "send failed after \(sent) of \(total) bytes: \(problem)", connection)
@@ -84,10 +85,10 @@ extension ScenarioExecution {
 
     /// Logs a finished send, and keeps a multi-write send's cuts to check on the wire.
     @inline(never)
-    private func recordSend(_ payload: SendPayload, _ pieces: [Range<Int>], head: [UInt8], writes: [String], streamStart: Int,
-                            _ connection: ProbeConnection, _ statement: Statement) {
+    private func recordSend(_ send: PreparedSend, head: [UInt8], writes: [String]) {
+        let (payload, pieces, connection, statement) = (send.payload, send.pieces, send.connection, send.statement)
         if pieces.count > 1, capture != nil {
-            let cuts = pieces.dropLast().map { streamStart + $0.upperBound }
+            let cuts = pieces.dropLast().map { send.streamStart + $0.upperBound }
             injectedSplits.append(InjectedSplit(statement: statement, connection: connection, cuts: cuts))
         }
         guard copyIndex == nil else { return } // copies keep no log

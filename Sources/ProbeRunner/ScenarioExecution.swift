@@ -157,7 +157,8 @@ final class ScenarioExecution {
         case .connect(let step):
             return { try await self.connect(step, statement) }
         case .send(let step):
-            return { try await self.send(step, statement) }
+            let prepared = try prepareSend(step, statement)
+            return { try await self.send(prepared) }
         case .expect(let expectation, let within):
             return { try await self.expect(expectation, within: within, statement) }
         case .sleep(let duration):

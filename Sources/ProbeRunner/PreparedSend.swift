@@ -1,0 +1,33 @@
+import ProbeScript
+
+/// A `send` worked out before its first write: the connection, the bytes and the writes they
+/// go out in. The async part of a send holds this one reference while it waits, which keeps the
+/// frames of ten thousand waiting `parallel` copies small.
+final class PreparedSend {
+    let statement: Statement
+    let connection: ProbeConnection
+    let payload: SendPayload
+    /// Ranges of the payload, one per write the modifiers ask for.
+    let pieces: [Range<Int>]
+    let interval: Duration?
+    /// Bytes per second, for `at RATE`.
+    let rate: Int?
+    /// The connection's byte count before this send, where its cuts are counted from.
+    let streamStart: Int
+
+    init(statement: Statement, connection: ProbeConnection, payload: SendPayload, pieces: [Range<Int>], interval: Duration?, rate: Int?) {
+        self.statement = statement
+        self.connection = connection
+        self.payload = payload
+        self.pieces = pieces
+        self.interval = interval
+        self.rate = rate
+        self.streamStart = connection.bytesSent
+    }
+
+    /// One unpaced write of bytes held in memory: the usual send.
+    var singleWrite: [UInt8]? {
+        guard pieces.count == 1, rate == nil, payload.count <= ScenarioExecution.largestWrite, case .bytes(let bytes) = payload else { return nil }
+        return bytes
+    }
+}
