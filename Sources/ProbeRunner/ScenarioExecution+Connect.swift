@@ -17,21 +17,6 @@ extension ScenarioExecution {
         try finishConnect(outcome, attempt, waited: clock.now - started, step, statement)
     }
 
-    /// A connect about to be made.
-    struct ConnectAttempt {
-        var address: Address
-        var name: String
-        var handler: InboundHandler
-        var bootstrap: ClientBootstrap
-
-        /// An IP address is connected to directly; only a host name goes through the resolver
-        /// (getaddrinfo on a thread, and Happy Eyeballs), which ten thousand copies would queue on.
-        func connect() -> EventLoopFuture<Channel> {
-            if let ip = try? SocketAddress(ipAddress: address.host, port: address.port) { return bootstrap.connect(to: ip) }
-            return bootstrap.connect(host: address.host, port: address.port)
-        }
-    }
-
     @inline(never)
     private func prepareConnect(_ step: ConnectStep, _ statement: Statement) throws -> ConnectAttempt {
         let address = try resolve(step.address, "an address HOST:PORT", Address.parse)
