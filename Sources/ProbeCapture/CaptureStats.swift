@@ -1,6 +1,6 @@
 /// libpcap's counters at the time they were read.
 public struct CaptureStats: Sendable, Equatable {
-    /// Packets the kernel handed to the capture (on `lo` each packet counts twice).
+    /// Packets the kernel handed to the capture: those its filter kept.
     public var received: Int
     /// Packets dropped because the capture buffer was full: any drop makes the capture incomplete.
     public var dropped: Int

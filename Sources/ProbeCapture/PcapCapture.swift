@@ -15,11 +15,14 @@ public final class PcapCapture: @unchecked Sendable {
     public let partialPath: String
     public let interface: String
 
-    private let handle: OpaquePointer
+    private let ring: CaptureRing
+    private var handle: OpaquePointer { ring.handle }
     private let dumper: OpaquePointer
+    /// The ring's counters when this capture began; `stats()` reports what happened since.
+    private let baseline: CaptureStats
     private let lock = NSLock()
     private var ports: Set<Int> = []
-    private var stopPipe: [Int32] = [-1, -1]
+    private let stopPipe: [Int32]
     private var reader: Thread?
     private var finished = false
     private let readerDone = DispatchSemaphore(value: 0)
@@ -30,48 +33,33 @@ public final class PcapCapture: @unchecked Sendable {
     public static let snapLength: Int32 = 65_600
     /// The ring absorbs bursts while the reader thread waits for a core. On 2 cores, with the
     /// reader at nice -15, a 256 MiB loopback transfer dropped 145 to 1269 packets with 128 MiB
-    /// and none with 256 MiB. A 256 MiB ring sets up in about 70 ms (about 1 s on a cold first run).
+    /// and none with 256 MiB. A 256 MiB ring sets up in about 70 ms (about 1 s on a cold first
+    /// run), once per process: rings are reused (`CaptureRingPool`).
     public static let defaultBufferSize = 256 * 1024 * 1024
 
-    /// Opens the interface and starts dumping to `path` (as `path.part` until stopped).
+    /// Starts dumping `interface` to `path` (as `path.part` until stopped), on an idle ring of
+    /// `bufferSize` bytes when the process has one, else on a new one.
     public init(interface: String = "lo", path: String, bufferSize: Int = PcapCapture.defaultBufferSize) throws {
         self.interface = interface
         self.path = path
         self.partialPath = path + ".part"
-        var errors = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE))
-        guard let handle = pcap_create(interface, &errors) else {
-            throw CaptureError.failed("cannot open interface \(interface): \(String(cString: errors))")
+        // Every failure comes before the last property is set, so a failed start leaves nothing to stop.
+        var stopPipe: [Int32] = [-1, -1]
+        guard pipe(&stopPipe) == 0 else { throw CaptureError.failed("cannot create the capture's stop pipe") }
+        func fail(_ ring: CaptureRing?, _ error: Error) -> Error {
+            stopPipe.forEach { close($0) }
+            if let ring { CaptureRingPool.shared.giveBack(ring) }
+            return error
         }
-        func fail(_ message: String) -> CaptureError {
-            pcap_close(handle)
-            return .failed(message)
+        let ring: CaptureRing
+        do { ring = try CaptureRingPool.shared.take(interface: interface, bufferSize: bufferSize) } catch { throw fail(nil, error) }
+        guard let dumper = pcap_dump_open(ring.handle, partialPath) else {
+            throw fail(ring, CaptureError.failed("cannot write \(partialPath): \(String(cString: pcap_geterr(ring.handle)))"))
         }
-        pcap_set_snaplen(handle, Self.snapLength)
-        pcap_set_immediate_mode(handle, 1)
-        pcap_set_buffer_size(handle, Int32(clamping: bufferSize))
-        let status = pcap_activate(handle)
-        if status < 0 {
-            let message = String(cString: pcap_geterr(handle))
-            pcap_close(handle)
-            if status == PCAP_ERROR_PERM_DENIED { throw CaptureError.permissionDenied(message.isEmpty ? "permission denied" : message) }
-            if status == PCAP_ERROR_NO_SUCH_DEVICE { throw CaptureError.failed("no such interface: \(interface)") }
-            throw CaptureError.failed("cannot capture on \(interface): \(message) (pcap status \(status))")
-        }
-        self.handle = handle
-        if Self.isLoopback(interface) { Self.ignoreOutgoing(handle) }
-        if let problem = Self.setFilter(handle, ports: []) { throw fail(problem) }
-        guard let dumper = pcap_dump_open(handle, partialPath) else {
-            throw fail("cannot write \(partialPath): \(String(cString: pcap_geterr(handle)))")
-        }
+        self.stopPipe = stopPipe
+        self.ring = ring
+        self.baseline = ring.counters()
         self.dumper = dumper
-        guard pcap_setnonblock(handle, 1, &errors) == 0 else {
-            pcap_dump_close(dumper)
-            throw fail("cannot make the capture non-blocking: \(String(cString: errors))")
-        }
-        guard pipe(&stopPipe) == 0 else {
-            pcap_dump_close(dumper)
-            throw fail("cannot create the capture's stop pipe")
-        }
         let thread = Thread { [unowned self] in self.readLoop() }
         thread.name = "tcpprobe-capture"
         reader = thread
@@ -89,38 +77,8 @@ public final class PcapCapture: @unchecked Sendable {
         try lock.withLock {
             guard !finished, !ports.contains(port) else { return }
             ports.insert(port)
-            if let problem = Self.setFilter(handle, ports: ports) { throw CaptureError.failed(problem) }
+            try ring.setFilter(ports: ports)
         }
-    }
-
-    /// Whether the kernel flags `interface` as a loopback device (`IFF_LOOPBACK` in sysfs).
-    static func isLoopback(_ interface: String) -> Bool {
-        guard let text = try? String(contentsOfFile: "/sys/class/net/\(interface)/flags", encoding: .utf8),
-              let flags = Int(text.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(2), radix: 16) else { return false }
-        return flags & Int(IFF_LOOPBACK) != 0
-    }
-
-    /// On loopback every packet reaches the ring twice, as sent and as received, and libpcap
-    /// throws the sent copy away. `PACKET_IGNORE_OUTGOING` (Linux 4.20) keeps the sent copy out
-    /// of the ring, halving its load; the received copy of every packet, SYN included, remains.
-    /// On an older kernel the option fails and both copies are let through as before.
-    private static func ignoreOutgoing(_ handle: OpaquePointer) {
-        var on: Int32 = 1
-        _ = setsockopt(pcap_fileno(handle), 263 /* SOL_PACKET */, 23 /* PACKET_IGNORE_OUTGOING */, &on, socklen_t(MemoryLayout<Int32>.size))
-    }
-
-    private static func setFilter(_ handle: OpaquePointer, ports: Set<Int>) -> String? {
-        // Port 0 carries no traffic: before any port is known the capture keeps nothing.
-        let expression = ports.isEmpty ? "tcp port 0" : ports.sorted().map { "tcp port \($0)" }.joined(separator: " or ")
-        var program = bpf_program()
-        guard pcap_compile(handle, &program, expression, 1, PCAP_NETMASK_UNKNOWN) == 0 else {
-            return "cannot compile the capture filter '\(expression)': \(String(cString: pcap_geterr(handle)))"
-        }
-        defer { pcap_freecode(&program) }
-        guard pcap_setfilter(handle, &program) == 0 else {
-            return "cannot set the capture filter: \(String(cString: pcap_geterr(handle)))"
-        }
-        return nil
     }
 
     /// While packets flow the reader drains the ring on a clock instead of sleeping in `poll`
@@ -177,9 +135,10 @@ public final class PcapCapture: @unchecked Sendable {
     }
 
     private func readStats() -> CaptureStats {
-        var counters = pcap_stat()
-        guard !finished, pcap_stats(handle, &counters) == 0 else { return CaptureStats(received: 0, dropped: 0, interfaceDropped: 0) }
-        return CaptureStats(received: Int(counters.ps_recv), dropped: Int(counters.ps_drop), interfaceDropped: Int(counters.ps_ifdrop))
+        guard !finished else { return CaptureStats(received: 0, dropped: 0, interfaceDropped: 0) }
+        let now = ring.counters()
+        return CaptureStats(received: now.received - baseline.received, dropped: now.dropped - baseline.dropped,
+                            interfaceDropped: now.interfaceDropped - baseline.interfaceDropped)
     }
 
     /// The TCP segments written so far (call `sync()` first to include the latest).
@@ -206,7 +165,7 @@ public final class PcapCapture: @unchecked Sendable {
             let stats = readStats()
             pcap_dump_flush(dumper)
             pcap_dump_close(dumper)
-            pcap_close(handle)
+            CaptureRingPool.shared.giveBack(ring)
             close(stopPipe[0])
             close(stopPipe[1])
             finished = true

@@ -56,7 +56,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Which pcap files to keep: always, failed or never.")
     var keepPcap: CaptureSettings.Keep = .failed
 
-    @Option(help: "The capture's kernel buffer, e.g. 256MiB: larger holds longer bursts without drops.")
+    @Option(help: "The capture's kernel buffer, e.g. 256MiB: larger holds longer bursts without drops. Set up once per run and reused by its scenarios.")
     var captureBuffer = "256MiB"
 
     @Flag(help: "Fail with exit code 3 when capture is not permitted, instead of skipping wire assertions.")

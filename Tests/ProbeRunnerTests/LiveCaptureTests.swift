@@ -1,5 +1,5 @@
 import Foundation
-import ProbeCapture
+@testable import ProbeCapture
 import ProbeRunner
 import ProbeScript
 import Testing
@@ -166,5 +166,54 @@ struct LiveCaptureTests {
             #expect(segments.first?.flags == [.syn], "\(behaviour): the capture starts with the SYN")
             #expect(!result.notes.contains { $0.contains("dropped") }, "\(behaviour): \(result.notes)")
         }
+    }
+
+    @Test func aSecondCaptureReusesTheRingAndKeepsOnlyItsOwnTrafficAndCounts() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-ring-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try await TestPeer.start(.silent)
+        let second = try await TestPeer.start(.silent)
+        defer { Task { await first.stop(); await second.stop() } }
+        let opened = CaptureRingPool.shared.opened
+        let earlier = try PcapCapture(path: directory + "/first.pcap")
+        try earlier.watch(port: first.port)
+        try exchange(100, withPort: first.port)
+        earlier.stop()
+
+        let later = try PcapCapture(path: directory + "/second.pcap")
+        #expect(CaptureRingPool.shared.opened - opened <= 1, "the second capture should reuse the first one's ring")
+        try later.watch(port: second.port)
+        try exchange(100, withPort: first.port) // the first capture's port, no longer watched
+        try exchange(200, withPort: second.port)
+        let stats = later.stop()
+        let segments = try PcapFile.segments(atPath: later.path)
+        #expect(segments.first?.flags == [.syn])
+        #expect(segments.allSatisfy { [$0.sourcePort, $0.destinationPort].contains(second.port) }, "\(segments.map(\.sourcePort))")
+        #expect(segments.reduce(0) { $0 + $1.payload.count } == 200)
+        #expect(stats.received == segments.count, "counters since this capture began: \(stats)")
+        #expect(stats.dropped == 0)
+    }
+
+    /// Connects, sends `count` bytes, half-closes and reads until the peer closes.
+    private func exchange(_ count: Int, withPort port: Int) throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(socket >= 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0)
+        let bytes = [UInt8](repeating: 0x61, count: count)
+        try #require(send(socket, bytes, count, 0) == count)
+        shutdown(socket, Int32(SHUT_WR))
+        var buffer = [UInt8](repeating: 0, count: 64)
+        try #require(recv(socket, &buffer, buffer.count, 0) == 0, "the peer closes after our half-close")
     }
 }
