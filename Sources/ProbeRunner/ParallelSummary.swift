@@ -1,3 +1,4 @@
+import Histogram
 import ProbeScript
 
 /// What a `parallel` block did: how many copies passed, and the latency of their expects.
@@ -14,20 +15,25 @@ public struct ParallelSummary: Sendable {
     public var expects: Int
 
     public init(location: SourceLocation, copies: Int, passed: Int, latencies: [Duration]) {
+        let recorder = LatencyRecorder()
+        latencies.forEach(recorder.record)
+        self.init(location: location, copies: copies, passed: passed, latencies: recorder.recorded)
+    }
+
+    /// The percentiles of `latencies` (microseconds), each the smallest recorded value that
+    /// at least that fraction of expects took no longer than, to the histogram's precision.
+    init(location: SourceLocation, copies: Int, passed: Int, latencies: Histogram<UInt64>) {
         self.location = location
         self.copies = copies
         self.passed = passed
-        let sorted = latencies.sorted()
-        expects = sorted.count
-        func percentile(_ fraction: Double) -> Duration? {
-            guard !sorted.isEmpty else { return nil }
-            let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
-            return sorted[Swift.max(0, Swift.min(sorted.count - 1, rank))]
+        expects = Int(latencies.totalCount)
+        func percentile(_ percent: Double) -> Duration? {
+            expects == 0 ? nil : .microseconds(Int64(latencies.valueAtPercentile(percent)))
         }
-        p50 = percentile(0.5)
-        p90 = percentile(0.9)
-        p99 = percentile(0.99)
-        max = sorted.last
+        p50 = percentile(50)
+        p90 = percentile(90)
+        p99 = percentile(99)
+        max = expects == 0 ? nil : .microseconds(Int64(latencies.maxRecorded))
     }
 
     public var description: String {

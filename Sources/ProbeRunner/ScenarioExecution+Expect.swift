@@ -22,7 +22,7 @@ extension ScenarioExecution {
                 throw failure(statement, "the scenario deadline of \(format(deadline)) passed during the silence", connection, waited: waited)
             }
             variables.merge(captures) { _, new in new }
-            expectLatencies.append(waited)
+            latencies?.record(waited)
             let set = captures.isEmpty ? "" : " → " + captures.sorted { $0.key < $1.key }.map { "{\($0.key)}=\"\($0.value)\"" }.joined(separator: " ")
             record(statement, "\(connection.label): got \(detail) after \(format(waited))\(set)")
         case .failed(let message):

@@ -5,13 +5,13 @@ extension ScenarioExecution {
     fileprivate struct CopyOutcome: @unchecked Sendable {
         var copy: Int
         var failure: StepFailure?
-        var latencies: [Duration]
     }
 
     func parallel(_ count: Argument<Int>, _ body: [Statement], _ statement: Statement) async throws {
         let copies = try resolve(count, "a number of copies", Quantity.integer)
         guard copies > 0 else { throw failure(statement, "parallel needs at least 1 copy") }
-        let children = (0..<copies).map { ScenarioExecution(parent: self, copy: $0) }
+        let recorder = LatencyRecorder()
+        let children = (0..<copies).map { ScenarioExecution(parent: self, copy: $0, latencies: recorder) }
         let started = clock.now
         let outcomes = await withTaskGroup(of: CopyOutcome.self, returning: [CopyOutcome].self) { group in
             for child in children {
@@ -24,9 +24,9 @@ extension ScenarioExecution {
         }
         let failures = outcomes.filter { $0.failure != nil }
         let summary = ParallelSummary(location: statement.location, copies: copies, passed: copies - failures.count,
-                                      latencies: outcomes.flatMap(\.latencies))
+                                      latencies: recorder.recorded)
         parallelSummaries.append(summary)
-        expectLatencies += outcomes.flatMap(\.latencies)
+        latencies?.add(recorder)
         record(statement, "parallel \(copies) in \(format(clock.now - started)): \(summary.description)")
         if copyIndex == nil { notes.append("\(statement.location.fileAndLine) parallel \(copies): \(summary.description)") }
         guard let first = failures.first, var failure = first.failure else { return }
@@ -46,7 +46,7 @@ extension ScenarioExecution {
         do { try await execute(body) } catch { problem = error }
         await closeAll()
         await stopSubjects(reportOutput: false)
-        return CopyOutcome(copy: copyIndex ?? 0, failure: problem.map { copyFailure($0, statement) }, latencies: expectLatencies)
+        return CopyOutcome(copy: copyIndex ?? 0, failure: problem.map { copyFailure($0, statement) })
     }
 
     @inline(never)

@@ -26,7 +26,7 @@ final class ScenarioExecution {
 
     var random: SeededGenerator
     let seed: UInt64
-    var log: [LogEntry] = []
+    var log = StepLog()
     var notes: [String] = []
 
     var capture: (any PacketCapture)?
@@ -34,8 +34,8 @@ final class ScenarioExecution {
     var captureUnavailable: String?
     var injectedSplits: [InjectedSplit] = []
 
-    /// Expect latencies of this run (and of its parallel copies), for percentiles.
-    var expectLatencies: [Duration] = []
+    /// Where a copy of a `parallel` block records its expect latencies (nil outside one).
+    let latencies: LatencyRecorder?
     var parallelSummaries: [ParallelSummary] = []
     var wire: [WireEvent] = []
     /// Which copy of a `parallel` block this is; nil for the scenario itself.
@@ -55,11 +55,12 @@ final class ScenarioExecution {
         self.seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
         self.random = SeededGenerator(seed: seed)
         self.copyIndex = nil
+        self.latencies = nil
     }
 
     /// A copy of a `parallel` block: the parent's clock, settings, variables and capture, with
     /// connections, subjects and `{copy}` of its own.
-    init(parent: ScenarioExecution, copy: Int) {
+    init(parent: ScenarioExecution, copy: Int, latencies: LatencyRecorder) {
         scenario = parent.scenario
         options = parent.options
         group = parent.group
@@ -78,6 +79,7 @@ final class ScenarioExecution {
         captureUnavailable = parent.captureUnavailable
         unnamedConnections = parent.unnamedConnections
         copyIndex = copy
+        self.latencies = latencies
     }
 
     var elapsed: Duration { clock.now - start }

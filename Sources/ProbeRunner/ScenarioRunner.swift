@@ -59,7 +59,7 @@ public struct ScenarioRunner: Sendable {
             outcome = .failed(StepFailure(.environment, at: SourceLocation(file: scenario.path, line: 1, column: 1), step: "", message: message))
         }
         var result = ScenarioResult(path: scenario.path, title: scenario.title, outcome: outcome,
-                                    duration: execution.elapsed, log: execution.log, notes: execution.notes)
+                                    duration: execution.elapsed, log: execution.log.entries, notes: execution.notes)
         result.parallel = execution.parallelSummaries
         result.wire = execution.wire
         return (result, execution.sweptLength)

@@ -105,6 +105,27 @@ import Testing
         #expect(p50 <= p99 && p99 <= max)
     }
 
+    @Test func aNestedBlocksExpectsCountInTheBlockAroundIt() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            set timeout 10s
+            parallel 2 {
+              connect 127.0.0.1:{port}
+              send line "outer"
+              expect line "outer"
+              parallel 3 {
+                connect 127.0.0.1:{port}
+                send line "inner"
+                expect line "inner"
+              }
+            }
+            """, against: peer)
+        result.expectPassed()
+        let summary = try #require(result.parallel.first)
+        #expect(summary.expects == 2 + 2 * 3, "\(summary.description)")
+    }
+
     @Test func aFailingCopyFailsTheScenarioAndIsNamed() async throws {
         let peer = try await TestPeer.start(.echo)
         defer { Task { await peer.stop() } }

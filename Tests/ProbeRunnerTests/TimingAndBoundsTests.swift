@@ -53,4 +53,21 @@ import Testing
         result.expectFailure(line: 2, containing: "the scenario deadline of 200ms passed during the sleep")
         #expect(clock.now - started < .seconds(2))
     }
+
+    @Test func aLongRunKeepsTheFirstAndLastThousandStepsOfItsLog() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            repeat 2500 {
+              send "{i},"
+            }
+            """, against: peer)
+        result.expectPassed()
+        #expect(result.log.count == 1000 + 1 + 1000)
+        #expect(result.log.first?.message.contains("connected to") == true, "\(result.log.first?.message ?? "")")
+        #expect(result.log[1000].message.hasPrefix("… 501 steps not kept"), "\(result.log[1000].message)")
+        let last = try #require(result.log.last?.message)
+        #expect(last.contains("sent 5 bytes \"2500,\"") || last.contains("sent 5 bytes \"2499,\""), "\(last)")
+    }
 }
