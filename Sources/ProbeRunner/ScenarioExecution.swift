@@ -309,8 +309,24 @@ final class ScenarioExecution {
 
     func sleep(for duration: Duration, _ statement: Statement) async throws {
         let (wait, byDeadline) = limit(duration)
-        try await Task.sleep(for: wait)
+        try await pause(for: wait)
         if byDeadline { throw failure(statement, "the scenario deadline of \(format(deadline)) passed during the sleep") }
+    }
+
+    /// Waits on the run's own event loop, whose timer wakes the thread that runs this task:
+    /// `Task.sleep` waits on a Dispatch timer, with its leeway, and then hops back to the loop,
+    /// which left `every 10ms` chunks up to 10 ms late on a loaded machine.
+    private func pause(for duration: Duration) async throws {
+        let timer = group.next().scheduleTask(in: duration.timeAmount) {}
+        try await withTaskCancellationHandler {
+            do {
+                try await timer.futureResult.get()
+            } catch EventLoopError.cancelled {
+                throw CancellationError()
+            }
+        } onCancel: {
+            timer.cancel()
+        }
     }
 
     /// Sleeps until `instant`, if it is still ahead.
