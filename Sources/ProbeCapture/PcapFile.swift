@@ -7,6 +7,7 @@ public enum PcapFile {
         case tooShort
         case badMagic(UInt32)
         case truncated(recordAt: Int)
+        case tooLarge(payloadLimit: Int)
 
         public var description: String {
             switch self {
@@ -14,6 +15,8 @@ public enum PcapFile {
             case .tooShort: return "not a pcap file: shorter than its 24-byte header"
             case .badMagic(let magic): return "not a pcap file: magic number 0x\(String(magic, radix: 16))"
             case .truncated(let offset): return "the pcap file is truncated in the record at byte \(offset)"
+            case .tooLarge(let limit):
+                return "the capture holds more than \(limit / 1_048_576) MiB of TCP payload, more than wire checks load into memory (an eighth of this machine's): judge a shorter transfer"
             }
         }
     }
@@ -40,15 +43,24 @@ public enum PcapFile {
         return packets
     }
 
+    /// How much TCP payload `segments(atPath:)` copies before it gives up: judging a connection
+    /// holds its payloads and their reassembled stream, about three times this at the peak.
+    public static let defaultPayloadLimit = Int(clamping: ProcessInfo.processInfo.physicalMemory / 8)
+
     /// The TCP segments of the pcap file at `path`. The file is mapped, not read, and only the
-    /// segments are copied out of it, so a capture of gigabytes costs its payloads once.
-    public static func segments(atPath path: String, allowTruncatedTail: Bool = false) throws -> [TCPSegment] {
+    /// segments are copied out of it, so a capture of gigabytes costs its payloads once; past
+    /// `payloadLimit` bytes of payload it throws `tooLarge` rather than exhaust memory.
+    public static func segments(atPath path: String, allowTruncatedTail: Bool = false,
+                                payloadLimit: Int = defaultPayloadLimit) throws -> [TCPSegment] {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch { throw ReadError.unreadable(path) }
         var segments: [TCPSegment] = []
+        var payloadBytes = 0
         try data.withUnsafeBytes { raw in
             try forEachRecord(in: raw, allowTruncatedTail: allowTruncatedTail) { record in
                 if let segment = PacketDecoder.segment(linkType: record.linkType, data: record.data, timestamp: record.timestamp) {
+                    payloadBytes += segment.payload.count
+                    guard payloadBytes <= payloadLimit else { throw ReadError.tooLarge(payloadLimit: payloadLimit) }
                     segments.append(segment)
                 }
             }

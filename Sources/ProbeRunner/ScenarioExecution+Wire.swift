@@ -82,7 +82,13 @@ extension ScenarioExecution {
             throw failure(statement, "\(connection.label) has no known ports to find it in the capture", connection)
         }
         let segments: [TCPSegment]
-        do { segments = try capture.segments() } catch { throw failure(statement, "cannot read the capture: \(error)", connection) }
+        do {
+            segments = try capture.segments()
+        } catch {
+            var tooLarge = false
+            if case .tooLarge? = error as? PcapFile.ReadError { tooLarge = true }
+            throw failure(statement, (tooLarge ? "inconclusive: " : "cannot read the capture: ") + "\(error)", connection)
+        }
         return ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort)
     }
 

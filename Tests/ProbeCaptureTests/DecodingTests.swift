@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ProbeCapture
 
@@ -29,6 +30,18 @@ import Testing
         #expect(throws: PcapFile.ReadError.self) { try PcapFile.packets(in: Array(file.dropLast(3))) }
         #expect(try PcapFile.packets(in: Array(file.dropLast(3)), allowTruncatedTail: true).count == 1)
         #expect(throws: PcapFile.ReadError.self) { try PcapFile.packets(in: [UInt8](repeating: 7, count: 40)) }
+    }
+
+    @Test func readingStopsAtThePayloadLimitInsteadOfExhaustingMemory() throws {
+        let builder = PacketBuilder()
+        let packets = (0..<3).map { builder.packet(fromClient: true, sequence: 1 + 5 * UInt32($0), flags: .ack, payload: Array("hello".utf8), at: Double($0)) }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("limit-\(UUID()).pcap").path
+        try Data(PacketBuilder.pcapFile(packets, linkType: PacketDecoder.ethernet)).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try PcapFile.segments(atPath: path, payloadLimit: 15).count == 3)
+        let error = #expect(throws: PcapFile.ReadError.self) { try PcapFile.segments(atPath: path, payloadLimit: 14) }
+        guard case .tooLarge(14)? = error else { Issue.record("expected tooLarge, got \(String(describing: error))"); return }
+        #expect(PcapFile.ReadError.tooLarge(payloadLimit: 14 << 20).description.hasPrefix("the capture holds more than 14 MiB of TCP payload"))
     }
 
     @Test func reassemblyHandlesRetransmissionsReorderingAndHoles() {
