@@ -12,17 +12,20 @@ import Glibc
 final class CaptureRing: @unchecked Sendable {
     let interface: String
     let bufferSize: Int
+    let snapLength: Int
     let handle: OpaquePointer
 
-    /// Activates a ring of `bufferSize` bytes on `interface`, non-blocking, keeping nothing yet.
-    init(interface: String, bufferSize: Int) throws {
+    /// Activates a ring of `bufferSize` bytes on `interface`, keeping at most `snapLength` bytes
+    /// of each packet, non-blocking, keeping no packets yet.
+    init(interface: String, bufferSize: Int, snapLength: Int) throws {
         self.interface = interface
         self.bufferSize = bufferSize
+        self.snapLength = snapLength
         var errors = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE))
         guard let handle = pcap_create(interface, &errors) else {
             throw CaptureError.failed("cannot open interface \(interface): \(String(cString: errors))")
         }
-        pcap_set_snaplen(handle, PcapCapture.snapLength)
+        pcap_set_snaplen(handle, Int32(clamping: snapLength))
         pcap_set_immediate_mode(handle, 1)
         pcap_set_buffer_size(handle, Int32(clamping: bufferSize))
         let status = pcap_activate(handle)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Idle capture rings of this process. A capture takes one with its interface and size, or
+/// Idle capture rings of this process. A capture takes one with its interface, sizes and snap length, or
 /// opens one when none is idle, and gives it back when it stops; so a run holds at most as
 /// many rings as it has captures at once, and pays each ring's set-up only once.
 final class CaptureRingPool: @unchecked Sendable {
@@ -12,13 +12,15 @@ final class CaptureRingPool: @unchecked Sendable {
     /// How many rings this process has opened (rather than reused).
     var opened: Int { lock.withLock { openedCount } }
 
-    func take(interface: String, bufferSize: Int) throws -> CaptureRing {
+    func take(interface: String, bufferSize: Int, snapLength: Int) throws -> CaptureRing {
         let reused = lock.withLock { () -> CaptureRing? in
-            guard let index = idle.firstIndex(where: { $0.interface == interface && $0.bufferSize == bufferSize }) else { return nil }
+            guard let index = idle.firstIndex(where: {
+                $0.interface == interface && $0.bufferSize == bufferSize && $0.snapLength == snapLength
+            }) else { return nil }
             return idle.remove(at: index)
         }
         if let reused { return reused }
-        let ring = try CaptureRing(interface: interface, bufferSize: bufferSize)
+        let ring = try CaptureRing(interface: interface, bufferSize: bufferSize, snapLength: snapLength)
         lock.withLock { openedCount += 1 }
         return ring
     }

@@ -11,14 +11,20 @@ public struct DirectionTrace: Sendable {
     /// Every segment of this direction, in capture order (handshake, ACKs, FIN, RST too).
     public private(set) var segments: [TCPSegment]
     public private(set) var dataSegments: [DataSegment] = []
+    /// The stream's bytes; empty when `payloadsTruncated`, as the capture did not keep them.
     public private(set) var stream: [UInt8] = []
+    /// How many stream bytes the capture saw (holes not counted); `stream.count` unless truncated.
+    public private(set) var byteCount = 0
+    /// The capture kept only part of some payloads (`--snaplen`): lengths and flags can be
+    /// judged, the stream's content cannot.
+    public private(set) var payloadsTruncated = false
     public private(set) var retransmissions = 0
     /// Stream offsets where bytes are missing from the capture.
     public private(set) var holes: [Range<Int>] = []
 
     public init(segments: [TCPSegment]) {
         self.segments = segments
-        let carrying = segments.filter { !$0.payload.isEmpty }
+        let carrying = segments.filter { $0.length > 0 }
         guard let reference = segments.first(where: { $0.flags.contains(.syn) }).map({ $0.sequence &+ 1 })
                 ?? carrying.first?.sequence else { return }
         // Relative sequence numbers, safe across wrap-around, in stream order.
@@ -26,18 +32,19 @@ public struct DirectionTrace: Sendable {
             (offset: Int(Int32(bitPattern: segment.sequence &- reference)), index: index, segment: segment)
         }.sorted { ($0.offset, $0.index) < ($1.offset, $1.index) }
         var next = ordered.first.map { min(0, $0.offset) } ?? 0
-        stream.reserveCapacity(carrying.reduce(0) { $0 + $1.payload.count })
+        payloadsTruncated = carrying.contains(where: \.isTruncated)
+        if !payloadsTruncated { stream.reserveCapacity(carrying.reduce(0) { $0 + $1.length }) }
         for (offset, _, segment) in ordered {
-            let end = offset + segment.payload.count
+            let end = offset + segment.length
             if end <= next {
                 retransmissions += 1
                 continue
             }
             if offset > next { holes.append(next..<offset) }
             let start = max(offset, next)
-            stream += segment.payload[(start - offset)...]
-            let streamStart = stream.count - (end - start)
-            dataSegments.append(DataSegment(range: streamStart..<stream.count, segment: segment))
+            if !payloadsTruncated { stream += segment.payload[(start - offset)...] }
+            dataSegments.append(DataSegment(range: byteCount..<(byteCount + end - start), segment: segment))
+            byteCount += end - start
             next = end
         }
     }

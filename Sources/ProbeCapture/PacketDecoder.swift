@@ -13,6 +13,8 @@ public enum PacketDecoder {
     }
 
     /// The segment in a packet's bytes (from the link layer up); only its payload is copied.
+    /// A packet cut by a snap length still decodes while its headers are whole: its `length`
+    /// comes from the IP header.
     public static func segment(linkType: UInt32, data bytes: UnsafeRawBufferPointer, timestamp: Double) -> TCPSegment? {
         var offset: Int
         switch linkType {
@@ -45,6 +47,7 @@ public enum PacketDecoder {
         let source: String, destination: String
         var tcpStart: Int
         let end: Int
+        let ipEnd: Int // where the IP packet ends on the wire, past what a snap length kept
         if version == 4 {
             guard bytes.count >= start + 20, bytes[start + 9] == 6 else { return nil }
             let headerLength = Int(bytes[start] & 0x0F) * 4
@@ -54,7 +57,8 @@ public enum PacketDecoder {
             source = bytes[(start + 12)..<(start + 16)].map(String.init).joined(separator: ".")
             destination = bytes[(start + 16)..<(start + 20)].map(String.init).joined(separator: ".")
             tcpStart = start + headerLength
-            end = min(bytes.count, start + totalLength)
+            ipEnd = start + totalLength
+            end = min(bytes.count, ipEnd)
         } else if version == 6 {
             guard bytes.count >= start + 40 else { return nil }
             var next = bytes[start + 6]
@@ -62,7 +66,8 @@ public enum PacketDecoder {
             source = ipv6(bytes[(start + 8)..<(start + 24)])
             destination = ipv6(bytes[(start + 24)..<(start + 40)])
             tcpStart = start + 40
-            end = min(bytes.count, start + 40 + payloadLength)
+            ipEnd = start + 40 + payloadLength
+            end = min(bytes.count, ipEnd)
             // Skip extension headers (hop-by-hop, routing, destination options).
             while next == 0 || next == 43 || next == 60, tcpStart + 2 <= end {
                 next = bytes[tcpStart]
@@ -81,7 +86,7 @@ public enum PacketDecoder {
                           sourcePort: u16(tcpStart), destinationPort: u16(tcpStart + 2),
                           sequence: u32(tcpStart + 4), acknowledgement: u32(tcpStart + 8),
                           flags: TCPSegment.Flags(rawValue: bytes[tcpStart + 13] & 0x1F), window: u16(tcpStart + 14),
-                          payload: Array(bytes[(tcpStart + dataOffset)..<end]))
+                          payload: Array(bytes[(tcpStart + dataOffset)..<end]), length: ipEnd - tcpStart - dataOffset)
     }
 
     private static func ipv6(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {

@@ -30,16 +30,25 @@ public final class PcapCapture: @unchecked Sendable {
     /// Immediate mode gives each packet a ring slot of the snap length. An IP packet is at most
     /// 65535 bytes, so 65600 (with link headers) cuts nothing; 262144 left a quarter as many
     /// slots and dropped 719 packets of a 256 MiB loopback transfer.
-    public static let snapLength: Int32 = 65_600
+    public static let fullSnapLength = 65_600
+    /// The shortest snap length that keeps every header whole: link (with VLAN tags), IP with
+    /// options and TCP with options fit in 160 bytes.
+    public static let minimumSnapLength = 160
     /// The ring absorbs bursts while the reader thread waits for a core. On 2 cores, with the
     /// reader at nice -15, a 256 MiB loopback transfer dropped 145 to 1269 packets with 128 MiB
     /// and none with 256 MiB. A 256 MiB ring sets up in about 70 ms (about 1 s on a cold first
-    /// run), once per process: rings are reused (`CaptureRingPool`).
-    public static let defaultBufferSize = 256 * 1024 * 1024
+    /// run), once per process: rings are reused (`CaptureRingPool`). With a short snap length a
+    /// packet takes a few hundred bytes of ring, so 16 MiB holds more packets than 256 MiB of
+    /// whole ones, and sets up in milliseconds.
+    public static func defaultBufferSize(snapLength: Int) -> Int {
+        (snapLength < fullSnapLength ? 16 : 256) * 1024 * 1024
+    }
 
     /// Starts dumping `interface` to `path` (as `path.part` until stopped), on an idle ring of
-    /// `bufferSize` bytes when the process has one, else on a new one.
-    public init(interface: String = "lo", path: String, bufferSize: Int = PcapCapture.defaultBufferSize) throws {
+    /// `bufferSize` bytes (by default as the snap length suits) when the process has one, else on a new one. A `snapLength` below the
+    /// full one keeps only the start of each packet: headers and lengths, not whole payloads.
+    public init(interface: String = "lo", path: String, bufferSize: Int? = nil,
+                snapLength: Int = PcapCapture.fullSnapLength) throws {
         self.interface = interface
         self.path = path
         self.partialPath = path + ".part"
@@ -52,7 +61,8 @@ public final class PcapCapture: @unchecked Sendable {
             return error
         }
         let ring: CaptureRing
-        do { ring = try CaptureRingPool.shared.take(interface: interface, bufferSize: bufferSize) } catch { throw fail(nil, error) }
+        do { ring = try CaptureRingPool.shared.take(interface: interface, bufferSize: bufferSize ?? Self.defaultBufferSize(snapLength: snapLength),
+                                                         snapLength: snapLength) } catch { throw fail(nil, error) }
         guard let dumper = pcap_dump_open(ring.handle, partialPath) else {
             throw fail(ring, CaptureError.failed("cannot write \(partialPath): \(String(cString: pcap_geterr(ring.handle)))"))
         }

@@ -21,10 +21,10 @@ public struct SegmentFormatter: Sendable {
         if segment.flags.contains(.rst) { marks.append("[RST]") }
         if segment.window == 0, !segment.flags.contains(.rst) { marks.append("[ZERO WINDOW]") }
         let flags = segment.flags.description + String(repeating: " ", count: max(0, 11 - segment.flags.description.count))
-        var text = "+\(time)s \(arrow) \(flags) len \(segment.payload.count) win \(segment.window)"
+        var text = "+\(time)s \(arrow) \(flags) len \(segment.length) win \(segment.window)"
         if !segment.payload.isEmpty {
             let shown = segment.payload.prefix(payloadLimit)
-            text += " \"\(ByteEscaper.escape(shown))\"" + (segment.payload.count > payloadLimit ? "…" : "")
+            text += " \"\(ByteEscaper.escape(shown))\"" + (segment.length > shown.count ? "…" : "")
         }
         if !marks.isEmpty { text += " " + marks.joined(separator: " ") }
         return text

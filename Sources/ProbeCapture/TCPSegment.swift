@@ -27,10 +27,15 @@ public struct TCPSegment: Sendable, Equatable {
     public var flags: Flags
     /// The raw window field (unscaled); 0 is a zero window whatever the scale.
     public var window: Int
+    /// The payload bytes the capture kept: all of them, or the first few under a snap length.
     public var payload: [UInt8]
+    /// How many payload bytes the segment carried on the wire.
+    public var length: Int
+    /// The capture kept only part of the payload (`--snaplen`).
+    public var isTruncated: Bool { payload.count < length }
 
     public init(timestamp: Double, sourceAddress: String, destinationAddress: String, sourcePort: Int, destinationPort: Int,
-                sequence: UInt32, acknowledgement: UInt32, flags: Flags, window: Int, payload: [UInt8]) {
+                sequence: UInt32, acknowledgement: UInt32, flags: Flags, window: Int, payload: [UInt8], length: Int? = nil) {
         self.timestamp = timestamp
         self.sourceAddress = sourceAddress
         self.destinationAddress = destinationAddress
@@ -41,5 +46,6 @@ public struct TCPSegment: Sendable, Equatable {
         self.flags = flags
         self.window = window
         self.payload = payload
+        self.length = max(payload.count, length ?? payload.count)
     }
 }

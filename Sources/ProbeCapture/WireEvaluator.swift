@@ -7,6 +7,9 @@ public enum WireEvaluator {
             let hole = trace.holes[0]
             return WireVerdict(passed: false, summary: "inconclusive: the capture is missing \(hole.count) bytes at stream offset \(hole.lowerBound) (packets not captured)")
         }
+        if trace.payloadsTruncated, readsPayloads(check) {
+            return WireVerdict(passed: false, summary: "inconclusive: the capture kept only the start of each packet (--snaplen), and this check reads the payloads")
+        }
         switch check {
         case .terminator(let terminator):
             return checkTerminator(terminator, trace)
@@ -34,10 +37,10 @@ public enum WireEvaluator {
             let actual = trace.dataSegments.count
             return compare("data-bearing segments", actual, op, count, evidence: trace.dataSegments.map(\.segment))
         case .maxSegment(let op, let size):
-            let largest = trace.dataSegments.max { $0.segment.payload.count < $1.segment.payload.count }
-            return compare("the largest segment's payload", largest?.segment.payload.count ?? 0, op, size, evidence: largest.map { [$0.segment] } ?? [])
+            let largest = trace.dataSegments.max { $0.segment.length < $1.segment.length }
+            return compare("the largest segment's payload", largest?.segment.length ?? 0, op, size, evidence: largest.map { [$0.segment] } ?? [])
         case .bytes(let op, let count):
-            return compare("bytes", trace.stream.count, op, count, evidence: Array(trace.dataSegments.map(\.segment).suffix(10)))
+            return compare("bytes", trace.byteCount, op, count, evidence: Array(trace.dataSegments.map(\.segment).suffix(10)))
         case .fin:
             return flag(trace.hasFIN, "a FIN was sent", "no FIN was sent", trace)
         case .noFin:
@@ -58,6 +61,13 @@ public enum WireEvaluator {
         switch check {
         case .fin, .rst, .noFin, .noRst, .zeroWindow: return false
         default: return true
+        }
+    }
+
+    private static func readsPayloads(_ check: WireCheck) -> Bool {
+        switch check {
+        case .terminator, .linesUnsplit, .lineInOneSegment: return true
+        default: return false
         }
     }
 

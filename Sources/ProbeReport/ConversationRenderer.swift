@@ -49,11 +49,12 @@ public struct ConversationRenderer: Sendable {
     }
 
     private func summary(_ trace: DirectionTrace, arrow: String, from name: String) -> [String] {
-        var lines = ["  \(arrow) \(name) sent \(trace.stream.count) bytes in \(trace.dataSegments.count) data segments"
+        var lines = ["  \(arrow) \(name) sent \(trace.byteCount) bytes in \(trace.dataSegments.count) data segments"
                      + (trace.retransmissions > 0 ? ", \(trace.retransmissions) retransmitted" : "")
                      + (trace.hasFIN ? ", FIN" : "") + (trace.hasRST ? ", RST" : "")
                      + (trace.advertisedZeroWindow ? ", zero window advertised" : "")]
         for hole in trace.holes { lines.append("    missing from the capture: \(hole.count) bytes at offset \(hole.lowerBound)") }
+        if trace.payloadsTruncated { lines.append("    (the capture kept only the start of each packet: no lines to show)") }
         var start = 0
         var shown = 0
         for line in WireEvaluator.lineRanges(trace.stream, terminator: terminator) {

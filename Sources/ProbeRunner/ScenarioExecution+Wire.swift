@@ -30,7 +30,8 @@ extension ScenarioExecution {
         let path = (directory as NSString).appendingPathComponent("\(String(base))-\(Int(Date().timeIntervalSince1970 * 1000))-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).pcap")
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            capture = try PcapCapture(interface: options.capture.interface, path: path, bufferSize: options.capture.bufferSize)
+            capture = try PcapCapture(interface: options.capture.interface, path: path, bufferSize: options.capture.bufferSize,
+                                      snapLength: options.capture.snapLength)
             record(nil, "capturing on \(options.capture.interface) to \(path)")
         } catch {
             let location = SourceLocation(file: scenario.path, line: 1, column: 1)
@@ -167,7 +168,7 @@ extension ScenarioExecution {
             guard let probePort = connection.localPort, let peerPort = connection.remotePort else { continue }
             for segment in ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort).segments {
                 wire.append(WireEvent(offset: segment.timestamp - start, connection: connection.label, fromProbe: segment.sourcePort == probePort,
-                                      flags: segment.flags.description, length: segment.payload.count,
+                                      flags: segment.flags.description, length: segment.length,
                                       preview: ByteEscaper.escape(segment.payload.prefix(40))))
             }
         }

@@ -56,8 +56,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Which pcap files to keep: always, failed or never.")
     var keepPcap: CaptureSettings.Keep = .failed
 
-    @Option(help: "The capture's kernel buffer, e.g. 256MiB: larger holds longer bursts without drops. Set up once per run and reused by its scenarios.")
-    var captureBuffer = "256MiB"
+    @Option(help: "The capture's kernel buffer, e.g. 512MiB: larger holds longer bursts without drops. Set up once per run and reused by its scenarios. Default: 256MiB, or 16MiB with --snaplen.")
+    var captureBuffer: String?
+
+    @Option(help: ArgumentHelp("Keep at most this many bytes of each captured packet (at least 160): headers and lengths for a bulk transfer, whose payloads then go unchecked. Default: whole packets.", valueName: "bytes"))
+    var snaplen: Int?
 
     @Flag(help: "Fail with exit code 3 when capture is not permitted, instead of skipping wire assertions.")
     var requireCapture = false
@@ -66,8 +69,11 @@ struct RunCommand: AsyncParsableCommand {
     var verbose = false
 
     func validate() throws {
-        guard let size = Quantity.size(captureBuffer), size >= 1_048_576 else {
+        if let captureBuffer, (Quantity.size(captureBuffer) ?? 0) < 1_048_576 {
             throw ValidationError("--capture-buffer takes a size of at least 1MiB, such as 256MiB")
+        }
+        if let snaplen, snaplen < PcapCapture.minimumSnapLength {
+            throw ValidationError("--snaplen must be at least \(PcapCapture.minimumSnapLength), so that every header is kept whole")
         }
         guard sweepLimit >= 1 else { throw ValidationError("--sweep-limit must be at least 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
@@ -94,7 +100,8 @@ struct RunCommand: AsyncParsableCommand {
         var options = RunOptions(variables: variables, seed: seed, sweepLimit: sweepLimit,
                                  capture: CaptureSettings(always: capture, interface: interface, directory: pcapDir, keep: keepPcap,
                                                           required: requireCapture,
-                                                          bufferSize: Quantity.size(captureBuffer) ?? PcapCapture.defaultBufferSize))
+                                                          bufferSize: captureBuffer.flatMap(Quantity.size),
+                                                          snapLength: min(snaplen ?? PcapCapture.fullSnapLength, PcapCapture.fullSnapLength)))
         options.recordWire = targets.contains { $0.format == .html }
         options.onStep = { path, step in progress.step(path, step) }
         let reporter = ConsoleReporter(useColour: Terminal.useColour(scenarioOptions.color), verbose: verbose)

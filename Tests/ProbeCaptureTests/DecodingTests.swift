@@ -18,6 +18,17 @@ import Testing
         }
     }
 
+    @Test func aPacketCutBySnapLengthKeepsItsLengthFromTheIPHeader() throws {
+        for ipv6 in [false, true] {
+            let builder = PacketBuilder(linkType: PacketDecoder.ethernet, ipv6: ipv6)
+            var packet = builder.packet(fromClient: true, sequence: 7, flags: [.psh, .ack], payload: Array(repeating: 0x61, count: 1000), at: 1)
+            packet.data = Array(packet.data.prefix(packet.data.count - 990)) // 10 payload bytes kept
+            let segment = try #require(PacketDecoder.segment(packet))
+            #expect(segment.length == 1000)
+            #expect(segment.payload.count == 10 && segment.isTruncated)
+        }
+    }
+
     @Test func pcapFilesRoundTripAndBadFilesAreErrors() throws {
         let builder = PacketBuilder()
         let packets = [builder.packet(fromClient: true, sequence: 1, flags: .syn, at: 10.25),

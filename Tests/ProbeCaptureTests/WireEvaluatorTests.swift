@@ -63,4 +63,26 @@ import Testing
         #expect(!verdict.passed)
         #expect(verdict.summary.hasPrefix("inconclusive"))
     }
+
+    @Test func aSnapLengthKeepsLengthsButMakesPayloadChecksInconclusive() throws {
+        let full = builder.serverSends(["hello\r\n", "world\r\n"])
+        // What a 60-byte snap length keeps of each packet: every header and 2 bytes of payload.
+        let cut = full.map { segment -> TCPSegment in
+            var kept = segment
+            kept.payload = Array(segment.payload.prefix(2))
+            return kept
+        }
+        let trace = ConnectionTrace(segments: cut, probePort: 40000, peerPort: 7000).fromPeer
+        #expect(trace.payloadsTruncated && trace.stream.isEmpty)
+        #expect(trace.byteCount == 14)
+        #expect(trace.dataSegments.map(\.range) == [0..<7, 7..<14])
+        #expect(WireEvaluator.evaluate(.bytes(.equal, 14), on: trace).passed)
+        #expect(WireEvaluator.evaluate(.segments(.equal, 2), on: trace).passed)
+        #expect(WireEvaluator.evaluate(.maxSegment(.equal, 7), on: trace).passed)
+        #expect(WireEvaluator.evaluate(.fin, on: trace).passed)
+        let terminator = WireEvaluator.evaluate(.terminator(.crlf), on: trace)
+        #expect(!terminator.passed && terminator.summary.hasPrefix("inconclusive: the capture kept only the start of each packet"))
+        #expect(!WireEvaluator.evaluate(.linesUnsplit(terminator: [13, 10]), on: trace).passed)
+        #expect(SegmentFormatter(start: 0, leftPort: 40000).row(trace.dataSegments[0].segment).contains(#"len 7 win 512 "he"…"#))
+    }
 }

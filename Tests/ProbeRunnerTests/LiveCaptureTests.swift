@@ -7,11 +7,13 @@ import Testing
 /// Capture on the real loopback interface. Needs CAP_NET_RAW (CI runs as root).
 @Suite(.serialized, .enabled(if: geteuid() == 0, "capturing needs CAP_NET_RAW: run the tests as root"))
 struct LiveCaptureTests {
-    private func run(_ text: String, against peer: TestPeer, keep: CaptureSettings.Keep = .never, directory: String? = nil) async throws -> ScenarioResult {
+    private func run(_ text: String, against peer: TestPeer, keep: CaptureSettings.Keep = .never, directory: String? = nil,
+                     snapLength: Int = PcapCapture.fullSnapLength) async throws -> ScenarioResult {
         let path = "live.scn"
         let loaded = ScenarioLoader.load(path, predefinedVariables: ["port"]) { _ in text }
         let scenario = try #require(loaded.scenario, "\(loaded.diagnostics)")
-        let options = RunOptions(variables: ["port": String(peer.port)], capture: CaptureSettings(directory: directory, keep: keep))
+        let options = RunOptions(variables: ["port": String(peer.port)],
+                                 capture: CaptureSettings(directory: directory, keep: keep, snapLength: snapLength))
         return await ScenarioRunner(options: options).run(scenario)
     }
 
@@ -145,6 +147,30 @@ struct LiveCaptureTests {
             """, against: peer)
         result.expectPassed()
         #expect(peer.log.received.count == 256 * 1024 * 1024)
+    }
+
+    @Test func aShortSnapLengthJudgesLengthsAndKeepsOnlyHeadersInThePcap() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-snaplen-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await run("""
+            connect 127.0.0.1:{port}
+            send random 1MiB
+            shutdown write
+            expect eof
+            assert wire from probe bytes = 1MiB
+            assert wire from probe fin
+            """, against: peer, keep: .always, directory: directory, snapLength: 160)
+        result.expectPassed()
+        let pcap = String(try #require(result.notes.first { $0.hasPrefix("pcap: ") }).dropFirst(6))
+        let packets = try PcapFile.packets(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: pcap))))
+        #expect(packets.allSatisfy { $0.data.count <= 160 })
+        #expect(packets.contains { $0.originalLength > 1000 }, "the data packets were cut, not missed")
+        let long = String(repeating: "a", count: 500) // longer than the snap length keeps
+        let checked = try await run("connect 127.0.0.1:{port}\nsend line \"\(long)\"\nassert wire from probe terminator crlf",
+                                    against: peer, snapLength: 160)
+        checked.expectFailure(line: 3, containing: "inconclusive: the capture kept only the start of each packet")
     }
 
     @Test func hostilePeersLeaveACompleteReadablePcap() async throws {

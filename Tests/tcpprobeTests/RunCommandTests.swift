@@ -35,6 +35,9 @@ import Testing
 
         let usage = try ProbeProcess.run(["run", "--var", "novalue", "pass.scn"], in: directory)
         #expect(usage.status == 2)
+        let snaplen = try ProbeProcess.run(["run", "--snaplen", "100", "pass.scn"], in: directory)
+        #expect(snaplen.status == 2)
+        #expect(snaplen.stderr.contains("--snaplen must be at least 160"), "\(snaplen.stderr)")
     }
 
     @Test func tagsSelectAndSkip() throws {
