@@ -8,8 +8,9 @@ public protocol PacketCapture: AnyObject, Sendable {
     /// A barrier: everything captured so far is readable when it returns.
     func sync()
     func stats() -> CaptureStats
-    /// The TCP segments captured so far (after `sync()`).
-    func segments() throws -> [TCPSegment]
+    /// The TCP segments captured so far (after `sync()`), each keeping at most `payloadPrefix`
+    /// bytes of its payload: checks of lengths and flags need none of it.
+    func segments(payloadPrefix: Int) throws -> [TCPSegment]
     /// Stops, flushes and closes the file under its final name.
     @discardableResult func stop() -> CaptureStats
 }

@@ -12,10 +12,11 @@ public enum PacketDecoder {
         packet.data.withUnsafeBytes { segment(linkType: packet.linkType, data: $0, timestamp: packet.timestamp) }
     }
 
-    /// The segment in a packet's bytes (from the link layer up); only its payload is copied.
-    /// A packet cut by a snap length still decodes while its headers are whole: its `length`
-    /// comes from the IP header.
-    public static func segment(linkType: UInt32, data bytes: UnsafeRawBufferPointer, timestamp: Double) -> TCPSegment? {
+    /// The segment in a packet's bytes (from the link layer up); only its payload is copied, and
+    /// of that at most `payloadPrefix` bytes. A packet cut by a snap length still decodes while
+    /// its headers are whole: its `length` comes from the IP header.
+    public static func segment(linkType: UInt32, data bytes: UnsafeRawBufferPointer, timestamp: Double,
+                               payloadPrefix: Int = .max) -> TCPSegment? {
         var offset: Int
         switch linkType {
         case ethernet:
@@ -39,10 +40,10 @@ public enum PacketDecoder {
             return nil
         }
         guard bytes.count > offset else { return nil }
-        return ip(bytes, at: offset, timestamp: timestamp)
+        return ip(bytes, at: offset, timestamp: timestamp, payloadPrefix: payloadPrefix)
     }
 
-    private static func ip(_ bytes: UnsafeRawBufferPointer, at start: Int, timestamp: Double) -> TCPSegment? {
+    private static func ip(_ bytes: UnsafeRawBufferPointer, at start: Int, timestamp: Double, payloadPrefix: Int) -> TCPSegment? {
         let version = bytes[start] >> 4
         let source: String, destination: String
         var tcpStart: Int
@@ -86,7 +87,8 @@ public enum PacketDecoder {
                           sourcePort: u16(tcpStart), destinationPort: u16(tcpStart + 2),
                           sequence: u32(tcpStart + 4), acknowledgement: u32(tcpStart + 8),
                           flags: TCPSegment.Flags(rawValue: bytes[tcpStart + 13] & 0x1F), window: u16(tcpStart + 14),
-                          payload: Array(bytes[(tcpStart + dataOffset)..<end]), length: ipEnd - tcpStart - dataOffset)
+                          payload: Array(bytes[(tcpStart + dataOffset)..<(tcpStart + dataOffset + min(end - tcpStart - dataOffset, payloadPrefix))]),
+                          length: ipEnd - tcpStart - dataOffset)
     }
 
     private static func ipv6(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {

@@ -36,8 +36,9 @@ public final class PcapCapture: @unchecked Sendable {
     public static let minimumSnapLength = 160
     /// The ring absorbs bursts while the reader thread waits for a core. On 2 cores, with the
     /// reader at nice -15, a 256 MiB loopback transfer dropped 145 to 1269 packets with 128 MiB
-    /// and none with 256 MiB. A 256 MiB ring sets up in about 70 ms (about 1 s on a cold first
-    /// run), once per process: rings are reused (`CaptureRingPool`). With a short snap length a
+    /// and none with 256 MiB. libpcap gives each whole-packet slot (65.7 KB) a 128 KiB block, so
+    /// 256 MiB buys about 4,000 slots and maps about 512 MiB. It sets up in about 70 ms (about
+    /// 1 s on a cold first run), once per process: rings are reused (`CaptureRingPool`). With a short snap length a
     /// packet takes a few hundred bytes of ring, so 16 MiB holds more packets than 256 MiB of
     /// whole ones, and sets up in milliseconds.
     public static func defaultBufferSize(snapLength: Int) -> Int {
@@ -151,9 +152,10 @@ public final class PcapCapture: @unchecked Sendable {
                             interfaceDropped: now.interfaceDropped - baseline.interfaceDropped)
     }
 
-    /// The TCP segments written so far (call `sync()` first to include the latest).
-    public func segments() throws -> [TCPSegment] {
-        try PcapFile.segments(atPath: lock.withLock { finished ? path : partialPath }, allowTruncatedTail: true)
+    /// The TCP segments written so far (call `sync()` first to include the latest), each with
+    /// at most `payloadPrefix` bytes of its payload.
+    public func segments(payloadPrefix: Int = .max) throws -> [TCPSegment] {
+        try PcapFile.segments(atPath: lock.withLock { finished ? path : partialPath }, allowTruncatedTail: true, payloadPrefix: payloadPrefix)
     }
 
     /// Stops: drains what is left, reads the counters, flushes and closes the file under its final name.

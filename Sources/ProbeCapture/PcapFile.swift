@@ -49,16 +49,18 @@ public enum PcapFile {
 
     /// The TCP segments of the pcap file at `path`. The file is mapped, not read, and only the
     /// segments are copied out of it, so a capture of gigabytes costs its payloads once; past
-    /// `payloadLimit` bytes of payload it throws `tooLarge` rather than exhaust memory.
+    /// `payloadLimit` bytes of payload it throws `tooLarge` rather than exhaust memory. With a
+    /// `payloadPrefix` each segment keeps only that much of its payload (its `length` stays).
     public static func segments(atPath path: String, allowTruncatedTail: Bool = false,
-                                payloadLimit: Int = defaultPayloadLimit) throws -> [TCPSegment] {
+                                payloadLimit: Int = defaultPayloadLimit, payloadPrefix: Int = .max) throws -> [TCPSegment] {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch { throw ReadError.unreadable(path) }
         var segments: [TCPSegment] = []
         var payloadBytes = 0
         try data.withUnsafeBytes { raw in
             try forEachRecord(in: raw, allowTruncatedTail: allowTruncatedTail) { record in
-                if let segment = PacketDecoder.segment(linkType: record.linkType, data: record.data, timestamp: record.timestamp) {
+                if let segment = PacketDecoder.segment(linkType: record.linkType, data: record.data, timestamp: record.timestamp,
+                                                       payloadPrefix: payloadPrefix) {
                     payloadBytes += segment.payload.count
                     guard payloadBytes <= payloadLimit else { throw ReadError.tooLarge(payloadLimit: payloadLimit) }
                     segments.append(segment)

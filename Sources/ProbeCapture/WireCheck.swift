@@ -12,6 +12,14 @@ public enum WireCheck: Sendable {
     case bytes(ComparisonOperator, Int)
     case fin, rst, noFin, noRst
     case zeroWindow
+
+    /// Whether judging it reads payload bytes; the others need only lengths and flags.
+    public var readsPayloads: Bool {
+        switch self {
+        case .terminator, .linesUnsplit, .lineInOneSegment: return true
+        default: return false
+        }
+    }
 }
 
 /// The judgement of a wire check.

@@ -7,7 +7,7 @@ public enum WireEvaluator {
             let hole = trace.holes[0]
             return WireVerdict(passed: false, summary: "inconclusive: the capture is missing \(hole.count) bytes at stream offset \(hole.lowerBound) (packets not captured)")
         }
-        if trace.payloadsTruncated, readsPayloads(check) {
+        if trace.payloadsTruncated, check.readsPayloads {
             return WireVerdict(passed: false, summary: "inconclusive: the capture kept only the start of each packet (--snaplen), and this check reads the payloads")
         }
         switch check {
@@ -61,13 +61,6 @@ public enum WireEvaluator {
         switch check {
         case .fin, .rst, .noFin, .noRst, .zeroWindow: return false
         default: return true
-        }
-    }
-
-    private static func readsPayloads(_ check: WireCheck) -> Bool {
-        switch check {
-        case .terminator, .linesUnsplit, .lineInOneSegment: return true
-        default: return false
         }
     }
 

@@ -58,9 +58,10 @@ extension ScenarioExecution {
             record(statement, "skipped: \(captureUnavailable ?? "capture is off")")
             return
         }
-        let trace = try connectionTrace(connection, capture, statement)
+        let check = try check(for: assertion.property, statement)
+        let trace = try connectionTrace(connection, capture, statement, payloadPrefix: check.readsPayloads ? .max : Self.shownPayload)
         let direction = assertion.direction == .peer ? trace.fromPeer : trace.fromProbe
-        let verdict = WireEvaluator.evaluate(try check(for: assertion.property, statement), on: direction)
+        let verdict = WireEvaluator.evaluate(check, on: direction)
         guard verdict.passed else {
             let formatter = SegmentFormatter(start: trace.segments.first?.timestamp ?? 0, leftPort: trace.probePort)
             var message = "wire from \(assertion.direction.rawValue): \(verdict.summary)"
@@ -72,8 +73,14 @@ extension ScenarioExecution {
         record(statement, "\(connection.label): wire from \(assertion.direction.rawValue): \(verdict.summary)")
     }
 
-    /// The connection's traffic captured so far; a capture that dropped packets is inconclusive.
-    private func connectionTrace(_ connection: ProbeConnection, _ capture: any PacketCapture, _ statement: Statement) throws -> ConnectionTrace {
+    /// How much of each payload is read back for checks of lengths and flags: enough for the
+    /// rows that show failing segments, so a gigabyte transfer is judged without holding it.
+    static let shownPayload = 64
+
+    /// The connection's traffic captured so far, each payload cut to `payloadPrefix` bytes; a
+    /// capture that dropped packets is inconclusive.
+    private func connectionTrace(_ connection: ProbeConnection, _ capture: any PacketCapture, _ statement: Statement,
+                                 payloadPrefix: Int) throws -> ConnectionTrace {
         capture.sync()
         let stats = capture.stats()
         if stats.dropped > 0 || stats.interfaceDropped > 0 {
@@ -84,7 +91,7 @@ extension ScenarioExecution {
         }
         let segments: [TCPSegment]
         do {
-            segments = try capture.segments()
+            segments = try capture.segments(payloadPrefix: payloadPrefix)
         } catch {
             var tooLarge = false
             if case .tooLarge? = error as? PcapFile.ReadError { tooLarge = true }
@@ -123,7 +130,7 @@ extension ScenarioExecution {
     func verifyInjectedSplits() {
         guard let capture, !injectedSplits.isEmpty else { return }
         capture.sync()
-        guard let segments = try? capture.segments() else { return }
+        guard let segments = try? capture.segments(payloadPrefix: 0) else { return }
         for split in injectedSplits {
             guard let probePort = split.connection.localPort, let peerPort = split.connection.remotePort else { continue }
             let trace = ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort).fromProbe
@@ -162,7 +169,7 @@ extension ScenarioExecution {
     /// Keeps the segments of this run's connections (at most 2000) for the ladder diagram.
     func recordWire(_ capture: any PacketCapture) {
         capture.sync()
-        guard let segments = try? capture.segments() else { return }
+        guard let segments = try? capture.segments(payloadPrefix: Self.shownPayload) else { return }
         guard let start = segments.first?.timestamp else { return }
         for connection in connections.values.sorted(by: { $0.name < $1.name }) {
             guard let probePort = connection.localPort, let peerPort = connection.remotePort else { continue }

@@ -43,7 +43,7 @@ import Testing
         #expect(throws: PcapFile.ReadError.self) { try PcapFile.packets(in: [UInt8](repeating: 7, count: 40)) }
     }
 
-    @Test func readingStopsAtThePayloadLimitInsteadOfExhaustingMemory() throws {
+    @Test func readingStopsAtThePayloadLimitOrKeepsOnlyAPrefixOfEachPayload() throws {
         let builder = PacketBuilder()
         let packets = (0..<3).map { builder.packet(fromClient: true, sequence: 1 + 5 * UInt32($0), flags: .ack, payload: Array("hello".utf8), at: Double($0)) }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("limit-\(UUID()).pcap").path
@@ -53,6 +53,11 @@ import Testing
         let error = #expect(throws: PcapFile.ReadError.self) { try PcapFile.segments(atPath: path, payloadLimit: 14) }
         guard case .tooLarge(14)? = error else { Issue.record("expected tooLarge, got \(String(describing: error))"); return }
         #expect(PcapFile.ReadError.tooLarge(payloadLimit: 14 << 20).description.hasPrefix("the capture holds more than 14 MiB of TCP payload"))
+        // Checks of lengths and flags read only a prefix of each payload, which the limit counts.
+        let prefixed = try PcapFile.segments(atPath: path, payloadLimit: 14, payloadPrefix: 2)
+        #expect(prefixed.map(\.payload) == Array(repeating: Array("he".utf8), count: 3))
+        #expect(prefixed.map(\.length) == [5, 5, 5])
+        #expect(DirectionTrace(segments: prefixed).byteCount == 15)
     }
 
     @Test func reassemblyHandlesRetransmissionsReorderingAndHoles() {
