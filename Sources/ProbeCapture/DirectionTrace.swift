@@ -15,8 +15,8 @@ public struct DirectionTrace: Sendable {
     public private(set) var stream: [UInt8] = []
     /// How many stream bytes the capture saw (holes not counted); `stream.count` unless truncated.
     public private(set) var byteCount = 0
-    /// The capture kept only part of some payloads (`--snaplen`): lengths and flags can be
-    /// judged, the stream's content cannot.
+    /// Only part of some payloads is at hand (cut by `--snaplen`, or read back as a prefix):
+    /// lengths and flags can be judged, the stream's content cannot.
     public private(set) var payloadsTruncated = false
     public private(set) var retransmissions = 0
     /// Stream offsets where bytes are missing from the capture.

@@ -83,12 +83,13 @@ public enum PacketDecoder {
         func u32(_ offset: Int) -> UInt32 { UInt32(u16(offset)) << 16 | UInt32(u16(offset + 2)) }
         let dataOffset = Int(bytes[tcpStart + 12] >> 4) * 4
         guard dataOffset >= 20, tcpStart + dataOffset <= end else { return nil }
+        let payloadStart = tcpStart + dataOffset
         return TCPSegment(timestamp: timestamp, sourceAddress: source, destinationAddress: destination,
                           sourcePort: u16(tcpStart), destinationPort: u16(tcpStart + 2),
                           sequence: u32(tcpStart + 4), acknowledgement: u32(tcpStart + 8),
                           flags: TCPSegment.Flags(rawValue: bytes[tcpStart + 13] & 0x1F), window: u16(tcpStart + 14),
-                          payload: Array(bytes[(tcpStart + dataOffset)..<(tcpStart + dataOffset + min(end - tcpStart - dataOffset, payloadPrefix))]),
-                          length: ipEnd - tcpStart - dataOffset)
+                          payload: Array(bytes[payloadStart..<(payloadStart + min(end - payloadStart, payloadPrefix))]),
+                          length: ipEnd - payloadStart)
     }
 
     private static func ipv6(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {

@@ -38,16 +38,17 @@ public final class PcapCapture: @unchecked Sendable {
     /// reader at nice -15, a 256 MiB loopback transfer dropped 145 to 1269 packets with 128 MiB
     /// and none with 256 MiB. libpcap gives each whole-packet slot (65.7 KB) a 128 KiB block, so
     /// 256 MiB buys about 4,000 slots and maps about 512 MiB. It sets up in about 70 ms (about
-    /// 1 s on a cold first run), once per process: rings are reused (`CaptureRingPool`). With a short snap length a
-    /// packet takes a few hundred bytes of ring, so 16 MiB holds more packets than 256 MiB of
-    /// whole ones, and sets up in milliseconds.
+    /// 1 s on a cold first run), once per process: rings are reused (`CaptureRingPool`). With a
+    /// short snap length a packet takes a few hundred bytes of ring, so 16 MiB holds more
+    /// packets than 256 MiB of whole ones, and sets up in milliseconds.
     public static func defaultBufferSize(snapLength: Int) -> Int {
         (snapLength < fullSnapLength ? 16 : 256) * 1024 * 1024
     }
 
     /// Starts dumping `interface` to `path` (as `path.part` until stopped), on an idle ring of
-    /// `bufferSize` bytes (by default as the snap length suits) when the process has one, else on a new one. A `snapLength` below the
-    /// full one keeps only the start of each packet: headers and lengths, not whole payloads.
+    /// `bufferSize` bytes (by default as the snap length suits) when the process has one, else
+    /// on a new one. A `snapLength` below the full one keeps only the start of each packet:
+    /// headers and lengths, not whole payloads.
     public init(interface: String = "lo", path: String, bufferSize: Int? = nil,
                 snapLength: Int = PcapCapture.fullSnapLength) throws {
         self.interface = interface
@@ -62,8 +63,12 @@ public final class PcapCapture: @unchecked Sendable {
             return error
         }
         let ring: CaptureRing
-        do { ring = try CaptureRingPool.shared.take(interface: interface, bufferSize: bufferSize ?? Self.defaultBufferSize(snapLength: snapLength),
-                                                         snapLength: snapLength) } catch { throw fail(nil, error) }
+        do {
+            ring = try CaptureRingPool.shared.take(interface: interface, bufferSize: bufferSize ?? Self.defaultBufferSize(snapLength: snapLength),
+                                                   snapLength: snapLength)
+        } catch {
+            throw fail(nil, error)
+        }
         guard let dumper = pcap_dump_open(ring.handle, partialPath) else {
             throw fail(ring, CaptureError.failed("cannot write \(partialPath): \(String(cString: pcap_geterr(ring.handle)))"))
         }

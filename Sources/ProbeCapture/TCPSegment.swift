@@ -27,11 +27,11 @@ public struct TCPSegment: Sendable, Equatable {
     public var flags: Flags
     /// The raw window field (unscaled); 0 is a zero window whatever the scale.
     public var window: Int
-    /// The payload bytes the capture kept: all of them, or the first few under a snap length.
+    /// The payload bytes at hand: all of them, or the first few (a snap length, a read-back prefix).
     public var payload: [UInt8]
     /// How many payload bytes the segment carried on the wire.
     public var length: Int
-    /// The capture kept only part of the payload (`--snaplen`).
+    /// Only part of the payload is at hand.
     public var isTruncated: Bool { payload.count < length }
 
     public init(timestamp: Double, sourceAddress: String, destinationAddress: String, sourcePort: Int, destinationPort: Int,
