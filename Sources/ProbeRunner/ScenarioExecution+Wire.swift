@@ -84,7 +84,8 @@ extension ScenarioExecution {
         capture.sync()
         let stats = capture.stats()
         if stats.dropped > 0 || stats.interfaceDropped > 0 {
-            throw failure(statement, "inconclusive: the capture dropped \(stats.dropped + stats.interfaceDropped) packets, so the wire cannot be judged", connection)
+            let hint = stats.dropped > 0 ? " (its buffer filled: a larger --capture-buffer, or --snaplen for a bulk transfer, holds longer bursts)" : ""
+            throw failure(statement, "inconclusive: the capture dropped \(stats.dropped + stats.interfaceDropped) packets, so the wire cannot be judged" + hint, connection)
         }
         guard let probePort = connection.localPort, let peerPort = connection.remotePort else {
             throw failure(statement, "\(connection.label) has no known ports to find it in the capture", connection)
