@@ -75,7 +75,7 @@ final class CaptureRing: @unchecked Sendable {
     }
 
     /// Whether the kernel flags `interface` as a loopback device (`IFF_LOOPBACK` in sysfs).
-    static func isLoopback(_ interface: String) -> Bool {
+    private static func isLoopback(_ interface: String) -> Bool {
         guard let text = try? String(contentsOfFile: "/sys/class/net/\(interface)/flags", encoding: .utf8),
               let flags = Int(text.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(2), radix: 16) else { return false }
         return flags & Int(IFF_LOOPBACK) != 0
