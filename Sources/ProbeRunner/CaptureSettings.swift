@@ -15,15 +15,15 @@ public struct CaptureSettings: Sendable {
     public var keep: Keep
     /// Without capture privileges, fail with an environment error instead of skipping wire assertions.
     public var required: Bool
-    /// The kernel ring's size in bytes (by default 256 MiB, or 16 MiB under a short snap length).
-    public var bufferSize: Int
+    /// The kernel ring's size in bytes; nil for the default (256 MiB, or 16 MiB under a short snap length).
+    public var bufferSize: Int?
     /// How many bytes of each packet to keep (`--snaplen`): all of them by default; less keeps
     /// headers and lengths, so payload checks become inconclusive.
     public var snapLength: Int
 
     public init(always: Bool = false, interface: String = "lo", directory: String? = nil, keep: Keep = .failed, required: Bool = false,
                 bufferSize: Int? = nil, snapLength: Int = PcapCapture.fullSnapLength) {
-        self.bufferSize = bufferSize ?? PcapCapture.defaultBufferSize(snapLength: snapLength)
+        self.bufferSize = bufferSize
         self.snapLength = snapLength
         self.always = always
         self.interface = interface

@@ -15,10 +15,17 @@ extension ScenarioExecution {
     var needsCapture: Bool {
         options.capture.always || scenario.allStatements.contains { statement in
             switch statement.kind {
-            case .assertWire, .set(.capture(true)): return true
+            case .assertWire, .set(.capture(.on)), .set(.capture(.headers)): return true
             default: return false
             }
         }
+    }
+
+    /// How much of each packet the capture keeps: `--snaplen`, or only the headers when the
+    /// scenario says `set capture headers`.
+    private var snapLength: Int {
+        let headersOnly = scenario.allStatements.contains { if case .set(.capture(.headers)) = $0.kind { true } else { false } }
+        return headersOnly ? min(options.capture.snapLength, PcapCapture.minimumSnapLength) : options.capture.snapLength
     }
 
     /// Starts the capture when the scenario needs one; without privileges, notes why wire
@@ -31,7 +38,7 @@ extension ScenarioExecution {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             capture = try PcapCapture(interface: options.capture.interface, path: path, bufferSize: options.capture.bufferSize,
-                                      snapLength: options.capture.snapLength)
+                                      snapLength: snapLength)
             record(nil, "capturing on \(options.capture.interface) to \(path)")
         } catch {
             let location = SourceLocation(file: scenario.path, line: 1, column: 1)

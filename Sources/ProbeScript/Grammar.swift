@@ -14,7 +14,7 @@ public enum Grammar {
         Entry(keyword: "tags", synopsis: ["tags WORD..."], actsOnConnection: false),
         Entry(keyword: "set", synopsis: ["set timeout DURATION", "set deadline DURATION",
                                          "set terminator crlf|lf|cr|nul|\"STRING\"", "set max-line SIZE",
-                                         "set capture on|off"], actsOnConnection: false),
+                                         "set capture on|off|headers"], actsOnConnection: false),
         Entry(keyword: "var", synopsis: ["var NAME = \"VALUE\"|WORD|free-port"], actsOnConnection: false),
         Entry(keyword: "include", synopsis: ["include \"FILE\""], actsOnConnection: false),
         Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [env K=V...]"], actsOnConnection: false),
@@ -62,7 +62,6 @@ public enum Grammar {
     static let slowReadStops = ["for", "until", "total"]
     static let spawnOptions = ["ready", "env"]
     static let wireProperties = ["terminator", "lines", "line", "segments", "max-segment", "bytes", "fin", "rst", "no", "zero-window"]
-    static let onOff = ["on", "off"]
 
     /// The reference text of every statement, as `tcpprobe grammar` prints it.
     public static var reference: String {

@@ -5,7 +5,7 @@ extension Parser {
         case "timeout": return .timeout(try duration())
         case "deadline": return .deadline(try duration())
         case "max-line": return .maxLine(try size("a maximum line length"))
-        case "capture": return .capture(try keyword(Grammar.onOff, after: "set capture") == "on")
+        case "capture": return .capture(CaptureMode(rawValue: try keyword(CaptureMode.names, after: "set capture"))!)
         default: return .terminator(try terminator())
         }
     }

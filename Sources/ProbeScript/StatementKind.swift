@@ -33,7 +33,7 @@ public enum Setting: Sendable, Hashable {
     case deadline(Argument<Duration>)
     case terminator(Terminator)
     case maxLine(Argument<Int>)
-    case capture(Bool)
+    case capture(CaptureMode)
 }
 
 /// The right-hand side of `var NAME = ...`.

@@ -171,6 +171,10 @@ struct LiveCaptureTests {
         let checked = try await run("connect 127.0.0.1:{port}\nsend line \"\(long)\"\nassert wire from probe terminator crlf",
                                     against: peer, snapLength: 160)
         checked.expectFailure(line: 3, containing: "inconclusive: the capture kept only the start of each packet")
+        // The scenario can ask for the same: `set capture headers`.
+        let headers = try await run("set capture headers\nconnect 127.0.0.1:{port}\nsend line \"\(long)\"\nassert wire from probe bytes = 502\n"
+                                    + "assert wire from probe terminator crlf", against: peer)
+        headers.expectFailure(line: 5, containing: "inconclusive: the capture kept only the start of each packet")
     }
 
     @Test func hostilePeersLeaveACompleteReadablePcap() async throws {

@@ -154,6 +154,15 @@ import Testing
         #expect(cycle.diagnostics.map(\.message) == ["include cycle: test.scn -> b.scn -> test.scn"])
     }
 
+    @Test func captureSettings() throws {
+        #expect(try kind("set capture on") == .set(.capture(.on)))
+        #expect(try kind("set capture off") == .set(.capture(.off)))
+        #expect(try kind("set capture headers") == .set(.capture(.headers)))
+        let wrong = Fixtures.load("set capture payloads")
+        #expect(wrong.diagnostics.first?.message.contains("expected one of 'on', 'off', 'headers' after set capture") == true,
+                "\(wrong.diagnostics.map(\.message))")
+    }
+
     @Test func everyErrorOfAFileIsReported() {
         let result = Fixtures.load("sned \"x\"\nsleep soon\nexpect line /(/\nsend \"\\q\"")
         #expect(result.diagnostics.count == 4)
