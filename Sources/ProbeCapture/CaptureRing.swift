@@ -65,7 +65,7 @@ final class CaptureRing: @unchecked Sendable {
     /// libpcap's counters since the ring was opened; a capture reports the difference.
     func counters() -> CaptureStats {
         var counters = pcap_stat()
-        guard pcap_stats(handle, &counters) == 0 else { return CaptureStats(received: 0, dropped: 0, interfaceDropped: 0) }
+        guard pcap_stats(handle, &counters) == 0 else { return .empty }
         return CaptureStats(received: Int(counters.ps_recv), dropped: Int(counters.ps_drop), interfaceDropped: Int(counters.ps_ifdrop))
     }
 

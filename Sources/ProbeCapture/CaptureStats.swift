@@ -12,4 +12,13 @@ public struct CaptureStats: Sendable, Equatable {
         self.dropped = dropped
         self.interfaceDropped = interfaceDropped
     }
+
+    /// No packets at all: what a capture that is not running reports.
+    public static let empty = CaptureStats(received: 0, dropped: 0, interfaceDropped: 0)
+
+    /// What happened between `baseline` and these counters.
+    func since(_ baseline: CaptureStats) -> CaptureStats {
+        CaptureStats(received: received - baseline.received, dropped: dropped - baseline.dropped,
+                     interfaceDropped: interfaceDropped - baseline.interfaceDropped)
+    }
 }

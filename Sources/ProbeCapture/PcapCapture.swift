@@ -151,10 +151,7 @@ public final class PcapCapture: @unchecked Sendable {
     }
 
     private func readStats() -> CaptureStats {
-        guard !finished else { return CaptureStats(received: 0, dropped: 0, interfaceDropped: 0) }
-        let now = ring.counters()
-        return CaptureStats(received: now.received - baseline.received, dropped: now.dropped - baseline.dropped,
-                            interfaceDropped: now.interfaceDropped - baseline.interfaceDropped)
+        finished ? .empty : ring.counters().since(baseline)
     }
 
     /// The TCP segments written so far (call `sync()` first to include the latest), each with
@@ -173,7 +170,7 @@ public final class PcapCapture: @unchecked Sendable {
     @discardableResult
     public func stop(interrupted: Bool) -> CaptureStats {
         var one: UInt8 = 1
-        if lock.withLock({ finished }) { return CaptureStats(received: 0, dropped: 0, interfaceDropped: 0) }
+        if lock.withLock({ finished }) { return .empty }
         CaptureRegistry.shared.remove(self)
         _ = write(stopPipe[1], &one, 1)
         readerDone.wait()
