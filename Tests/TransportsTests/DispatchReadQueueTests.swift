@@ -63,15 +63,16 @@ import Transports
         let progress = NIOLockedValueBox<[Int]>([])
         client.onWriteProgress = { written, total in progress.withLockedValue { $0.append(written) } ; _ = total }
         client.start()
-        var accepted = listener.connections.makeAsyncIterator()
-        let server = try #require(await accepted.next())
+        let server = try #require(await firstConnection(of: listener), "no connection accepted within 5 s")
         let size = 8 * 1024 * 1024
         client.send(bytes: [UInt8](repeating: 65, count: size - 2) + [13, 10])
         // The server only reads after a while, so the write cannot complete in one go.
         try await Task.sleep(for: .milliseconds(200))
         server.start()
-        for await event in server.events {
-            if case .received = event { break }
+        _ = await bounded {
+            for await event in server.events {
+                if case .received = event { break }
+            }
         }
         let steps = progress.withLockedValue { $0 }
         #expect(steps.last == size)

@@ -8,28 +8,19 @@ import Transports
 
     /// Collects a transport's events until it stops (bounded by `timeout`).
     private func events(of transport: any TCPTransport, timeout: Duration = .seconds(5)) async -> [String] {
-        await withTaskGroup(of: [String]?.self) { group in
-            group.addTask {
-                var seen: [String] = []
-                for await event in transport.events {
-                    switch event {
-                    case .started: seen.append("started")
-                    case .received(let line): seen.append("line:\(line)")
-                    case .framingError: seen.append("framing-error")
-                    case .peerClosed: seen.append("peer-closed")
-                    case .stopped(let error): seen.append(error == nil ? "stopped" : "stopped:error")
-                    }
+        await bounded(timeout) {
+            var seen: [String] = []
+            for await event in transport.events {
+                switch event {
+                case .started: seen.append("started")
+                case .received(let line): seen.append("line:\(line)")
+                case .framingError: seen.append("framing-error")
+                case .peerClosed: seen.append("peer-closed")
+                case .stopped(let error): seen.append(error == nil ? "stopped" : "stopped:error")
                 }
-                return seen
             }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next()!
-            group.cancelAll()
-            return first ?? ["timed out"]
-        }
+            return seen
+        } ?? ["timed out"]
     }
 
     @Test(arguments: pairs)
@@ -38,8 +29,7 @@ import Transports
         defer { listener.close() }
         let connection = client.connect(host: "127.0.0.1", port: listener.port)
         connection.start()
-        var accepted = listener.connections.makeAsyncIterator()
-        let serverSide = try #require(await accepted.next())
+        let serverSide = try #require(await firstConnection(of: listener), "no connection accepted within 5 s")
         serverSide.start()
         connection.send(line: "hello from \(client)")
         connection.send(bytes: Array("split ".utf8))
@@ -63,17 +53,19 @@ import Transports
         defer { listener.close() }
         let client = TransportKind.bsd.connect(host: "127.0.0.1", port: listener.port)
         client.start()
-        var accepted = listener.connections.makeAsyncIterator()
-        let serverSide = try #require(await accepted.next())
+        let serverSide = try #require(await firstConnection(of: listener), "no connection accepted within 5 s")
         serverSide.start()
         client.send(bytes: [UInt8](repeating: 120, count: 4096))
-        var seen: [String] = []
-        for await event in serverSide.events {
-            if case .framingError = event {
-                seen.append("framing-error")
-                serverSide.abort()
+        let seen = await bounded {
+            var seen: [String] = []
+            for await event in serverSide.events {
+                if case .framingError = event {
+                    seen.append("framing-error")
+                    serverSide.abort()
+                }
+                if case .stopped = event { seen.append("stopped") }
             }
-            if case .stopped = event { seen.append("stopped") }
+            return seen
         }
         #expect(seen == ["framing-error", "stopped"])
         client.abort()

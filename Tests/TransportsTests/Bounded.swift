@@ -1,0 +1,21 @@
+import Transports
+
+/// Runs `body` for at most `limit`: a transport that never accepts or never delivers fails its
+/// test instead of hanging the run. Nil when the limit came first.
+func bounded<T: Sendable>(_ limit: Duration = .seconds(5), _ body: @escaping @Sendable () async -> T) async -> T? {
+    await withTaskGroup(of: T?.self) { group in
+        group.addTask { await body() }
+        group.addTask {
+            try? await Task.sleep(for: limit)
+            return nil
+        }
+        let first = await group.next()!
+        group.cancelAll()
+        return first
+    }
+}
+
+/// The listener's first accepted connection, or nil when none came within 5 s.
+func firstConnection(of listener: any TransportListener) async -> (any TCPTransport)? {
+    await bounded { await listener.connections.first { _ in true } } ?? nil
+}
