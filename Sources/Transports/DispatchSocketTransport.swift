@@ -31,6 +31,8 @@ public final class DispatchSocketTransport: TCPTransport, @unchecked Sendable {
     private var readSource: DispatchSourceRead?
     private var writeSource: DispatchSourceWrite?
     private var writeSourceActive = false
+    /// Left by each source's cancel handler; the socket is closed after.
+    private let sourcesCancelled = DispatchGroup()
     private var buffer: [UInt8] = []
     private var reads: [PendingRead] = []
     private var writes: [(bytes: [UInt8], offset: Int)] = []
@@ -75,6 +77,10 @@ public final class DispatchSocketTransport: TCPTransport, @unchecked Sendable {
             let writer = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
             writer.setEventHandler { [self] in flushWrites() }
             writeSource = writer
+            for each in [source, writer] as [any DispatchSourceProtocol] {
+                sourcesCancelled.enter()
+                each.setCancelHandler { [sourcesCancelled] in sourcesCancelled.leave() }
+            }
             source.resume()
             core.started()
             if readsLines { queueLineRead() }
@@ -238,19 +244,23 @@ public final class DispatchSocketTransport: TCPTransport, @unchecked Sendable {
         }
     }
 
-    /// Tears down the sources and the socket, once.
+    /// Tears down the sources and the socket, once. The socket closes only once every source on
+    /// it is cancelled: libdispatch on Linux unregisters a source asynchronously, and a socket
+    /// closed before that leaves its epoll note to the next socket given the same number, whose
+    /// sources then never fire (swift-corelibs-libdispatch#833).
     private func finish(_ error: (any Error)?) {
         guard !finished else { return }
         finished = true
         failRemainingReads()
+        if let writeSource, !writeSourceActive { writeSource.resume() }
         readSource?.cancel()
-        if let writeSource {
-            if !writeSourceActive { writeSource.resume() }
-            writeSource.cancel()
-        }
+        writeSource?.cancel()
         readSource = nil
         writeSource = nil
-        if fd >= 0 { close(fd) }
+        if fd >= 0 {
+            let socket = fd
+            sourcesCancelled.notify(queue: queue) { close(socket) }
+        }
         fd = -1
         core.stopped(error)
     }

@@ -71,6 +71,43 @@ import Transports
         client.abort()
     }
 
+    /// A Dispatch transport closes its socket only after its sources are gone: a socket number
+    /// reused at once by another listener or connection must still see its events. Eight loops
+    /// at a time open and close sockets, so numbers are reused while sources are torn down.
+    @Test func socketNumbersReusedAtOnceStillSeeTheirEvents() async throws {
+        let failures = await withTaskGroup(of: [String].self) { group in
+            for loop in 1...8 {
+                group.addTask { await self.openAndAbort(rounds: 250, loop: loop) }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(failures == [])
+    }
+
+    /// Accepts one connection on a Dispatch listener `rounds` times, aborting both ends each time.
+    private func openAndAbort(rounds: Int, loop: Int) async -> [String] {
+        for round in 1...rounds {
+            guard let listener = try? TransportKind.dispatch.listen(host: "127.0.0.1", port: 0, makeUnframer: { LineFraming() }) else {
+                return ["loop \(loop) round \(round): listen failed"]
+            }
+            let client = TransportKind.dispatch.connect(host: "127.0.0.1", port: listener.port)
+            client.start()
+            let accepted = await firstConnection(of: listener)
+            listener.close()
+            guard let serverSide = accepted else {
+                client.abort()
+                return ["loop \(loop) round \(round): no connection accepted within 5 s"]
+            }
+            serverSide.start()
+            serverSide.abort()
+            let seen = await events(of: client)
+            guard seen.last == "stopped" || seen.last == "stopped:error" else {
+                return ["loop \(loop) round \(round): the client saw \(seen)"]
+            }
+        }
+        return []
+    }
+
     @Test func connectingToNothingStopsWithAnError() async {
         for kind in TransportKind.allCases {
             let transport = kind.connect(host: "127.0.0.1", port: 1)
