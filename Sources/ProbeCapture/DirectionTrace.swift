@@ -49,6 +49,19 @@ public struct DirectionTrace: Sendable {
         }
     }
 
+    /// The data segments that carried any of the stream bytes in `range`, found by binary
+    /// search: `dataSegments` cover the stream in order, without overlaps.
+    public func carriers(of range: Range<Int>) -> ArraySlice<DataSegment> {
+        var low = 0, high = dataSegments.count
+        while low < high {
+            let middle = (low + high) / 2
+            if dataSegments[middle].range.upperBound <= range.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        var end = low
+        while end < dataSegments.count, dataSegments[end].range.lowerBound < range.upperBound { end += 1 }
+        return dataSegments[low..<end]
+    }
+
     public var hasFIN: Bool { segments.contains { $0.flags.contains(.fin) } }
     public var hasRST: Bool { segments.contains { $0.flags.contains(.rst) } }
     /// True when a segment (other than a RST) advertised a window of zero.

@@ -16,7 +16,7 @@ public enum WireEvaluator {
         case .linesUnsplit(let terminator):
             let lines = lineRanges(trace.stream, terminator: terminator)
             for line in lines {
-                let carriers = trace.dataSegments.filter { $0.range.overlaps(line) }
+                let carriers = trace.carriers(of: line)
                 if carriers.count > 1 {
                     let text = ByteEscaper.escape(trace.stream[line].prefix(60))
                     return WireVerdict(passed: false, summary: "the line \"\(text)\" (\(line.count) bytes at offset \(line.lowerBound)) was split across \(carriers.count) segments",
@@ -28,7 +28,7 @@ public enum WireEvaluator {
             for line in lineRanges(trace.stream, terminator: terminator) {
                 let content = Array(trace.stream[line.lowerBound..<(line.upperBound - terminator.count)])
                 guard matches(content) else { continue }
-                let carriers = trace.dataSegments.filter { $0.range.overlaps(line) }
+                let carriers = trace.carriers(of: line)
                 if carriers.count == 1 { return WireVerdict(passed: true, summary: "line \(description) arrived in 1 segment") }
                 return WireVerdict(passed: false, summary: "line \(description) arrived in \(carriers.count) segments", evidence: carriers.map(\.segment))
             }
@@ -97,7 +97,7 @@ public enum WireEvaluator {
     private static func checkTerminator(_ terminator: Terminator, _ trace: DirectionTrace) -> WireVerdict {
         let stream = trace.stream
         func segment(at offset: Int) -> [TCPSegment] {
-            trace.dataSegments.filter { $0.range.contains(offset) }.map(\.segment)
+            trace.carriers(of: offset..<(offset + 1)).map(\.segment)
         }
         func context(_ offset: Int) -> String {
             let from = max(0, offset - 20), to = min(stream.count, offset + 20)

@@ -34,6 +34,19 @@ import Testing
         #expect(!WireEvaluator.evaluate(.lineInOneSegment(description: "+OK", terminator: [13, 10], matches: isOK), on: split).passed)
     }
 
+    @Test func carriersAreTheSegmentsOverlappingARange() {
+        let trace = fromServer(["ab", "cde", "f", "ghij"])
+        #expect(trace.dataSegments.map(\.range) == [0..<2, 2..<5, 5..<6, 6..<10])
+        func carried(_ range: Range<Int>) -> [Range<Int>] { trace.carriers(of: range).map(\.range) }
+        #expect(carried(0..<1) == [0..<2])
+        #expect(carried(1..<3) == [0..<2, 2..<5])
+        #expect(carried(2..<5) == [2..<5])
+        #expect(carried(4..<7) == [2..<5, 5..<6, 6..<10])
+        #expect(carried(9..<10) == [6..<10])
+        #expect(carried(10..<12) == [])
+        #expect(carried(0..<10).count == 4)
+    }
+
     @Test func countsAndSizes() {
         let trace = fromServer(["abc", "defgh"])
         #expect(WireEvaluator.evaluate(.segments(.equal, 2), on: trace).passed)
