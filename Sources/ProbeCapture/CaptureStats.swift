@@ -16,6 +16,14 @@ public struct CaptureStats: Sendable, Equatable {
     /// No packets at all: what a capture that is not running reports.
     public static let empty = CaptureStats(received: 0, dropped: 0, interfaceDropped: 0)
 
+    /// Why a capture with these counters cannot judge the wire, or nil when it lost nothing.
+    /// A full buffer comes with its remedies.
+    public var incompleteness: String? {
+        guard dropped > 0 || interfaceDropped > 0 else { return nil }
+        let hint = dropped > 0 ? " (its buffer filled: a larger --capture-buffer, or --snaplen for a bulk transfer, holds longer bursts)" : ""
+        return "the capture dropped \(dropped + interfaceDropped) packets" + hint
+    }
+
     /// What happened between `baseline` and these counters.
     func since(_ baseline: CaptureStats) -> CaptureStats {
         CaptureStats(received: received - baseline.received, dropped: dropped - baseline.dropped,

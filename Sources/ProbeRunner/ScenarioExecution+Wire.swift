@@ -89,10 +89,8 @@ extension ScenarioExecution {
     private func connectionTrace(_ connection: ProbeConnection, _ capture: any PacketCapture, _ statement: Statement,
                                  payloadPrefix: Int) throws -> ConnectionTrace {
         capture.sync()
-        let stats = capture.stats()
-        if stats.dropped > 0 || stats.interfaceDropped > 0 {
-            let hint = stats.dropped > 0 ? " (its buffer filled: a larger --capture-buffer, or --snaplen for a bulk transfer, holds longer bursts)" : ""
-            throw failure(statement, "inconclusive: the capture dropped \(stats.dropped + stats.interfaceDropped) packets, so the wire cannot be judged" + hint, connection)
+        if let incompleteness = capture.stats().incompleteness {
+            throw failure(statement, "inconclusive: \(incompleteness), so the wire cannot be judged", connection)
         }
         guard let probePort = connection.localPort, let peerPort = connection.remotePort else {
             throw failure(statement, "\(connection.label) has no known ports to find it in the capture", connection)
@@ -157,7 +155,7 @@ extension ScenarioExecution {
         guard let capture else { return }
         if options.recordWire { recordWire(capture) }
         let stats = capture.stop()
-        if stats.dropped > 0 { notes.append("capture dropped \(stats.dropped) packets: the pcap is incomplete") }
+        if let incompleteness = stats.incompleteness { notes.append("\(incompleteness): the pcap is incomplete") }
         let keep: Bool
         switch options.capture.keep {
         case .always: keep = true
