@@ -17,7 +17,8 @@ import Transports
         return (listener, task)
     }
 
-    private func read(_ transport: DispatchSocketTransport, _ request: ReadRequest, timeout: DispatchTimeInterval? = nil) async -> Result<[UInt8], ReadFailure> {
+    /// One queued read; every read has a timeout, so a transport that never delivers fails the test instead of hanging it.
+    private func read(_ transport: DispatchSocketTransport, _ request: ReadRequest, timeout: DispatchTimeInterval = .seconds(5)) async -> Result<[UInt8], ReadFailure> {
         await withCheckedContinuation { continuation in
             transport.read(request, timeout: timeout) { continuation.resume(returning: $0) }
         }
