@@ -18,6 +18,18 @@ import Testing
         }
     }
 
+    @Test(arguments: [([127, 0, 0, 1], "127.0.0.1"), ([10, 9, 255, 100], "10.9.255.100"), ([0, 0, 0, 0], "0.0.0.0"),
+                      ([192, 168, 20, 199], "192.168.20.199"), ([255, 255, 255, 255], "255.255.255.255")] as [([UInt8], String)])
+    func ipv4AddressesReadInDottedDecimal(_ octets: [UInt8], _ text: String) throws {
+        // A raw IPv4 packet: a 20-byte header (protocol 6, total length 40) and a bare TCP header.
+        var packet: [UInt8] = [0x45, 0, 0, 40, 0, 0, 0, 0, 64, 6, 0, 0] + octets + [127, 0, 0, 1]
+        packet += [0x9C, 0x40, 0x1B, 0x58, 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x10, 0x01, 0x00, 0, 0, 0, 0]
+        let segment = try #require(packet.withUnsafeBytes { PacketDecoder.segment(linkType: PacketDecoder.raw, data: $0, timestamp: 0) })
+        #expect(segment.sourceAddress == text)
+        #expect(segment.destinationAddress == "127.0.0.1")
+        #expect(segment.sourcePort == 40000 && segment.destinationPort == 7000)
+    }
+
     @Test func aPacketCutBySnapLengthKeepsItsLengthFromTheIPHeader() throws {
         for ipv6 in [false, true] {
             let builder = PacketBuilder(linkType: PacketDecoder.ethernet, ipv6: ipv6)
