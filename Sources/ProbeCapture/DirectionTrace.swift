@@ -24,17 +24,20 @@ public struct DirectionTrace: Sendable {
 
     public init(segments: [TCPSegment]) {
         self.segments = segments
-        let carrying = segments.filter { $0.length > 0 }
+        let carrying = segments.indices.filter { segments[$0].length > 0 }
         guard let reference = segments.first(where: { $0.flags.contains(.syn) }).map({ $0.sequence &+ 1 })
-                ?? carrying.first?.sequence else { return }
-        // Relative sequence numbers, safe across wrap-around, in stream order.
-        let ordered = carrying.enumerated().map { (index, segment) in
-            (offset: Int(Int32(bitPattern: segment.sequence &- reference)), index: index, segment: segment)
-        }.sorted { ($0.offset, $0.index) < ($1.offset, $1.index) }
-        var next = ordered.first.map { min(0, $0.offset) } ?? 0
-        payloadsTruncated = carrying.contains(where: \.isTruncated)
-        if !payloadsTruncated { stream.reserveCapacity(carrying.reduce(0) { $0 + $1.length }) }
-        for (offset, _, segment) in ordered {
+                ?? carrying.first.map({ segments[$0].sequence }) else { return }
+        // Relative sequence numbers, safe across wrap-around; segments in stream order (then
+        // capture order), sorted as indices so that no segment is copied to sort it.
+        func offset(_ index: Int) -> Int { Int(Int32(bitPattern: segments[index].sequence &- reference)) }
+        let ordered = carrying.sorted { (offset($0), $0) < (offset($1), $1) }
+        var next = ordered.first.map { min(0, offset($0)) } ?? 0
+        payloadsTruncated = carrying.contains { segments[$0].isTruncated }
+        if !payloadsTruncated { stream.reserveCapacity(carrying.reduce(0) { $0 + segments[$1].length }) }
+        dataSegments.reserveCapacity(carrying.count)
+        for index in ordered {
+            let segment = segments[index]
+            let offset = offset(index)
             let end = offset + segment.length
             if end <= next {
                 retransmissions += 1
