@@ -26,6 +26,9 @@ public final class PcapCapture: @unchecked Sendable {
     private var reader: Thread?
     private var finished = false
     private let readerDone = DispatchSemaphore(value: 0)
+    /// What `segments` has decoded of the file so far.
+    private var decoded: PcapSegmentReader?
+    private let decodedLock = NSLock()
 
     /// Immediate mode gives each packet a ring slot of the snap length. An IP packet is at most
     /// 65535 bytes, so 65600 (with link headers) cuts nothing; 262144 left a quarter as many
@@ -155,9 +158,19 @@ public final class PcapCapture: @unchecked Sendable {
     }
 
     /// The TCP segments written so far (call `sync()` first to include the latest), each with
-    /// at most `payloadPrefix` bytes of its payload.
+    /// at most `payloadPrefix` bytes of its payload. Only what was written since the last call
+    /// (with the same prefix) is decoded.
     public func segments(payloadPrefix: Int = .max) throws -> [TCPSegment] {
-        try PcapFile.segments(atPath: lock.withLock { finished ? path : partialPath }, allowTruncatedTail: true, payloadPrefix: payloadPrefix)
+        let file = lock.withLock { finished ? path : partialPath }
+        // A lock of its own: decoding a large capture must not hold up the ring's reader.
+        return try decodedLock.withLock {
+            var reader = decoded.flatMap { $0.path == file && $0.payloadPrefix == payloadPrefix ? $0 : nil }
+                ?? PcapSegmentReader(path: file, payloadPrefix: payloadPrefix)
+            decoded = nil // read into a copy: without the segments array's second owner, it grows in place
+            try reader.read(allowTruncatedTail: true)
+            decoded = reader
+            return reader.segments
+        }
     }
 
     /// Stops: drains what is left, reads the counters, flushes and closes the file under its final name.

@@ -35,7 +35,7 @@ public enum PcapFile {
     public static func packets(in bytes: [UInt8], allowTruncatedTail: Bool = false) throws -> [CapturedPacket] {
         var packets: [CapturedPacket] = []
         try bytes.withUnsafeBytes { raw in
-            try forEachRecord(in: raw, allowTruncatedTail: allowTruncatedTail) { record in
+            _ = try forEachRecord(in: raw, allowTruncatedTail: allowTruncatedTail) { record in
                 packets.append(CapturedPacket(timestamp: record.timestamp, linkType: record.linkType,
                                               data: Array(record.data), originalLength: record.originalLength))
             }
@@ -53,26 +53,20 @@ public enum PcapFile {
     /// `payloadPrefix` each segment keeps only that much of its payload (its `length` stays).
     public static func segments(atPath path: String, allowTruncatedTail: Bool = false,
                                 payloadLimit: Int = defaultPayloadLimit, payloadPrefix: Int = .max) throws -> [TCPSegment] {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch { throw ReadError.unreadable(path) }
-        var segments: [TCPSegment] = []
-        var payloadBytes = 0
-        try data.withUnsafeBytes { raw in
-            try forEachRecord(in: raw, allowTruncatedTail: allowTruncatedTail) { record in
-                if let segment = PacketDecoder.segment(linkType: record.linkType, data: record.data, timestamp: record.timestamp,
-                                                       payloadPrefix: payloadPrefix) {
-                    payloadBytes += segment.payload.count
-                    guard payloadBytes <= payloadLimit else { throw ReadError.tooLarge(payloadLimit: payloadLimit) }
-                    segments.append(segment)
-                }
-            }
-        }
-        return segments
+        var reader = PcapSegmentReader(path: path, payloadPrefix: payloadPrefix)
+        try reader.read(allowTruncatedTail: allowTruncatedTail, payloadLimit: payloadLimit)
+        return reader.segments
     }
 
-    /// Calls `body` with each record of a pcap file's bytes, in file order.
-    public static func forEachRecord(in bytes: UnsafeRawBufferPointer, allowTruncatedTail: Bool, _ body: (Record) throws -> Void) throws {
-        guard bytes.count >= 24 else { throw ReadError.tooShort }
+    /// The file header's length: records start after it.
+    public static let headerLength = 24
+
+    /// Calls `body` with each record of a pcap file's bytes, in file order, from the record at
+    /// byte `start` (the first, by default); returns where the records it read end.
+    @discardableResult
+    public static func forEachRecord(in bytes: UnsafeRawBufferPointer, from start: Int = headerLength, allowTruncatedTail: Bool,
+                                     _ body: (Record) throws -> Void) throws -> Int {
+        guard bytes.count >= headerLength else { throw ReadError.tooShort }
         let magicLE = UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))
         let littleEndian: Bool
         let nanoseconds: Bool
@@ -88,7 +82,7 @@ public enum PcapFile {
             return littleEndian ? UInt32(littleEndian: value) : UInt32(bigEndian: value)
         }
         let linkType = u32(20) & 0x0FFF_FFFF
-        var offset = 24
+        var offset = max(start, headerLength)
         while offset < bytes.count {
             guard offset + 16 <= bytes.count else {
                 if allowTruncatedTail { break }
@@ -106,5 +100,6 @@ public enum PcapFile {
                             originalLength: Int(u32(offset + 12))))
             offset += 16 + included
         }
+        return offset
     }
 }

@@ -72,6 +72,30 @@ import Testing
         #expect(DirectionTrace(segments: prefixed).byteCount == 15)
     }
 
+    @Test func aGrowingFileIsReadAPartAtATime() throws {
+        let builder = PacketBuilder()
+        let packets = (0..<4).map { builder.packet(fromClient: true, sequence: 1 + 5 * UInt32($0), flags: .ack, payload: Array("hel\($0)o".utf8), at: Double($0)) }
+        let whole = PacketBuilder.pcapFile(packets, linkType: PacketDecoder.ethernet)
+        let firstTwo = PacketBuilder.pcapFile(Array(packets.prefix(2)), linkType: PacketDecoder.ethernet)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("growing-\(UUID()).pcap")
+        defer { try? FileManager.default.removeItem(at: url) }
+        // Two records, and the third cut short as if still being written.
+        try Data(whole.prefix(firstTwo.count + 30)).write(to: url)
+        var reader = PcapSegmentReader(path: url.path, payloadPrefix: 3)
+        try reader.read(allowTruncatedTail: true)
+        #expect(reader.segments.map(\.sequence) == [1, 6])
+        try Data(whole).write(to: url)
+        try reader.read(allowTruncatedTail: true)
+        #expect(reader.segments == (try PcapFile.segments(atPath: url.path, payloadPrefix: 3)))
+        #expect(reader.segments.map(\.payload) == [Array("hel".utf8), Array("hel".utf8), Array("hel".utf8), Array("hel".utf8)])
+        try reader.read(allowTruncatedTail: true)
+        #expect(reader.segments.count == 4, "nothing new, nothing added")
+        // The payload limit counts every part read, and a refused part leaves the reader as it was.
+        var limited = PcapSegmentReader(path: url.path)
+        #expect(throws: PcapFile.ReadError.self) { try limited.read(allowTruncatedTail: true, payloadLimit: 19) }
+        #expect(limited.segments.isEmpty)
+    }
+
     @Test func reassemblyHandlesRetransmissionsReorderingAndHoles() {
         let builder = PacketBuilder()
         let packets = [
