@@ -26,7 +26,8 @@ public final class PcapCapture: @unchecked Sendable {
     private var reader: Thread?
     private var finished = false
     private let readerDone = DispatchSemaphore(value: 0)
-    /// What `segments` has decoded of the file so far.
+    /// What `segments` has decoded of the file so far, kept until the capture stops (at most
+    /// the payload limit of payload, when checks read whole payloads).
     private var decoded: PcapSegmentReader?
     private let decodedLock = NSLock()
 
@@ -185,6 +186,7 @@ public final class PcapCapture: @unchecked Sendable {
         var one: UInt8 = 1
         if lock.withLock({ finished }) { return .empty }
         CaptureRegistry.shared.remove(self)
+        decodedLock.withLock { decoded = nil }
         _ = write(stopPipe[1], &one, 1)
         readerDone.wait()
         return lock.withLock {
