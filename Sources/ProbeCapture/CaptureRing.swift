@@ -14,6 +14,14 @@ final class CaptureRing: @unchecked Sendable {
     let bufferSize: Int
     let snapLength: Int
     let handle: OpaquePointer
+    /// About how many packets the ring holds: libpcap cuts it into slots of the snap length
+    /// plus a header of under 96 bytes, one packet a slot.
+    let capacity: Int
+    /// Guards the counters: the reader thread and senders checking the backlog both read them.
+    private let countsLock = NSLock()
+    /// Packets taken out of the ring since it opened, set level with the kernel's count
+    /// whenever the reader finds the ring empty (libpcap skips some frames without a callback).
+    private var taken = 0
 
     /// Activates a ring of `bufferSize` bytes on `interface`, keeping at most `snapLength` bytes
     /// of each packet, non-blocking, keeping no packets yet.
@@ -21,6 +29,7 @@ final class CaptureRing: @unchecked Sendable {
         self.interface = interface
         self.bufferSize = bufferSize
         self.snapLength = snapLength
+        self.capacity = max(1, bufferSize / ((min(snapLength, PcapCapture.fullSnapLength) + 96 + 15) / 16 * 16))
         var errors = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE))
         guard let handle = pcap_create(interface, &errors) else {
             throw CaptureError.failed("cannot open interface \(interface): \(String(cString: errors))")
@@ -63,15 +72,47 @@ final class CaptureRing: @unchecked Sendable {
     }
 
     /// libpcap's counters since the ring was opened; a capture reports the difference.
+    /// Safe to call while the reader drains: libpcap's reading and its statistics share no state.
     func counters() -> CaptureStats {
+        countsLock.withLock { readCounters() }
+    }
+
+    private func readCounters() -> CaptureStats {
         var counters = pcap_stat()
         guard pcap_stats(handle, &counters) == 0 else { return .empty }
         return CaptureStats(received: Int(counters.ps_recv), dropped: Int(counters.ps_drop), interfaceDropped: Int(counters.ps_ifdrop))
     }
 
+    /// About how many packets wait in the ring for the reader: those the kernel put in, less
+    /// those taken out. Costs one system call; never negative.
+    func backlog() -> Int {
+        countsLock.withLock {
+            let counters = readCounters()
+            return max(0, counters.received - counters.dropped - taken)
+        }
+    }
+
+    /// Hands every packet waiting in the ring to `handler`, a batch at a time so the backlog
+    /// follows along, and returns how many there were.
+    func drain(_ handler: pcap_handler, _ user: UnsafeMutablePointer<UInt8>?) -> Int {
+        var total = 0
+        while true {
+            let count = Int(pcap_dispatch(handle, 256, handler, user))
+            if count <= 0 { break }
+            total += count
+            countsLock.withLock { taken += count }
+        }
+        // Empty now: whatever the kernel has counted is out, skipped frames included.
+        countsLock.withLock {
+            let counters = readCounters()
+            taken = counters.received - counters.dropped
+        }
+        return total
+    }
+
     /// Throws away whatever is waiting in the ring.
     func discardPending() {
-        while pcap_dispatch(handle, -1, { _, _, _ in }, nil) > 0 {}
+        _ = drain({ _, _, _ in }, nil)
     }
 
     /// Whether the kernel flags `interface` as a loopback device (`IFF_LOOPBACK` in sysfs).

@@ -8,6 +8,9 @@ public protocol PacketCapture: AnyObject, Sendable {
     /// A barrier: everything captured so far is readable when it returns.
     func sync()
     func stats() -> CaptureStats
+    /// About what share of the capture's buffer waits to be written (0 to 1): senders hold off
+    /// while it is high, so the run's own traffic never outruns the capture.
+    func ringFill() -> Double
     /// The TCP segments captured so far (after `sync()`), each keeping at most `payloadPrefix`
     /// bytes of its payload: checks of lengths and flags need none of it.
     func segments(payloadPrefix: Int) throws -> [TCPSegment]

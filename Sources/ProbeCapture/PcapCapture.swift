@@ -131,14 +131,13 @@ public final class PcapCapture: @unchecked Sendable {
 
     /// Writes every packet waiting in the kernel ring to the file (lock held).
     private func drain() -> Int {
-        var total = 0
-        let user = UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self)
-        while true {
-            let count = pcap_dispatch(handle, -1, pcap_dump, user)
-            if count <= 0 { break }
-            total += Int(count)
-        }
-        return total
+        ring.drain(pcap_dump, UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// About what share of the ring's slots holds packets the reader has yet to write (0 to 1).
+    /// Does not wait for the reader, so a sender can ask while the reader is stuck in a write.
+    public func ringFill() -> Double {
+        Double(ring.backlog()) / Double(ring.capacity)
     }
 
     /// A barrier: every packet captured so far is in the file when it returns.

@@ -29,6 +29,15 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     private(set) var end: InboundEnd?
     private(set) var recent = RecentBytes()
     private var paused = false
+    /// On a captured connection: reading holds off while the capture falls behind, so a peer's
+    /// flood waits on TCP flow control instead of overflowing the capture.
+    private let captureHold: CaptureHold?
+    /// When the current hold for the capture began; nil while not holding.
+    private var heldSince: NIODeadline?
+
+    init(captureHold: CaptureHold? = nil) {
+        self.captureHold = captureHold
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
         // The buffer grows on the first byte received: ten thousand idle connections cost nothing here.
@@ -91,9 +100,30 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     private func requestRead() {
-        guard let context, !paused, end == nil else { return }
+        guard let context, !paused, heldSince == nil, end == nil else { return }
         let limit = max(Self.highWaterMark, pending?.matcher.bufferNeeded ?? 0)
-        if buffer.readableBytes < limit { context.read() }
+        guard buffer.readableBytes < limit else { return }
+        if let captureHold, captureHold.mustHold {
+            heldSince = .now()
+            recheckCapture(captureHold, on: context.eventLoop)
+        } else {
+            context.read()
+        }
+    }
+
+    /// While holding for the capture: looks again every `CaptureHold.recheck`, and reads on
+    /// once the capture is under a quarter full or the inbound side has ended.
+    private func recheckCapture(_ captureHold: CaptureHold, on loop: EventLoop) {
+        loop.scheduleTask(in: CaptureHold.recheck.timeAmount) { [self] in
+            guard let since = heldSince else { return }
+            if end == nil, context != nil, !captureHold.mayResume {
+                recheckCapture(captureHold, on: loop)
+                return
+            }
+            heldSince = nil
+            captureHold.heldReading(for: .nanoseconds((NIODeadline.now() - since).nanoseconds))
+            requestRead()
+        }
     }
 
     private func decide() {

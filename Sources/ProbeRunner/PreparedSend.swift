@@ -14,6 +14,8 @@ final class PreparedSend {
     let rate: Int?
     /// The connection's byte count before this send, where its cuts are counted from.
     let streamStart: Int
+    /// How long its writes waited for the capture to catch up.
+    var heldForCapture: Duration = .zero
 
     init(statement: Statement, connection: ProbeConnection, payload: SendPayload, pieces: [Range<Int>], interval: Duration?, rate: Int?) {
         self.statement = statement

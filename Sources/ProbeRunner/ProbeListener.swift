@@ -20,8 +20,9 @@ final class ProbeListener: @unchecked Sendable {
 
     var port: Int? { channel?.localAddress?.port }
 
-    /// Binds `host:port` on `group`; accepted connections get the probe's socket options and buffering.
-    func bind(host: String, port: Int, group: EventLoopGroup) async throws {
+    /// Binds `host:port` on `group`; accepted connections get the probe's socket options and
+    /// buffering, and hold their reads for `captureHold` when the run captures.
+    func bind(host: String, port: Int, group: EventLoopGroup, captureHold: CaptureHold?) async throws {
         channel = try await ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -32,7 +33,7 @@ final class ProbeListener: @unchecked Sendable {
             .childChannelOption(ChannelOptions.autoRead, value: false)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { [self] channel in
-                let handler = InboundHandler()
+                let handler = InboundHandler(captureHold: captureHold)
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(handler)
                     ready(channel, handler)

@@ -23,7 +23,7 @@ extension ScenarioExecution {
         let connectTimeout = try step.timeout.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
         let name = step.name?.text ?? nextUnnamedName()
         try watch(port: address.port, statement)
-        let handler = InboundHandler()
+        let handler = InboundHandler(captureHold: captureHold)
         var bootstrap = ProbeConnection.configure(ClientBootstrap(group: group))
             .connectTimeout(limit(connectTimeout).wait.timeAmount)
             .channelInitializer { channel in

@@ -9,7 +9,7 @@ extension ScenarioExecution {
         let listener = ProbeListener(name: name.text)
         if resolved.port != 0 { try watch(port: resolved.port, statement) }
         do {
-            try await listener.bind(host: resolved.host, port: resolved.port, group: group)
+            try await listener.bind(host: resolved.host, port: resolved.port, group: group, captureHold: captureHold)
         } catch {
             throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot listen on \(resolved): \(error)")
         }

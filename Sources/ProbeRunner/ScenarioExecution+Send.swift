@@ -63,6 +63,7 @@ extension ScenarioExecution {
     @inline(never)
     private func write(_ bytes: [UInt8], after sent: Int, _ send: PreparedSend) async throws {
         let (wait, byDeadline) = limit(timeout)
+        send.heldForCapture += try await waitForCapture(upTo: wait, send.statement)
         var written = false
         var problem: Error?
         do { written = try await send.connection.send(bytes, timeout: wait.timeAmount) } catch { problem = error }
@@ -98,6 +99,7 @@ extension ScenarioExecution {
             message += " in \(pieces.count) writes: " + shown.joined(separator: " ")
         }
         if case .random = payload { message += " (seed \(seed))" }
+        if send.heldForCapture > .zero { message += "; held \(format(send.heldForCapture)) for the capture to catch up" }
         record(statement, message)
     }
 

@@ -37,8 +37,10 @@ extension ScenarioExecution {
         let path = (directory as NSString).appendingPathComponent("\(String(base))-\(Int(Date().timeIntervalSince1970 * 1000))-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).pcap")
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            capture = try PcapCapture(interface: options.capture.interface, path: path, bufferSize: options.capture.bufferSize,
-                                      snapLength: snapLength)
+            let capture = try PcapCapture(interface: options.capture.interface, path: path, bufferSize: options.capture.bufferSize,
+                                          snapLength: snapLength)
+            self.capture = capture
+            captureHold = CaptureHold(capture)
             record(nil, "capturing on \(options.capture.interface) to \(path)")
         } catch {
             let location = SourceLocation(file: scenario.path, line: 1, column: 1)
@@ -156,6 +158,7 @@ extension ScenarioExecution {
         if options.recordWire { recordWire(capture) }
         let stats = capture.stop()
         if let incompleteness = stats.incompleteness { notes.append("\(incompleteness): the pcap is incomplete") }
+        if let held = captureHold?.summary { notes.append(held) }
         let keep: Bool
         switch options.capture.keep {
         case .always: keep = true
@@ -168,6 +171,7 @@ extension ScenarioExecution {
             try? FileManager.default.removeItem(atPath: capture.path)
         }
         self.capture = nil
+        captureHold = nil
     }
 }
 

@@ -30,6 +30,8 @@ final class ScenarioExecution {
     var notes: [String] = []
 
     var capture: (any PacketCapture)?
+    /// Holds the run's traffic while the capture falls behind; set with the capture.
+    var captureHold: CaptureHold?
     /// Why there is no capture although the scenario asks for one.
     var captureUnavailable: String?
     var injectedSplits: [InjectedSplit] = []
@@ -76,6 +78,7 @@ final class ScenarioExecution {
         terminator = parent.terminator
         maxLine = parent.maxLine
         capture = parent.capture
+        captureHold = parent.captureHold
         captureUnavailable = parent.captureUnavailable
         unnamedConnections = parent.unnamedConnections
         copyIndex = copy

@@ -225,6 +225,47 @@ struct LiveCaptureTests {
         #expect(stats.dropped == 0)
     }
 
+    /// The pcap goes to a FIFO nobody reads, so the capture's writer blocks for real: the ring
+    /// fill climbs past the hold mark, the overflow is counted as dropped, and once the FIFO is
+    /// read again the fill falls back to nothing.
+    @Test func aStalledWriterFillsTheRingAndItsDropsAreCounted() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-stall-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let path = directory + "/stalled.pcap"
+        try #require(mkfifo(path + ".part", 0o600) == 0)
+        let fifo = open(path + ".part", O_RDONLY | O_NONBLOCK) // a reader exists, so the capture's open does not block
+        try #require(fifo >= 0)
+        defer { close(fifo) }
+        let capture = try PcapCapture(path: path, bufferSize: 2 * 1024 * 1024) // about 30 whole-packet slots
+        try capture.watch(port: peer.port)
+        for _ in 0..<4 { try exchange(256 * 1024, withPort: peer.port) } // far more than a 64 KiB pipe and 30 slots hold
+        var fill = capture.ringFill()
+        for _ in 0..<200 where fill <= 0.5 {
+            try await Task.sleep(for: .milliseconds(10))
+            fill = capture.ringFill()
+        }
+        #expect(fill > 0.5, "the ring fills while its writer is stuck")
+
+        let drained = Thread { // reads the FIFO until the capture closes it, for at most 10 s
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            var descriptor = pollfd(fd: fifo, events: Int16(POLLIN), revents: 0)
+            for _ in 0..<10_000 {
+                guard poll(&descriptor, 1, 1) >= 0 else { return }
+                if descriptor.revents & Int16(POLLHUP) != 0, read(fifo, &buffer, buffer.count) <= 0 { return }
+                _ = read(fifo, &buffer, buffer.count)
+            }
+        }
+        drained.start()
+        capture.sync()
+        #expect(capture.ringFill() == 0, "everything captured has been written")
+        let stats = capture.stop()
+        #expect(stats.dropped > 0, "30 slots cannot hold four 256 KiB exchanges: \(stats)")
+        #expect(stats.incompleteness?.contains("--capture-buffer") == true)
+    }
+
     /// Connects, sends `count` bytes, half-closes and reads until the peer closes.
     private func exchange(_ count: Int, withPort port: Int) throws {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -1,0 +1,48 @@
+import Foundation
+import ProbeCapture
+import ProbeScript
+
+/// Holds a captured run's own traffic back while its capture falls behind (a page-cache write
+/// stalling the capture's reader, say), so that the capture costs time instead of packets; and
+/// adds up how long sending and reading were held, for the run's notes.
+final class CaptureHold: @unchecked Sendable {
+    /// Traffic holds once more than this share of the capture's buffer waits to be written…
+    static let holdAbove = 0.5
+    /// …and goes on once less than this share does.
+    static let resumeBelow = 0.25
+    /// How often a hold looks at the capture again.
+    static let recheck: Duration = .milliseconds(1)
+
+    private let capture: any PacketCapture
+    private let lock = NSLock()
+    private var sending: Duration = .zero
+    private var reading: Duration = .zero
+
+    init(_ capture: any PacketCapture) {
+        self.capture = capture
+    }
+
+    /// Whether traffic should stop for now: the capture's buffer is over half full.
+    var mustHold: Bool { capture.ringFill() > Self.holdAbove }
+    /// Whether held traffic may go on: the capture's buffer is under a quarter full.
+    var mayResume: Bool { capture.ringFill() < Self.resumeBelow }
+
+    func heldSending(for duration: Duration) {
+        lock.withLock { sending += duration }
+    }
+
+    func heldReading(for duration: Duration) {
+        lock.withLock { reading += duration }
+    }
+
+    /// What was held, for the run's notes; nil when nothing was.
+    var summary: String? {
+        let (sent, read) = lock.withLock { (self.sending, self.reading) }
+        guard sent > .zero || read > .zero else { return nil }
+        var parts: [String] = []
+        if sent > .zero { parts.append("sending for \(DurationFormat.short(sent))") }
+        if read > .zero { parts.append("reading for \(DurationFormat.short(read))") }
+        let held = parts.joined(separator: " and ")
+        return "the capture fell behind, so the run held \(held) until it caught up (time, not packets, lost)"
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import NIOPosix
+@testable import ProbeRunner
+import ProbeScript
+import Testing
+
+/// A run's own traffic waits while its capture falls behind, and goes on when it catches up.
+@Suite struct CaptureHoldTests {
+    /// Runs `text` against `peer` with `capture` in place of a live one.
+    private func run(_ text: String, against peer: TestPeer, capture: ScriptedCapture) async throws -> ScenarioResult {
+        let loaded = ScenarioLoader.load("hold.scn", predefinedVariables: ["port"]) { _ in text }
+        let scenario = try #require(loaded.scenario, "\(loaded.diagnostics)")
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let execution = ScenarioExecution(scenario: scenario, options: RunOptions(variables: ["port": String(peer.port)]), group: loop)
+        execution.capture = capture
+        execution.captureHold = CaptureHold(capture)
+        var failure: Error?
+        do {
+            try await withTaskExecutorPreference(EventLoopTaskExecutor(loop)) { try await execution.run() }
+        } catch {
+            failure = error
+        }
+        #expect(failure == nil, "\(String(describing: failure))")
+        return ScenarioResult(path: scenario.path, title: scenario.title, outcome: .passed, duration: execution.elapsed,
+                              log: execution.log.entries, notes: execution.notes)
+    }
+
+    @Test func thresholdsHoldAboveHalfAndResumeBelowAQuarter() {
+        let capture = ScriptedCapture(fill: 0.5)
+        let hold = CaptureHold(capture)
+        #expect(!hold.mustHold)
+        #expect(!hold.mayResume)
+        capture.setFill(0.51)
+        #expect(hold.mustHold)
+        capture.setFill(0.24)
+        #expect(hold.mayResume)
+        #expect(hold.summary == nil)
+        hold.heldSending(for: .milliseconds(250))
+        hold.heldReading(for: .milliseconds(40))
+        #expect(hold.summary?.contains("held sending for 250ms and reading for 40ms") == true, "\(hold.summary ?? "nil")")
+    }
+
+    @Test func aSendWaitsUntilTheCaptureCatchesUp() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let capture = ScriptedCapture(fill: 0.9)
+        capture.setFill(0.1, after: .milliseconds(600))
+        let started = ContinuousClock.now
+        let result = try await run("connect 127.0.0.1:{port}\nsend line \"hello\"", against: peer, capture: capture)
+        #expect(ContinuousClock.now - started >= .milliseconds(500))
+        let sent = try #require(result.log.first { $0.message.contains("sent 7 bytes") })
+        #expect(sent.message.contains("held"), "\(sent.message)")
+        #expect(result.notes.contains { $0.contains("held sending for") }, "\(result.notes)")
+        try await peer.log.waitForEnd()
+        #expect(peer.log.received == Array("hello\r\n".utf8), "the held write still goes out, once")
+    }
+
+    @Test func readingWaitsUntilTheCaptureCatchesUp() async throws {
+        // A peer that writes a line and stays open: on the peer's FIN NIO reads what is left anyway.
+        let peer = try await TestPeer.start(.bulkLines(1))
+        defer { Task { await peer.stop() } }
+        let capture = ScriptedCapture(fill: 0.9)
+        capture.setFill(0.1, after: .milliseconds(600))
+        let started = ContinuousClock.now
+        let result = try await run("connect 127.0.0.1:{port}\nexpect line /^0:x+$/", against: peer, capture: capture)
+        #expect(ContinuousClock.now - started >= .milliseconds(500), "the line waits in the socket until the capture catches up")
+        #expect(result.log.contains { $0.message.contains("got line \"0:xxx") }, "\(result.log.map(\.message))")
+        #expect(result.notes.contains { $0.contains("held reading for") }, "\(result.notes)")
+    }
+
+    @Test func aCaptureThatNeverCatchesUpHoldsAWriteOnlyForItsTimeout() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let capture = ScriptedCapture(fill: 1)
+        let started = ContinuousClock.now
+        let result = try await run("set timeout 200ms\nconnect 127.0.0.1:{port}\nsend line \"a\"\nsend line \"b\"", against: peer, capture: capture)
+        let took = ContinuousClock.now - started
+        #expect(took >= .milliseconds(350) && took < .seconds(5), "\(took)")
+        try await peer.log.waitForEnd()
+        #expect(peer.log.received == Array("a\r\nb\r\n".utf8))
+        #expect(result.notes.contains { $0.contains("held sending for") }, "\(result.notes)")
+    }
+}
