@@ -6,10 +6,13 @@ import ProbeScript
 /// stalling the capture's reader, say), so that the capture costs time instead of packets; and
 /// adds up how long sending and reading were held, for the run's notes.
 final class CaptureHold: @unchecked Sendable {
-    /// Traffic holds once more than this share of the capture's buffer waits to be written…
-    static let holdAbove = 0.5
-    /// …and goes on once less than this share does.
-    static let resumeBelow = 0.25
+    /// Traffic holds once more than this share of the capture's buffer waits to be written,
+    /// leaving a fifth of the ring for what is already in the socket buffers (a 256 MiB ring:
+    /// about 800 slots, against at most about 160 for a 4 MiB send buffer, its ACKs and a write)…
+    static let holdAbove = 0.8
+    /// …and goes on once less than this share does. Holding earlier, at a half until a
+    /// quarter, held more often for no fewer drops (none either way).
+    static let resumeBelow = 0.6
     /// How often a hold looks at the capture again.
     static let recheck: Duration = .milliseconds(1)
 
@@ -22,9 +25,9 @@ final class CaptureHold: @unchecked Sendable {
         self.capture = capture
     }
 
-    /// Whether traffic should stop for now: the capture's buffer is over half full.
+    /// Whether traffic should stop for now: the capture's buffer is over `holdAbove` full.
     var mustHold: Bool { capture.ringFill() > Self.holdAbove }
-    /// Whether held traffic may go on: the capture's buffer is under a quarter full.
+    /// Whether held traffic may go on: the capture's buffer is under `resumeBelow` full.
     var mayResume: Bool { capture.ringFill() < Self.resumeBelow }
 
     func heldSending(for duration: Duration) {

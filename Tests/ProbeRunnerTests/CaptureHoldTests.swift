@@ -25,14 +25,14 @@ import Testing
                               log: execution.log.entries, notes: execution.notes)
     }
 
-    @Test func thresholdsHoldAboveHalfAndResumeBelowAQuarter() {
-        let capture = ScriptedCapture(fill: 0.5)
+    @Test func thresholdsHoldAboveFourFifthsAndResumeBelowThreeFifths() {
+        let capture = ScriptedCapture(fill: 0.8)
         let hold = CaptureHold(capture)
         #expect(!hold.mustHold)
         #expect(!hold.mayResume)
-        capture.setFill(0.51)
+        capture.setFill(0.81)
         #expect(hold.mustHold)
-        capture.setFill(0.24)
+        capture.setFill(0.59)
         #expect(hold.mayResume)
         #expect(hold.summary == nil)
         hold.heldSending(for: .milliseconds(250))
@@ -43,11 +43,10 @@ import Testing
     @Test func aSendWaitsUntilTheCaptureCatchesUp() async throws {
         let peer = try await TestPeer.start(.silent)
         defer { Task { await peer.stop() } }
-        let capture = ScriptedCapture(fill: 0.9)
-        capture.setFill(0.1, after: .milliseconds(600))
+        let capture = ScriptedCapture(fill: 0.9, forReads: 300, then: 0.1)
         let started = ContinuousClock.now
         let result = try await run("connect 127.0.0.1:{port}\nsend line \"hello\"", against: peer, capture: capture)
-        #expect(ContinuousClock.now - started >= .milliseconds(500))
+        #expect(ContinuousClock.now - started >= .milliseconds(100))
         let sent = try #require(result.log.first { $0.message.contains("sent 7 bytes") })
         #expect(sent.message.contains("held"), "\(sent.message)")
         #expect(result.notes.contains { $0.contains("held sending for") }, "\(result.notes)")
@@ -59,11 +58,10 @@ import Testing
         // A peer that writes a line and stays open: on the peer's FIN NIO reads what is left anyway.
         let peer = try await TestPeer.start(.bulkLines(1))
         defer { Task { await peer.stop() } }
-        let capture = ScriptedCapture(fill: 0.9)
-        capture.setFill(0.1, after: .milliseconds(600))
+        let capture = ScriptedCapture(fill: 0.9, forReads: 300, then: 0.1)
         let started = ContinuousClock.now
         let result = try await run("connect 127.0.0.1:{port}\nexpect line /^0:x+$/", against: peer, capture: capture)
-        #expect(ContinuousClock.now - started >= .milliseconds(500), "the line waits in the socket until the capture catches up")
+        #expect(ContinuousClock.now - started >= .milliseconds(250), "the line waits in the socket until the capture catches up")
         #expect(result.log.contains { $0.message.contains("got line \"0:xxx") }, "\(result.log.map(\.message))")
         #expect(result.notes.contains { $0.contains("held reading for") }, "\(result.notes)")
     }

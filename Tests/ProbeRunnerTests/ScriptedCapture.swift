@@ -7,25 +7,26 @@ final class ScriptedCapture: PacketCapture, @unchecked Sendable {
     let path = "/nonexistent/scripted.pcap"
     private let lock = NSLock()
     private var fill: Double
-    /// How many times the fill was asked for.
-    private(set) var fillReads = 0
+    /// After this many more reads of the fill, it becomes `later` (a writer catching up).
+    private var readsLeft: Int
+    private let later: Double
 
-    init(fill: Double) {
+    /// Reports `fill`, and `later` once the fill has been read `reads` times (never by default):
+    /// a hold rechecks every millisecond, so the reads count out how long it lasts, however
+    /// slowly the run gets to it.
+    init(fill: Double, forReads reads: Int = .max, then later: Double = 0) {
         self.fill = fill
+        self.readsLeft = reads
+        self.later = later
     }
 
-    /// Sets the fill now, or after `delay` from another thread.
-    func setFill(_ value: Double, after delay: Duration = .zero) {
-        guard delay > .zero else { return lock.withLock { fill = value } }
-        Thread.detachNewThread { [self] in
-            Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
-            lock.withLock { fill = value }
-        }
+    func setFill(_ value: Double) {
+        lock.withLock { fill = value }
     }
 
     func ringFill() -> Double {
         lock.withLock {
-            fillReads += 1
+            if readsLeft == 0 { fill = later } else { readsLeft -= 1 }
             return fill
         }
     }
