@@ -2,9 +2,10 @@ import ProbeScript
 
 /// Writes held back while the run's capture catches up (see `CaptureHold`).
 extension ScenarioExecution {
-    /// Before a write on a captured run: while the capture's buffer is over `CaptureHold.holdAbove`
-    /// full, waits until it is under `CaptureHold.resumeBelow` or `limit` has passed (the capture may then drop
-    /// packets, and says so). Returns how long it waited.
+    /// Before a write on a captured run: while the capture's buffer is over
+    /// `CaptureHold.holdAbove` full, waits until it is under `CaptureHold.resumeBelow` or
+    /// `limit` has passed (the capture may then drop packets, and says so). Returns how long
+    /// it waited.
     func waitForCapture(upTo limit: Duration, _ statement: Statement) async throws -> Duration {
         guard let captureHold, captureHold.mustHold else { return .zero }
         let began = clock.now
