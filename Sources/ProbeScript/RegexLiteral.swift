@@ -64,8 +64,16 @@ public struct RegexLiteral: Sendable, Hashable {
 
 extension RegexLiteral {
     /// Compiles the pattern with its variables filled in; throws the engine's message when invalid.
+    /// Literal runs are compiled as quotes (`LiteralRunQuoter`); a pattern is compiled as written
+    /// when that fails, so the error message names what the user wrote.
     public func compile(_ lookup: (String) -> String?) throws -> Regex<AnyRegexOutput> {
-        var regex = try Regex(expandedPattern(lookup))
+        let pattern = expandedPattern(lookup)
+        var regex: Regex<AnyRegexOutput>
+        do {
+            regex = try Regex(LiteralRunQuoter.quotingLiteralRuns(in: pattern))
+        } catch {
+            regex = try Regex(pattern)
+        }
         if ignoresCase { regex = regex.ignoresCase() }
         if dotMatchesNewlines { regex = regex.dotMatchesNewlines() }
         return regex
