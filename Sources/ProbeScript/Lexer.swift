@@ -83,7 +83,7 @@ public struct Lexer {
     }
 
     private mutating func lexWord() -> String {
-        var text = ""
+        let start = index
         var depth = 0
         while index < scalars.count, !isWordBoundary(scalars[index]) {
             let scalar = scalars[index]
@@ -92,10 +92,9 @@ public struct Lexer {
                 if depth == 0 { break }
                 depth -= 1
             }
-            text.unicodeScalars.append(scalar)
             index += 1
         }
-        return text
+        return String(scalars: scalars[start..<index])
     }
 
     private mutating func error(_ message: String, at location: SourceLocation, length: Int = 1, hint: String? = nil) {
@@ -125,7 +124,7 @@ public struct Lexer {
             case "{":
                 if let close = Identifier.closingBrace(in: scalars, from: index + 1) {
                     flush()
-                    let name = String(String.UnicodeScalarView(scalars[(index + 1)..<close]))
+                    let name = String(scalars: scalars[(index + 1)..<close])
                     parts.append(.variable(name, here.advanced(by: 1)))
                     index = close + 1
                 } else {
@@ -135,7 +134,7 @@ public struct Lexer {
                     index += 1
                 }
             default:
-                bytes += Array(String(scalar).utf8)
+                bytes.appendUTF8(of: scalar)
                 index += 1
             }
         }

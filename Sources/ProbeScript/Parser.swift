@@ -251,7 +251,7 @@ public struct Parser {
         let line = lines[first.location.line - 1]
         let from = max(0, min(first.location.column - 1, line.count))
         let to = min(max(from, last.location.column - 1 + last.length), line.count)
-        return String(String.UnicodeScalarView(line[from..<to]))
+        return String(scalars: line[from..<to])
     }
 
     mutating func parseBody(of statementKeyword: String) throws -> StatementKind {

@@ -19,6 +19,6 @@ public struct SourceFile: Sendable {
     /// The line with 1-based number `number`, without its line ending, or nil past the end.
     public func line(_ number: Int) -> String? {
         guard number >= 1, number <= scalarLines.count else { return nil }
-        return String(String.UnicodeScalarView(scalarLines[number - 1]))
+        return String(scalars: scalarLines[number - 1])
     }
 }

@@ -65,7 +65,7 @@ public struct Template: Sendable, Hashable {
         while index < scalars.count {
             if scalars[index] == "{", let close = Identifier.closingBrace(in: scalars, from: index + 1) {
                 if !literal.isEmpty { parts.append(.bytes(Array(literal.utf8))); literal = "" }
-                let name = String(String.UnicodeScalarView(scalars[(index + 1)..<close]))
+                let name = String(scalars: scalars[(index + 1)..<close])
                 parts.append(.variable(name, location.advanced(by: index + 1)))
                 index = close + 1
             } else {

@@ -52,4 +52,21 @@ import Testing
         _ = lexer.tokenize()
         #expect(lexer.diagnostics.map(\.location.column) == [11])
     }
+
+    @Test func wordsStringsAndLinesKeepNonASCIIText() {
+        let source = SourceFile(path: "t.scn", text: "tags café\nsend \"é😀{name}ï\"\n")
+        var lexer = Lexer(source)
+        let tokens = lexer.tokenize()
+        #expect(lexer.diagnostics.isEmpty)
+        #expect(tokens.first?.kind == .word("tags"))
+        #expect(tokens.dropFirst().first?.kind == .word("café"))
+        guard case .string(let template) = tokens[4].kind else {
+            Issue.record("expected a string, found \(tokens[4].kind)")
+            return
+        }
+        #expect(template.parts.first == .bytes(Array("é😀".utf8)))
+        #expect(template.variables.map(\.name) == ["name"])
+        #expect(template.parts.last == .bytes(Array("ï".utf8)))
+        #expect(source.line(2) == "send \"é😀{name}ï\"")
+    }
 }
