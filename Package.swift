@@ -27,7 +27,14 @@ let package = Package(
             ]
         ),
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
-        .target(name: "ProbeCapture", dependencies: ["CPcap", "ProbeScript"]),
+        .target(
+            name: "ProbeCapture",
+            dependencies: [
+                "CPcap", "ProbeScript",
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "Transports",
             dependencies: [

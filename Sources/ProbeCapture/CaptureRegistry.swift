@@ -1,10 +1,11 @@
-import Foundation
+import FoundationEssentials
+import NIOConcurrencyHelpers
 
 /// Every live capture of the process, so that on SIGINT or SIGTERM each can be flushed and
 /// closed (under a name that says it was interrupted) before the process exits.
 public final class CaptureRegistry: @unchecked Sendable {
     public static let shared = CaptureRegistry()
-    private let lock = NSLock()
+    private let lock = NIOLock()
     private var captures: [ObjectIdentifier: PcapCapture] = [:]
 
     func add(_ capture: PcapCapture) { lock.withLock { captures[ObjectIdentifier(capture)] = capture } }

@@ -1,5 +1,6 @@
 import CPcap
-import Foundation
+import FoundationEssentials
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +19,7 @@ final class CaptureRing: @unchecked Sendable {
     /// plus a header of under 96 bytes, one packet a slot.
     let capacity: Int
     /// Guards the counters: the reader thread and senders checking the backlog both read them.
-    private let countsLock = NSLock()
+    private let countsLock = NIOLock()
     /// Packets taken out of the ring since it opened, set level with the kernel's count
     /// whenever the reader finds the ring empty (libpcap skips some frames without a callback).
     private var taken = 0
@@ -118,7 +119,7 @@ final class CaptureRing: @unchecked Sendable {
     /// Whether the kernel flags `interface` as a loopback device (`IFF_LOOPBACK` in sysfs).
     private static func isLoopback(_ interface: String) -> Bool {
         guard let text = try? String(contentsOfFile: "/sys/class/net/\(interface)/flags", encoding: .utf8),
-              let flags = Int(text.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(2), radix: 16) else { return false }
+              let flags = Int(text.filter { !$0.isWhitespace }.dropFirst(2), radix: 16) else { return false }
         return flags & Int(IFF_LOOPBACK) != 0
     }
 

@@ -1,11 +1,12 @@
-import Foundation
+import FoundationEssentials
+import NIOConcurrencyHelpers
 
 /// Idle capture rings of this process. A capture takes one with its interface, sizes and snap length, or
 /// opens one when none is idle, and gives it back when it stops; so a run holds at most as
 /// many rings as it has captures at once, and pays each ring's set-up only once.
 final class CaptureRingPool: @unchecked Sendable {
     static let shared = CaptureRingPool()
-    private let lock = NSLock()
+    private let lock = NIOLock()
     private var idle: [CaptureRing] = []
     private var openedCount = 0
 

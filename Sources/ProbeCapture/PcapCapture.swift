@@ -1,5 +1,7 @@
 import CPcap
-import Foundation
+import FoundationEssentials
+import NIOConcurrencyHelpers
+import NIOPosix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,16 +22,16 @@ public final class PcapCapture: @unchecked Sendable {
     private let dumper: OpaquePointer
     /// The ring's counters when this capture began; `stats()` reports what happened since.
     private let baseline: CaptureStats
-    private let lock = NSLock()
+    private let lock = NIOLock()
     private var ports: Set<Int> = []
     private let stopPipe: [Int32]
-    private var reader: Thread?
+    /// The reader's own thread; shutting it down waits for the reader to finish.
+    private let reader = NIOThreadPool(numberOfThreads: 1)
     private var finished = false
-    private let readerDone = DispatchSemaphore(value: 0)
     /// What `segments` has decoded of the file so far, kept until the capture stops (at most
     /// the payload limit of payload, when checks read whole payloads).
     private var decoded: PcapSegmentReader?
-    private let decodedLock = NSLock()
+    private let decodedLock = NIOLock()
 
     /// Immediate mode gives each packet a ring slot of the snap length. An IP packet is at most
     /// 65535 bytes, so 65600 (with link headers) cuts nothing; 262144 left a quarter as many
@@ -80,10 +82,8 @@ public final class PcapCapture: @unchecked Sendable {
         self.ring = ring
         self.baseline = ring.counters()
         self.dumper = dumper
-        let thread = Thread { [unowned self] in self.readLoop() }
-        thread.name = "tcpprobe-capture"
-        reader = thread
-        thread.start()
+        reader.start()
+        reader.submit { [unowned self] _ in self.readLoop() }
         CaptureRegistry.shared.add(self)
     }
 
@@ -126,7 +126,6 @@ public final class PcapCapture: @unchecked Sendable {
             let drained = lock.withLock { drain() }
             emptyDrains = drained > 0 ? 0 : min(emptyDrains + 1, Self.quietTicks)
         }
-        readerDone.signal()
     }
 
     /// Writes every packet waiting in the kernel ring to the file (lock held).
@@ -187,7 +186,7 @@ public final class PcapCapture: @unchecked Sendable {
         CaptureRegistry.shared.remove(self)
         decodedLock.withLock { decoded = nil }
         _ = write(stopPipe[1], &one, 1)
-        readerDone.wait()
+        try? reader.syncShutdownGracefully()
         return lock.withLock {
             _ = drain()
             let stats = readStats()

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the classic pcap file format (microsecond or nanosecond, either byte order).
 public enum PcapFile {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the TCP segments of a pcap file that is still growing, a part at a time: each `read`
 /// decodes only the records written since the last, so a scenario that checks the wire after

@@ -1,68 +1,124 @@
-import Foundation
+import FoundationEssentials
 import ProbeRunner
 import ProbeScript
 
-/// The run as JSON, following docs/report-schema.json.
+/// The run as JSON, following docs/report-schema.json. The nested types are that schema;
+/// absent optionals leave their keys out.
 enum JSONReport {
     static func render(_ run: RunReport) -> String {
-        let document: [String: Any] = [
-            "tool": "tcpprobe",
-            "schema": 1,
-            "startedAt": run.startedAt,
-            "durationSeconds": Double(DurationFormat.seconds(run.duration)) ?? 0,
-            "interrupted": run.interrupted,
-            "summary": ["total": run.results.count, "passed": run.passed, "failed": run.failed, "errors": run.errored, "skipped": run.skipped],
-            "scenarios": run.results.map(scenario),
-        ]
-        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])) ?? Data("{}".utf8)
+        let document = Document(
+            startedAt: run.startedAt, durationSeconds: seconds(run.duration), interrupted: run.interrupted,
+            summary: Summary(total: run.results.count, passed: run.passed, failed: run.failed, errors: run.errored, skipped: run.skipped),
+            scenarios: run.results.map(Scenario.init))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    private static func scenario(_ result: ScenarioResult) -> [String: Any] {
-        var object: [String: Any] = [
-            "path": result.path,
-            "title": result.title,
-            "durationSeconds": Double(DurationFormat.seconds(result.duration)) ?? 0,
-            "notes": result.notes,
-            "log": result.log.map { entry -> [String: Any] in
-                var item: [String: Any] = ["offsetSeconds": Double(DurationFormat.seconds(entry.offset)) ?? 0, "message": entry.message]
-                if let location = entry.location { item["location"] = location.fileAndLine }
-                return item
-            },
-        ]
-        switch result.outcome {
-        case .passed: object["outcome"] = "passed"
-        case .skipped(let reason):
-            object["outcome"] = "skipped"
-            object["skipReason"] = reason
-        case .failed(let failure):
-            object["outcome"] = failure.kind == .environment ? "error" : "failed"
-            var details: [String: Any] = ["location": failure.location.fileAndLine, "step": failure.step, "message": failure.message]
-            if let connection = failure.connection { details["connection"] = connection }
-            if let waited = failure.waited { details["waitedSeconds"] = Double(DurationFormat.seconds(waited)) ?? 0 }
+    static func seconds(_ duration: Duration) -> Double { Double(DurationFormat.seconds(duration)) ?? 0 }
+
+    struct Document: Encodable {
+        var tool = "tcpprobe"
+        var schema = 1
+        var startedAt: String
+        var durationSeconds: Double
+        var interrupted: Bool
+        var summary: Summary
+        var scenarios: [Scenario]
+    }
+
+    struct Summary: Encodable {
+        var total, passed, failed, errors, skipped: Int
+    }
+
+    struct Scenario: Encodable {
+        var path, title: String
+        var durationSeconds: Double
+        var notes: [String]
+        var log: [LogItem]
+        var outcome: String
+        var skipReason: String?
+        var failure: Failure?
+        var splitSweep: SplitSweepItem?
+        var parallel: [ParallelItem]?
+
+        init(_ result: ScenarioResult) {
+            path = result.path
+            title = result.title
+            durationSeconds = JSONReport.seconds(result.duration)
+            notes = result.notes
+            log = result.log.map { LogItem(offsetSeconds: JSONReport.seconds($0.offset), message: $0.message, location: $0.location?.fileAndLine) }
+            switch result.outcome {
+            case .passed:
+                outcome = "passed"
+            case .skipped(let reason):
+                outcome = "skipped"
+                skipReason = reason
+            case .failed(let details):
+                outcome = details.kind == .environment ? "error" : "failed"
+                failure = Failure(details)
+            }
+            if let sweep = result.sweep {
+                splitSweep = SplitSweepItem(messageLength: sweep.plan.messageLength, sampled: sweep.plan.sampled,
+                                            offsets: sweep.outcomes.map { SplitSweepItem.Offset(offset: $0.offset, passed: $0.passed) })
+            }
+            if !result.parallel.isEmpty { parallel = result.parallel.map(ParallelItem.init) }
+        }
+    }
+
+    struct LogItem: Encodable {
+        var offsetSeconds: Double
+        var message: String
+        var location: String?
+    }
+
+    struct Failure: Encodable {
+        var location, step, message: String
+        var connection: String?
+        var waitedSeconds: Double?
+        var lastBytesReceived: String?
+        var totalBytesReceived: Int?
+
+        init(_ failure: StepFailure) {
+            location = failure.location.fileAndLine
+            step = failure.step
+            message = failure.message
+            connection = failure.connection
+            waitedSeconds = failure.waited.map(JSONReport.seconds)
             if failure.totalReceived > 0 {
-                details["lastBytesReceived"] = String(decoding: failure.recentBytes, as: UTF8.self)
-                details["totalBytesReceived"] = failure.totalReceived
-            }
-            object["failure"] = details
-        }
-        if let sweep = result.sweep {
-            object["splitSweep"] = [
-                "messageLength": sweep.plan.messageLength,
-                "sampled": sweep.plan.sampled,
-                "offsets": sweep.outcomes.map { ["offset": $0.offset, "passed": $0.passed] },
-            ] as [String: Any]
-        }
-        if !result.parallel.isEmpty {
-            object["parallel"] = result.parallel.map { summary -> [String: Any] in
-                var item: [String: Any] = ["line": summary.location.line, "copies": summary.copies, "passed": summary.passed,
-                                           "failed": summary.failed, "expects": summary.expects]
-                for (key, value) in [("p50", summary.p50), ("p90", summary.p90), ("p99", summary.p99), ("max", summary.max)] {
-                    if let value { item[key + "Seconds"] = Double(value / .microseconds(1)) / 1e6 }
-                }
-                return item
+                lastBytesReceived = String(decoding: failure.recentBytes, as: UTF8.self)
+                totalBytesReceived = failure.totalReceived
             }
         }
-        return object
+    }
+
+    struct SplitSweepItem: Encodable {
+        struct Offset: Encodable {
+            var offset: Int
+            var passed: Bool
+        }
+
+        var messageLength: Int
+        var sampled: Bool
+        var offsets: [Offset]
+    }
+
+    struct ParallelItem: Encodable {
+        var line, copies, passed, failed, expects: Int
+        var p50Seconds, p90Seconds, p99Seconds, maxSeconds: Double?
+
+        init(_ summary: ParallelSummary) {
+            line = summary.location.line
+            copies = summary.copies
+            passed = summary.passed
+            failed = summary.failed
+            expects = summary.expects
+            func seconds(_ value: Duration?) -> Double? { value.map { Double($0 / .microseconds(1)) / 1e6 } }
+            p50Seconds = seconds(summary.p50)
+            p90Seconds = seconds(summary.p90)
+            p99Seconds = seconds(summary.p99)
+            maxSeconds = seconds(summary.max)
+        }
     }
 }

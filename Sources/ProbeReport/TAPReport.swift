@@ -6,7 +6,7 @@ enum TAPReport {
         var lines = ["TAP version 14", "1..\(run.results.count)"]
         for (index, result) in run.results.enumerated() {
             let number = index + 1
-            let description = "\(result.title) (\(result.path))".replacingOccurrences(of: "#", with: "\\#")
+            let description = "\(result.title) (\(result.path))".replacing("#", with: "\\#")
             switch result.outcome {
             case .passed:
                 lines.append("ok \(number) - \(description)")
@@ -31,6 +31,6 @@ enum TAPReport {
 
     /// A YAML scalar in double quotes.
     private static func yaml(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
     }
 }

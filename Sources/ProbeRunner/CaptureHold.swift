@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import NIOConcurrencyHelpers
 import ProbeCapture
 import ProbeScript
 
@@ -17,7 +18,7 @@ final class CaptureHold: @unchecked Sendable {
     static let recheck: Duration = .milliseconds(1)
 
     private let capture: any PacketCapture
-    private let lock = NSLock()
+    private let lock = NIOLock()
     private var sending: Duration = .zero
     private var reading: Duration = .zero
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProbeCapture
 
 /// How a run captures the wire: `--capture`, `--interface`, `--pcap-dir`, `--keep-pcap`, `--require-capture`,
@@ -27,7 +27,7 @@ public struct CaptureSettings: Sendable {
         self.snapLength = snapLength
         self.always = always
         self.interface = interface
-        self.directory = directory ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("tcpprobe-pcap")
+        self.directory = directory ?? joinPath(FileManager.default.temporaryDirectory.path(percentEncoded: false), "tcpprobe-pcap")
         self.keep = keep
         self.required = required
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Whether anything listens on a TCP port, read from /proc/net/tcp and tcp6 so that checking
 /// readiness sends nothing to the subject (a probe connection would use up a one-shot accept).

@@ -1,6 +1,9 @@
-import Foundation
+import FoundationEssentials
 import ProbeCapture
 import ProbeScript
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Capture for one run: starting it, `assert wire`, and checking injected splits on the wire.
 extension ScenarioExecution {
@@ -34,7 +37,8 @@ extension ScenarioExecution {
         guard needsCapture else { return }
         let directory = options.capture.directory
         let base = ScenarioLoader.defaultTitle(scenario.path).map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
-        let path = (directory as NSString).appendingPathComponent("\(String(base))-\(Int(Date().timeIntervalSince1970 * 1000))-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).pcap")
+        let name = "\(String(base))-\(Int(Date().timeIntervalSince1970 * 1000))-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).pcap"
+        let path = joinPath(directory, name)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let capture = try PcapCapture(interface: options.capture.interface, path: path, bufferSize: options.capture.bufferSize,

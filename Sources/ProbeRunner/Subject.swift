@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
@@ -15,7 +16,6 @@ final class Subject: @unchecked Sendable {
     private let lock = NIOLock()
     private var status: Int32?
     private let exited = DispatchSemaphore(value: 0)
-    private var readers: [Thread] = []
 
     /// How long `stop` waits after SIGTERM before SIGKILL.
     static let gracePeriod: Duration = .seconds(2)
@@ -92,18 +92,19 @@ final class Subject: @unchecked Sendable {
     /// `program` as given when it has a slash; else next to the tcpprobe binary, then on PATH.
     static func locate(_ program: String) throws -> String {
         if program.contains("/") { return program }
-        let own = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
+        var own = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path(percentEncoded: false)
+        if own.count > 1, own.hasSuffix("/") { own.removeLast() }
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
         let searched = [own] + path
         for directory in searched {
-            let candidate = (directory as NSString).appendingPathComponent(program)
+            let candidate = joinPath(directory, program)
             if access(candidate, X_OK) == 0 { return candidate }
         }
         throw SpawnError.notFound(program, searched: searched)
     }
 
     private func startReading(_ fd: Int32, into tail: OutputTail) {
-        let thread = Thread {
+        DetachedThread.run {
             var buffer = [UInt8](repeating: 0, count: 16 * 1024)
             while true {
                 let count = read(fd, &buffer, buffer.count)
@@ -111,19 +112,16 @@ final class Subject: @unchecked Sendable {
             }
             close(fd)
         }
-        thread.start()
-        readers.append(thread)
     }
 
     private func startReaping() {
-        let thread = Thread { [self] in
+        DetachedThread.run { [self] in
             var raw: Int32 = 0
             while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
             lock.withLock { status = raw }
             SubjectRegistry.shared.remove(self)
             exited.signal()
         }
-        thread.start()
     }
 
     /// The raw wait status once the process has exited.

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import NIOConcurrencyHelpers
 
 /// Every live subject of the process, so a signal handler can stop them all before exiting.

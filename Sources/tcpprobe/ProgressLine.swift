@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOConcurrencyHelpers
 
 /// A live line on a terminal's stderr: scenarios done/total, the current step, elapsed time.
@@ -18,7 +21,7 @@ final class ProgressLine: @unchecked Sendable {
 
     func step(_ path: String, _ step: String) {
         guard enabled else { return }
-        state.withLockedValue { $0.step = "\((path as NSString).lastPathComponent): \(step)" }
+        state.withLockedValue { $0.step = "\(URL(filePath: path).lastPathComponent): \(step)" }
         draw()
     }
 
@@ -31,13 +34,13 @@ final class ProgressLine: @unchecked Sendable {
     /// Clears the line before other output is printed.
     func clear() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        Terminal.writeError("\r\u{1B}[2K")
     }
 
     private func draw() {
         let (done, step) = state.withLockedValue { ($0.done, $0.step) }
         let seconds = Double((clock.now - started) / .milliseconds(100)) / 10
         let text = "[\(done)/\(total)] \(seconds)s \(step)"
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(String(text.prefix(120)))".utf8))
+        Terminal.writeError("\r\u{1B}[2K\(String(text.prefix(120)))")
     }
 }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ProbeReport
 
 /// Writes report files under a temporary name and renames them into place, so an interrupted
@@ -16,15 +19,22 @@ enum ReportWriter {
         return path.isEmpty ? nil : Target(format: format, path: path)
     }
 
+    struct RenameError: Error, CustomStringConvertible {
+        var path: String
+        var code: Int32
+        var description: String { "cannot put the report in place at \(path): \(String(cString: strerror(code)))" }
+    }
+
     static func write(_ report: RunReport, to targets: [Target]) throws {
         for target in targets {
             let temporary = target.path + ".tmp-\(getpid())"
-            let directory = (target.path as NSString).deletingLastPathComponent
+            let directory = target.path.lastIndex(of: "/").map { String(target.path[..<$0]) } ?? ""
             if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-            try Data(target.format.render(report).utf8).write(to: URL(fileURLWithPath: temporary))
+            try Data(target.format.render(report).utf8).write(to: URL(filePath: temporary))
             guard rename(temporary, target.path) == 0 else {
+                let code = errno
                 try? FileManager.default.removeItem(atPath: temporary)
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path])
+                throw RenameError(path: target.path, code: code)
             }
         }
     }

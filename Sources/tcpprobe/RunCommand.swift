@@ -1,5 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ProbeCapture
 import ProbeReport
 import ProbeRunner
@@ -107,7 +110,7 @@ struct RunCommand: AsyncParsableCommand {
         let reporter = ConsoleReporter(useColour: Terminal.useColour(scenarioOptions.color), verbose: verbose)
         let clock = ContinuousClock()
         let started = clock.now
-        let startedAt = ISO8601DateFormatter().string(from: Date())
+        let startedAt = Date().formatted(.iso8601)
         SignalHandling.expectReports(targets, startedAt: startedAt)
         let batch = BatchRunner(runner: ScenarioRunner(options: options), jobs: jobs, failFast: failFast)
         for (scenario, reason) in skipped {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProbeScript
 
 /// Finds and loads the scenarios named on the command line.
@@ -14,11 +14,11 @@ struct ScenarioCatalog {
         var fromDirectories = Set<String>()
         var files: [String] = []
         for path in paths {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw CatalogError.missing(path)
             }
-            if isDirectory.boolValue {
+            if isDirectory {
                 let found = scenarioFiles(under: path)
                 fromDirectories.formUnion(found)
                 files += found
@@ -42,12 +42,8 @@ struct ScenarioCatalog {
     }
 
     static func scenarioFiles(under directory: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
-        var found: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            if relative.hasSuffix(".scn") { found.append(ScenarioLoader.normalise(directory + "/" + relative)) }
-        }
-        return found.sorted()
+        let relatives = (try? FileManager.default.subpathsOfDirectory(atPath: directory)) ?? []
+        return relatives.filter { $0.hasSuffix(".scn") }.map { ScenarioLoader.normalise(directory + "/" + $0) }.sorted()
     }
 
     static func readFile(_ path: String) throws -> String {

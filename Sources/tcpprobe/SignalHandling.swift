@@ -1,4 +1,8 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOConcurrencyHelpers
 import ProbeCapture
 import ProbeReport

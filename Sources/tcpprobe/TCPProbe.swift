@@ -1,5 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @main
 struct TCPProbe: AsyncParsableCommand {
@@ -21,7 +24,7 @@ struct TCPProbe: AsyncParsableCommand {
         } catch {
             if exitCode(for: error) == .validationFailure {
                 Terminal.printError(fullMessage(for: error))
-                Foundation.exit(ExitCode.invalidInput.rawValue)
+                Glibc.exit(ExitCode.invalidInput.rawValue)
             }
             exit(withError: error)
         }

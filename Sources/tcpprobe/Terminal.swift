@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Facts about the output streams: whether to colour, and writing to stderr.
 enum Terminal {
@@ -14,6 +17,16 @@ enum Terminal {
     }
 
     static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        writeError(text + "\n")
+    }
+
+    /// Writes `text` to stderr unbuffered, retrying short writes.
+    static func writeError(_ text: String) {
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            if count > 0 { written += count } else if count < 0, errno == EINTR { continue } else { return }
+        }
     }
 }
