@@ -2,19 +2,24 @@
 public struct ConnectionTrace: Sendable {
     public var probePort: Int
     public var peerPort: Int
-    public var fromPeer: DirectionTrace
-    public var fromProbe: DirectionTrace
+    public var fromPeer = DirectionTrace(segments: [])
+    public var fromProbe = DirectionTrace(segments: [])
     /// All the connection's segments in capture order.
-    public var segments: [TCPSegment]
+    public var segments: [TCPSegment] = []
 
     public init(segments all: [TCPSegment], probePort: Int, peerPort: Int) {
         self.probePort = probePort
         self.peerPort = peerPort
-        let mine = all.filter {
+        add(all)
+    }
+
+    /// Adds this connection's segments among `captured`, which come after those already added.
+    public mutating func add(_ captured: some Collection<TCPSegment>) {
+        let mine = captured.filter {
             ($0.sourcePort == probePort && $0.destinationPort == peerPort) || ($0.sourcePort == peerPort && $0.destinationPort == probePort)
         }
-        segments = mine
-        fromPeer = DirectionTrace(segments: mine.filter { $0.sourcePort == peerPort })
-        fromProbe = DirectionTrace(segments: mine.filter { $0.sourcePort == probePort })
+        segments += mine
+        fromPeer.add(mine.filter { $0.sourcePort == peerPort })
+        fromProbe.add(mine.filter { $0.sourcePort == probePort })
     }
 }

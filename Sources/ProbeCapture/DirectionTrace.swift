@@ -9,7 +9,7 @@ public struct DirectionTrace: Sendable {
     }
 
     /// Every segment of this direction, in capture order (handshake, ACKs, FIN, RST too).
-    public private(set) var segments: [TCPSegment]
+    public private(set) var segments: [TCPSegment] = []
     public private(set) var dataSegments: [DataSegment] = []
     /// The stream's bytes; empty when `payloadsTruncated`, as the capture did not keep them.
     public private(set) var stream: [UInt8] = []
@@ -22,32 +22,78 @@ public struct DirectionTrace: Sendable {
     /// Stream offsets where bytes are missing from the capture.
     public private(set) var holes: [Range<Int>] = []
 
+    /// Where relative sequence numbers start: after the SYN, or at the first data segment.
+    private var reference: (sequence: UInt32, fromSYN: Bool)?
+    /// The stream offset up to which bytes have been delivered.
+    private var next = 0
+    /// The greatest offset of a data segment traced so far.
+    private var furthestOffset = Int.min
+
     public init(segments: [TCPSegment]) {
-        self.segments = segments
-        let carrying = segments.indices.filter { segments[$0].length > 0 }
-        guard let reference = segments.first(where: { $0.flags.contains(.syn) }).map({ $0.sequence &+ 1 })
-                ?? carrying.first.map({ segments[$0].sequence }) else { return }
-        // Relative sequence numbers, safe across wrap-around; segments in stream order (then
-        // capture order), sorted as indices so that no segment is copied to sort it.
-        func offset(_ index: Int) -> Int { Int(Int32(bitPattern: segments[index].sequence &- reference)) }
-        let ordered = carrying.sorted { (offset($0), $0) < (offset($1), $1) }
-        var next = ordered.first.map { min(0, offset($0)) } ?? 0
-        payloadsTruncated = carrying.contains { segments[$0].isTruncated }
-        if !payloadsTruncated { stream.reserveCapacity(carrying.reduce(0) { $0 + segments[$1].length }) }
-        dataSegments.reserveCapacity(carrying.count)
+        add(segments)
+    }
+
+    /// Adds segments captured after those already traced. When they carry on the stream (none
+    /// starts before a segment already traced, and none is a late SYN), the trace grows in
+    /// place, so a check after each of many round trips costs what the new segments do;
+    /// otherwise it is rebuilt from every segment. Either way it is what a trace built from all
+    /// of them at once would be.
+    public mutating func add(_ new: [TCPSegment]) {
+        guard !new.isEmpty else { return }
+        let first = segments.count
+        segments += new
+        if let reference {
+            let lateSYN = !reference.fromSYN && new.contains { $0.flags.contains(.syn) }
+            let carriesOn = new.allSatisfy { $0.length == 0 || offset($0, from: reference.sequence) >= furthestOffset }
+            if lateSYN || !carriesOn {
+                self = DirectionTrace(segments: segments)
+                return
+            }
+        }
+        trace(from: first)
+    }
+
+    private func offset(_ segment: TCPSegment, from reference: UInt32) -> Int {
+        Int(Int32(bitPattern: segment.sequence &- reference))
+    }
+
+    /// Traces `segments[first...]`: relative sequence numbers, safe across wrap-around;
+    /// segments in stream order (then capture order), sorted as indices so that no segment is
+    /// copied to sort it.
+    private mutating func trace(from first: Int) {
+        let carrying = segments.indices[first...].filter { segments[$0].length > 0 }
+        if reference == nil {
+            if let syn = segments.first(where: { $0.flags.contains(.syn) }) {
+                reference = (syn.sequence &+ 1, true)
+            } else if let index = carrying.first {
+                reference = (segments[index].sequence, false)
+            } else {
+                return
+            }
+        }
+        guard let start = reference?.sequence, !carrying.isEmpty else { return }
+        let ordered = carrying.sorted { (offset(segments[$0], from: start), $0) < (offset(segments[$1], from: start), $1) }
+        if furthestOffset == .min { next = min(0, offset(segments[ordered[0]], from: start)) }
+        if !payloadsTruncated, carrying.contains(where: { segments[$0].isTruncated }) {
+            payloadsTruncated = true
+            stream = []
+        }
+        if !payloadsTruncated { stream.reserveCapacity(stream.count + carrying.reduce(0) { $0 + segments[$1].length }) }
+        dataSegments.reserveCapacity(dataSegments.count + carrying.count)
         for index in ordered {
             let segment = segments[index]
-            let offset = offset(index)
+            let offset = offset(segment, from: start)
+            furthestOffset = max(furthestOffset, offset)
             let end = offset + segment.length
             if end <= next {
                 retransmissions += 1
                 continue
             }
             if offset > next { holes.append(next..<offset) }
-            let start = max(offset, next)
-            if !payloadsTruncated { stream += segment.payload[(start - offset)...] }
-            dataSegments.append(DataSegment(range: byteCount..<(byteCount + end - start), segment: segment))
-            byteCount += end - start
+            let from = max(offset, next)
+            if !payloadsTruncated { stream += segment.payload[(from - offset)...] }
+            dataSegments.append(DataSegment(range: byteCount..<(byteCount + end - from), segment: segment))
+            byteCount += end - from
             next = end
         }
     }

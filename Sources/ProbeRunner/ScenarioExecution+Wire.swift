@@ -109,7 +109,7 @@ extension ScenarioExecution {
             if case .tooLarge? = error as? PcapFile.ReadError { tooLarge = true }
             throw failure(statement, (tooLarge ? "inconclusive: " : "cannot read the capture: ") + "\(error)", connection)
         }
-        return ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort)
+        return traceCache.trace(of: segments, probePort: probePort, peerPort: peerPort, payloadPrefix: payloadPrefix)
     }
 
     private func check(for property: WireAssertion.Property, _ statement: Statement) throws -> WireCheck {

@@ -35,6 +35,8 @@ final class ScenarioExecution {
     /// Why there is no capture although the scenario asks for one.
     var captureUnavailable: String?
     var injectedSplits: [InjectedSplit] = []
+    /// The traces of earlier wire checks, extended by later ones.
+    var traceCache = ConnectionTraceCache()
 
     /// Where a copy of a `parallel` block records its expect latencies (nil outside one).
     let latencies: LatencyRecorder?

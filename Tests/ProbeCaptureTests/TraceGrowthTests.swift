@@ -1,0 +1,64 @@
+import Testing
+@testable import ProbeCapture
+
+/// A trace grown by adding segments as they are captured must be the trace built from all of
+/// them at once, whatever the segments do: this checks every way of cutting each sequence in two
+/// and adding them one at a time.
+@Suite struct TraceGrowthTests {
+    /// A segment from the server: its sequence number, payload and flags.
+    typealias Shape = (sequence: UInt32, payload: String, flags: TCPSegment.Flags)
+
+    static let sequences: [(String, [Shape])] = [
+        ("in order, with ACKs and a FIN", [(100, "", [.syn, .ack]), (101, "hello ", .ack), (107, "", .ack), (107, "world", [.psh, .ack]), (112, "", [.fin, .ack])]),
+        ("a retransmission after later data", [(100, "", [.syn, .ack]), (101, "abc", .ack), (104, "def", .ack), (101, "abc", .ack), (107, "gh", .ack)]),
+        ("reordered", [(100, "", [.syn, .ack]), (106, "world", .ack), (101, "hello", .ack), (111, "!", .ack)]),
+        ("a hole", [(100, "", [.syn, .ack]), (101, "ab", .ack), (110, "xyz", .ack), (113, "q", .ack)]),
+        ("a partial overlap", [(100, "", [.syn, .ack]), (101, "abcd", .ack), (103, "cdef", .ack), (107, "g", .ack)]),
+        ("a SYN captured after data, its numbers not where the data began", [(101, "abc", .ack), (97, "", [.syn, .ack]), (104, "def", .ack)]),
+        ("no SYN", [(5000, "abc", .ack), (5003, "def", .ack), (5006, "", [.rst])]),
+        ("wrapping sequence numbers", [(UInt32.max - 3, "", [.syn, .ack]), (UInt32.max - 2, "abc", .ack), (0, "def", .ack), (3, "g", .ack)]),
+        ("a payload cut short", [(100, "", [.syn, .ack]), (101, "abc", .ack), (104, "defghij", .ack), (111, "k", .ack)]),
+    ]
+
+    /// Everything a check reads of a direction.
+    static func fingerprint(_ trace: DirectionTrace) -> String {
+        "stream \(trace.stream) bytes \(trace.byteCount) data \(trace.dataSegments.map(\.range)) holes \(trace.holes) "
+            + "retransmissions \(trace.retransmissions) truncated \(trace.payloadsTruncated) segments \(trace.segments.count) "
+            + "FIN \(trace.hasFIN) RST \(trace.hasRST)"
+    }
+
+    static func segments(_ shapes: [Shape]) -> [TCPSegment] {
+        let builder = PacketBuilder()
+        return shapes.enumerated().compactMap { index, shape in
+            var packet = builder.packet(fromClient: false, sequence: shape.sequence, flags: shape.flags, payload: Array(shape.payload.utf8), at: Double(index))
+            if shape.payload == "defghij" { packet.data.removeLast(4) } // captured with a short snap length
+            return PacketDecoder.segment(packet)
+        }
+    }
+
+    @Test(arguments: sequences.map(\.0))
+    func aGrownTraceIsTheTraceOfAllSegments(_ name: String) {
+        let all = Self.segments(Self.sequences.first { $0.0 == name }!.1)
+        let whole = Self.fingerprint(DirectionTrace(segments: all))
+        for cut in 0...all.count {
+            var grown = DirectionTrace(segments: Array(all[..<cut]))
+            grown.add(Array(all[cut...]))
+            #expect(Self.fingerprint(grown) == whole, "cut after \(cut) segments")
+        }
+        var oneByOne = DirectionTrace(segments: [])
+        for segment in all { oneByOne.add([segment]) }
+        #expect(Self.fingerprint(oneByOne) == whole, "one segment at a time")
+    }
+
+    @Test func aConnectionTraceKeepsToItsOwnPortsAsItGrows() {
+        let mine = Self.segments(Self.sequences[0].1)
+        let other = PacketBuilder(clientPort: 40001).packet(fromClient: true, sequence: 9, flags: .ack, payload: Array("noise".utf8), at: 0.5)
+        let captured = [mine[0], PacketDecoder.segment(other)!] + mine.dropFirst()
+        var grown = ConnectionTrace(segments: Array(captured.prefix(2)), probePort: 40000, peerPort: 7000)
+        grown.add(captured.dropFirst(2))
+        #expect(grown.segments.count == mine.count)
+        #expect(Self.fingerprint(grown.fromPeer) == Self.fingerprint(DirectionTrace(segments: mine)))
+        #expect(grown.fromPeer.stream == Array("hello world".utf8))
+        #expect(grown.fromProbe.segments.isEmpty)
+    }
+}
