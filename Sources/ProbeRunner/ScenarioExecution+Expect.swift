@@ -59,7 +59,7 @@ extension ScenarioExecution {
         case .any: return .any
         case .regex(let literal):
             do {
-                return .regex(try literal.compile(lookup), literal, groups: literal.groupNames)
+                return .regex(try regexCache.regex(literal, lookup), literal, groups: literal.groupNames)
             } catch {
                 throw failure(statement, "the regex \(literal.description) does not compile once its variables are filled in: \(error)")
             }

@@ -52,7 +52,7 @@ extension ScenarioExecution {
             record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), listening on \(target) after \(format(clock.now - started))")
         case .output(let stream, let literal)?:
             let regex: Regex<AnyRegexOutput>
-            do { regex = try literal.compile(lookup) } catch { throw failure(statement, "the regex \(literal.description) does not compile: \(error)") }
+            do { regex = try regexCache.regex(literal, lookup) } catch { throw failure(statement, "the regex \(literal.description) does not compile: \(error)") }
             let tail = stream == .stdout ? subject.stdout : subject.stderr
             while true {
                 for line in tail.takeLines() {

@@ -37,6 +37,8 @@ final class ScenarioExecution {
     var injectedSplits: [InjectedSplit] = []
     /// The traces of earlier wire checks, extended by later ones.
     var traceCache = ConnectionTraceCache()
+    /// The regexes expects have compiled (none kept in copies of a `parallel` block).
+    var regexCache: RegexCache
 
     /// Where a copy of a `parallel` block records its expect latencies (nil outside one).
     let latencies: LatencyRecorder?
@@ -60,6 +62,7 @@ final class ScenarioExecution {
         self.random = SeededGenerator(seed: seed)
         self.copyIndex = nil
         self.latencies = nil
+        self.regexCache = RegexCache()
     }
 
     /// A copy of a `parallel` block: the parent's clock, settings, variables and capture, with
@@ -85,6 +88,7 @@ final class ScenarioExecution {
         unnamedConnections = parent.unnamedConnections
         copyIndex = copy
         self.latencies = latencies
+        regexCache = RegexCache(enabled: false)
     }
 
     var elapsed: Duration { clock.now - start }

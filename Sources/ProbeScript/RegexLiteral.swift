@@ -67,7 +67,11 @@ extension RegexLiteral {
     /// Literal runs are compiled as quotes (`LiteralRunQuoter`); a pattern is compiled as written
     /// when that fails, so the error message names what the user wrote.
     public func compile(_ lookup: (String) -> String?) throws -> Regex<AnyRegexOutput> {
-        let pattern = expandedPattern(lookup)
+        try compile(expandedPattern: expandedPattern(lookup))
+    }
+
+    /// Compiles `pattern`, this literal's `expandedPattern`, with this literal's flags.
+    public func compile(expandedPattern pattern: String) throws -> Regex<AnyRegexOutput> {
         var regex: Regex<AnyRegexOutput>
         do {
             regex = try Regex(LiteralRunQuoter.quotingLiteralRuns(in: pattern))

@@ -1,0 +1,40 @@
+import ProbeScript
+import Testing
+@testable import ProbeRunner
+
+/// An expect in a loop compiles its regex once; the cache stays bounded and keeps nothing when
+/// switched off (copies of a parallel block).
+@Suite struct RegexCacheTests {
+    static let here = SourceLocation(file: "t.scn", line: 1, column: 1)
+
+    @Test func aPatternIsCompiledOnceAndEachFillingOfItsVariablesApart() throws {
+        var cache = RegexCache()
+        let literal = RegexLiteral(pattern: #"^ping {n} \d+$"#, location: Self.here)
+        var values = ["n": "a.b"]
+        for _ in 0..<3 {
+            let regex = try cache.regex(literal, { values[$0] })
+            #expect("ping a.b 12".wholeMatch(of: regex) != nil)
+            #expect("ping axb 12".wholeMatch(of: regex) == nil, "the variable's value is matched literally")
+        }
+        #expect(cache.count == 1)
+        values["n"] = "c"
+        #expect(try "ping c 7".wholeMatch(of: cache.regex(literal, { values[$0] })) != nil)
+        #expect(cache.count == 2)
+        let ignoringCase = RegexLiteral(pattern: #"^ping {n} \d+$"#, ignoresCase: true, location: Self.here)
+        #expect(try "PING c 7".wholeMatch(of: cache.regex(ignoringCase, { values[$0] })) != nil)
+        #expect(cache.count == 3, "the flags are part of the key")
+    }
+
+    @Test func theCacheIsBoundedAndCanBeOff() throws {
+        var cache = RegexCache()
+        let literal = RegexLiteral(pattern: "^{i}$", location: Self.here)
+        for i in 0..<(RegexCache.capacity * 3) {
+            #expect(try "\(i)".wholeMatch(of: cache.regex(literal, { _ in String(i) })) != nil)
+            #expect(cache.count <= RegexCache.capacity)
+        }
+        var off = RegexCache(enabled: false)
+        #expect(try "x".wholeMatch(of: off.regex(literal, { _ in "x" })) != nil)
+        #expect(off.count == 0)
+        #expect(throws: (any Error).self) { try cache.regex(RegexLiteral(pattern: "(a", location: Self.here), { _ in nil }) }
+    }
+}
