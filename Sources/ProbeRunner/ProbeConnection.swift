@@ -48,7 +48,7 @@ final class ProbeConnection: @unchecked Sendable {
 
     /// Writes and flushes `bytes`; false when the write did not complete within `timeout`
     /// (the peer is not reading and the socket buffers are full).
-    func send(_ bytes: [UInt8], timeout: TimeAmount) async throws -> Bool {
+    func send(_ bytes: ByteBuffer, timeout: TimeAmount) async throws -> Bool {
         let loop = channel.eventLoop
         let channel = self.channel
         // On the channel's loop (where scenarios run) a write the socket takes at once completes
@@ -57,7 +57,7 @@ final class ProbeConnection: @unchecked Sendable {
             let promise = loop.makePromise(of: Bool.self)
             var timer: Scheduled<Void>?
             var done = false
-            channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).whenComplete { result in
+            channel.writeAndFlush(bytes).whenComplete { result in
                 done = true
                 timer?.cancel()
                 switch result {
@@ -68,7 +68,7 @@ final class ProbeConnection: @unchecked Sendable {
             if !done { timer = loop.scheduleTask(in: timeout) { promise.succeed(false) } }
             return promise.futureResult
         }.get()
-        if written { bytesSent += bytes.count }
+        if written { bytesSent += bytes.readableBytes }
         return written
     }
 

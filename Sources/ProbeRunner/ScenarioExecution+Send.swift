@@ -25,7 +25,7 @@ extension ScenarioExecution {
     /// writes larger than `largestWrite` go through `sendInPieces`.
     func send(_ send: PreparedSend) async throws {
         if let bytes = send.singleWrite {
-            try await write(bytes, after: 0, send)
+            try await write(ByteBuffer(bytes: bytes), after: 0, send)
             recordSend(send, head: bytes, writes: [])
         } else {
             try await sendInPieces(send)
@@ -45,9 +45,9 @@ extension ScenarioExecution {
             }
             for block in stride(from: piece.lowerBound, to: piece.upperBound, by: Self.largestWrite) {
                 let bytes = take(send.payload, block..<min(piece.upperBound, block + Self.largestWrite))
-                if head.count < 80 { head += bytes.prefix(80 - head.count) }
+                if head.count < 80 { head += bytes.readableBytesView.prefix(80 - head.count) }
                 try await write(bytes, after: sent, send)
-                sent += bytes.count
+                sent += bytes.readableBytes
             }
             if send.pieces.count > 1 { writes.append("\(piece.count)B@\(format(clock.now - sendStart))") }
             if let interval = send.interval, index < send.pieces.count - 1 {
@@ -61,7 +61,7 @@ extension ScenarioExecution {
     /// One write of a send, failing when the peer does not take it within the step's timeout.
     /// Not inlined, and its failure built elsewhere: the frames of `send` would grow by both.
     @inline(never)
-    private func write(_ bytes: [UInt8], after sent: Int, _ send: PreparedSend) async throws {
+    private func write(_ bytes: ByteBuffer, after sent: Int, _ send: PreparedSend) async throws {
         let (wait, byDeadline) = limit(timeout)
         send.heldForCapture += try await waitForCapture(upTo: wait, send.statement)
         var written = false
@@ -124,10 +124,18 @@ extension ScenarioExecution {
     }
 
     /// The payload's bytes in `range`; ranges are taken in order, which the random stream relies on.
-    private func take(_ payload: SendPayload, _ range: Range<Int>) -> [UInt8] {
+    /// Random bytes are made straight into the buffer that is written.
+    private func take(_ payload: SendPayload, _ range: Range<Int>) -> ByteBuffer {
         switch payload {
-        case .bytes(let bytes): return range.count == bytes.count ? bytes : Array(bytes[range])
-        case .random: return random.bytes(range.count)
+        case .bytes(let bytes):
+            return ByteBuffer(bytes: bytes[range])
+        case .random:
+            var buffer = ByteBuffer()
+            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: range.count) { space in
+                random.fill(UnsafeMutableRawBufferPointer(rebasing: space.prefix(range.count)))
+                return range.count
+            }
+            return buffer
         }
     }
 
