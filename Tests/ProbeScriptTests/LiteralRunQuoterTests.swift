@@ -39,13 +39,15 @@ import Testing
         "*", "+", "?", "{2}", "{1,3}", "(?i)", "(?s)", "|", "(", ")", #"\1"#, "(?=ab)", "(?<!b)", #"\p{L}"#,
         "ab12", "=:,;@", "\"'", #"\."#, #"\\"#, "-", "#", "A", "(?'n'xy)", #"\k<g>"#, "(?#note: abc)",
         "ABC", "ww", "/", "_~%&`!", "123", " ", "[[:alpha:]]", "[^abcd]", "[a-c&&b]", "{1000}", "{,2}",
-        "(?<abcd>x)", #"\k'abcd'"#,
+        "(?<abcd>x)", #"\k'abcd'"#, "kelvin", "sky", "strasse",
     ]
 
     static let inputs = [
         "abc hello world", "Luke: 123", "ABC abc", "café", "cafe\u{301}", "xxAAA", "ab12=:,;@\"'",
         "aé", "cdef ab", "ww_~%&`!", "\u{600}abc", "abab cdcd", "x\ny", "hello worldhello world", "",
         "Luke: hello 42", "a.b-c#d/e", "abcabcabc", "e\u{301}\u{301}",
+        // Case folding beyond ASCII: the Kelvin sign, the long s, sharp s.
+        "\u{212A}elvin SKY \u{17F}ky stra\u{DF}e STRASSE",
     ]
 
     @Test func generatedPatternsMeanTheSameQuoted() throws {
