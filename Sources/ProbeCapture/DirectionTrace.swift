@@ -62,8 +62,8 @@ public struct DirectionTrace: Sendable {
     /// copied to sort it.
     private mutating func trace(from first: Int) {
         let carrying = segments.indices[first...].filter { segments[$0].length > 0 }
-        if reference == nil {
-            if let syn = segments.first(where: { $0.flags.contains(.syn) }) {
+        if reference == nil { // so far neither a SYN nor data: only the new segments can set it
+            if let syn = segments[first...].first(where: { $0.flags.contains(.syn) }) {
                 reference = (syn.sequence &+ 1, true)
             } else if let index = carrying.first {
                 reference = (segments[index].sequence, false)
