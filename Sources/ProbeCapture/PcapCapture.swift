@@ -28,9 +28,10 @@ public final class PcapCapture: @unchecked Sendable {
     /// The reader's own thread; shutting it down waits for the reader to finish.
     private let reader = NIOThreadPool(numberOfThreads: 1)
     private var finished = false
-    /// What `segments` has decoded of the file so far, kept until the capture stops (at most
-    /// the payload limit of payload, when checks read whole payloads).
-    private var decoded: PcapSegmentReader?
+    /// What `segments` has decoded of the file so far, by payload prefix (checks of lengths
+    /// and checks of content take turns), kept until the capture stops (at most the payload
+    /// limit of payload, when checks read whole payloads).
+    private var decoded: [Int: PcapSegmentReader] = [:]
     private let decodedLock = NIOLock()
 
     /// Immediate mode gives each packet a ring slot of the snap length. An IP packet is at most
@@ -158,16 +159,16 @@ public final class PcapCapture: @unchecked Sendable {
 
     /// The TCP segments written so far (call `sync()` first to include the latest), each with
     /// at most `payloadPrefix` bytes of its payload. Only what was written since the last call
-    /// (with the same prefix) is decoded.
+    /// with the same prefix is decoded.
     public func segments(payloadPrefix: Int = .max) throws -> [TCPSegment] {
         let file = lock.withLock { finished ? path : partialPath }
         // A lock of its own: decoding a large capture must not hold up the ring's reader.
         return try decodedLock.withLock {
-            var reader = decoded.flatMap { $0.path == file && $0.payloadPrefix == payloadPrefix ? $0 : nil }
+            // Taken out to read: without the segments array's second owner, it grows in place.
+            var reader = decoded.removeValue(forKey: payloadPrefix).flatMap { $0.path == file ? $0 : nil }
                 ?? PcapSegmentReader(path: file, payloadPrefix: payloadPrefix)
-            decoded = nil // read into a copy: without the segments array's second owner, it grows in place
             try reader.read(allowTruncatedTail: true)
-            decoded = reader
+            decoded[payloadPrefix] = reader
             return reader.segments
         }
     }
@@ -184,7 +185,7 @@ public final class PcapCapture: @unchecked Sendable {
         var one: UInt8 = 1
         if lock.withLock({ finished }) { return .empty }
         CaptureRegistry.shared.remove(self)
-        decodedLock.withLock { decoded = nil }
+        decodedLock.withLock { decoded = [:] }
         _ = write(stopPipe[1], &one, 1)
         try? reader.syncShutdownGracefully()
         return lock.withLock {

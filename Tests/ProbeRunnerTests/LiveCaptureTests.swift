@@ -225,6 +225,28 @@ struct LiveCaptureTests {
         #expect(stats.dropped == 0)
     }
 
+    /// Checks of lengths read payload prefixes and checks of content whole payloads, often in
+    /// turns: each prefix keeps its own decoded segments, and each sees the traffic since.
+    @Test func payloadPrefixesTakingTurnsEachSeeWholeTraffic() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-prefix-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let capture = try PcapCapture(path: directory + "/prefix.pcap")
+        defer { capture.stop() }
+        try capture.watch(port: peer.port)
+        for (round, size) in [300, 500].enumerated() {
+            try exchange(size, withPort: peer.port)
+            capture.sync()
+            for prefix in [64, .max, 64] {
+                let data = try capture.segments(payloadPrefix: prefix).filter { $0.length > 0 }
+                #expect(data.reduce(0) { $0 + $1.length } == [300, 800][round], "round \(round), prefix \(prefix)")
+                #expect(data.allSatisfy { $0.payload.count == min($0.length, prefix) }, "round \(round), prefix \(prefix)")
+            }
+        }
+    }
+
     /// The pcap goes to a FIFO nobody reads, so the capture's writer blocks for real: the ring
     /// fill climbs past the hold mark, the overflow is counted as dropped, and once the FIFO is
     /// read again the fill falls back to nothing.
