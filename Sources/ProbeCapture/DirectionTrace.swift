@@ -78,8 +78,10 @@ public struct DirectionTrace: Sendable {
             payloadsTruncated = true
             stream = []
         }
-        if !payloadsTruncated { stream.reserveCapacity(stream.count + carrying.reduce(0) { $0 + segments[$1].length }) }
-        dataSegments.reserveCapacity(dataSegments.count + carrying.count)
+        if first == 0 { // growing, the arrays' own doubling does better: a reservation reallocates to size
+            if !payloadsTruncated { stream.reserveCapacity(carrying.reduce(0) { $0 + segments[$1].length }) }
+            dataSegments.reserveCapacity(carrying.count)
+        }
         for index in ordered {
             let segment = segments[index]
             let offset = offset(segment, from: start)

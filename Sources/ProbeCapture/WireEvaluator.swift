@@ -76,20 +76,30 @@ public enum WireEvaluator {
 
     /// The stream ranges of complete lines, each including its terminator.
     public static func lineRanges(_ stream: [UInt8], terminator: [UInt8]) -> [Range<Int>] {
-        guard !terminator.isEmpty else { return [] }
         var ranges: [Range<Int>] = []
-        var start = 0
-        var index = 0
-        while index + terminator.count <= stream.count {
-            if stream[index] == terminator[0], stream[index..<(index + terminator.count)].elementsEqual(terminator) {
-                ranges.append(start..<(index + terminator.count))
-                index += terminator.count
-                start = index
-            } else {
-                index += 1
+        forEachLine(in: stream, terminator: terminator) { ranges.append($0) }
+        return ranges
+    }
+
+    /// Calls `body` with the range of each complete line in order, each including its
+    /// terminator. A check after every round trip scans the whole stream each time, so this is
+    /// a tight loop over the bytes that builds nothing.
+    static func forEachLine(in stream: [UInt8], terminator: [UInt8], _ body: (Range<Int>) -> Void) {
+        guard let first = terminator.first else { return }
+        stream.withUnsafeBufferPointer { bytes in
+            var start = 0
+            var index = 0
+            let lastStart = bytes.count - terminator.count
+            while index <= lastStart {
+                if bytes[index] == first, terminator.count == 1 || bytes[index..<(index + terminator.count)].elementsEqual(terminator) {
+                    body(start..<(index + terminator.count))
+                    index += terminator.count
+                    start = index
+                } else {
+                    index += 1
+                }
             }
         }
-        return ranges
     }
 
     /// Every line ends in the terminator: for crlf no bare LF or CR, for lf no CR before LF,
@@ -103,35 +113,49 @@ public enum WireEvaluator {
             let from = max(0, offset - 20), to = min(stream.count, offset + 20)
             return "\"" + ByteEscaper.escape(stream[from..<to]) + "\""
         }
-        for (index, byte) in stream.enumerated() {
-            let next: UInt8? = index + 1 < stream.count ? stream[index + 1] : nil
-            let previous: UInt8? = index > 0 ? stream[index - 1] : nil
+        if let index = firstMisplaced(terminator, in: stream) {
+            let summary: String
             switch terminator {
-            case .crlf:
-                if byte == 10, previous != 13 {
-                    return WireVerdict(passed: false, summary: "bare LF (no CR before it) at stream offset \(index): \(context(index))", evidence: segment(at: index))
-                }
-                if byte == 13, next != 10, next != nil {
-                    return WireVerdict(passed: false, summary: "bare CR (no LF after it) at stream offset \(index): \(context(index))", evidence: segment(at: index))
-                }
-            case .lf:
-                if byte == 10, previous == 13 {
-                    return WireVerdict(passed: false, summary: "CRLF where a bare LF terminator was expected, at stream offset \(index - 1): \(context(index))", evidence: segment(at: index))
-                }
-            case .cr:
-                if byte == 10 {
-                    return WireVerdict(passed: false, summary: "LF where a CR terminator was expected, at stream offset \(index): \(context(index))", evidence: segment(at: index))
-                }
-            case .nul, .custom:
-                break
+            case .crlf: summary = stream[index] == 10 ? "bare LF (no CR before it) at stream offset \(index)" : "bare CR (no LF after it) at stream offset \(index)"
+            case .lf: summary = "CRLF where a bare LF terminator was expected, at stream offset \(index - 1)"
+            case .cr, .nul, .custom: summary = "LF where a CR terminator was expected, at stream offset \(index)"
             }
+            return WireVerdict(passed: false, summary: "\(summary): \(context(index))", evidence: segment(at: index))
         }
-        let lines = lineRanges(stream, terminator: terminator.bytes)
-        let tail = (lines.last?.upperBound ?? 0)..<stream.count
+        var lines = 0
+        var end = 0
+        forEachLine(in: stream, terminator: terminator.bytes) { line in
+            lines += 1
+            end = line.upperBound
+        }
+        let tail = end..<stream.count
         if !tail.isEmpty {
             return WireVerdict(passed: false, summary: "the last \(tail.count) bytes end without a \(terminator) terminator: \(context(tail.lowerBound))",
                                evidence: segment(at: tail.lowerBound))
         }
-        return WireVerdict(passed: true, summary: "\(lines.count) lines, each ending in \(terminator)")
+        return WireVerdict(passed: true, summary: "\(lines) lines, each ending in \(terminator)")
+    }
+
+    /// The offset of the first CR or LF that breaks `terminator`'s rule, found in a tight loop
+    /// over the bytes: a check after every round trip scans the whole stream each time.
+    private static func firstMisplaced(_ terminator: Terminator, in stream: [UInt8]) -> Int? {
+        stream.withUnsafeBufferPointer { bytes in
+            for index in bytes.indices where bytes[index] == 10 || bytes[index] == 13 {
+                let byte = bytes[index]
+                let previous: UInt8? = index > 0 ? bytes[index - 1] : nil
+                let next: UInt8? = index + 1 < bytes.count ? bytes[index + 1] : nil
+                switch terminator {
+                case .crlf:
+                    if (byte == 10 && previous != 13) || (byte == 13 && next != 10 && next != nil) { return index }
+                case .lf:
+                    if byte == 10, previous == 13 { return index }
+                case .cr:
+                    if byte == 10 { return index }
+                case .nul, .custom:
+                    return nil
+                }
+            }
+            return nil
+        }
     }
 }

@@ -27,9 +27,9 @@ struct ConnectionTraceCache {
         let key = Key(probePort: probePort, peerPort: peerPort, payloadPrefix: payloadPrefix)
         var trace: ConnectionTrace
         // Taken out of the dictionary first, so that its arrays have one owner and grow in place.
-        if let kept = entries.removeValue(forKey: key), kept.consumed <= segments.count {
+        if var kept = entries.removeValue(forKey: key), kept.consumed <= segments.count {
+            kept.trace.add(segments[kept.consumed...]) // grown where it is: `kept` is its only owner
             trace = kept.trace
-            trace.add(segments[kept.consumed...])
         } else {
             trace = ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort)
         }

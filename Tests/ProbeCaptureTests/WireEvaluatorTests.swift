@@ -57,6 +57,23 @@ import Testing
         #expect(!WireEvaluator.evaluate(.bytes(.notEqual, 8), on: trace).passed)
     }
 
+    @Test(arguments: [
+        (Terminator.crlf, "ab\r\ncd\r\n", "2 lines, each ending in crlf"),
+        (.crlf, "ab\r\ncd\n", "bare LF (no CR before it) at stream offset 6: \"ab\\r\\ncd\\n\""),
+        (.crlf, "ab\rcd\r\n", "bare CR (no LF after it) at stream offset 2: \"ab\\rcd\\r\\n\""),
+        (.crlf, "ab\r\ncd\r", "the last 3 bytes end without a crlf terminator: \"ab\\r\\ncd\\r\""),
+        (.crlf, "\nab\r\n", "bare LF (no CR before it) at stream offset 0: \"\\nab\\r\\n\""),
+        (.lf, "ab\ncd\n", "2 lines, each ending in lf"),
+        (.lf, "ab\ncd\r\n", "CRLF where a bare LF terminator was expected, at stream offset 5: \"ab\\ncd\\r\\n\""),
+        (.cr, "ab\rcd\r", "2 lines, each ending in cr"),
+        (.cr, "ab\rcd\n\r", "LF where a CR terminator was expected, at stream offset 5: \"ab\\rcd\\n\\r\""),
+        (.nul, "ab\0c\n\0", "2 lines, each ending in nul"),
+        (.nul, "ab\0c", "the last 1 bytes end without a nul terminator: \"ab\\0c\""),
+    ])
+    func everyTerminatorRuleAndItsMessage(_ terminator: Terminator, _ stream: String, _ summary: String) {
+        #expect(WireEvaluator.evaluate(.terminator(terminator), on: fromServer([stream])).summary == summary)
+    }
+
     @Test func finRstAndZeroWindow() {
         let fin = fromServer(["x"])
         let rst = fromServer(["x"], close: [.rst, .ack])
