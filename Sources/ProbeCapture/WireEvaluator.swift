@@ -14,16 +14,29 @@ public enum WireEvaluator {
         case .terminator(let terminator):
             return checkTerminator(terminator, trace)
         case .linesUnsplit(let terminator):
-            let lines = lineRanges(trace.stream, terminator: terminator)
-            for line in lines {
-                let carriers = trace.carriers(of: line)
-                if carriers.count > 1 {
-                    let text = ByteEscaper.escape(trace.stream[line].prefix(60))
-                    return WireVerdict(passed: false, summary: "the line \"\(text)\" (\(line.count) bytes at offset \(line.lowerBound)) was split across \(carriers.count) segments",
-                                       evidence: carriers.map(\.segment))
+            // Lines and data segments both run in stream order: one walk through the two finds
+            // the first line whose first carrier ends before it does.
+            var lines = 0
+            var split: Range<Int>?
+            trace.dataSegments.withUnsafeBufferPointer { segments in
+                var carrier = 0
+                forEachLine(in: trace.stream, terminator: terminator) { line in
+                    while carrier < segments.count, segments[carrier].range.upperBound <= line.lowerBound { carrier += 1 }
+                    guard carrier < segments.count, segments[carrier].range.upperBound >= line.upperBound else {
+                        split = line
+                        return false
+                    }
+                    lines += 1
+                    return true
                 }
             }
-            return WireVerdict(passed: true, summary: "\(lines.count) lines, none split across segments")
+            if let line = split {
+                let carriers = trace.carriers(of: line)
+                let text = ByteEscaper.escape(trace.stream[line].prefix(60))
+                return WireVerdict(passed: false, summary: "the line \"\(text)\" (\(line.count) bytes at offset \(line.lowerBound)) was split across \(carriers.count) segments",
+                                   evidence: carriers.map(\.segment))
+            }
+            return WireVerdict(passed: true, summary: "\(lines) lines, none split across segments")
         case .lineInOneSegment(let description, let terminator, let matches):
             for line in lineRanges(trace.stream, terminator: terminator) {
                 let content = Array(trace.stream[line.lowerBound..<(line.upperBound - terminator.count)])
@@ -77,14 +90,14 @@ public enum WireEvaluator {
     /// The stream ranges of complete lines, each including its terminator.
     public static func lineRanges(_ stream: [UInt8], terminator: [UInt8]) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
-        forEachLine(in: stream, terminator: terminator) { ranges.append($0) }
+        forEachLine(in: stream, terminator: terminator) { ranges.append($0); return true }
         return ranges
     }
 
     /// Calls `body` with the range of each complete line in order, each including its
-    /// terminator. A check after every round trip scans the whole stream each time, so this is
-    /// a tight loop over the bytes that builds nothing.
-    static func forEachLine(in stream: [UInt8], terminator: [UInt8], _ body: (Range<Int>) -> Void) {
+    /// terminator, until it returns false. A check after every round trip scans the whole
+    /// stream each time, so this is a tight loop over the bytes that builds nothing.
+    static func forEachLine(in stream: [UInt8], terminator: [UInt8], _ body: (Range<Int>) -> Bool) {
         guard let first = terminator.first else { return }
         stream.withUnsafeBufferPointer { bytes in
             var start = 0
@@ -92,7 +105,7 @@ public enum WireEvaluator {
             let lastStart = bytes.count - terminator.count
             while index <= lastStart {
                 if bytes[index] == first, terminator.count == 1 || bytes[index..<(index + terminator.count)].elementsEqual(terminator) {
-                    body(start..<(index + terminator.count))
+                    guard body(start..<(index + terminator.count)) else { return }
                     index += terminator.count
                     start = index
                 } else {
@@ -127,6 +140,7 @@ public enum WireEvaluator {
         forEachLine(in: stream, terminator: terminator.bytes) { line in
             lines += 1
             end = line.upperBound
+            return true
         }
         let tail = end..<stream.count
         if !tail.isEmpty {

@@ -34,6 +34,31 @@ import Testing
         #expect(!WireEvaluator.evaluate(.lineInOneSegment(description: "+OK", terminator: [13, 10], matches: isOK), on: split).passed)
     }
 
+    /// Every way of cutting three lines into at most three segments: the first line with more
+    /// than one carrier is the one reported, or none is.
+    @Test func linesUnsplitFindsTheFirstSplitLineWhereverTheCutsFall() {
+        let text = Array("ab\r\ncd\r\nef\r\n".utf8)
+        var cases = 0
+        for first in 0..<text.count {
+            for second in first..<text.count {
+                let cuts = Set([first, second].filter { $0 > 0 }).sorted()
+                let bounds = [0] + cuts + [text.count]
+                let pieces = zip(bounds, bounds.dropFirst()).map { String(decoding: text[$0..<$1], as: UTF8.self) }
+                let trace = fromServer(pieces)
+                let splitLine = WireEvaluator.lineRanges(trace.stream, terminator: [13, 10]).first { trace.carriers(of: $0).count > 1 }
+                let verdict = WireEvaluator.evaluate(.linesUnsplit(terminator: [13, 10]), on: trace)
+                #expect(verdict.passed == (splitLine == nil), "\(pieces)")
+                if let splitLine {
+                    #expect(verdict.summary.contains("at offset \(splitLine.lowerBound)) was split across \(trace.carriers(of: splitLine).count) segments"), "\(pieces): \(verdict.summary)")
+                } else {
+                    #expect(verdict.summary == "3 lines, none split across segments", "\(pieces)")
+                }
+                cases += 1
+            }
+        }
+        #expect(cases == 78)
+    }
+
     @Test func carriersAreTheSegmentsOverlappingARange() {
         let trace = fromServer(["ab", "cde", "f", "ghij"])
         #expect(trace.dataSegments.map(\.range) == [0..<2, 2..<5, 5..<6, 6..<10])
