@@ -4,15 +4,45 @@ import Glibc
 import Darwin
 #endif
 
-/// Picks a TCP port that is free on the loopback interface right now, by binding port 0.
+/// Picks a TCP port that is free on the loopback interface right now.
+///
+/// It picks below the kernel's ephemeral range when there is room: a port from that range (as
+/// binding port 0 gives) can be handed out as the source port of any outgoing connection in
+/// the moment between the pick and the subject binding it, and the subject then fails to start.
+/// Parallel scenarios connecting while others spawn servers made that happen.
 enum FreePort {
+    /// Where picks below the ephemeral range start: clear of the well-known ports.
+    static let lowest = 10_000
+
     static func pick() -> Int? {
+        if let ephemeral = ephemeralRange(), ephemeral.lowerBound - lowest >= 1_000 {
+            for _ in 0..<64 {
+                let port = Int.random(in: lowest..<ephemeral.lowerBound)
+                if tryBinding(port) != nil { return port }
+            }
+        }
+        return tryBinding(0)
+    }
+
+    /// The kernel's range for ports it picks itself (`ip_local_port_range`), where it says.
+    static func ephemeralRange() -> ClosedRange<Int>? {
+        guard let file = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 64)
+        guard fgets(&line, Int32(line.count), file) != nil else { return nil }
+        let fields = String(cString: line).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Int($0) }
+        guard fields.count == 2, fields[0] > 0, fields[0] <= fields[1] else { return nil }
+        return fields[0]...fields[1]
+    }
+
+    /// Binds `port` (0: any) on 127.0.0.1 and closes again; the port bound, or nil when taken.
+    private static func tryBinding(_ port: Int) -> Int? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in

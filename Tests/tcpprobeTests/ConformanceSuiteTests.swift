@@ -29,7 +29,8 @@ import Testing
             let failing = output.stdout.split(separator: "\n").filter { $0.hasPrefix("✘") }
                 .compactMap { $0.split(separator: "(").last?.split(separator: ")").first }
             print("fault \(fault): caught by \(failing.joined(separator: " "))")
-            #expect(output.status == 1, "fault \(fault) was not caught by any scenario")
+            #expect(output.status == 1, output.status == 0 ? "fault \(fault) was not caught by any scenario"
+                     : "fault \(fault): exit \(output.status)\n\(output.stdout)\(output.stderr)")
             if output.status == 1 { caught.append(fault) }
         }
         print("mutation score: caught \(caught.count) of \(faults.count) planted faults")
