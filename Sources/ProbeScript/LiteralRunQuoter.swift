@@ -7,9 +7,9 @@
 /// - Only ASCII letters, digits, spaces and inert punctuation join a run, never inside a
 ///   character class, a group's header, a `{...}` quantifier or right after an escape.
 /// - A run's edges stay unquoted next to anything that could bind to them: its last character
-///   before a quantifier (which applies to it alone), an escape or a non-ASCII scalar (a
-///   combining mark joins it into one character), its first after an escape or a non-ASCII
-///   scalar (a prepended mark joins it too).
+///   unless `(`, `)`, `|`, `^`, `$`, `.`, `[` or the end follows (a quantifier applies to the
+///   last character alone; a combining mark joins it into one character), its first after an
+///   escape or a non-ASCII scalar (a prepended mark joins it too).
 /// - Patterns with extended syntax (`x` option), their own `\Q` quotes, or `(*...)` verbs are
 ///   left as they are.
 enum LiteralRunQuoter {
