@@ -199,8 +199,7 @@ struct LiveCaptureTests {
     }
 
     @Test func aSecondCaptureReusesTheRingAndKeepsOnlyItsOwnTrafficAndCounts() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-ring-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try newDirectory("tcpprobe-ring")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try await TestPeer.start(.silent)
         let second = try await TestPeer.start(.silent)
@@ -228,8 +227,7 @@ struct LiveCaptureTests {
     /// Checks of lengths read payload prefixes and checks of content whole payloads, often in
     /// turns: each prefix keeps its own decoded segments, and each sees the traffic since.
     @Test func payloadPrefixesTakingTurnsEachSeeWholeTraffic() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-prefix-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try newDirectory("tcpprobe-prefix")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let peer = try await TestPeer.start(.silent)
         defer { Task { await peer.stop() } }
@@ -251,8 +249,7 @@ struct LiveCaptureTests {
     /// fill climbs past the hold mark, the overflow is counted as dropped, and once the FIFO is
     /// read again the fill falls back to nothing.
     @Test func aStalledWriterFillsTheRingAndItsDropsAreCounted() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-stall-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try newDirectory("tcpprobe-stall")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let peer = try await TestPeer.start(.silent)
         defer { Task { await peer.stop() } }
@@ -289,6 +286,13 @@ struct LiveCaptureTests {
     }
 
     /// Connects, sends `count` bytes, half-closes and reads until the peer closes.
+    /// A new directory under the temporary one, named `prefix` and a UUID; the caller removes it.
+    private func newDirectory(_ prefix: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
     private func exchange(_ count: Int, withPort port: Int) throws {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try #require(socket >= 0)
