@@ -8,6 +8,9 @@ public struct DirectionTrace: Sendable {
         public var segment: TCPSegment
     }
 
+    /// This trace, as grown in place: a trace built or rebuilt from all its segments gets a new
+    /// one, so `WireProgress` made on it is not taken for another's.
+    public private(set) var id = UInt64.random(in: .min ... .max)
     /// Every segment of this direction, in capture order (handshake, ACKs, FIN, RST too).
     public private(set) var segments: [TCPSegment] = []
     public private(set) var dataSegments: [DataSegment] = []

@@ -3,6 +3,15 @@ import ProbeScript
 /// Judges wire checks against a reassembled direction of a connection.
 public enum WireEvaluator {
     public static func evaluate(_ check: WireCheck, on trace: DirectionTrace) -> WireVerdict {
+        var progress: WireProgress?
+        return evaluate(check, on: trace, progress: &progress)
+    }
+
+    /// Judges `check`, carrying on from `progress` when it was made on this same trace (grown
+    /// since), and leaves in it how far this judgement got, for the next run of the same check.
+    public static func evaluate(_ check: WireCheck, on trace: DirectionTrace, progress: inout WireProgress?) -> WireVerdict {
+        let resume = progress.flatMap { $0.traceID == trace.id && $0.end <= trace.stream.count ? $0 : nil }
+        progress = nil
         if !trace.holes.isEmpty, needsStream(check) {
             let hole = trace.holes[0]
             return WireVerdict(passed: false, summary: "inconclusive: the capture is missing \(hole.count) bytes at stream offset \(hole.lowerBound) (packets not captured)")
@@ -12,31 +21,9 @@ public enum WireEvaluator {
         }
         switch check {
         case .terminator(let terminator):
-            return checkTerminator(terminator, trace)
+            return checkTerminator(terminator, trace, from: resume, progress: &progress)
         case .linesUnsplit(let terminator):
-            // Lines and data segments both run in stream order: one walk through the two finds
-            // the first line whose first carrier ends before it does.
-            var lines = 0
-            var split: Range<Int>?
-            trace.dataSegments.withUnsafeBufferPointer { segments in
-                var carrier = 0
-                forEachLine(in: trace.stream, terminator: terminator) { line in
-                    while carrier < segments.count, segments[carrier].range.upperBound <= line.lowerBound { carrier += 1 }
-                    guard carrier < segments.count, segments[carrier].range.upperBound >= line.upperBound else {
-                        split = line
-                        return false
-                    }
-                    lines += 1
-                    return true
-                }
-            }
-            if let line = split {
-                let carriers = trace.carriers(of: line)
-                let text = ByteEscaper.escape(trace.stream[line].prefix(60))
-                return WireVerdict(passed: false, summary: "the line \"\(text)\" (\(line.count) bytes at offset \(line.lowerBound)) was split across \(carriers.count) segments",
-                                   evidence: carriers.map(\.segment))
-            }
-            return WireVerdict(passed: true, summary: "\(lines) lines, none split across segments")
+            return checkLinesUnsplit(terminator, trace, from: resume, progress: &progress)
         case .lineInOneSegment(let description, let terminator, let matches):
             for line in lineRanges(trace.stream, terminator: terminator) {
                 let content = Array(trace.stream[line.lowerBound..<(line.upperBound - terminator.count)])
@@ -97,11 +84,11 @@ public enum WireEvaluator {
     /// Calls `body` with the range of each complete line in order, each including its
     /// terminator, until it returns false. A check after every round trip scans the whole
     /// stream each time, so this is a tight loop over the bytes that builds nothing.
-    static func forEachLine(in stream: [UInt8], terminator: [UInt8], _ body: (Range<Int>) -> Bool) {
+    static func forEachLine(in stream: [UInt8], from offset: Int = 0, terminator: [UInt8], _ body: (Range<Int>) -> Bool) {
         guard let first = terminator.first else { return }
         stream.withUnsafeBufferPointer { bytes in
-            var start = 0
-            var index = 0
+            var start = offset
+            var index = offset
             let lastStart = bytes.count - terminator.count
             while index <= lastStart {
                 if bytes[index] == first, terminator.count == 1 || bytes[index..<(index + terminator.count)].elementsEqual(terminator) {
@@ -117,7 +104,8 @@ public enum WireEvaluator {
 
     /// Every line ends in the terminator: for crlf no bare LF or CR, for lf no CR before LF,
     /// for cr no LF; and nothing trails the last terminator.
-    private static func checkTerminator(_ terminator: Terminator, _ trace: DirectionTrace) -> WireVerdict {
+    private static func checkTerminator(_ terminator: Terminator, _ trace: DirectionTrace, from resume: WireProgress?,
+                                        progress: inout WireProgress?) -> WireVerdict {
         let stream = trace.stream
         func segment(at offset: Int) -> [TCPSegment] {
             trace.carriers(of: offset..<(offset + 1)).map(\.segment)
@@ -126,7 +114,8 @@ public enum WireEvaluator {
             let from = max(0, offset - 20), to = min(stream.count, offset + 20)
             return "\"" + ByteEscaper.escape(stream[from..<to]) + "\""
         }
-        if let index = firstMisplaced(terminator, in: stream) {
+        let start = resume?.end ?? 0
+        if let index = firstMisplaced(terminator, in: stream, from: start) {
             let summary: String
             switch terminator {
             case .crlf: summary = stream[index] == 10 ? "bare LF (no CR before it) at stream offset \(index)" : "bare CR (no LF after it) at stream offset \(index)"
@@ -135,9 +124,9 @@ public enum WireEvaluator {
             }
             return WireVerdict(passed: false, summary: "\(summary): \(context(index))", evidence: segment(at: index))
         }
-        var lines = 0
-        var end = 0
-        forEachLine(in: stream, terminator: terminator.bytes) { line in
+        var lines = resume?.lines ?? 0
+        var end = start
+        forEachLine(in: stream, from: start, terminator: terminator.bytes) { line in
             lines += 1
             end = line.upperBound
             return true
@@ -147,14 +136,46 @@ public enum WireEvaluator {
             return WireVerdict(passed: false, summary: "the last \(tail.count) bytes end without a \(terminator) terminator: \(context(tail.lowerBound))",
                                evidence: segment(at: tail.lowerBound))
         }
+        progress = WireProgress(traceID: trace.id, end: end, lines: lines)
         return WireVerdict(passed: true, summary: "\(lines) lines, each ending in \(terminator)")
+    }
+
+    /// No line split across segments. Lines and data segments both run in stream order: one
+    /// walk through the two finds the first line whose first carrier ends before it does.
+    private static func checkLinesUnsplit(_ terminator: [UInt8], _ trace: DirectionTrace, from resume: WireProgress?,
+                                          progress: inout WireProgress?) -> WireVerdict {
+        let start = resume?.end ?? 0
+        var lines = resume?.lines ?? 0
+        var end = start
+        var split: Range<Int>?
+        trace.dataSegments.withUnsafeBufferPointer { segments in
+            var carrier = trace.carriers(of: start..<(start + 1)).startIndex
+            forEachLine(in: trace.stream, from: start, terminator: terminator) { line in
+                while carrier < segments.count, segments[carrier].range.upperBound <= line.lowerBound { carrier += 1 }
+                guard carrier < segments.count, segments[carrier].range.upperBound >= line.upperBound else {
+                    split = line
+                    return false
+                }
+                lines += 1
+                end = line.upperBound
+                return true
+            }
+        }
+        if let line = split {
+            let carriers = trace.carriers(of: line)
+            let text = ByteEscaper.escape(trace.stream[line].prefix(60))
+            return WireVerdict(passed: false, summary: "the line \"\(text)\" (\(line.count) bytes at offset \(line.lowerBound)) was split across \(carriers.count) segments",
+                               evidence: carriers.map(\.segment))
+        }
+        progress = WireProgress(traceID: trace.id, end: end, lines: lines)
+        return WireVerdict(passed: true, summary: "\(lines) lines, none split across segments")
     }
 
     /// The offset of the first CR or LF that breaks `terminator`'s rule, found in a tight loop
     /// over the bytes: a check after every round trip scans the whole stream each time.
-    private static func firstMisplaced(_ terminator: Terminator, in stream: [UInt8]) -> Int? {
+    private static func firstMisplaced(_ terminator: Terminator, in stream: [UInt8], from start: Int) -> Int? {
         stream.withUnsafeBufferPointer { bytes in
-            for index in bytes.indices where bytes[index] == 10 || bytes[index] == 13 {
+            for index in start..<bytes.count where bytes[index] == 10 || bytes[index] == 13 {
                 let byte = bytes[index]
                 let previous: UInt8? = index > 0 ? bytes[index - 1] : nil
                 let next: UInt8? = index + 1 < bytes.count ? bytes[index + 1] : nil

@@ -7,6 +7,14 @@ import Glibc
 
 /// Capture for one run: starting it, `assert wire`, and checking injected splits on the wire.
 extension ScenarioExecution {
+    /// One `assert wire` statement on one direction of one connection.
+    struct WireProgressKey: Hashable {
+        var statement: SourceLocation
+        var direction: WireAssertion.Direction
+        var probePort: Int
+        var peerPort: Int
+    }
+
     /// A chunked or split send, to check on the wire once the run ends.
     struct InjectedSplit {
         var statement: Statement
@@ -74,7 +82,10 @@ extension ScenarioExecution {
         let check = try check(for: assertion.property, statement)
         let trace = try connectionTrace(connection, capture, statement, payloadPrefix: check.readsPayloads ? .max : Self.shownPayload)
         let direction = assertion.direction == .peer ? trace.fromPeer : trace.fromProbe
-        let verdict = WireEvaluator.evaluate(check, on: direction)
+        let key = WireProgressKey(statement: statement.location, direction: assertion.direction, probePort: trace.probePort, peerPort: trace.peerPort)
+        var progress = wireProgress[key]
+        let verdict = WireEvaluator.evaluate(check, on: direction, progress: &progress)
+        wireProgress[key] = progress
         guard verdict.passed else {
             let formatter = SegmentFormatter(start: trace.segments.first?.timestamp ?? 0, leftPort: trace.probePort)
             var message = "wire from \(assertion.direction.rawValue): \(verdict.summary)"

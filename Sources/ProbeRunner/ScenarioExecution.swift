@@ -37,6 +37,8 @@ final class ScenarioExecution {
     var injectedSplits: [InjectedSplit] = []
     /// The traces of earlier wire checks, extended by later ones.
     var traceCache = ConnectionTraceCache()
+    /// How far each `assert wire` statement has judged its connection's stream.
+    var wireProgress: [WireProgressKey: WireProgress] = [:]
     /// The regexes expects have compiled (none kept in copies of a `parallel` block).
     var regexCache: RegexCache
 
