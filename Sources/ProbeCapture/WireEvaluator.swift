@@ -64,14 +64,18 @@ public enum WireEvaluator {
         }
     }
 
-    private static func compare(_ what: String, _ actual: Int, _ op: ComparisonOperator, _ expected: Int, evidence: [TCPSegment]) -> WireVerdict {
+    /// Evidence is gathered only for a failure: a check after every round trip would otherwise
+    /// copy the whole trace's segments each time it passes.
+    private static func compare(_ what: String, _ actual: Int, _ op: ComparisonOperator, _ expected: Int,
+                                evidence: @autoclosure () -> [TCPSegment]) -> WireVerdict {
         let summary = "\(what): \(actual) (expected \(op.rawValue) \(expected))"
-        return op.holds(actual, expected) ? WireVerdict(passed: true, summary: summary) : WireVerdict(passed: false, summary: summary, evidence: Array(evidence.suffix(10)))
+        return op.holds(actual, expected) ? WireVerdict(passed: true, summary: summary) : WireVerdict(passed: false, summary: summary, evidence: Array(evidence().suffix(10)))
     }
 
-    private static func flag(_ holds: Bool, _ yes: String, _ no: String, _ trace: DirectionTrace, evidence: [TCPSegment]? = nil) -> WireVerdict {
+    private static func flag(_ holds: Bool, _ yes: String, _ no: String, _ trace: DirectionTrace,
+                             evidence: @autoclosure () -> [TCPSegment]? = nil) -> WireVerdict {
         holds ? WireVerdict(passed: true, summary: yes)
-            : WireVerdict(passed: false, summary: no, evidence: evidence ?? Array(trace.segments.suffix(6)))
+            : WireVerdict(passed: false, summary: no, evidence: evidence() ?? Array(trace.segments.suffix(6)))
     }
 
     /// The stream ranges of complete lines, each including its terminator.
