@@ -53,6 +53,11 @@ public struct DirectionTrace: Sendable {
                 return
             }
         }
+        for segment in new {
+            hasFIN = hasFIN || segment.flags.contains(.fin)
+            hasRST = hasRST || segment.flags.contains(.rst)
+            if segment.window == 0, !segment.flags.contains(.rst) { zeroWindows += 1 }
+        }
         trace(from: first)
     }
 
@@ -97,7 +102,9 @@ public struct DirectionTrace: Sendable {
             if offset > next { holes.append(next..<offset) }
             let from = max(offset, next)
             if !payloadsTruncated { stream += segment.payload[(from - offset)...] }
-            dataSegments.append(DataSegment(range: byteCount..<(byteCount + end - from), segment: segment))
+            let carried = DataSegment(range: byteCount..<(byteCount + end - from), segment: segment)
+            dataSegments.append(carried)
+            if segment.length > largestDataSegment?.segment.length ?? 0 { largestDataSegment = carried }
             byteCount += end - from
             next = end
         }
@@ -116,8 +123,11 @@ public struct DirectionTrace: Sendable {
         return dataSegments[low..<end]
     }
 
-    public var hasFIN: Bool { segments.contains { $0.flags.contains(.fin) } }
-    public var hasRST: Bool { segments.contains { $0.flags.contains(.rst) } }
-    /// True when a segment (other than a RST) advertised a window of zero.
-    public var advertisedZeroWindow: Bool { segments.contains { $0.window == 0 && !$0.flags.contains(.rst) } }
+    public private(set) var hasFIN = false
+    public private(set) var hasRST = false
+    /// How many segments (other than RSTs) advertised a window of zero.
+    public private(set) var zeroWindows = 0
+    public var advertisedZeroWindow: Bool { zeroWindows > 0 }
+    /// The data segment that carried the most bytes (the first of equals).
+    public private(set) var largestDataSegment: DataSegment?
 }

@@ -37,7 +37,7 @@ public enum WireEvaluator {
             let actual = trace.dataSegments.count
             return compare("data-bearing segments", actual, op, count, evidence: trace.dataSegments.map(\.segment))
         case .maxSegment(let op, let size):
-            let largest = trace.dataSegments.max { $0.segment.length < $1.segment.length }
+            let largest = trace.largestDataSegment
             return compare("the largest segment's payload", largest?.segment.length ?? 0, op, size, evidence: largest.map { [$0.segment] } ?? [])
         case .bytes(let op, let count):
             return compare("bytes", trace.byteCount, op, count, evidence: Array(trace.dataSegments.map(\.segment).suffix(10)))
@@ -50,10 +50,9 @@ public enum WireEvaluator {
         case .noRst:
             return flag(!trace.hasRST, "no RST was sent", "a RST was sent", trace, evidence: trace.segments.filter { $0.flags.contains(.rst) })
         case .zeroWindow:
-            let zero = trace.segments.filter { $0.window == 0 && !$0.flags.contains(.rst) }
-            return zero.isEmpty
+            return trace.zeroWindows == 0
                 ? WireVerdict(passed: false, summary: "no segment advertised a zero window", evidence: Array(trace.segments.suffix(10)))
-                : WireVerdict(passed: true, summary: "\(zero.count) segments advertised a zero window")
+                : WireVerdict(passed: true, summary: "\(trace.zeroWindows) segments advertised a zero window")
         }
     }
 

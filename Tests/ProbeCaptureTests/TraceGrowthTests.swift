@@ -24,7 +24,7 @@ import Testing
     static func fingerprint(_ trace: DirectionTrace) -> String {
         "stream \(trace.stream) bytes \(trace.byteCount) data \(trace.dataSegments.map(\.range)) holes \(trace.holes) "
             + "retransmissions \(trace.retransmissions) truncated \(trace.payloadsTruncated) segments \(trace.segments.count) "
-            + "FIN \(trace.hasFIN) RST \(trace.hasRST)"
+            + "FIN \(trace.hasFIN) RST \(trace.hasRST) zero windows \(trace.zeroWindows) largest \(String(describing: trace.largestDataSegment?.range))"
     }
 
     static func segments(_ shapes: [Shape]) -> [TCPSegment] {
@@ -48,6 +48,25 @@ import Testing
         var oneByOne = DirectionTrace(segments: [])
         for segment in all { oneByOne.add([segment]) }
         #expect(Self.fingerprint(oneByOne) == whole, "one segment at a time")
+    }
+
+    @Test func flagsWindowsAndTheLargestSegmentAreKeptAsItGrows() {
+        let builder = PacketBuilder()
+        let all = [
+            builder.packet(fromClient: false, sequence: 100, flags: [.syn, .ack], at: 0),
+            builder.packet(fromClient: false, sequence: 101, flags: .ack, payload: Array("abc".utf8), at: 1),
+            builder.packet(fromClient: false, sequence: 104, flags: .ack, window: 0, at: 2),
+            builder.packet(fromClient: false, sequence: 104, flags: .ack, payload: Array("defg".utf8), at: 3),
+            builder.packet(fromClient: false, sequence: 108, flags: .ack, payload: Array("hijk".utf8), at: 4),
+            builder.packet(fromClient: false, sequence: 112, flags: .ack, window: 0, at: 5),
+            builder.packet(fromClient: false, sequence: 112, flags: [.rst], window: 0, at: 6),
+        ].compactMap(PacketDecoder.segment)
+        var grown = DirectionTrace(segments: [])
+        for segment in all { grown.add([segment]) }
+        #expect(Self.fingerprint(grown) == Self.fingerprint(DirectionTrace(segments: all)))
+        #expect(grown.zeroWindows == 2, "a RST's zero window does not count")
+        #expect(grown.largestDataSegment?.range == 3..<7, "the first of the two longest")
+        #expect(grown.hasRST && !grown.hasFIN)
     }
 
     @Test func aConnectionTraceKeepsToItsOwnPortsAsItGrows() {
