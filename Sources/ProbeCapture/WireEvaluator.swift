@@ -25,14 +25,18 @@ public enum WireEvaluator {
         case .linesUnsplit(let terminator):
             return checkLinesUnsplit(terminator, trace, from: resume, progress: &progress)
         case .lineInOneSegment(let description, let terminator, let matches):
-            for line in lineRanges(trace.stream, terminator: terminator) {
-                let content = Array(trace.stream[line.lowerBound..<(line.upperBound - terminator.count)])
-                guard matches(content) else { continue }
-                let carriers = trace.carriers(of: line)
-                if carriers.count == 1 { return WireVerdict(passed: true, summary: "line \(description) arrived in 1 segment") }
-                return WireVerdict(passed: false, summary: "line \(description) arrived in \(carriers.count) segments", evidence: carriers.map(\.segment))
+            var matching: Range<Int>?
+            forEachLine(in: trace.stream, terminator: terminator) { line in
+                guard matches(Array(trace.stream[line.lowerBound..<(line.upperBound - terminator.count)])) else { return true }
+                matching = line
+                return false
             }
-            return WireVerdict(passed: false, summary: "no captured line matches \(description)", evidence: Array(trace.dataSegments.map(\.segment).suffix(10)))
+            guard let line = matching else {
+                return WireVerdict(passed: false, summary: "no captured line matches \(description)", evidence: trace.dataSegments.suffix(10).map(\.segment))
+            }
+            let carriers = trace.carriers(of: line)
+            if carriers.count == 1 { return WireVerdict(passed: true, summary: "line \(description) arrived in 1 segment") }
+            return WireVerdict(passed: false, summary: "line \(description) arrived in \(carriers.count) segments", evidence: carriers.map(\.segment))
         case .segments(let op, let count):
             let actual = trace.dataSegments.count
             return compare("data-bearing segments", actual, op, count, evidence: trace.dataSegments.map(\.segment))
