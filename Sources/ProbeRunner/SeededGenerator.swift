@@ -55,12 +55,4 @@ struct SeededGenerator: RandomNumberGenerator {
             takeLeftover()
         }
     }
-
-    /// The next `count` bytes of the stream.
-    mutating func bytes(_ count: Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialised in
-            fill(UnsafeMutableRawBufferPointer(buffer))
-            initialised = count
-        }
-    }
 }
