@@ -128,8 +128,9 @@ struct LiveCaptureTests {
         #expect(theirs.count == ours.count, "tshark saw \(theirs.count) packets, tcpprobe \(ours.count)")
         #expect(ours.count >= 10)
         for (row, segment) in zip(theirs, ours) {
-            #expect(Int(row[0]) == segment.payload.count)
-            let flags = UInt8(row[1].dropFirst(2), radix: 16).map { $0 & 0x1F }
+            #expect(row.count == 2, "tshark row \(row)")
+            #expect(row.first.flatMap { Int($0) } == segment.payload.count)
+            let flags = row.last.flatMap { UInt8($0.dropFirst(2), radix: 16) }.map { $0 & 0x1F }
             #expect(flags == segment.flags.rawValue)
         }
     }

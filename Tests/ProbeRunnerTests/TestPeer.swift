@@ -52,10 +52,10 @@ final class PeerLog: @unchecked Sendable {
     var ends: [String] { lock.withLock { _ends } }
     var reads: [(at: NIODeadline, count: Int)] { lock.withLock { _reads } }
 
-    /// Waits (at most `limit`, in 10 ms steps) until a connection has ended, so every byte sent
-    /// before the FIN has been read and logged.
-    func waitForEnd(limit: Duration = .seconds(2)) async throws {
-        for _ in 0..<Int(limit / .milliseconds(10)) where ends.isEmpty {
+    /// Waits (at most `limit`, in 10 ms steps) until `count` connections have ended, so every
+    /// byte sent before their FIN has been read and logged.
+    func waitForEnd(count: Int = 1, limit: Duration = .seconds(2)) async throws {
+        for _ in 0..<Int(limit / .milliseconds(10)) where ends.count < count {
             try await Task.sleep(for: .milliseconds(10))
         }
     }

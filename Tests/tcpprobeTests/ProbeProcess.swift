@@ -34,9 +34,12 @@ struct ProbeProcess {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Read both pipes before waiting, so a chatty child never blocks on a full pipe.
+        // Read both pipes at once before waiting, so a chatty child never blocks on a full pipe.
+        nonisolated(unsafe) var errData = Data()
+        let errRead = DispatchGroup()
+        DispatchQueue.global().async(group: errRead) { errData = err.fileHandleForReading.readDataToEndOfFile() }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        errRead.wait()
         process.waitUntilExit()
         return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
