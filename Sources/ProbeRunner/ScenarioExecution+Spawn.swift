@@ -17,6 +17,7 @@ extension ScenarioExecution {
         do { argv = try ShellWords.split(step.command.renderString(lookup)) } catch { throw failure(statement, "bad command: \(error)") }
         guard !argv.isEmpty else { throw failure(statement, "the command is empty") }
         let environment = Dictionary(step.environment.map { ($0.key, $0.value.renderString(lookup)) }) { _, last in last }
+        let readinessWait = try step.readinessWithin.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
         if case .listening(let address)? = step.readiness {
             try watch(port: try resolve(address, "an address HOST:PORT", Address.parse).port, statement)
         }
@@ -28,7 +29,7 @@ extension ScenarioExecution {
         }
         subjects[step.name.text] = subject
         let started = clock.now
-        let (wait, _) = limit(timeout)
+        let (wait, _) = limit(readinessWait)
         switch step.readiness {
         case nil:
             record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)): \(argv.joined(separator: " "))")

@@ -17,7 +17,7 @@ public enum Grammar {
                                          "set capture on|off|headers"], actsOnConnection: false),
         Entry(keyword: "var", synopsis: ["var NAME = \"VALUE\"|WORD|free-port"], actsOnConnection: false),
         Entry(keyword: "include", synopsis: ["include \"FILE\""], actsOnConnection: false),
-        Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [env K=V...]"], actsOnConnection: false),
+        Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [within D] [env K=V...]"], actsOnConnection: false),
         Entry(keyword: "kill", synopsis: ["kill NAME [SIGNAL]"], actsOnConnection: false),
         Entry(keyword: "connect", synopsis: ["connect [NAME] HOST:PORT [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout]"], actsOnConnection: false),
         Entry(keyword: "listen", synopsis: ["listen NAME HOST:PORT"], actsOnConnection: false),

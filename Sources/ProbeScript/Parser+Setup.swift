@@ -37,8 +37,13 @@ extension Parser {
         let name = try name("a subject name")
         let command = try string("a command")
         var readiness: SpawnStep.Readiness?
+        var readinessWithin: Argument<Duration>?
         var environment: [(key: String, value: Template)] = []
         while !atStatementEnd {
+            if current.word == "within", readiness == nil {
+                throw failure("'within' sets how long to wait for readiness: put it after 'ready on HOST:PORT' or 'ready when stdout /re/'", at: current,
+                              hint: "spawn NAME \"COMMAND\" ready on HOST:PORT within D")
+            }
             switch try keyword(Grammar.spawnOptions, after: "the spawn command") {
             case "ready":
                 if take("on") {
@@ -48,13 +53,14 @@ extension Parser {
                     let stream = SpawnStep.OutputStream(rawValue: try keyword(["stdout", "stderr"], after: "ready when"))!
                     readiness = .output(stream: stream, try regex())
                 }
+                if take("within") { readinessWithin = try duration() }
             default:
                 repeat {
                     environment.append(try environmentEntry())
                 } while current.word.map { $0.contains("=") } ?? false
             }
         }
-        return SpawnStep(name: name, command: command, readiness: readiness, environment: environment)
+        return SpawnStep(name: name, command: command, readiness: readiness, readinessWithin: readinessWithin, environment: environment)
     }
 
     /// `KEY=VALUE` or `KEY="a value"`.

@@ -53,7 +53,7 @@ import Testing
     @Test func readinessByPortAndByOutput() async throws {
         try await ScenarioHarness.run("""
             var port = free-port
-            spawn web "python3 -m http.server {port} --bind 127.0.0.1" ready on 127.0.0.1:{port}
+            spawn web "python3 -m http.server {port} --bind 127.0.0.1" ready on 127.0.0.1:{port} within 20s
             connect 127.0.0.1:{port}
             send "GET / HTTP/1.0\\r\\n\\r\\n"
             expect line /^HTTP\\/1\\.0 200/
@@ -62,6 +62,20 @@ import Testing
             spawn check "sh -c 'exit {where}'"
             expect exit check within 2s
             """).expectPassed()
+    }
+
+    @Test func readinessWaitsAsLongAsWithinSaysNotTheStepTimeout() async throws {
+        let slowStart = #"spawn slow "sh -c 'sleep 0.3; echo up; sleep 5'" ready when stdout /up/"#
+        try await ScenarioHarness.run("set timeout 100ms\n\(slowStart) within 5s").expectPassed()
+        let impatient = try await ScenarioHarness.run("set timeout 100ms\n\(slowStart)")
+        #expect(impatient.failure?.kind == .environment)
+        impatient.expectFailure(line: 2, containing: "'slow' stdout did not match /up/ within 100ms")
+        let neverListens = try await ScenarioHarness.run("""
+            var port = free-port
+            spawn quiet "sleep 5" ready on 127.0.0.1:{port} within 200ms
+            """)
+        neverListens.expectFailure(line: 2, containing: "'quiet' did not listen on 127.0.0.1:")
+        neverListens.expectFailure(line: 2, containing: "within 200ms")
     }
 
     @Test func aSubjectThatCrashesAtStartIsAnEnvironmentError() async throws {

@@ -130,6 +130,12 @@ import Testing
         #expect(spawn.name.text == "server")
         #expect(spawn.environment.map(\.key) == ["RUST_LOG", "A"])
         #expect(spawn.environment.map(\.value) == [Template(literal: "debug"), Template(literal: "x y")])
+        #expect(spawn.readinessWithin == nil, "without 'within' the step timeout applies")
+        guard case .spawn(let patient) = try kind(#"spawn db "./db" ready on 127.0.0.1:{port} within 30s env A=b"#) else { Issue.record("not spawn"); return }
+        #expect(patient.readinessWithin?.literal == .seconds(30))
+        #expect(patient.environment.map(\.key) == ["A"])
+        let misplaced = Fixtures.load(#"spawn db "./db" within 30s"#)
+        #expect(misplaced.diagnostics.first?.message.contains("'within' sets how long to wait for readiness") == true, "\(misplaced.diagnostics.map(\.message))")
         guard case .readSlowly(let read) = try kind("read slowly 1 byte every 100ms for 2s") else { Issue.record("not read"); return }
         #expect(read.bytesPerRead.literal == 1)
         guard case .after(let duration) = read.stop else { Issue.record("not for"); return }
