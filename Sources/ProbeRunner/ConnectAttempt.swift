@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import ProbeScript
@@ -8,6 +9,9 @@ struct ConnectAttempt {
     var name: String
     var handler: InboundHandler
     var bootstrap: ClientBootstrap
+    /// The channel the bootstrap made, kept by its initializer: a connect that fails because
+    /// the peer reset the connection right after the handshake still has a channel to report on.
+    let channel: NIOLockedValueBox<Channel?>
 
     /// An IP address is connected to directly; only a host name goes through the resolver
     /// (getaddrinfo on a thread, and Happy Eyeballs), which ten thousand copies would queue on.

@@ -94,6 +94,12 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
         decide()
     }
 
+    /// Marks the inbound side as reset by the peer, for a connection that was reset before its
+    /// connect completed (no error reaches this handler then).
+    func markReset() {
+        if end == nil { end = .reset }
+    }
+
     /// Marks the connection as closed by the probe, before the close is issued.
     func markClosedByProbe() {
         if end == nil { end = .closedByProbe }

@@ -17,12 +17,14 @@ final class ProbeConnection: @unchecked Sendable {
     let localPort: Int?
     let remotePort: Int?
 
-    init(name: String, channel: Channel, handler: InboundHandler) {
+    /// `remotePort` names the peer's port when the channel no longer knows it (it was reset
+    /// before the connect completed).
+    init(name: String, channel: Channel, handler: InboundHandler, remotePort: Int? = nil) {
         self.name = name
         self.channel = channel
         self.handler = handler
         self.localPort = channel.localAddress?.port
-        self.remotePort = channel.remoteAddress?.port
+        self.remotePort = channel.remoteAddress?.port ?? remotePort
     }
 
     /// How reports name it.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import ProbeScript
@@ -24,10 +25,12 @@ extension ScenarioExecution {
         let name = step.name?.text ?? nextUnnamedName()
         try watch(port: address.port, statement)
         let handler = InboundHandler(captureHold: captureHold)
+        let made = NIOLockedValueBox<Channel?>(nil)
         var bootstrap = ProbeConnection.configure(ClientBootstrap(group: group))
             .connectTimeout(limit(connectTimeout).wait.timeAmount)
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+                made.withLockedValue { $0 = channel }
+                return channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
             }
         if let size = step.receiveBuffer {
             bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.so_rcvbuf), value: SocketOptionValue(try resolve(size, "a size", Quantity.size)))
@@ -35,7 +38,7 @@ extension ScenarioExecution {
         if let size = step.sendBuffer {
             bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(try resolve(size, "a size", Quantity.size)))
         }
-        return ConnectAttempt(address: address, name: name, handler: handler, bootstrap: bootstrap)
+        return ConnectAttempt(address: address, name: name, handler: handler, bootstrap: bootstrap, channel: made)
     }
 
     /// Keeps the connection, or says how the connect failed (which `expect refused|timeout` may want).
@@ -47,6 +50,15 @@ extension ScenarioExecution {
         switch outcome {
         case .failure(let error):
             let reason = ConnectFailure(error)
+            if case .reset = reason.reason, step.expectedFailure == nil, let made = attempt.channel.withLockedValue({ $0 }) {
+                // The handshake completed (a RST answering the SYN would have been "refused"),
+                // and the peer reset the connection before this loop saw the connect complete:
+                // a connection that is already reset, as `expect reset` may want.
+                attempt.handler.markReset()
+                let connection = keep(ProbeConnection(name: attempt.name, channel: made, handler: attempt.handler, remotePort: address.port))
+                record(statement, "\(connection.label): connected to \(address), but the peer had already reset it (RST); anything it sent before the RST was lost with the connection")
+                return
+            }
             if let expected = step.expectedFailure {
                 guard reason.matches(expected) else {
                     throw failure(statement, "expected the connect to \(address) to fail with \(expected.rawValue), but it failed with \(reason)", waited: waited)
@@ -62,11 +74,16 @@ extension ScenarioExecution {
             channel.close(promise: nil)
             throw failure(statement, "expected the connect to \(address) to fail with \(expected.rawValue), but it succeeded", waited: waited)
         }
-        let connection = ProbeConnection(name: attempt.name, channel: channel, handler: attempt.handler)
-        connections[attempt.name] = connection
-        current = connection
+        let connection = keep(ProbeConnection(name: attempt.name, channel: channel, handler: attempt.handler))
         let local = channel.localAddress.map(Self.describe) ?? "?"
         record(statement, "\(connection.label): connected to \(address) from \(local)")
+    }
+
+    /// Makes `connection` the scenario's current one, under its name.
+    private func keep(_ connection: ProbeConnection) -> ProbeConnection {
+        connections[connection.name] = connection
+        current = connection
+        return connection
     }
 
     /// `127.0.0.1:5000` or `[::1]:5000`.

@@ -76,7 +76,10 @@ extension ScenarioExecution {
         let (statement, connection, total) = (send.statement, send.connection, send.payload.count)
         let failure: StepFailure
         if let problem {
-            failure = self.failure(statement, "send failed after \(sent) of \(total) bytes: \(problem)", connection)
+            // A channel closes when the peer resets it; say so rather than "I/O on closed channel".
+            var why = "\(problem)"
+            if case ChannelError.ioOnClosedChannel = problem, let end = try? await connection.onLoop({ $0.end }) { why = end.description }
+            failure = self.failure(statement, "send failed after \(sent) of \(total) bytes: \(why)", connection)
         } else {
             let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "a write blocked for \(format(wait))"
             failure = self.failure(statement, "\(why): the peer is not reading (\(sent) of \(total) bytes written)", connection, waited: wait)

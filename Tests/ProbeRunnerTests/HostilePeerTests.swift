@@ -18,6 +18,23 @@ import Testing
             .expectFailure(line: 2, containing: "the peer reset the connection (RST)")
     }
 
+    @Test func aPeerThatResetsAsItAcceptsGivesAConnectionAlreadyReset() async throws {
+        // Fifty connects at once: the peer's RST often lands before the probe's loop has seen
+        // its connect complete. The handshake did complete, so each is a connection, reset.
+        let peer = try await TestPeer.start(.resetAtOnce)
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("parallel 50 {\n  connect 127.0.0.1:{port}\n  expect reset\n}", against: peer).expectPassed()
+        try await ScenarioHarness.run("parallel 50 {\n  connect 127.0.0.1:{port}\n  expect eof\n}", against: peer)
+            .expectFailure(line: 3, containing: "expected the peer's FIN (eof), but the peer reset the connection (RST)")
+    }
+
+    @Test func aSendAfterAResetSaysThePeerResetIt() async throws {
+        let peer = try await TestPeer.start(.resetAfter(Array("bye\r\n".utf8)))
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nexpect line \"bye\"\nexpect reset\nsend \"x\"", against: peer)
+            .expectFailure(line: 4, containing: "send failed after 0 of 1 bytes: the peer reset the connection (RST)")
+    }
+
     @Test func aHundredMiBLineFailsAtMaxLineWithoutTakingItAll() async throws {
         let peer = try await TestPeer.start(.flood(limit: 100 * 1024 * 1024))
         defer { Task { await peer.stop() } }

@@ -12,6 +12,8 @@ enum PeerBehaviour: Sendable {
     case finAfter([UInt8])
     /// Writes `bytes`, then resets with RST.
     case resetAfter([UInt8])
+    /// Resets with RST as soon as it accepts, racing the probe's view of its connect.
+    case resetAtOnce
     /// Writes `bytes` one at a time, `interval` apart.
     case dribble([UInt8], interval: TimeAmount)
     /// Writes `byte` without end (bounded by `limit` bytes), never a line terminator.
@@ -122,6 +124,10 @@ private final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
                 (channel as! SocketOptionProvider).setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
                     channel.close(promise: nil)
                 }
+            }
+        case .resetAtOnce:
+            (channel as! SocketOptionProvider).setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
+                channel.close(promise: nil)
             }
         case .dribble(let bytes, let interval):
             for (index, byte) in bytes.enumerated() {
