@@ -71,7 +71,7 @@ import Testing
         defer { Task { await peer.stop() } }
         let capture = ScriptedCapture(fill: 1)
         let started = ContinuousClock.now
-        let result = try await run("set timeout 200ms\nconnect 127.0.0.1:{port}\nsend line \"a\"\nsend line \"b\"", against: peer, capture: capture)
+        let result = try await run("set timeout 200ms\nconnect 127.0.0.1:{port} timeout 5s\nsend line \"a\"\nsend line \"b\"", against: peer, capture: capture)
         let took = ContinuousClock.now - started
         #expect(took >= .milliseconds(350) && took < .seconds(5), "\(took)")
         try await peer.log.waitForEnd()

@@ -12,12 +12,12 @@ import Testing
         return directory
     }
 
-    @Test func twoJobsFinishWellUnderTheSequentialTime() throws {
+    @Test func twoJobsFinishWellUnderTheSequentialTime() async throws {
         let directory = try scenarios(8) { _ in "sleep 500ms\n" }
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = ContinuousClock()
         let started = clock.now
-        let output = try ProbeProcess.run(["run", "--jobs", "2", "."], in: directory)
+        let output = try await ProbeProcess.run(["run", "--jobs", "2", "."], in: directory)
         let elapsed = clock.now - started
         #expect(output.status == 0)
         #expect(output.stdout.contains("8 passed, 0 failed"))
@@ -28,44 +28,44 @@ import Testing
         #expect(order == (0..<8).map { Substring(String(format: "s%02d", $0)) })
     }
 
-    @Test func shardsPartitionExactly() throws {
+    @Test func shardsPartitionExactly() async throws {
         let directory = try scenarios(10) { "title \"scenario \($0)\"\nsleep 1ms\n" }
         defer { try? FileManager.default.removeItem(at: directory) }
         var seen: [String] = []
         for shard in 1...3 {
-            let output = try ProbeProcess.run(["run", "--list", "--shard", "\(shard)/3", "."], in: directory)
+            let output = try await ProbeProcess.run(["run", "--list", "--shard", "\(shard)/3", "."], in: directory)
             #expect(output.status == 0)
             seen += output.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
         }
-        let all = try ProbeProcess.run(["run", "--list", "."], in: directory).stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        let all = try await ProbeProcess.run(["run", "--list", "."], in: directory).stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
         #expect(all.count == 10)
         #expect(seen.sorted() == all.sorted(), "the shards together cover every scenario")
         #expect(Set(seen).count == seen.count, "no scenario is in two shards")
-        #expect(try ProbeProcess.run(["run", "--shard", "4/3", "."], in: directory).status == 2)
+        #expect(try await ProbeProcess.run(["run", "--shard", "4/3", "."], in: directory).status == 2)
     }
 
-    @Test func failFastStopsStartingScenarios() throws {
+    @Test func failFastStopsStartingScenarios() async throws {
         let directory = try scenarios(6) { $0 == 0 ? "var p = free-port\nconnect 127.0.0.1:{p}\n" : "sleep 100ms\n" }
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try ProbeProcess.run(["run", "--jobs", "1", "--fail-fast", "."], in: directory)
+        let output = try await ProbeProcess.run(["run", "--jobs", "1", "--fail-fast", "."], in: directory)
         #expect(output.status == 1)
         #expect(output.stdout.contains("0 passed, 1 failed"))
         #expect(output.stdout.contains("--fail-fast: 5 scenario run(s) not started"))
     }
 
-    @Test func repeatReportsEveryRun() throws {
+    @Test func repeatReportsEveryRun() async throws {
         let directory = try scenarios(1) { _ in "title \"flaky?\"\nsleep 1ms\n" }
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try ProbeProcess.run(["run", "--repeat", "3", "."], in: directory)
+        let output = try await ProbeProcess.run(["run", "--repeat", "3", "."], in: directory)
         #expect(output.status == 0)
         for run in 1...3 { #expect(output.stdout.contains("flaky? (run \(run)/3)")) }
         #expect(output.stdout.contains("3 passed, 0 failed"))
     }
 
-    @Test func reportsAreWrittenAndParse() throws {
+    @Test func reportsAreWrittenAndParse() async throws {
         let directory = try scenarios(2) { $0 == 0 ? "sleep 1ms\n" : "var p = free-port\nconnect 127.0.0.1:{p}\n" }
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try ProbeProcess.run(["run", "--report", "junit=out/r.xml", "--report", "tap=out/r.tap",
+        let output = try await ProbeProcess.run(["run", "--report", "junit=out/r.xml", "--report", "tap=out/r.tap",
                                            "--report", "json=out/r.json", "--report", "html=out/r.html", "."], in: directory)
         #expect(output.status == 1)
         let out = directory.appendingPathComponent("out")
@@ -75,24 +75,24 @@ import Testing
         let summary = json?["summary"] as? [String: Int]
         #expect(summary?["passed"] == 1 && summary?["failed"] == 1)
         #expect(try String(contentsOf: out.appendingPathComponent("r.tap"), encoding: .utf8).hasPrefix("TAP version 14\n1..2\n"))
-        #expect(try ProbeProcess.run(["run", "--report", "pdf=x", "."], in: directory).status == 2)
+        #expect(try await ProbeProcess.run(["run", "--report", "pdf=x", "."], in: directory).status == 2)
     }
 
-    @Test func completionScriptsComeFromTheArgumentParser() throws {
-        let output = try ProbeProcess.run(["--generate-completion-script", "bash"])
+    @Test func completionScriptsComeFromTheArgumentParser() async throws {
+        let output = try await ProbeProcess.run(["--generate-completion-script", "bash"])
         #expect(output.status == 0)
         #expect(output.stdout.contains("_tcpprobe"))
         #expect(output.stdout.contains("--keep-pcap"))
     }
 
-    @Test func theHTMLReportRendersInChromium() throws {
+    @Test func theHTMLReportRendersInChromium() async throws {
         guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
             print("skipped: chromium is not installed (apt-get install chromium)")
             return
         }
         let directory = try scenarios(1) { _ in "var p = free-port\nlisten l 127.0.0.1:{p}\nconnect a 127.0.0.1:{p}\naccept b on l\na: send line \"hi\"\nb: expect line \"hello\" within 100ms\n" }
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try ProbeProcess.run(["run", "--report", "html=r.html", "."], in: directory)
+        _ = try await ProbeProcess.run(["run", "--report", "html=r.html", "."], in: directory)
         let html = try String(contentsOf: directory.appendingPathComponent("r.html"), encoding: .utf8)
         #expect(html.contains("<svg") && html.contains(">probe<") && html.contains(">peer<"), "a ladder diagram")
         #expect(!html.contains("<script src") && !html.contains("<link "), "a single file with no external assets")
@@ -104,7 +104,7 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        await ProbeProcess.waitUntilExit(process)
         let png = try Data(contentsOf: screenshot)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "chromium rendered a PNG")
         #expect(png.count > 10_000, "the screenshot has content")

@@ -16,33 +16,33 @@ import Testing
     }
 
     @Test(arguments: cases)
-    func diagnosticsMatchTheGoldenFile(_ name: String) throws {
+    func diagnosticsMatchTheGoldenFile(_ name: String) async throws {
         let expected = try String(contentsOf: Self.directory.appendingPathComponent(name.replacingOccurrences(of: ".scn", with: ".err")), encoding: .utf8)
-        let output = try ProbeProcess.run(["check", name], in: Self.directory)
+        let output = try await ProbeProcess.run(["check", name], in: Self.directory)
         #expect(output.status == 2)
         #expect(output.stderr == expected)
         let firstLine = output.stderr.split(separator: "\n").first.map(String.init) ?? ""
         #expect(firstLine.contains(try Regex(#"^[\w.-]+\.(scn|inc):\d+:\d+: error: "#)), "every error names file:line:column")
     }
 
-    @Test func validFilesPassWithExitZero() throws {
-        let output = try ProbeProcess.run(["check", "--var", "host=h", "--var", "port=1", "--var", "transport=nio",
+    @Test func validFilesPassWithExitZero() async throws {
+        let output = try await ProbeProcess.run(["check", "--var", "host=h", "--var", "port=1", "--var", "transport=nio",
                                            ProbeProcess.fixtures.appendingPathComponent("contract").path])
         #expect(output.status == 0, "\(output.stderr)")
         // common.scn is included by header.scn, so it is a fragment, not a scenario of its own.
         #expect(output.stdout == "10 scenarios OK\n")
     }
 
-    @Test func allFilesAreReportedNotJustTheFirst() throws {
-        let output = try ProbeProcess.run(["check", "bad-size.scn", "bad-duration.scn"], in: Self.directory)
+    @Test func allFilesAreReportedNotJustTheFirst() async throws {
+        let output = try await ProbeProcess.run(["check", "bad-size.scn", "bad-duration.scn"], in: Self.directory)
         #expect(output.status == 2)
         #expect(output.stderr.contains("bad-size.scn:1:14"))
         #expect(output.stderr.contains("bad-duration.scn:3:24"))
         #expect(output.stderr.hasSuffix("6 errors in 2 file(s)\n"))
     }
 
-    @Test func aMissingPathIsAUsageError() throws {
-        let output = try ProbeProcess.run(["check", "no/such/file.scn"])
+    @Test func aMissingPathIsAUsageError() async throws {
+        let output = try await ProbeProcess.run(["check", "no/such/file.scn"])
         #expect(output.status == 2)
         #expect(output.stderr.contains("no such file or directory: no/such/file.scn"))
     }

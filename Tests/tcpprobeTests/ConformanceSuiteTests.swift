@@ -7,25 +7,25 @@ import Testing
     static let root = ProbeProcess.fixtures.deletingLastPathComponent().deletingLastPathComponent()
     static let scenarios = root.appendingPathComponent("Scenarios").path
 
-    static var faults: [String] {
+    static func faults() async -> [String] {
         let linechat = ProbeProcess.binary.deletingLastPathComponent().appendingPathComponent("linechat")
-        guard let output = try? ProbeProcess.run(["faults"], executable: linechat) else { return [] }
+        guard let output = try? await ProbeProcess.run(["faults"], executable: linechat) else { return [] }
         return output.stdout.split(separator: "\n").compactMap { $0.split(separator: "\t").first.map(String.init) }
     }
 
     @Test(arguments: ["bsd", "dispatch", "nio"])
-    func theSuitePassesOnEveryTransport(_ transport: String) throws {
-        let output = try ProbeProcess.run(["run", "--var", "transport=\(transport)", Self.scenarios])
+    func theSuitePassesOnEveryTransport(_ transport: String) async throws {
+        let output = try await ProbeProcess.run(["run", "--var", "transport=\(transport)", Self.scenarios])
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.stdout.contains("12 passed, 0 failed"))
     }
 
-    @Test func everyPlantedFaultIsCaught() throws {
-        let faults = Self.faults
+    @Test func everyPlantedFaultIsCaught() async throws {
+        let faults = await Self.faults()
         #expect(faults.count >= 9, "linechat plants at least the nine classic bugs")
         var caught: [String] = []
         for fault in faults {
-            let output = try ProbeProcess.run(["run", "--var", "fault=--fault \(fault)", Self.scenarios])
+            let output = try await ProbeProcess.run(["run", "--var", "fault=--fault \(fault)", Self.scenarios])
             let failing = output.stdout.split(separator: "\n").filter { $0.hasPrefix("✘") }
                 .compactMap { $0.split(separator: "(").last?.split(separator: ")").first }
             print("fault \(fault): caught by \(failing.joined(separator: " "))")

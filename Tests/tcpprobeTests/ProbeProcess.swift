@@ -21,8 +21,26 @@ struct ProbeProcess {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
 
+    /// Runs `tcpprobe` (or `executable`) to its end on a thread of its own: swift-testing runs
+    /// tests on a pool of one thread per core, and a run of tens of seconds must not hold one.
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-                    executable: URL = binary) throws -> Output {
+                    executable: URL = binary) async throws -> Output {
+        try await onOwnThread { try runBlocking(arguments, in: directory, environment: environment, executable: executable) }
+    }
+
+    /// Waits for `process` to end, on a thread of its own.
+    static func waitUntilExit(_ process: Process) async {
+        _ = try? await onOwnThread { process.waitUntilExit() }
+    }
+
+    private static func onOwnThread<Value>(_ body: @escaping () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String], in directory: URL?, environment: [String: String],
+                                    executable: URL) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

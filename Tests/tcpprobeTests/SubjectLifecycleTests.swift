@@ -20,10 +20,10 @@ import Testing
         }
     }
 
-    @Test func aSubjectCrashingAtStartExitsThree() throws {
+    @Test func aSubjectCrashingAtStartExitsThree() async throws {
         let directory = try scenario("var port = free-port\nspawn s \"sh -c 'exit 7'\" ready on 127.0.0.1:{port}\n")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try ProbeProcess.run(["run", "s.scn"], in: directory)
+        let output = try await ProbeProcess.run(["run", "s.scn"], in: directory)
         #expect(output.status == 3)
         #expect(output.stdout.contains("ended (exit code 7) before it listened"))
     }
@@ -46,7 +46,7 @@ import Testing
         for _ in 0..<100 where processes(containing: "sleep \(marker)").count < 2 { try await Task.sleep(for: .milliseconds(50)) }
         #expect(processes(containing: "sleep \(marker)").count >= 2, "the subjects never started")
         process.interrupt()
-        process.waitUntilExit()
+        await ProbeProcess.waitUntilExit(process)
         #expect(process.terminationStatus == 130)
         #expect(processes(containing: "sleep \(marker)").isEmpty, "left behind: \(processes(containing: "sleep \(marker)"))")
     }
@@ -73,7 +73,7 @@ import Testing
         let clock = ContinuousClock()
         let signalled = clock.now
         process.terminate() // SIGTERM
-        process.waitUntilExit()
+        await ProbeProcess.waitUntilExit(process)
         #expect(clock.now - signalled < .milliseconds(1500), "took \(clock.now - signalled) to stop")
         #expect(process.terminationStatus == 143)
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
