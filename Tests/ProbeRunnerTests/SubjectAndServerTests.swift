@@ -65,9 +65,9 @@ import Testing
     }
 
     @Test func readinessWaitsAsLongAsWithinSaysNotTheStepTimeout() async throws {
-        let slowStart = #"spawn slow "sh -c 'sleep 0.3; echo up; sleep 5'" ready when stdout /up/"#
-        try await ScenarioHarness.run("set timeout 100ms\n\(slowStart) within 5s").expectPassed()
-        let impatient = try await ScenarioHarness.run("set timeout 100ms\n\(slowStart)")
+        func slowStart(_ seconds: String) -> String { #"spawn slow "sh -c 'sleep \#(seconds); echo up; sleep 5'" ready when stdout /up/"# }
+        try await ScenarioHarness.run("set timeout 100ms\n\(slowStart("0.3")) within 5s").expectPassed()
+        let impatient = try await ScenarioHarness.run("set timeout 100ms\n\(slowStart("3"))")
         #expect(impatient.failure?.kind == .environment)
         impatient.expectFailure(line: 2, containing: "'slow' stdout did not match /up/ within 100ms")
         let neverListens = try await ScenarioHarness.run("""

@@ -10,7 +10,8 @@ enum PeerBehaviour: Sendable {
     case silent
     /// Writes `bytes`, then closes with FIN.
     case finAfter([UInt8])
-    /// Writes `bytes`, then resets with RST.
+    /// Writes `bytes`, then resets with RST 50 ms later (a RST before the probe sees its
+    /// connect complete would lose the bytes with the connection).
     case resetAfter([UInt8])
     /// Resets with RST as soon as it accepts, racing the probe's view of its connect.
     case resetAtOnce
@@ -117,9 +118,8 @@ private final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
         case .finAfter(let bytes):
             channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).whenComplete { _ in channel.close(promise: nil) }
         case .resetAfter(let bytes):
-            // A short pause first, so the probe's connect completes before the RST lands.
-            context.eventLoop.scheduleTask(in: .milliseconds(5)) {}.futureResult.flatMap {
-                channel.writeAndFlush(channel.allocator.buffer(bytes: bytes))
+            channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).flatMap { _ in
+                channel.eventLoop.scheduleTask(in: .milliseconds(50)) {}.futureResult
             }.whenComplete { _ in
                 (channel as! SocketOptionProvider).setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
                     channel.close(promise: nil)

@@ -18,7 +18,9 @@ import Transports
     }
 
     /// One queued read; every read has a timeout, so a transport that never delivers fails the test instead of hanging it.
-    private func read(_ transport: DispatchSocketTransport, _ request: ReadRequest, timeout: DispatchTimeInterval = .seconds(5)) async -> Result<[UInt8], ReadFailure> {
+    /// The default is long: the serving task waits its turn on swift-testing's threads, which
+    /// CPU-bound tests can hold for seconds in a parallel run.
+    private func read(_ transport: DispatchSocketTransport, _ request: ReadRequest, timeout: DispatchTimeInterval = .seconds(30)) async -> Result<[UInt8], ReadFailure> {
         await withCheckedContinuation { continuation in
             transport.read(request, timeout: timeout) { continuation.resume(returning: $0) }
         }
@@ -53,7 +55,7 @@ import Transports
         defer { listener.close(); task.cancel() }
         let client = DispatchSocketTransport(connectingTo: "127.0.0.1", port: listener.port, readsLines: false)
         client.start()
-        #expect(await read(client, .toDelimiter(ReadRequest.lf, maxLength: 32), timeout: .seconds(2)) == .failure(.maxLengthExceeded(32)))
+        #expect(await read(client, .toDelimiter(ReadRequest.lf, maxLength: 32)) == .failure(.maxLengthExceeded(32)))
         client.abort()
     }
 
