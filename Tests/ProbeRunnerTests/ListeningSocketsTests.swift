@@ -21,18 +21,44 @@ import Testing
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
-    @Test func everyOneOfEightyListenersIsSeen() throws {
+    @Test func everyOneOfEightyListenersIsSeenBothWays() throws {
         // 80 listeners fill about 12 KiB of /proc/net/tcp; reading only its first 4 KiB (what
         // String(contentsOfFile:) does with a file that reports size 0) sees about 27 sockets.
         var listeners: [(fd: Int32, port: Int)] = []
         defer { listeners.forEach { close($0.fd) } }
         for _ in 0..<80 { listeners.append(try socket(listening: true)) }
-        let unseen = listeners.filter { ListeningSockets.isListening(port: $0.port) != true }.map(\.port)
-        #expect(unseen.isEmpty, "\(unseen.count) of 80 listeners not seen: \(unseen.prefix(10))")
         // Bound but not listening: the port stays this socket's, so no other test can listen on it.
         let bound = try socket(listening: false)
         defer { close(bound.fd) }
-        #expect(ListeningSockets.isListening(port: bound.port) == false, "a socket that does not listen is not listening")
-        #expect(try #require(ListeningSockets.wholeFile("/proc/net/tcp")).split(separator: "\n").count > 80)
+
+        let diagnosed = try #require(ListeningSockets.listeningPortsBySockDiag(), "the sock_diag dump failed")
+        let unseenByDiag = listeners.map(\.port).filter { !diagnosed.contains($0) }
+        #expect(unseenByDiag.isEmpty, "sock_diag missed \(unseenByDiag.count) of 80 listeners")
+        #expect(!diagnosed.contains(bound.port), "a socket that does not listen is not listening")
+
+        let unseenInProc = listeners.filter { ListeningSockets.isListeningByProcNet(port: $0.port) != true }.map(\.port)
+        #expect(unseenInProc.isEmpty, "/proc/net/tcp missed \(unseenInProc.count) of 80 listeners")
+        #expect(ListeningSockets.isListeningByProcNet(port: bound.port) == false)
+
+        #expect(listeners.allSatisfy { ListeningSockets.isListening(port: $0.port) == true })
+        #expect(ListeningSockets.isListening(port: bound.port) == false)
+    }
+
+    @Test func sockDiagSeesIPv6ListenersToo() throws {
+        let fd = Glibc.socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        try #require(ok, "cannot listen on ::1")
+        let port = Int(UInt16(bigEndian: address.sin6_port))
+        #expect(try #require(ListeningSockets.listeningPortsBySockDiag()).contains(port))
+        #expect(ListeningSockets.isListeningByProcNet(port: port) == true)
     }
 }
