@@ -14,7 +14,7 @@ struct LiveCaptureTests {
         let scenario = try #require(loaded.scenario, "\(loaded.diagnostics)")
         let options = RunOptions(variables: ["port": String(peer.port)],
                                  capture: CaptureSettings(directory: directory, keep: keep, snapLength: snapLength))
-        return await ScenarioRunner(options: options).run(scenario)
+        return await ScenarioHarness.runOnOwnLoop(scenario, options: options)
     }
 
     @Test func everyPropertyPassesOnAConformingPeer() async throws {
