@@ -71,7 +71,8 @@ enum ListeningSockets {
     static func isListeningByProcNet(port: Int) -> Bool? {
         var readAny = false
         for file in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            guard let text = wholeFile(file) else { continue }
+            guard let bytes = try? WholeFile.bytes(atPath: file) else { continue }
+            let text = String(decoding: bytes, as: UTF8.self)
             readAny = true
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -82,26 +83,5 @@ enum ListeningSockets {
             }
         }
         return readAny ? false : nil
-    }
-
-    /// All of a /proc file, read to its end. A /proc file reports a size of 0, and
-    /// `String(contentsOfFile:)` then stops after its first 4 KiB: about 27 sockets, so a
-    /// listener past them was never seen.
-    static func wholeFile(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -115,10 +115,11 @@ extension ScenarioExecution {
             return .bytes(template.render(lookup) + terminator.bytes)
         case .file(let template):
             let path = ScenarioLoader.resolve(template.renderString(lookup), from: statement.location.file)
-            guard let contents = FileManager.default.contents(atPath: path) else {
-                throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot read '\(path)'")
+            do {
+                return .bytes(try WholeFile.bytes(atPath: path))
+            } catch {
+                throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot read \(error)")
             }
-            return .bytes(Array(contents))
         case .random(let size):
             let count = try resolve(size, "a size", Quantity.size)
             if !notes.contains(where: { $0.hasPrefix("random seed") }) { notes.append("random seed \(seed) (rerun with --seed \(seed))") }

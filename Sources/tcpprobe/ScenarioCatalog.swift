@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ProbeRunner
 import ProbeScript
 
 /// Finds and loads the scenarios named on the command line.
@@ -47,23 +48,24 @@ struct ScenarioCatalog {
     }
 
     static func readFile(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CatalogError.unreadable(path)
+        let bytes: [UInt8]
+        do { bytes = try WholeFile.bytes(atPath: path) } catch let error as WholeFile.Unreadable {
+            throw CatalogError.unreadable(path, reason: error.reason)
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw CatalogError.notUTF8(path) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw CatalogError.notUTF8(path) }
         return text
     }
 }
 
 enum CatalogError: Error, CustomStringConvertible {
     case missing(String)
-    case unreadable(String)
+    case unreadable(String, reason: String)
     case notUTF8(String)
 
     var description: String {
         switch self {
         case .missing(let path): return "no such file or directory: \(path)"
-        case .unreadable(let path): return "file not found or unreadable: \(path)"
+        case .unreadable(let path, let reason): return "\(reason.prefix(1).lowercased() + reason.dropFirst()): \(path)"
         case .notUTF8(let path): return "not UTF-8 text: \(path)"
         }
     }

@@ -41,6 +41,17 @@ import Testing
         #expect(output.stderr.hasSuffix("6 errors in 2 file(s)\n"))
     }
 
+    @Test func aScenarioPipedInIsReadWhole() async throws {
+        // /dev/stdin is a pipe here, whose size reads 0: the file is read to its end, not by its size.
+        let scenario = (0..<500).map { "send line \"line \($0) of a scenario that is longer than one pipe read\"" }.joined(separator: "\n")
+        #expect(scenario.utf8.count > 32 * 1024)
+        let output = try await ProbeProcess.run(["check", "--var", "port=1", "/dev/stdin"], input: "connect 127.0.0.1:{port}\n" + scenario + "\n")
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == "1 scenario OK\n")
+        let broken = try await ProbeProcess.run(["check", "/dev/stdin"], input: scenario + "\nsend line {nope}\n")
+        #expect(broken.stderr.contains("/dev/stdin:501:"), "an error past the first 4 KiB is found: \(broken.stderr)")
+    }
+
     @Test func aMissingPathIsAUsageError() async throws {
         let output = try await ProbeProcess.run(["check", "no/such/file.scn"])
         #expect(output.status == 2)

@@ -23,9 +23,10 @@ struct ProbeProcess {
 
     /// Runs `tcpprobe` (or `executable`) to its end on a thread of its own: swift-testing runs
     /// tests on a pool of one thread per core, and a run of tens of seconds must not hold one.
+    /// `input`, when given, is written to the child's standard input through a pipe.
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-                    executable: URL = binary) async throws -> Output {
-        try await onOwnThread { try runBlocking(arguments, in: directory, environment: environment, executable: executable) }
+                    input: String? = nil, executable: URL = binary) async throws -> Output {
+        try await onOwnThread { try runBlocking(arguments, in: directory, environment: environment, input: input, executable: executable) }
     }
 
     /// Waits for `process` to end, on a thread of its own.
@@ -40,7 +41,7 @@ struct ProbeProcess {
     }
 
     private static func runBlocking(_ arguments: [String], in directory: URL?, environment: [String: String],
-                                    executable: URL) throws -> Output {
+                                    input: String?, executable: URL) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -51,7 +52,15 @@ struct ProbeProcess {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let stdin = Pipe()
+        if input != nil { process.standardInput = stdin }
         try process.run()
+        if let input {
+            DispatchQueue.global().async {
+                stdin.fileHandleForWriting.write(Data(input.utf8))
+                try? stdin.fileHandleForWriting.close()
+            }
+        }
         // Read both pipes at once before waiting, so a chatty child never blocks on a full pipe.
         nonisolated(unsafe) var errData = Data()
         let errRead = DispatchGroup()

@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a file to its end with read(2), whatever it is: a regular file, a pipe such as
+/// `/dev/stdin` or `<(generate-scenario)`, or a /proc file. Foundation's readers trust the
+/// size the file reports, which is 0 for the last two: they gave nothing for a pipe and the
+/// first 4 KiB of /proc/net/tcp.
+public enum WholeFile {
+    /// Why a file could not be read, in the words of the system.
+    public struct Unreadable: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    public static func bytes(atPath path: String) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Unreadable(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var status = stat()
+        var bytes: [UInt8] = []
+        if fstat(descriptor, &status) == 0, status.st_size > 0 { bytes.reserveCapacity(Int(status.st_size)) }
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return bytes }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+            bytes += chunk[..<count]
+        }
+    }
+}
