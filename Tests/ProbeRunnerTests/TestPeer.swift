@@ -75,7 +75,9 @@ final class TestPeer: @unchecked Sendable {
         let log = PeerLog()
         let autoRead: Bool
         if case .neverRead = behaviour { autoRead = false } else { autoRead = true }
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        // A loop of its own: a flooding peer of another test cannot delay this one's replies.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelOption(ChannelOptions.autoRead, value: autoRead)
@@ -85,17 +87,27 @@ final class TestPeer: @unchecked Sendable {
                     try channel.pipeline.syncOperations.addHandler(PeerHandler(behaviour: behaviour, log: log))
                 }
             }
-            .bind(host: host, port: 0).get()
-        return TestPeer(channel: channel, log: log)
+        let channel: Channel
+        do {
+            channel = try await bootstrap.bind(host: host, port: 0).get()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        return TestPeer(channel: channel, log: log, group: group)
     }
 
-    private init(channel: Channel, log: PeerLog) {
+    private let group: MultiThreadedEventLoopGroup
+
+    private init(channel: Channel, log: PeerLog, group: MultiThreadedEventLoopGroup) {
         self.channel = channel
         self.log = log
+        self.group = group
     }
 
     func stop() async {
         try? await channel.close().get()
+        try? await group.shutdownGracefully()
     }
 }
 
