@@ -43,7 +43,7 @@ extension ScenarioExecution {
                 try await sleep(until: sendStart + .nanoseconds(Int64(Double(sent) / Double(rate) * 1e9)), send.statement)
             }
             for block in stride(from: piece.lowerBound, to: piece.upperBound, by: Self.largestWrite) {
-                let bytes = take(send.payload, block..<min(piece.upperBound, block + Self.largestWrite))
+                let bytes = try take(send.payload, block..<min(piece.upperBound, block + Self.largestWrite), send.statement)
                 if head.count < 80 { head += bytes.readableBytesView.prefix(80 - head.count) }
                 try await write(bytes, after: sent, send)
                 sent += bytes.readableBytes
@@ -105,7 +105,7 @@ extension ScenarioExecution {
         record(statement, message)
     }
 
-    /// What a send form stands for; random bytes are made later, as they are written.
+    /// What a send form stands for; random bytes are made, and a large file read, as they are written.
     private func payload(_ data: SendStep.Data, _ statement: Statement) throws -> SendPayload {
         switch data {
         case .bytes(let template):
@@ -115,9 +115,10 @@ extension ScenarioExecution {
         case .file(let template):
             let path = ScenarioLoader.resolve(template.renderString(lookup), from: statement.location.file)
             do {
-                return .bytes(try WholeFile.bytes(atPath: path))
+                guard let file = try FileSlices(path: path) else { return .bytes(try WholeFile.bytes(atPath: path)) }
+                return file.count > Self.largestWrite ? .file(file) : .bytes(Array(try file.bytes(in: 0..<file.count).readableBytesView))
             } catch {
-                throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot read \(error)")
+                throw unreadable(error, statement)
             }
         case .random(let size):
             let count = try resolve(size, "a size", Quantity.size)
@@ -126,12 +127,19 @@ extension ScenarioExecution {
         }
     }
 
+    /// A file to send that could not be read: the environment's fault, not the peer's.
+    private func unreadable(_ error: Error, _ statement: Statement) -> StepFailure {
+        StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot read \(error)")
+    }
+
     /// The payload's bytes in `range`; ranges are taken in order, which the random stream relies on.
-    /// Random bytes are made straight into the buffer that is written.
-    private func take(_ payload: SendPayload, _ range: Range<Int>) -> ByteBuffer {
+    /// Random bytes are made, and a file's read, straight into the buffer that is written.
+    private func take(_ payload: SendPayload, _ range: Range<Int>, _ statement: Statement) throws -> ByteBuffer {
         switch payload {
         case .bytes(let bytes):
             return ByteBuffer(bytes: bytes[range])
+        case .file(let file):
+            do { return try file.bytes(in: range) } catch { throw unreadable(error, statement) }
         case .random:
             var buffer = ByteBuffer()
             buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: range.count) { space in
