@@ -69,7 +69,9 @@ public struct ScenarioLoader {
                     text = try read(path)
                 } catch {
                     diagnostics.append(Diagnostic(at: statement.location, length: statement.text.count,
-                                                  "cannot include '\(relative)': \(error)", hint: "paths are relative to \(statement.location.file)"))
+                                                  "cannot include '\(relative)': \(error)",
+                                                  hint: ScenarioLoader.isPiped(statement.location.file) ? "a piped scenario's paths are relative to the current directory"
+                                                                                         : "paths are relative to \(statement.location.file)"))
                     continue
                 }
                 let parsed = parse(SourceFile(path: path, text: text))
@@ -87,11 +89,18 @@ public struct ScenarioLoader {
         return out
     }
 
-    /// `relative` resolved against the directory of `file`, with `.` and `..` folded.
+    /// `relative` resolved against the directory of `file`, with `.` and `..` folded. A scenario
+    /// that came through a pipe has no directory of its own: its paths are relative to the
+    /// current directory.
     public static func resolve(_ relative: String, from file: String) -> String {
         if relative.hasPrefix("/") { return normalise(relative) }
-        guard let slash = file.lastIndex(of: "/") else { return normalise(relative) }
+        guard !isPiped(file), let slash = file.lastIndex(of: "/") else { return normalise(relative) }
         return normalise(String(file[...slash]) + relative)
+    }
+
+    /// Whether `file` names standard input or a file descriptor (`tcpprobe run <(generate)`).
+    static func isPiped(_ file: String) -> Bool {
+        file == "/dev/stdin" || file.hasPrefix("/dev/fd/") || file.hasPrefix("/proc/self/fd/")
     }
 
     /// The path with `.` and `..` folded and repeated slashes removed.

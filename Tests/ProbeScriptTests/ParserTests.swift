@@ -160,6 +160,17 @@ import Testing
         #expect(cycle.diagnostics.map(\.message) == ["include cycle: test.scn -> b.scn -> test.scn"])
     }
 
+    @Test func pathsResolveFromTheIncludingFileOrFromHereWhenItWasPiped() {
+        #expect(ScenarioLoader.resolve("lib/x.inc", from: "Scenarios/a.scn") == "Scenarios/lib/x.inc")
+        #expect(ScenarioLoader.resolve("../x.inc", from: "/srv/s/a.scn") == "/srv/x.inc")
+        #expect(ScenarioLoader.resolve("/etc/x.inc", from: "/dev/stdin") == "/etc/x.inc")
+        for piped in ["/dev/stdin", "/dev/fd/63", "/proc/self/fd/0"] {
+            #expect(ScenarioLoader.resolve("lib/x.inc", from: piped) == "lib/x.inc", "from \(piped)")
+        }
+        let missing = Fixtures.load("include \"nope.inc\"", name: "/dev/stdin")
+        #expect(missing.diagnostics.first?.hint == "a piped scenario's paths are relative to the current directory")
+    }
+
     @Test func captureSettings() throws {
         #expect(try kind("set capture on") == .set(.capture(.on)))
         #expect(try kind("set capture off") == .set(.capture(.off)))

@@ -52,6 +52,16 @@ import Testing
         #expect(broken.stderr.contains("/dev/stdin:501:"), "an error past the first 4 KiB is found: \(broken.stderr)")
     }
 
+    @Test func aPipedScenarioIncludesFromTheCurrentDirectory() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-\(UUID())")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("lib"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("var pause = \"1ms\"\n".utf8).write(to: directory.appendingPathComponent("lib/common.inc"))
+        let output = try await ProbeProcess.run(["check", "/dev/stdin"], in: directory, input: "include \"lib/common.inc\"\nsleep {pause}\n")
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == "1 scenario OK\n")
+    }
+
     @Test func aMissingPathIsAUsageError() async throws {
         let output = try await ProbeProcess.run(["check", "no/such/file.scn"])
         #expect(output.status == 2)
