@@ -5,7 +5,10 @@ import Glibc
 import ProbeReport
 
 /// Writes report files under a temporary name and renames them into place, so an interrupted
-/// run never leaves a truncated report behind.
+/// run never leaves a truncated report behind. Standard output (`-`, `/dev/stdout`,
+/// `/dev/fd/1`) and the like are written on their descriptor, and a target that exists and is
+/// not a regular file (a pipe, `/dev/null`) is written straight: renaming onto either would
+/// replace it, and as root would replace `/dev/stdout` itself.
 enum ReportWriter {
     struct Target {
         var format: ReportFormat
@@ -25,8 +28,27 @@ enum ReportWriter {
         var description: String { "cannot put the report in place at \(path): \(String(cString: strerror(code)))" }
     }
 
+    struct WriteError: Error, CustomStringConvertible {
+        var path: String
+        var code: Int32
+        var description: String { "cannot write the report to \(path): \(String(cString: strerror(code)))" }
+    }
+
     static func write(_ report: RunReport, to targets: [Target]) throws {
         for target in targets {
+            if let descriptor = openDescriptor(target.path) {
+                fflush(stdout) // what was printed comes first
+                try writeAll(target.format.render(report), to: descriptor, path: target.path)
+                continue
+            }
+            var status = stat()
+            if stat(target.path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+                let descriptor = open(target.path, O_WRONLY | O_CLOEXEC)
+                guard descriptor >= 0 else { throw WriteError(path: target.path, code: errno) }
+                defer { close(descriptor) }
+                try writeAll(target.format.render(report), to: descriptor, path: target.path)
+                continue
+            }
             let temporary = target.path + ".tmp-\(getpid())"
             let directory = target.path.lastIndex(of: "/").map { String(target.path[..<$0]) } ?? ""
             if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
@@ -36,6 +58,31 @@ enum ReportWriter {
                 try? FileManager.default.removeItem(atPath: temporary)
                 throw RenameError(path: target.path, code: code)
             }
+        }
+    }
+
+    /// The descriptor `path` names when it names one of this process's own: `-` and
+    /// `/dev/stdout` are 1, `/dev/stderr` 2, `/dev/fd/N` and `/proc/self/fd/N` are N.
+    static func openDescriptor(_ path: String) -> Int32? {
+        switch path {
+        case "-", "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                return Int32(path.dropFirst(prefix.count))
+            }
+            return nil
+        }
+    }
+
+    /// Writes all of `text` to `descriptor`, which stays open.
+    private static func writeAll(_ text: String, to descriptor: Int32, path: String) throws {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw WriteError(path: path, code: count < 0 ? errno : EIO) }
+            bytes = bytes.dropFirst(count)
         }
     }
 }

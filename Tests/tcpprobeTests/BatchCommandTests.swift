@@ -78,6 +78,22 @@ import Testing
         #expect(try await ProbeProcess.run(["run", "--report", "pdf=x", "."], in: directory).status == 2)
     }
 
+    @Test func reportsGoToStandardOutputOnItsDescriptor() async throws {
+        // Renamed into place, a report would replace what the path names: "-" would become a
+        // file and, as root, /dev/stdout a regular file. Written on the descriptor, it follows
+        // the console output.
+        let directory = try scenarios(1) { _ in "sleep 1ms\n" }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for target in ["-", "/dev/fd/1", "/proc/self/fd/1"] {
+            let output = try await ProbeProcess.run(["run", "--report", "tap=\(target)", "."], in: directory)
+            #expect(output.status == 0, "\(target): \(output.stderr)")
+            let summary = try #require(output.stdout.range(of: "1 passed, 0 failed"), "\(target): \(output.stdout)")
+            #expect(output.stdout[summary.upperBound...].hasSuffix("\nTAP version 14\n1..1\nok 1 - s00 (s00.scn)\n"), "\(target): \(output.stdout)")
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(left == ["s00.scn"], "no file was made for a report: \(left)")
+    }
+
     @Test func completionScriptsComeFromTheArgumentParser() async throws {
         let output = try await ProbeProcess.run(["--generate-completion-script", "bash"])
         #expect(output.status == 0)
