@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NIOConcurrencyHelpers
 
 /// Picks a TCP port that is free on the loopback interface right now.
 ///
@@ -10,18 +11,34 @@ import Darwin
 /// binding port 0 gives) can be handed out as the source port of any outgoing connection in
 /// the moment between the pick and the subject binding it, and the subject then fails to start.
 /// Parallel scenarios connecting while others spawn servers made that happen.
+///
+/// A port is free from the pick until the subject binds it, tens of milliseconds later, and
+/// two scenarios running side by side could pick the same one in that moment: a process never
+/// hands out a port twice while under half of the range has been handed out.
 enum FreePort {
     /// Where picks below the ephemeral range start: clear of the well-known ports.
     static let lowest = 10_000
+
+    /// Ports this process has handed out.
+    private static let handedOut = NIOLockedValueBox<Set<Int>>([])
 
     static func pick() -> Int? {
         if let ephemeral = ephemeralRange(), ephemeral.lowerBound - lowest >= 1_000 {
             for _ in 0..<64 {
                 let port = Int.random(in: lowest..<ephemeral.lowerBound)
-                if tryBinding(port) != nil { return port }
+                if claim(port, outOf: ephemeral.lowerBound - lowest), tryBinding(port) != nil { return port }
             }
         }
         return tryBinding(0)
+    }
+
+    /// True when `port` was not handed out before, and marks it so; forgets every port once
+    /// half of the `range` ports have gone out, so a long run never runs dry.
+    private static func claim(_ port: Int, outOf range: Int) -> Bool {
+        handedOut.withLockedValue { ports in
+            if ports.count >= range / 2 { ports.removeAll(keepingCapacity: true) }
+            return ports.insert(port).inserted
+        }
     }
 
     /// The kernel's range for ports it picks itself (`ip_local_port_range`), where it says.

@@ -28,4 +28,15 @@ import Testing
         }
         #expect(picks.count > 10, "picks are spread: \(picks.sorted())")
     }
+
+    @Test func scenariosSideBySideNeverGetTheSamePort() async throws {
+        // 2,000 random picks from some 22,000 ports would share about 88 ports between them;
+        // a port two scenarios both got would start only one of their servers.
+        let picks = await withTaskGroup(of: [Int].self) { group in
+            for _ in 0..<8 { group.addTask { (0..<250).compactMap { _ in FreePort.pick() } } }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(picks.count == 2_000)
+        #expect(Set(picks).count == picks.count, "\(picks.count - Set(picks).count) ports were handed out twice")
+    }
 }
