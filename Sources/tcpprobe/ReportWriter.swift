@@ -36,7 +36,7 @@ enum ReportWriter {
 
     static func write(_ report: RunReport, to targets: [Target]) throws {
         for target in targets {
-            if let descriptor = openDescriptor(target.path) {
+            if let descriptor = ownDescriptor(target.path) {
                 fflush(stdout) // what was printed comes first
                 try writeAll(target.format.render(report), to: descriptor, path: target.path)
                 continue
@@ -63,7 +63,7 @@ enum ReportWriter {
 
     /// The descriptor `path` names when it names one of this process's own: `-` and
     /// `/dev/stdout` are 1, `/dev/stderr` 2, `/dev/fd/N` and `/proc/self/fd/N` are N.
-    static func openDescriptor(_ path: String) -> Int32? {
+    private static func ownDescriptor(_ path: String) -> Int32? {
         switch path {
         case "-", "/dev/stdout": return 1
         case "/dev/stderr": return 2
