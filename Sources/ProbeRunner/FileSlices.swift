@@ -11,19 +11,25 @@ final class FileSlices {
     let count: Int
     private let descriptor: Int32
 
-    /// Opens `path` when it is a regular file; nil for anything else (a pipe, a /proc file),
-    /// which has no size to promise and is read whole instead.
-    init?(path: String) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw WholeFile.Unreadable(path: path, reason: String(cString: strerror(errno))) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
-            return nil
-        }
+    /// Takes over `descriptor`, open on the regular file `path` of `count` bytes.
+    private init(path: String, descriptor: Int32, count: Int) {
         self.path = path
-        self.count = Int(status.st_size)
         self.descriptor = descriptor
+        self.count = count
+    }
+
+    /// What `send file` sends, from one open of `path`: a regular file over `threshold` bytes
+    /// is kept open to be read as it is written; anything else (a small file, a pipe, a /proc
+    /// file, which has no size to promise) is read whole now. Opening a named pipe twice
+    /// would leave its writer without a reader in between.
+    static func payload(path: String, streamingOver threshold: Int) throws -> SendPayload {
+        let descriptor = try WholeFile.openForReading(path)
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) > threshold {
+            return .file(FileSlices(path: path, descriptor: descriptor, count: Int(status.st_size)))
+        }
+        defer { close(descriptor) }
+        return .bytes(try WholeFile.bytes(from: descriptor, path: path))
     }
 
     /// The bytes of `range`, read into the buffer that is written; throws when the file ends

@@ -115,8 +115,7 @@ extension ScenarioExecution {
         case .file(let template):
             let path = ScenarioLoader.resolve(template.renderString(lookup), from: statement.location.file)
             do {
-                guard let file = try FileSlices(path: path) else { return .bytes(try WholeFile.bytes(atPath: path)) }
-                return file.count > Self.largestWrite ? .file(file) : .bytes(Array(try file.bytes(in: 0..<file.count).readableBytesView))
+                return try FileSlices.payload(path: path, streamingOver: Self.largestWrite)
             } catch {
                 throw unreadable(error, statement)
             }

@@ -15,9 +15,20 @@ public enum WholeFile {
     }
 
     public static func bytes(atPath path: String) throws -> [UInt8] {
+        let descriptor = try openForReading(path)
+        defer { close(descriptor) }
+        return try bytes(from: descriptor, path: path)
+    }
+
+    /// A descriptor open for reading `path`, or the system's reason why not.
+    static func openForReading(_ path: String) throws -> Int32 {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Unreadable(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
+        return descriptor
+    }
+
+    /// What `descriptor` (open on `path`) holds from where it stands to its end.
+    static func bytes(from descriptor: Int32, path: String) throws -> [UInt8] {
         var status = stat()
         var bytes: [UInt8] = []
         if fstat(descriptor, &status) == 0, status.st_size > 0 { bytes.reserveCapacity(Int(status.st_size)) }

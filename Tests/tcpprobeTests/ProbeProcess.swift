@@ -52,10 +52,10 @@ struct ProbeProcess {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        let stdin = Pipe()
-        if input != nil { process.standardInput = stdin }
+        let stdin = input.map { _ in Pipe() }
+        if let stdin { process.standardInput = stdin }
         try process.run()
-        if let input {
+        if let input, let stdin {
             DispatchQueue.global().async {
                 stdin.fileHandleForWriting.write(Data(input.utf8))
                 try? stdin.fileHandleForWriting.close()
