@@ -16,10 +16,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "ProbeScript"),
+        .target(name: "CSpawnExtras"),
         .target(
             name: "ProbeRunner",
             dependencies: [
-                "ProbeScript", "ProbeCapture",
+                "ProbeScript", "ProbeCapture", "CSpawnExtras",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

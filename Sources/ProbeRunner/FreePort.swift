@@ -54,7 +54,7 @@ enum FreePort {
 
     /// Binds `port` (0: any) on 127.0.0.1 and closes again; the port bound, or nil when taken.
     private static func tryBinding(_ port: Int) -> Int? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var address = sockaddr_in()

@@ -1,3 +1,4 @@
+import CSpawnExtras
 import Dispatch
 import FoundationEssentials
 import NIOConcurrencyHelpers
@@ -51,7 +52,13 @@ final class Subject: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        for fd in [outPipe[0], outPipe[1], errPipe[0], errPipe[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
+        // Nothing else of the probe's goes with it: a subject holding a copy of a connection's
+        // socket would keep `close` from sending FIN, and one holding a listener its port.
+        let closing = spawn_file_actions_close_from(&actions, 3)
+        guard closing == 0 else {
+            for fd in outPipe + errPipe { close(fd) }
+            throw SpawnError.failed(argv[0], errno: closing)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -88,6 +88,25 @@ import Testing
         missing.expectFailure(line: 1, containing: "cannot find 'no-such-program-xyz'")
     }
 
+    /// A subject inherits none of the probe's sockets: holding a copy, it kept `close` from
+    /// sending FIN and `abort` from sending RST for as long as it ran.
+    @Test func aSubjectSpawnedLaterHoldsNoneOfTheProbesConnections() async throws {
+        let result = try await ScenarioHarness.run("""
+            var port = free-port
+            listen l 127.0.0.1:{port}
+            connect a 127.0.0.1:{port}
+            accept b on l
+            connect c 127.0.0.1:{port}
+            accept d on l
+            spawn bystander "sleep 10"
+            a: close
+            b: expect eof within 1s
+            c: abort
+            d: expect reset within 1s
+            """)
+        result.expectPassed()
+    }
+
     @Test func aSubjectThatIgnoresSigtermIsKilledAfterTheGracePeriod() async throws {
         let clock = ContinuousClock()
         let started = clock.now

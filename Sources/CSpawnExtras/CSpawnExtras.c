@@ -1,0 +1,14 @@
+#define _GNU_SOURCE
+#include <errno.h>
+#include <spawn.h>
+#include "CSpawnExtras.h"
+
+int spawn_file_actions_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+#else
+    (void)actions;
+    (void)lowest;
+    return ENOSYS;
+#endif
+}

@@ -1,0 +1,12 @@
+#ifndef CSPAWNEXTRAS_H
+#define CSPAWNEXTRAS_H
+
+#include <spawn.h>
+
+/// Adds a file action that closes every descriptor from `lowest` up in the child, so a spawned
+/// program inherits nothing of its parent but what the other actions set up. 0, or an errno
+/// (ENOSYS where the C library cannot: glibc before 2.34). Swift's Glibc module hides the
+/// GNU extension this calls, so it is wrapped here.
+int spawn_file_actions_close_from(posix_spawn_file_actions_t *actions, int lowest);
+
+#endif
