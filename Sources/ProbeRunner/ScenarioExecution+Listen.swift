@@ -1,5 +1,8 @@
 import NIOCore
 import ProbeScript
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `listen` and `accept` executors: the probe as the server for clients under test.
 extension ScenarioExecution {
@@ -11,11 +14,20 @@ extension ScenarioExecution {
         do {
             try await listener.bind(host: resolved.host, port: resolved.port, group: group, captureHold: captureHold)
         } catch {
-            throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot listen on \(resolved): \(error)")
+            let holders = resolved.port == 0 ? nil : PortHolders.describe(port: resolved.port)
+            throw StepFailure(.environment, at: statement.location, step: statement.text,
+                              message: "cannot listen on \(resolved): \(Self.reason(error))" + (holders.map { "\n" + $0 } ?? ""))
         }
         if resolved.port == 0, let port = listener.port { try watch(port: port, statement) }
         listeners[name.text] = listener
         record(statement, "listening on \(Address(host: resolved.host, port: listener.port ?? resolved.port))")
+    }
+
+    /// The system's words for a failed bind or listen ("Address already in use"), not NIO's
+    /// rendering of the call that failed.
+    static func reason(_ error: Error) -> String {
+        guard let error = error as? IOError else { return "\(error)" }
+        return String(cString: strerror(error.errnoCode))
     }
 
     func accept(_ name: Name, on listenerName: Name, within: Argument<Duration>?, _ statement: Statement) async throws {

@@ -36,9 +36,12 @@ extension ScenarioExecution {
             return
         case .listening(let address)?:
             let target = try resolve(address, "an address HOST:PORT", Address.parse)
+            func withHolders(_ message: String) -> String {
+                PortHolders.describe(port: target.port).map { message + "\n" + $0 } ?? message
+            }
             while true {
                 if let exit = subject.exitDescription {
-                    throw environmentError("'\(step.name.text)' ended (\(exit)) before it listened on \(target)")
+                    throw environmentError(withHolders("'\(step.name.text)' ended (\(exit)) before it listened on \(target)"))
                 }
                 if let listening = ListeningSockets.isListening(port: target.port) {
                     if listening { break }
@@ -46,7 +49,7 @@ extension ScenarioExecution {
                     break
                 }
                 if clock.now - started > wait {
-                    throw environmentError("'\(step.name.text)' did not listen on \(target) within \(format(wait))")
+                    throw environmentError(withHolders("'\(step.name.text)' did not listen on \(target) within \(format(wait))"))
                 }
                 try await Task.sleep(for: .milliseconds(10))
             }

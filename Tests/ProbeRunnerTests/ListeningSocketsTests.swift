@@ -5,30 +5,14 @@ import Testing
 /// Readiness by port reads the kernel's socket tables; it must see a listener however many
 /// sockets come before it there.
 @Suite struct ListeningSocketsTests {
-    /// A socket bound to 127.0.0.1 at a port the kernel picks, listening or not, and that port.
-    private func socket(listening: Bool) throws -> (fd: Int32, port: Int) {
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && (!listening || listen(fd, 1) == 0) && getsockname(fd, $0, &length) == 0
-            }
-        }
-        try #require(ok, "cannot listen on 127.0.0.1")
-        return (fd, Int(UInt16(bigEndian: address.sin_port)))
-    }
-
     @Test func everyOneOfEightyListenersIsSeenBothWays() throws {
         // 80 listeners fill about 12 KiB of /proc/net/tcp; reading only its first 4 KiB (what
         // String(contentsOfFile:) does with a file that reports size 0) sees about 27 sockets.
         var listeners: [(fd: Int32, port: Int)] = []
         defer { listeners.forEach { close($0.fd) } }
-        for _ in 0..<80 { listeners.append(try socket(listening: true)) }
+        for _ in 0..<80 { listeners.append(try LoopbackSocket.bound(listening: true)) }
         // Bound but not listening: the port stays this socket's, so no other test can listen on it.
-        let bound = try socket(listening: false)
+        let bound = try LoopbackSocket.bound(listening: false)
         defer { close(bound.fd) }
 
         let diagnosed = try #require(ListeningSockets.listeningPortsBySockDiag(), "the sock_diag dump failed")

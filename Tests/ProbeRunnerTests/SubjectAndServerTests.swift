@@ -88,6 +88,26 @@ import Testing
         missing.expectFailure(line: 1, containing: "cannot find 'no-such-program-xyz'")
     }
 
+    /// "Address already in use" says only that someone holds the port; the failure says who.
+    @Test func aPortThatIsTakenIsExplainedWithItsHolder() async throws {
+        let spawned = try await ScenarioHarness.run("""
+            var p = free-port
+            spawn squatter "python3 -c 'import socket,time; s=socket.socket(); s.bind((\\"127.0.0.1\\", {p})); print(\\"up\\", flush=True); time.sleep(10)'" ready when stdout /up/
+            spawn server "python3 -c 'import socket; s=socket.socket(); s.bind((\\"127.0.0.1\\", {p})); s.listen()'" ready on 127.0.0.1:{p} within 5s
+            """)
+        spawned.expectFailure(line: 3, containing: "'server' ended (exit code 1) before it listened on 127.0.0.1:")
+        spawned.expectFailure(line: 3, containing: "now:\n  BOUND (not listening) 127.0.0.1:")
+        spawned.expectFailure(line: 3, containing: "python3 -c import socket,time; s=socket.socket")
+        let listened = try await ScenarioHarness.run("""
+            var p = free-port
+            listen l 127.0.0.1:{p}
+            listen m 127.0.0.1:{p}
+            """)
+        listened.expectFailure(line: 3, containing: "Address already in use\nport ")
+        listened.expectFailure(line: 3, containing: "  LISTEN 127.0.0.1:")
+        listened.expectFailure(line: 3, containing: "(tcpprobe itself)")
+    }
+
     /// A subject inherits none of the probe's sockets: holding a copy, it kept `close` from
     /// sending FIN and `abort` from sending RST for as long as it ran.
     @Test func aSubjectSpawnedLaterHoldsNoneOfTheProbesConnections() async throws {
