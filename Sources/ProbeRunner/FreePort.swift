@@ -14,7 +14,8 @@ import NIOConcurrencyHelpers
 ///
 /// A port is free from the pick until the subject binds it, tens of milliseconds later, and
 /// two scenarios running side by side could pick the same one in that moment: a process never
-/// hands out a port twice while under half of the range has been handed out.
+/// hands out a port twice while under half of the range has been handed out, nor one that
+/// another tcpprobe process has handed out (`PortClaims`).
 enum FreePort {
     /// Where picks below the ephemeral range start: clear of the well-known ports.
     static let lowest = 10_000
@@ -22,22 +23,27 @@ enum FreePort {
     /// Ports this process has handed out.
     private static let handedOut = NIOLockedValueBox<Set<Int>>([])
 
-    static func pick() -> Int? {
+    /// A free port, claimed in `claims` for other tcpprobe processes to leave alone.
+    static func pick(claims: PortClaims = .shared) -> Int? {
         if let ephemeral = ephemeralRange(), ephemeral.lowerBound - lowest >= 1_000 {
             for _ in 0..<64 {
                 let port = Int.random(in: lowest..<ephemeral.lowerBound)
-                if claim(port, outOf: ephemeral.lowerBound - lowest), tryBinding(port) != nil { return port }
+                if claim(port, outOf: ephemeral.lowerBound - lowest, in: claims), tryBinding(port) != nil { return port }
             }
         }
         return tryBinding(0)
     }
 
-    /// True when `port` was not handed out before, and marks it so; forgets every port once
-    /// half of the `range` ports have gone out, so a long run never runs dry.
-    private static func claim(_ port: Int, outOf range: Int) -> Bool {
+    /// True when `port` was not handed out before, by this process or (in `claims`) another,
+    /// and marks it so; forgets every port once half of the `range` ports have gone out, so a
+    /// long run never runs dry.
+    private static func claim(_ port: Int, outOf range: Int, in claims: PortClaims) -> Bool {
         handedOut.withLockedValue { ports in
-            if ports.count >= range / 2 { ports.removeAll(keepingCapacity: true) }
-            return ports.insert(port).inserted
+            if ports.count >= range / 2 {
+                ports.removeAll(keepingCapacity: true)
+                claims.releaseAll()
+            }
+            return ports.insert(port).inserted && claims.claim(port)
         }
     }
 

@@ -39,4 +39,49 @@ import Testing
         #expect(picks.count == 2_000)
         #expect(Set(picks).count == picks.count, "\(picks.count - Set(picks).count) ports were handed out twice")
     }
+
+    /// A python3 child that runs `code` with the claims file open as `f`, and the first line it prints.
+    private func claimant(_ file: String, _ code: String, _ arguments: [String] = []) throws -> (process: Process, line: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import fcntl, sys, time\nf = open(sys.argv[1], 'r+')\n" + code, file] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        return (process, line.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    private func claimsFile() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("claims-\(UUID().uuidString)").path
+    }
+
+    @Test(.enabled(if: FreePort.ephemeralRange().map { $0.lowerBound - FreePort.lowest >= 1_000 } ?? false,
+                   "needs room below the kernel's ephemeral range"))
+    func portsAnotherProcessClaimedAreLeftAlone() throws {
+        let file = claimsFile()
+        let claims = PortClaims(path: file)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let below = try #require(FreePort.ephemeralRange()).lowerBound
+        // Another process claims every port free-port picks from.
+        let (other, line) = try claimant(file, "fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB, \(below - FreePort.lowest), \(FreePort.lowest))\nprint('held', flush=True)\ntime.sleep(30)")
+        defer { other.terminate() }
+        try #require(line == "held", "the other process could not claim the ports: \(line)")
+        for _ in 0..<5 {
+            let port = try #require(FreePort.pick(claims: claims))
+            #expect(!(FreePort.lowest..<below).contains(port), "\(port) was claimed by another process")
+        }
+    }
+
+    @Test func aPickIsClaimedAgainstOtherProcesses() throws {
+        let file = claimsFile()
+        let claims = PortClaims(path: file)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let port = try #require(FreePort.pick(claims: claims))
+        let attempt = "try:\n fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, int(sys.argv[2]))\n print('granted')\nexcept OSError:\n print('refused')"
+        let (other, answer) = try claimant(file, attempt, ["\(port)"])
+        other.waitUntilExit()
+        #expect(answer == "refused", "another process could claim port \(port) too")
+        claims.releaseAll()
+    }
 }
