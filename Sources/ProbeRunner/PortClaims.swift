@@ -46,12 +46,12 @@ final class PortClaims: Sendable {
 
     /// Opens the file for writing (a write lock needs it), creating it writable by every user
     /// so that their runs share it; never re-creates another user's file (a sticky /tmp with
-    /// protected_regular refuses O_CREAT on it).
+    /// protected_regular refuses O_CREAT on it), and never follows a symbolic link planted there.
     private static func open(_ path: String) -> Int32 {
         for _ in 0..<3 {
-            let existing = Glibc.open(path, O_RDWR | O_CLOEXEC)
+            let existing = Glibc.open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
             if existing >= 0 || errno != ENOENT { return existing }
-            let created = Glibc.open(path, O_RDWR | O_CLOEXEC | O_CREAT | O_EXCL, 0o666)
+            let created = Glibc.open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_CREAT | O_EXCL, 0o666)
             if created >= 0 {
                 fchmod(created, 0o666)
                 return created
