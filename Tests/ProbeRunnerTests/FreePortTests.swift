@@ -52,6 +52,15 @@ import Testing
         return (process, line.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// Whether a python3 child can lock byte `port` of `file` now.
+    private func anotherProcessCanClaim(_ port: Int, in file: String) throws -> Bool {
+        let attempt = "try:\n fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, int(sys.argv[2]))\n print('granted')\nexcept OSError:\n print('refused')"
+        let (other, answer) = try claimant(file, attempt, ["\(port)"])
+        other.waitUntilExit()
+        try #require(answer == "granted" || answer == "refused", "python3 said: \(answer)")
+        return answer == "granted"
+    }
+
     private func claimsFile() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("claims-\(UUID().uuidString)").path
     }
@@ -78,10 +87,17 @@ import Testing
         let claims = PortClaims(path: file)
         defer { try? FileManager.default.removeItem(atPath: file) }
         let port = try #require(FreePort.pick(claims: claims))
-        let attempt = "try:\n fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, int(sys.argv[2]))\n print('granted')\nexcept OSError:\n print('refused')"
-        let (other, answer) = try claimant(file, attempt, ["\(port)"])
-        other.waitUntilExit()
-        #expect(answer == "refused", "another process could claim port \(port) too")
+        #expect(try !anotherProcessCanClaim(port, in: file), "another process could claim port \(port) too")
         claims.releaseAll()
+    }
+
+    @Test func aLinkInPlaceOfTheFileIsNotFollowed() throws {
+        let target = claimsFile(), link = claimsFile()
+        FileManager.default.createFile(atPath: target, contents: nil)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        defer { for path in [target, link] { try? FileManager.default.removeItem(atPath: path) } }
+        let claims = PortClaims(path: link)
+        #expect(claims.claim(12_345), "without its own file, claims are this process's only")
+        #expect(try anotherProcessCanClaim(12_345, in: target), "the link's target was locked")
     }
 }
