@@ -132,7 +132,7 @@ public final class NIOTransportListener: TransportListener, @unchecked Sendable 
     public init(host: String, port: Int, makeUnframer: @escaping @Sendable () -> any LineUnframer) throws {
         let (stream, continuation) = AsyncStream.makeStream(of: (any TCPTransport).self)
         connections = stream
-        channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
@@ -143,7 +143,12 @@ public final class NIOTransportListener: TransportListener, @unchecked Sendable 
                     continuation.yield(transport)
                 }
             }
-            .bind(host: host, port: port).wait()
+        do {
+            channel = try bootstrap.bind(host: host, port: port).wait()
+        } catch let error as IOError {
+            // The same words as the other transports, not NIO's rendering of the call.
+            throw PosixSocket.Failure(operation: "listen on \(host):\(port)", code: error.errnoCode)
+        }
         self.port = channel.localAddress?.port ?? port
         channel.closeFuture.whenComplete { _ in continuation.finish() }
     }

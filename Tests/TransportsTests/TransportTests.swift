@@ -116,4 +116,17 @@ import Transports
             #expect(seen == ["stopped:error"], "\(kind)")
         }
     }
+
+    @Test(arguments: TransportKind.allCases)
+    func listeningOnATakenPortSaysSoInTheSameWords(_ kind: TransportKind) throws {
+        let first = try kind.listen(host: "127.0.0.1", port: 0) { LineFraming() }
+        defer { first.close() }
+        do {
+            let second = try kind.listen(host: "127.0.0.1", port: first.port) { LineFraming() }
+            second.close()
+            Issue.record("\(kind) listened on a port that was taken")
+        } catch {
+            #expect("\(error)" == "listen on 127.0.0.1:\(first.port): Address already in use", "\(kind)")
+        }
+    }
 }
