@@ -41,7 +41,11 @@ extension ScenarioExecution {
             }
             while true {
                 if let exit = subject.exitDescription {
-                    throw environmentError(withHolders("'\(step.name.text)' ended (\(exit)) before it listened on \(target)"))
+                    var message = withHolders("'\(step.name.text)' ended (\(exit)) before it listened on \(target)")
+                    if subject.exitCode == 0, ListeningSockets.isListening(port: target.port) == true {
+                        message += "\n" + Self.daemonHint
+                    }
+                    throw environmentError(message)
                 }
                 if let listening = ListeningSockets.isListening(port: target.port) {
                     if listening { break }
@@ -76,6 +80,13 @@ extension ScenarioExecution {
             }
         }
     }
+
+    /// Why a subject that exits 0 while its port starts listening fails readiness.
+    static let daemonHint = """
+        it seems to have put itself in the background, where tcpprobe cannot stop it (what listens \
+        above is still running): run it in the foreground (nginx -g 'daemon off;', redis-server \
+        --daemonize no, memcached without -d)
+        """
 
     /// True when a TCP connection to `address` succeeds now (it is closed at once).
     static func canConnect(to address: Address, group: EventLoopGroup) async -> Bool {

@@ -108,6 +108,18 @@ import Testing
         listened.expectFailure(line: 3, containing: "(tcpprobe itself)")
     }
 
+    /// A server that forks into the background exits 0 while its port listens: the failure
+    /// says so and how to keep it in the foreground, since tcpprobe could not stop it.
+    @Test func aSubjectThatDaemonizesIsToldToStayInTheForeground() async throws {
+        let result = try await ScenarioHarness.run("""
+            var p = free-port
+            spawn server "python3 -c 'import os,socket,time; s=socket.socket(); s.bind((\\"127.0.0.1\\", {p})); s.listen(); os.fork() and os._exit(0); os.setsid(); time.sleep(3)'" ready on 127.0.0.1:{p} within 5s
+            """)
+        result.expectFailure(line: 2, containing: "'server' ended (exit code 0) before it listened on 127.0.0.1:")
+        result.expectFailure(line: 2, containing: "  LISTEN 127.0.0.1:")
+        result.expectFailure(line: 2, containing: "put itself in the background")
+    }
+
     /// A subject inherits none of the probe's sockets: holding a copy, it kept `close` from
     /// sending FIN and `abort` from sending RST for as long as it ran.
     @Test func aSubjectSpawnedLaterHoldsNoneOfTheProbesConnections() async throws {
