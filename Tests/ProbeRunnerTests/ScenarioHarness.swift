@@ -41,13 +41,15 @@ extension ScenarioResult {
         #expect(failure == nil, "failed at line \(failure?.location.line ?? 0): \(failure?.message ?? "")", sourceLocation: sourceLocation)
     }
 
-    /// The failure, recording an issue when the scenario passed.
-    func expectFailure(line: Int, containing text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    /// The failure at `line`, its message holding every one of `texts`; an issue when the scenario passed.
+    func expectFailure(line: Int, containing texts: String..., sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         guard let failure else {
-            Issue.record("expected a failure at line \(line) containing \"\(text)\", but the scenario passed", sourceLocation: sourceLocation)
+            Issue.record("expected a failure at line \(line) containing \(texts), but the scenario passed", sourceLocation: sourceLocation)
             return
         }
         #expect(failure.location.line == line, "failed at line \(failure.location.line) instead: \(failure.message)", sourceLocation: sourceLocation)
-        #expect(failure.message.contains(text), "message was: \(failure.message)", sourceLocation: sourceLocation)
+        for text in texts {
+            #expect(failure.message.contains(text), "no \"\(text)\" in the message: \(failure.message)", sourceLocation: sourceLocation)
+        }
     }
 }

@@ -95,17 +95,14 @@ import Testing
             spawn squatter "python3 -c 'import socket,time; s=socket.socket(); s.bind((\\"127.0.0.1\\", {p})); print(\\"up\\", flush=True); time.sleep(10)'" ready when stdout /up/
             spawn server "python3 -c 'import socket; s=socket.socket(); s.bind((\\"127.0.0.1\\", {p})); s.listen()'" ready on 127.0.0.1:{p} within 5s
             """)
-        spawned.expectFailure(line: 3, containing: "'server' ended (exit code 1) before it listened on 127.0.0.1:")
-        spawned.expectFailure(line: 3, containing: "now:\n  BOUND (not listening) 127.0.0.1:")
-        spawned.expectFailure(line: 3, containing: "python3 -c import socket,time; s=socket.socket")
+        spawned.expectFailure(line: 3, containing: "'server' ended (exit code 1) before it listened on 127.0.0.1:",
+                              "now:\n  BOUND (not listening) 127.0.0.1:", "python3 -c import socket,time; s=socket.socket")
         let listened = try await ScenarioHarness.run("""
             var p = free-port
             listen l 127.0.0.1:{p}
             listen m 127.0.0.1:{p}
             """)
-        listened.expectFailure(line: 3, containing: "Address already in use\nport ")
-        listened.expectFailure(line: 3, containing: "  LISTEN 127.0.0.1:")
-        listened.expectFailure(line: 3, containing: "(tcpprobe itself)")
+        listened.expectFailure(line: 3, containing: "Address already in use\nport ", "  LISTEN 127.0.0.1:", "(tcpprobe itself)")
     }
 
     /// A server that forks into the background exits 0 while its port listens: the failure
@@ -115,9 +112,8 @@ import Testing
             var p = free-port
             spawn server "python3 -c 'import os,socket,time; s=socket.socket(); s.bind((\\"127.0.0.1\\", {p})); s.listen(); os.fork() and os._exit(0); os.setsid(); time.sleep(3)'" ready on 127.0.0.1:{p} within 5s
             """)
-        result.expectFailure(line: 2, containing: "'server' ended (exit code 0) before it listened on 127.0.0.1:")
-        result.expectFailure(line: 2, containing: "  LISTEN 127.0.0.1:")
-        result.expectFailure(line: 2, containing: "put itself in the background")
+        result.expectFailure(line: 2, containing: "'server' ended (exit code 0) before it listened on 127.0.0.1:",
+                             "  LISTEN 127.0.0.1:", "put itself in the background")
     }
 
     /// A subject inherits none of the probe's sockets: holding a copy, it kept `close` from
