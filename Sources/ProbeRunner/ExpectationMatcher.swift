@@ -89,7 +89,7 @@ struct ExpectationMatcher: @unchecked Sendable {
             guard let bytes = nextLine(&buffer, end: end) else { return nil }
             switch bytes {
             case .failure(let message): return .failed(message)
-            case .success(let received): return check(line, received)
+            case .success(let received): return Self.check(line, received)
             }
         case .linesUnordered(var remaining):
             while !remaining.isEmpty {
@@ -216,7 +216,8 @@ struct ExpectationMatcher: @unchecked Sendable {
         return found
     }
 
-    private func check(_ line: LineRule, _ received: [UInt8]) -> MatchOutcome {
+    /// Whether one line passes `line`; also how a subject's output lines are judged.
+    static func check(_ line: LineRule, _ received: [UInt8]) -> MatchOutcome {
         let shown = "line \(ByteDiff.preview(received))"
         switch line {
         case .any:

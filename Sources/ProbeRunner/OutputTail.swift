@@ -1,14 +1,21 @@
 import NIOConcurrencyHelpers
 
-/// The last bytes a subject wrote to one stream: bounded however much it writes.
+/// What a subject writes to one stream: its last bytes for the failure report (bounded
+/// however much it writes), and its lines in order for readiness and `expect stdout|stderr`.
 final class OutputTail: @unchecked Sendable {
+    /// Lines kept unread at most; past it, new lines are counted and dropped.
+    static let pendingLimit = 1024
+
     private let lock = NIOLock()
     private let capacity: Int
     private var bytes: [UInt8] = []
     private var total = 0
-    /// Complete lines not yet offered to a readiness check.
+    /// Complete lines not yet taken, oldest first.
     private var pendingLines: [String] = []
+    private var firstPending = 0
     private var partialLine: [UInt8] = []
+    private var dropped = 0
+    private var ended = false
 
     init(capacity: Int = 64 * 1024) {
         self.capacity = capacity
@@ -21,10 +28,7 @@ final class OutputTail: @unchecked Sendable {
             if bytes.count > capacity { bytes.removeFirst(bytes.count - capacity) }
             for byte in chunk {
                 if byte == 10 {
-                    var line = partialLine
-                    if line.last == 13 { line.removeLast() }
-                    if pendingLines.count < 1024 { pendingLines.append(String(decoding: line, as: UTF8.self)) }
-                    partialLine = []
+                    completeLine()
                 } else if partialLine.count < 64 * 1024 {
                     partialLine.append(byte)
                 }
@@ -32,12 +36,50 @@ final class OutputTail: @unchecked Sendable {
         }
     }
 
-    /// Lines completed since the last call.
-    func takeLines() -> [String] {
+    /// The stream reached its end: a last line without a newline still counts.
+    func finish() {
         lock.withLock {
-            defer { pendingLines = [] }
-            return pendingLines
+            if !partialLine.isEmpty { completeLine() }
+            ended = true
         }
+    }
+
+    private func completeLine() {
+        var line = partialLine
+        if line.last == 13 { line.removeLast() }
+        partialLine = []
+        if pendingLines.count - firstPending < Self.pendingLimit {
+            pendingLines.append(String(decoding: line, as: UTF8.self))
+        } else {
+            dropped += 1
+        }
+    }
+
+    /// The oldest line not yet taken, if one is complete.
+    func takeLine() -> String? {
+        lock.withLock {
+            guard firstPending < pendingLines.count else { return nil }
+            defer {
+                firstPending += 1
+                if firstPending == pendingLines.count {
+                    pendingLines.removeAll(keepingCapacity: true)
+                    firstPending = 0
+                } else if firstPending >= Self.pendingLimit {
+                    pendingLines.removeFirst(firstPending)
+                    firstPending = 0
+                }
+            }
+            return pendingLines[firstPending]
+        }
+    }
+
+    /// True once the stream ended and every line was taken.
+    var isDrained: Bool { lock.withLock { ended && firstPending == pendingLines.count } }
+
+    /// Lines dropped because over `pendingLimit` waited unread, and the text of a line begun
+    /// but not ended yet.
+    var unreadState: (dropped: Int, partial: String) {
+        lock.withLock { (dropped, String(decoding: partialLine, as: UTF8.self)) }
     }
 
     /// The last `lines` lines kept, and how many bytes were written in all.

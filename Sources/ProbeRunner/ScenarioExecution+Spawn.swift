@@ -23,7 +23,7 @@ extension ScenarioExecution {
         }
         let subject: Subject
         do {
-            subject = try Subject.spawn(name: step.name.text, argv: argv, environment: environment)
+            subject = try Subject.spawn(name: step.name.text, argv: argv, environment: environment, withStdin: step.withStdin)
         } catch {
             throw environmentError("\(error)")
         }
@@ -63,7 +63,7 @@ extension ScenarioExecution {
             do { regex = try regexCache.regex(literal, lookup) } catch { throw failure(statement, "the regex \(literal.description) does not compile: \(error)") }
             let tail = stream == .stdout ? subject.stdout : subject.stderr
             while true {
-                for line in tail.takeLines() {
+                while let line = tail.takeLine() {
                     if let match = try? regex.firstMatch(in: line) {
                         for name in literal.groupNames { if let value = match.output[name]?.substring { variables[name] = String(value) } }
                         record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), ready after \(format(clock.now - started)): \(stream.rawValue) said \"\(line)\"")

@@ -219,6 +219,10 @@ final class ScenarioExecution {
             return { try await self.kill(name, signal: signal, statement) }
         case .expectExit(let expectation):
             return { try await self.expectExit(expectation, statement) }
+        case .expectOutput(let expectation):
+            return { try await self.expectOutput(expectation, statement) }
+        case .input(let input):
+            return { try await self.input(input, statement) }
         case .parallel(let count, let body):
             return { try await self.parallel(count, body, statement) }
         }

@@ -16,10 +16,25 @@ final class Subject: @unchecked Sendable {
     let stderr = OutputTail()
     private let lock = NIOLock()
     private var status: Int32?
+    /// Our end of its standard input when spawned with one; -1 when it has none or it was closed.
+    private var input: Int32
     private let exited = DispatchSemaphore(value: 0)
 
     /// How long `stop` waits after SIGTERM before SIGKILL.
     static let gracePeriod: Duration = .seconds(2)
+
+    /// Why `writeInput` could not write.
+    enum InputError: Error, CustomStringConvertible {
+        case notOpen
+        case failed(Int32)
+
+        var description: String {
+            switch self {
+            case .notOpen: return "its standard input is closed"
+            case .failed(let code): return "its standard input took no more: \(String(cString: strerror(code)))"
+            }
+        }
+    }
 
     enum SpawnError: Error, CustomStringConvertible {
         case notFound(String, searched: [String])
@@ -35,28 +50,41 @@ final class Subject: @unchecked Sendable {
         }
     }
 
-    private init(name: String, command: String, pid: pid_t) {
+    private init(name: String, command: String, pid: pid_t, input: Int32) {
         self.name = name
         self.command = command
         self.pid = pid
+        self.input = input
+        self.inputWasOpened = input >= 0
     }
 
-    /// Starts `argv` with the environment plus `environment`, in a new process group.
-    static func spawn(name: String, argv: [String], environment: [String: String]) throws -> Subject {
+    /// Starts `argv` with the environment plus `environment`, in a new process group. Its
+    /// standard input is /dev/null, or with `withStdin` a socket that `writeInput` writes (a
+    /// socket, not a pipe, so a write to a subject that is gone fails with EPIPE, never SIGPIPE).
+    static func spawn(name: String, argv: [String], environment: [String: String], withStdin: Bool = false) throws -> Subject {
         let executable = try locate(argv[0])
-        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
+        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], inPair: [Int32] = [-1, -1]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw SpawnError.failed(argv[0], errno: errno) }
+        if withStdin, socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &inPair) != 0 {
+            let code = errno
+            for fd in outPipe + errPipe { close(fd) }
+            throw SpawnError.failed(argv[0], errno: code)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if withStdin {
+            posix_spawn_file_actions_adddup2(&actions, inPair[1], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         // Nothing else of the probe's goes with it: a subject holding a copy of a connection's
         // socket would keep `close` from sending FIN, and one holding a listener its port.
         let closing = spawn_file_actions_close_from(&actions, 3)
         guard closing == 0 else {
-            for fd in outPipe + errPipe { close(fd) }
+            for fd in outPipe + errPipe + inPair where fd >= 0 { close(fd) }
             throw SpawnError.failed(argv[0], errno: closing)
         }
         var attributes = posix_spawnattr_t()
@@ -83,12 +111,15 @@ final class Subject: @unchecked Sendable {
         let result = posix_spawn(&pid, executable, &actions, &attributes, cArguments, cEnvironment)
         close(outPipe[1])
         close(errPipe[1])
+        if withStdin {
+            close(inPair[1])
+            shutdown(inPair[0], Int32(SHUT_RD))
+        }
         guard result == 0 else {
-            close(outPipe[0])
-            close(errPipe[0])
+            for fd in [outPipe[0], errPipe[0], inPair[0]] where fd >= 0 { close(fd) }
             throw SpawnError.failed(argv[0], errno: result)
         }
-        let subject = Subject(name: name, command: argv.joined(separator: " "), pid: pid)
+        let subject = Subject(name: name, command: argv.joined(separator: " "), pid: pid, input: inPair[0])
         subject.startReading(outPipe[0], into: subject.stdout)
         subject.startReading(errPipe[0], into: subject.stderr)
         subject.startReaping()
@@ -118,6 +149,7 @@ final class Subject: @unchecked Sendable {
                 if count > 0 { tail.append(buffer[0..<count]) } else if count == 0 || errno != EINTR { break }
             }
             close(fd)
+            tail.finish()
         }
     }
 
@@ -128,6 +160,34 @@ final class Subject: @unchecked Sendable {
             lock.withLock { status = raw }
             SubjectRegistry.shared.remove(self)
             exited.signal()
+        }
+    }
+
+    /// True when it was spawned `with stdin`.
+    var spawnedWithStdin: Bool { inputWasOpened }
+    private let inputWasOpened: Bool
+
+    /// True when it was spawned with a standard input that is still open.
+    var hasInput: Bool { lock.withLock { input >= 0 } }
+
+    /// Writes what its standard input takes of `bytes` now, without waiting: the count
+    /// written, 0 when its buffer is full (the subject is not reading).
+    func writeInput(_ bytes: ArraySlice<UInt8>) throws -> Int {
+        try lock.withLock {
+            guard input >= 0 else { throw InputError.notOpen }
+            let written = bytes.withUnsafeBytes { send(input, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            if written >= 0 { return written }
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return 0 }
+            throw InputError.failed(errno)
+        }
+    }
+
+    /// Ends its standard input: the subject reads EOF.
+    func closeInput() {
+        lock.withLock {
+            guard input >= 0 else { return }
+            close(input)
+            input = -1
         }
     }
 
@@ -169,6 +229,7 @@ final class Subject: @unchecked Sendable {
 
     /// SIGTERM to the group, SIGKILL after the grace period, then waits for the reap.
     func stop(grace: Duration = Subject.gracePeriod) async {
+        closeInput()
         guard !hasExited else { return }
         signal(SIGTERM)
         if await waitForExit(timeout: grace) { return }
@@ -178,6 +239,7 @@ final class Subject: @unchecked Sendable {
 
     /// The same as `stop`, blocking, for signal handlers and process exit.
     func stopNow(grace: TimeInterval) {
+        closeInput()
         guard !hasExited else { return }
         _ = kill(-pid, SIGTERM)
         if exited.wait(timeout: .now() + grace) == .timedOut {

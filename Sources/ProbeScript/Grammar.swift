@@ -17,8 +17,9 @@ public enum Grammar {
                                          "set capture on|off|headers"], actsOnConnection: false),
         Entry(keyword: "var", synopsis: ["var NAME = \"VALUE\"|WORD|free-port"], actsOnConnection: false),
         Entry(keyword: "include", synopsis: ["include \"FILE\""], actsOnConnection: false),
-        Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [within D] [env K=V...]"], actsOnConnection: false),
+        Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [within D] [with stdin] [env K=V...]"], actsOnConnection: false),
         Entry(keyword: "kill", synopsis: ["kill NAME [SIGNAL]"], actsOnConnection: false),
+        Entry(keyword: "input", synopsis: ["input NAME line \"TEXT\"|\"BYTES\"|hex\"..\"|eof   (to a subject spawned with stdin)"], actsOnConnection: false),
         Entry(keyword: "connect", synopsis: ["connect [NAME] HOST:PORT [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout]"], actsOnConnection: false),
         Entry(keyword: "listen", synopsis: ["listen NAME HOST:PORT"], actsOnConnection: false),
         Entry(keyword: "accept", synopsis: ["accept NAME on LISTENER [within D]"], actsOnConnection: false),
@@ -28,6 +29,7 @@ public enum Grammar {
             "expect line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect lines unordered \"A\", \"B\"...",
             "expect \"BYTES\"|hex\"..\"", "expect bytes N [= \"BYTES\"]", "expect until \"DELIM\" max SIZE",
             "expect any|eof|reset|close", "expect nothing for D", "expect exit NAME [code N] [within D]",
+            "expect stdout|stderr NAME line \"TEXT\"|/RE/|contains \"TEXT\"|any",
             "... [within D] on any expect",
         ], actsOnConnection: true),
         Entry(keyword: "read", synopsis: ["read slowly N byte(s) every D (for D | until eof | total SIZE)"], actsOnConnection: true),
@@ -57,10 +59,10 @@ public enum Grammar {
     static let connectOptions = ["timeout", "rcvbuf", "sndbuf", "expect"]
     static let sendForms = ["line", "file", "random"]
     static let sendModifiers = ["in", "split", "every", "at"]
-    static let expectForms = ["line", "lines", "bytes", "until", "any", "eof", "reset", "close", "nothing", "exit"]
+    static let expectForms = ["line", "lines", "bytes", "until", "any", "eof", "reset", "close", "nothing", "exit", "stdout", "stderr"]
     static let lineForms = ["contains", "any"]
     static let slowReadStops = ["for", "until", "total"]
-    static let spawnOptions = ["ready", "env"]
+    static let spawnOptions = ["ready", "with", "env"]
     static let wireProperties = ["terminator", "lines", "line", "segments", "max-segment", "bytes", "fin", "rst", "no", "zero-window"]
 
     /// The reference text of every statement, as `tcpprobe grammar` prints it.

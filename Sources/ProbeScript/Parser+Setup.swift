@@ -38,6 +38,7 @@ extension Parser {
         let command = try string("a command")
         var readiness: SpawnStep.Readiness?
         var readinessWithin: Argument<Duration>?
+        var withStdin = false
         var environment: [(key: String, value: Template)] = []
         while !atStatementEnd {
             if current.word == "within", readiness == nil {
@@ -54,13 +55,17 @@ extension Parser {
                     readiness = .output(stream: stream, try regex())
                 }
                 if take("within") { readinessWithin = try duration() }
+            case "with":
+                try keyword(["stdin"], after: "with")
+                withStdin = true
             default:
                 repeat {
                     environment.append(try environmentEntry())
                 } while current.word.map { $0.contains("=") } ?? false
             }
         }
-        return SpawnStep(name: name, command: command, readiness: readiness, readinessWithin: readinessWithin, environment: environment)
+        return SpawnStep(name: name, command: command, readiness: readiness, readinessWithin: readinessWithin,
+                         withStdin: withStdin, environment: environment)
     }
 
     /// `KEY=VALUE` or `KEY="a value"`.
@@ -77,6 +82,18 @@ extension Parser {
             return (key, template)
         }
         return (key, Template.word(valueText, at: token.location.advanced(by: key.count + 1)))
+    }
+
+    mutating func parseInput() throws -> SubjectInput {
+        let name = try name("a subject name")
+        switch current.kind {
+        case .string, .hex: return SubjectInput(name: name, data: .bytes(try data("the bytes to write")))
+        default:
+            if try keyword(["line", "eof"], after: "input NAME (or a \"string\" or hex\"..\")") == "eof" {
+                return SubjectInput(name: name, data: .eof)
+            }
+            return SubjectInput(name: name, data: .line(try string("the line to write")))
+        }
     }
 
     static let signals = ["TERM", "KILL", "INT", "HUP", "QUIT", "USR1", "USR2", "STOP", "CONT"]

@@ -80,6 +80,13 @@ extension Parser {
             case "nothing":
                 try keyword(["for"], after: "expect nothing")
                 expectation = .nothing(for: try duration())
+            case "stdout", "stderr":
+                let stream = SpawnStep.OutputStream(rawValue: tokens[position - 1].word!)!
+                let name = try name("a subject name")
+                try keyword(["line"], after: "expect \(stream.rawValue) NAME")
+                let match = try lineMatch()
+                let within = take("within") ? try duration() : nil
+                return .expectOutput(OutputExpectation(name: name, stream: stream, match: match, within: within))
             default:
                 return .expectExit(try parseExitExpectation())
             }

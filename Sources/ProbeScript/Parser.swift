@@ -230,7 +230,10 @@ public struct Parser {
         let kind = try parseBody(of: keyword)
         if let prefix {
             let isConnectionStep: Bool
-            if case .expectExit = kind { isConnectionStep = false } else { isConnectionStep = entry.actsOnConnection }
+            switch kind {
+            case .expectExit, .expectOutput: isConnectionStep = false
+            default: isConnectionStep = entry.actsOnConnection
+            }
             guard isConnectionStep else {
                 throw failure("'\(keyword)' does not act on a connection, so it takes no '\(prefix.text):' prefix", at: keywordToken)
             }
@@ -276,6 +279,7 @@ public struct Parser {
             return .include(String(decoding: bytes, as: UTF8.self))
         case "spawn": return .spawn(try parseSpawn())
         case "kill": return try parseKill()
+        case "input": return .input(try parseInput())
         case "connect": return .connect(try parseConnect())
         case "listen":
             let name = try name("a listener name")

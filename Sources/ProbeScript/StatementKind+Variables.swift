@@ -14,6 +14,12 @@ extension StatementKind {
             }
             return templates
         case .expectExit(let exit): return exit.code.templates + exit.within.templates
+        case .expectOutput(let output): return output.match.templates + output.within.templates
+        case .input(let input):
+            switch input.data {
+            case .bytes(let template), .line(let template): return [template]
+            case .eof: return []
+            }
         case .connect(let connect):
             return connect.address.templates + connect.timeout.templates + connect.receiveBuffer.templates + connect.sendBuffer.templates
         case .listen(_, let address): return address.templates
@@ -57,6 +63,9 @@ extension StatementKind {
         switch self {
         case .variable(let name, _): return [name.text]
         case .expect(.line(.regex(let regex)), _): return regex.groupNames
+        case .expectOutput(let output):
+            if case .regex(let regex) = output.match { return regex.groupNames }
+            return []
         case .spawn(let spawn):
             if case .output(_, let regex)? = spawn.readiness { return regex.groupNames }
             return []

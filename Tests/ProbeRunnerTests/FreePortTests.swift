@@ -93,7 +93,7 @@ import Testing
 
     @Test func aLinkInPlaceOfTheFileIsNotFollowed() throws {
         let target = claimsFile(), link = claimsFile()
-        FileManager.default.createFile(atPath: target, contents: nil)
+        #expect(FileManager.default.createFile(atPath: target, contents: nil))
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
         defer { for path in [target, link] { try? FileManager.default.removeItem(atPath: path) } }
         let claims = PortClaims(path: link)

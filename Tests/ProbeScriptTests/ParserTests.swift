@@ -145,6 +145,32 @@ import Testing
         #expect(try kind("kill server") == .kill(Name("server", at: SourceLocation(file: "test.scn", line: 1, column: 6)), signal: nil))
     }
 
+    @Test func aSubjectsStandardStreams() throws {
+        guard case .spawn(let spawn) = try kind(#"spawn client "./client" ready when stdout /up/ within 2s with stdin env A=b"#) else { Issue.record("not spawn"); return }
+        #expect(spawn.withStdin && spawn.readinessWithin?.literal == .seconds(2) && spawn.environment.map(\.key) == ["A"])
+        guard case .spawn(let plain) = try kind(#"spawn client "./client""#) else { Issue.record("not spawn"); return }
+        #expect(!plain.withStdin, "without 'with stdin' a subject reads /dev/null")
+
+        let statements = try Fixtures.statements("var who = \"Luke\"\ninput client line \"msg:{who}\"")
+        guard case .input(let line) = statements[1].kind, case .line(let text) = line.data else { Issue.record("not input line"); return }
+        #expect(line.name.text == "client" && text.literalBytes == nil, "the line interpolates at run time")
+        #expect(try kind(#"input client hex"0a""#) == .input(SubjectInput(name: Name("client", at: SourceLocation(file: "test.scn", line: 1, column: 7)), data: .bytes(Template(literal: "\n")))))
+        guard case .input(let eof) = try kind("input client eof") else { Issue.record("not input eof"); return }
+        #expect(eof.data == .eof)
+        let random = Fixtures.load("input client random 1")
+        #expect(random.diagnostics.first?.message == "expected one of 'line', 'eof' after input NAME (or a \"string\" or hex\"..\"), found 'random'")
+
+        guard case .expectOutput(let out) = try kind(#"expect stdout client line "Leia: hi" within 1s"#) else { Issue.record("not expect stdout"); return }
+        #expect(out.stream == .stdout && out.name.text == "client" && out.match == .exact(Template(literal: "Leia: hi")) && out.within?.literal == .seconds(1))
+        guard case .expectOutput(let err) = try kind("expect stderr server line /listening on (?<port>\\d+)/") else { Issue.record("not expect stderr"); return }
+        #expect(err.stream == .stderr && err.within == nil)
+        #expect(StatementKind.expectOutput(err).definedVariables == ["port"], "a regex's groups set variables")
+        let prefixed = Fixtures.load(#"client: expect stdout client line "x""#)
+        #expect(prefixed.diagnostics.first?.message == "'expect' does not act on a connection, so it takes no 'client:' prefix")
+        let withoutLine = Fixtures.load(#"expect stdout client "x""#)
+        #expect(withoutLine.diagnostics.first?.message.hasPrefix("expected 'line' after expect stdout NAME") == true, "\(withoutLine.diagnostics.map(\.message))")
+    }
+
     @Test func interpolatedArgumentsWaitForRunTime() throws {
         let statements = try Fixtures.statements("var d = 250ms\nsleep {d}")
         guard case .sleep(let duration) = statements[1].kind else { Issue.record("not sleep"); return }

@@ -1,0 +1,77 @@
+import ProbeScript
+
+/// The `input` and `expect stdout|stderr` executors: a subject's standard streams as steps.
+extension ScenarioExecution {
+    func input(_ input: SubjectInput, _ statement: Statement) async throws {
+        guard let subject = subjects[input.name.text] else { throw unknownSubject(input.name, statement) }
+        let name = input.name.text
+        let bytes: [UInt8]
+        switch input.data {
+        case .eof:
+            subject.closeInput()
+            record(statement, "closed the standard input of '\(name)'")
+            return
+        case .bytes(let template): bytes = template.render(lookup)
+        case .line(let template): bytes = template.render(lookup) + [10]
+        }
+        guard subject.hasInput else {
+            let why = subject.spawnedWithStdin ? "it was closed by 'input \(name) eof'" : "spawn it 'with stdin'"
+            throw failure(statement, "'\(name)' has no standard input to write: \(why)")
+        }
+        let (wait, byDeadline) = limit(timeout)
+        let started = clock.now
+        var written = 0
+        while written < bytes.count {
+            let count: Int
+            do { count = try subject.writeInput(bytes[written...]) } catch {
+                throw failure(statement, "'\(name)' took \(written) of \(bytes.count) bytes: \(error) (\(subject.exitDescription ?? "it is still running"))")
+            }
+            written += count
+            guard count == 0 else { continue }
+            if clock.now - started > wait {
+                let why = byDeadline ? "by the scenario deadline" : "within \(format(wait))"
+                throw failure(statement, "'\(name)' took only \(written) of \(bytes.count) bytes \(why): it is not reading its standard input",
+                              waited: clock.now - started)
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        record(statement, "wrote \(ByteDiff.preview(bytes)) to the standard input of '\(name)'")
+    }
+
+    func expectOutput(_ expectation: OutputExpectation, _ statement: Statement) async throws {
+        guard let subject = subjects[expectation.name.text] else { throw unknownSubject(expectation.name, statement) }
+        let source = "'\(expectation.name.text)' \(expectation.stream.rawValue)"
+        let rule = try lineRule(expectation.match, statement)
+        let tail = expectation.stream == .stdout ? subject.stdout : subject.stderr
+        let requested = try expectation.within.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
+        let (wait, byDeadline) = limit(requested)
+        let started = clock.now
+        while true {
+            if let line = tail.takeLine() {
+                switch ExpectationMatcher.check(rule, Array(line.utf8)) {
+                case .matched(let captures, _):
+                    variables.merge(captures) { _, new in new }
+                    let set = captures.isEmpty ? "" : " → " + captures.sorted { $0.key < $1.key }.map { "{\($0.key)}=\"\($0.value)\"" }.joined(separator: " ")
+                    record(statement, "\(source): \(ByteDiff.preview(Array(line.utf8))) after \(format(clock.now - started))\(set)")
+                    return
+                case .failed(let message):
+                    throw failure(statement, "on \(source):\n\(message)", waited: clock.now - started)
+                case .timedOut:
+                    break
+                }
+            }
+            if tail.isDrained {
+                throw failure(statement, "\(source) ended (\(subject.exitDescription ?? "closed")) with no line left to match", waited: clock.now - started)
+            }
+            if clock.now - started > wait {
+                let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "timed out after \(format(wait))"
+                let (dropped, partial) = tail.unreadState
+                var message = "\(why) waiting for a line on \(source)"
+                message += partial.isEmpty ? "; no line had arrived" : "; it had written \(ByteDiff.preview(Array(partial.utf8))) without ending the line"
+                if dropped > 0 { message += " (\(dropped) lines were dropped: over \(OutputTail.pendingLimit) waited unread)" }
+                throw failure(statement, message, waited: clock.now - started)
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import ProbeRunner
+import Testing
+
+/// A subject's standard streams as steps: `input NAME ...` writes its stdin (spawned `with
+/// stdin`), `expect stdout|stderr NAME line ...` takes the lines it writes, in order.
+@Suite struct SubjectIOTests {
+    @Test func whatIsWrittenToItsInputComesBackOnItsOutput() async throws {
+        let result = try await ScenarioHarness.run("""
+            spawn echoer "cat" with stdin
+            input echoer line "hello"
+            input echoer "no newline yet, "
+            input echoer line "then one"
+            expect stdout echoer line "hello"
+            expect stdout echoer line /^no newline yet, (?<rest>.*)$/
+            input echoer line "{rest}!"
+            expect stdout echoer line contains "one!"
+            input echoer eof
+            expect exit echoer code 0
+            """)
+        result.expectPassed()
+        #expect(result.log.contains { $0.message.contains(#"'echoer' stdout: "no newline yet, then one""#) }, "\(result.log.map(\.message))")
+    }
+
+    @Test func linesAfterTheReadyLineAreLeftForExpects() async throws {
+        try await ScenarioHarness.run("""
+            spawn talker "sh -c 'echo starting; echo ready; echo after; echo oops >&2; sleep 5'" ready when stdout /ready/
+            expect stdout talker line "after"
+            expect stderr talker line "oops"
+            """).expectPassed()
+    }
+
+    @Test func aWrongLineIsShownBesideTheExpectedOne() async throws {
+        let result = try await ScenarioHarness.run("""
+            spawn talker "sh -c 'echo one; echo three; sleep 5'"
+            expect stdout talker line "one"
+            expect stdout talker line "two"
+            """)
+        result.expectFailure(line: 3, containing: "on 'talker' stdout:\nexpected line: \"two\"\nreceived line: \"three\"")
+    }
+
+    @Test func anEndedStreamAndASilentOneFailWithTheirReasons() async throws {
+        try await ScenarioHarness.run("""
+            spawn talker "sh -c 'echo one'"
+            expect stdout talker line "one"
+            expect stdout talker line any
+            """).expectFailure(line: 3, containing: "'talker' stdout ended (exit code 0) with no line left to match")
+        try await ScenarioHarness.run("""
+            spawn talker "sh -c 'printf half; sleep 5'"
+            expect stdout talker line any within 200ms
+            """).expectFailure(line: 2, containing: "timed out after 200ms waiting for a line on 'talker' stdout; it had written \"half\" without ending the line")
+        try await ScenarioHarness.run("""
+            spawn talker "sh -c 'printf last'"
+            expect stdout talker line "last"
+            """).expectPassed()
+    }
+
+    @Test func inputNeedsAnOpenStdinThatIsRead() async throws {
+        try await ScenarioHarness.run("""
+            spawn quiet "sleep 5"
+            input quiet line "x"
+            """).expectFailure(line: 2, containing: "'quiet' has no standard input to write: spawn it 'with stdin'")
+        try await ScenarioHarness.run("""
+            spawn echoer "cat" with stdin
+            input echoer eof
+            input echoer line "x"
+            """).expectFailure(line: 3, containing: "'echoer' has no standard input to write: it was closed by 'input echoer eof'")
+        // `sleep` never reads: the socket's buffers fill and the step fails at its timeout.
+        try await ScenarioHarness.run("""
+            set timeout 300ms
+            spawn sink "sleep 5" with stdin
+            repeat 100 {
+              input sink "\(String(repeating: "x", count: 16_384))"
+            }
+            """).expectFailure(line: 4, containing: "it is not reading its standard input")
+    }
+}
