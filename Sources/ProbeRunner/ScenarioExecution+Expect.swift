@@ -23,8 +23,7 @@ extension ScenarioExecution {
             }
             variables.merge(captures) { _, new in new }
             latencies?.record(waited)
-            let set = captures.isEmpty ? "" : " → " + captures.sorted { $0.key < $1.key }.map { "{\($0.key)}=\"\($0.value)\"" }.joined(separator: " ")
-            record(statement, "\(connection.label): got \(detail) after \(format(waited))\(set)")
+            record(statement, "\(connection.label): got \(detail) after \(format(waited))\(Self.describe(captures))")
         case .failed(let message):
             throw await withRecentBytes(failure(statement, message, connection, waited: waited), connection)
         case .timedOut(let waitingFor, let pending):
@@ -32,6 +31,11 @@ extension ScenarioExecution {
             let arrived = pending.isEmpty ? "nothing unconsumed had arrived" : "unconsumed so far: \(ByteDiff.preview(pending))"
             throw await withRecentBytes(failure(statement, "\(why) waiting for \(waitingFor); \(arrived)", connection, waited: waited), connection)
         }
+    }
+
+    /// ` → {name}="value" ...` for the variables a match set, or nothing.
+    static func describe(_ captures: [String: String]) -> String {
+        captures.isEmpty ? "" : " → " + captures.sorted { $0.key < $1.key }.map { "{\($0.key)}=\"\($0.value)\"" }.joined(separator: " ")
     }
 
     /// The expectation with its variables filled in and its regex compiled.

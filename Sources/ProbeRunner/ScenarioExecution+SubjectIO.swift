@@ -41,18 +41,22 @@ extension ScenarioExecution {
     func expectOutput(_ expectation: OutputExpectation, _ statement: Statement) async throws {
         guard let subject = subjects[expectation.name.text] else { throw unknownSubject(expectation.name, statement) }
         let source = "'\(expectation.name.text)' \(expectation.stream.rawValue)"
-        let rule = try lineRule(expectation.match, statement)
+        var rule: ExpectationMatcher.LineRule?
+        if case .line(let match) = expectation.awaited { rule = try lineRule(match, statement) }
         let tail = expectation.stream == .stdout ? subject.stdout : subject.stderr
         let requested = try expectation.within.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
         let (wait, byDeadline) = limit(requested)
         let started = clock.now
         while true {
             if let line = tail.takeLine() {
+                let shown = ByteDiff.preview(Array(line.utf8))
+                guard let rule else {
+                    throw failure(statement, "expected the end of \(source), but it wrote the line \(shown)", waited: clock.now - started)
+                }
                 switch ExpectationMatcher.check(rule, Array(line.utf8)) {
                 case .matched(let captures, _):
                     variables.merge(captures) { _, new in new }
-                    let set = captures.isEmpty ? "" : " → " + captures.sorted { $0.key < $1.key }.map { "{\($0.key)}=\"\($0.value)\"" }.joined(separator: " ")
-                    record(statement, "\(source): \(ByteDiff.preview(Array(line.utf8))) after \(format(clock.now - started))\(set)")
+                    record(statement, "\(source): \(shown) after \(format(clock.now - started))\(Self.describe(captures))")
                     return
                 case .failed(let message):
                     throw failure(statement, "on \(source):\n\(message)", waited: clock.now - started)
@@ -61,12 +65,16 @@ extension ScenarioExecution {
                 }
             }
             if tail.isDrained {
+                guard rule != nil else {
+                    record(statement, "\(source) ended after \(format(clock.now - started))")
+                    return
+                }
                 throw failure(statement, "\(source) ended (\(subject.exitDescription ?? "closed")) with no line left to match", waited: clock.now - started)
             }
             if clock.now - started > wait {
                 let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "timed out after \(format(wait))"
                 let (dropped, partial) = tail.unreadState
-                var message = "\(why) waiting for a line on \(source)"
+                var message = "\(why) waiting for \(rule == nil ? "the end" : "a line") of \(source)"
                 message += partial.isEmpty ? "; no line had arrived" : "; it had written \(ByteDiff.preview(Array(partial.utf8))) without ending the line"
                 if dropped > 0 { message += " (\(dropped) lines were dropped: over \(OutputTail.pendingLimit) waited unread)" }
                 throw failure(statement, message, waited: clock.now - started)

@@ -29,7 +29,7 @@ public enum Grammar {
             "expect line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect lines unordered \"A\", \"B\"...",
             "expect \"BYTES\"|hex\"..\"", "expect bytes N [= \"BYTES\"]", "expect until \"DELIM\" max SIZE",
             "expect any|eof|reset|close", "expect nothing for D", "expect exit NAME [code N] [within D]",
-            "expect stdout|stderr NAME line \"TEXT\"|/RE/|contains \"TEXT\"|any",
+            "expect stdout|stderr NAME line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect stdout|stderr NAME eof",
             "... [within D] on any expect",
         ], actsOnConnection: true),
         Entry(keyword: "read", synopsis: ["read slowly N byte(s) every D (for D | until eof | total SIZE)"], actsOnConnection: true),

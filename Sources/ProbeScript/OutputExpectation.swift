@@ -1,16 +1,21 @@
-/// `expect stdout|stderr NAME line "TEXT"|/RE/|contains "TEXT"|any [within D]`: the next line a
-/// spawned subject writes to that stream (lines are taken in order, as `expect line` takes a
-/// connection's).
+/// `expect stdout|stderr NAME line "TEXT"|/RE/|contains "TEXT"|any|eof [within D]`: the next
+/// line a spawned subject writes to that stream (lines are taken in order, as `expect line`
+/// takes a connection's), or the stream's end with no line left.
 public struct OutputExpectation: Sendable, Hashable {
+    public enum Awaited: Sendable, Hashable {
+        case line(LineMatch)
+        case eof
+    }
+
     public var name: Name
     public var stream: SpawnStep.OutputStream
-    public var match: LineMatch
+    public var awaited: Awaited
     public var within: Argument<Duration>?
 
-    public init(name: Name, stream: SpawnStep.OutputStream, match: LineMatch, within: Argument<Duration>?) {
+    public init(name: Name, stream: SpawnStep.OutputStream, awaited: Awaited, within: Argument<Duration>?) {
         self.name = name
         self.stream = stream
-        self.match = match
+        self.awaited = awaited
         self.within = within
     }
 }

@@ -83,10 +83,14 @@ extension Parser {
             case "stdout", "stderr":
                 let stream = SpawnStep.OutputStream(rawValue: tokens[position - 1].word!)!
                 let name = try name("a subject name")
-                try keyword(["line"], after: "expect \(stream.rawValue) NAME")
-                let match = try lineMatch()
+                let awaited: OutputExpectation.Awaited
+                if try keyword(["line", "eof"], after: "expect \(stream.rawValue) NAME") == "eof" {
+                    awaited = .eof
+                } else {
+                    awaited = .line(try lineMatch())
+                }
                 let within = take("within") ? try duration() : nil
-                return .expectOutput(OutputExpectation(name: name, stream: stream, match: match, within: within))
+                return .expectOutput(OutputExpectation(name: name, stream: stream, awaited: awaited, within: within))
             default:
                 return .expectExit(try parseExitExpectation())
             }

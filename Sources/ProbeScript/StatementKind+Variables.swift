@@ -14,7 +14,9 @@ extension StatementKind {
             }
             return templates
         case .expectExit(let exit): return exit.code.templates + exit.within.templates
-        case .expectOutput(let output): return output.match.templates + output.within.templates
+        case .expectOutput(let output):
+            guard case .line(let match) = output.awaited else { return output.within.templates }
+            return match.templates + output.within.templates
         case .input(let input):
             switch input.data {
             case .bytes(let template), .line(let template): return [template]
@@ -64,7 +66,7 @@ extension StatementKind {
         case .variable(let name, _): return [name.text]
         case .expect(.line(.regex(let regex)), _): return regex.groupNames
         case .expectOutput(let output):
-            if case .regex(let regex) = output.match { return regex.groupNames }
+            if case .line(.regex(let regex)) = output.awaited { return regex.groupNames }
             return []
         case .spawn(let spawn):
             if case .output(_, let regex)? = spawn.readiness { return regex.groupNames }

@@ -48,11 +48,21 @@ import Testing
         try await ScenarioHarness.run("""
             spawn talker "sh -c 'printf half; sleep 5'"
             expect stdout talker line any within 200ms
-            """).expectFailure(line: 2, containing: "timed out after 200ms waiting for a line on 'talker' stdout; it had written \"half\" without ending the line")
+            """).expectFailure(line: 2, containing: "timed out after 200ms waiting for a line of 'talker' stdout; it had written \"half\" without ending the line")
         try await ScenarioHarness.run("""
             spawn talker "sh -c 'printf last'"
             expect stdout talker line "last"
+            expect stdout talker eof
             """).expectPassed()
+        try await ScenarioHarness.run("""
+            spawn talker "sh -c 'echo one; echo extra'"
+            expect stdout talker line "one"
+            expect stdout talker eof
+            """).expectFailure(line: 3, containing: "expected the end of 'talker' stdout, but it wrote the line \"extra\"")
+        try await ScenarioHarness.run("""
+            spawn talker "sleep 5"
+            expect stdout talker eof within 100ms
+            """).expectFailure(line: 2, containing: "timed out after 100ms waiting for the end of 'talker' stdout; no line had arrived")
     }
 
     @Test func inputNeedsAnOpenStdinThatIsRead() async throws {

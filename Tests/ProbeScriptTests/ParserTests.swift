@@ -161,14 +161,16 @@ import Testing
         #expect(random.diagnostics.first?.message == "expected one of 'line', 'eof' after input NAME (or a \"string\" or hex\"..\"), found 'random'")
 
         guard case .expectOutput(let out) = try kind(#"expect stdout client line "Leia: hi" within 1s"#) else { Issue.record("not expect stdout"); return }
-        #expect(out.stream == .stdout && out.name.text == "client" && out.match == .exact(Template(literal: "Leia: hi")) && out.within?.literal == .seconds(1))
+        #expect(out.stream == .stdout && out.name.text == "client" && out.awaited == .line(.exact(Template(literal: "Leia: hi"))) && out.within?.literal == .seconds(1))
+        guard case .expectOutput(let end) = try kind("expect stdout client eof within 2s") else { Issue.record("not expect stdout eof"); return }
+        #expect(end.awaited == .eof && end.within?.literal == .seconds(2))
         guard case .expectOutput(let err) = try kind("expect stderr server line /listening on (?<port>\\d+)/") else { Issue.record("not expect stderr"); return }
         #expect(err.stream == .stderr && err.within == nil)
         #expect(StatementKind.expectOutput(err).definedVariables == ["port"], "a regex's groups set variables")
         let prefixed = Fixtures.load(#"client: expect stdout client line "x""#)
         #expect(prefixed.diagnostics.first?.message == "'expect' does not act on a connection, so it takes no 'client:' prefix")
         let withoutLine = Fixtures.load(#"expect stdout client "x""#)
-        #expect(withoutLine.diagnostics.first?.message.hasPrefix("expected 'line' after expect stdout NAME") == true, "\(withoutLine.diagnostics.map(\.message))")
+        #expect(withoutLine.diagnostics.first?.message.hasPrefix("expected one of 'line', 'eof' after expect stdout NAME") == true, "\(withoutLine.diagnostics.map(\.message))")
     }
 
     @Test func interpolatedArgumentsWaitForRunTime() throws {
