@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import Transports
 
-/// `linechat connect`: a client that joins, sends its stdin lines, and prints what it receives.
+/// `linechat connect`: a client that joins, sends its stdin lines, and prints what it receives;
+/// it leaves when its input ends or the server hangs up, and exits 1 after refusing a line.
 struct ConnectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "connect", abstract: "Join a chat server as a client.")
 
@@ -15,8 +16,15 @@ struct ConnectCommand: AsyncParsableCommand {
     @Option(help: "The name to join with.")
     var name: String
 
+    @Option(help: "Plant a bug in how it reads lines (see `linechat faults`).")
+    var fault: Fault?
+
     func validate() throws {
         guard Self.split(address) != nil else { throw ValidationError("expected HOST:PORT, got '\(address)'") }
+        if let fault, !fault.isInReading {
+            let reading = Fault.allCases.filter(\.isInReading).map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("'\(fault.rawValue)' is a server's bug; a client plants only \(reading)")
+        }
     }
 
     static func split(_ address: String) -> (host: String, port: Int)? {
@@ -28,8 +36,10 @@ struct ConnectCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (host, port) = Self.split(address)!
-        let connection = transport.connect(host: host, port: port)
+        let unframer: any LineUnframer = fault.map { FaultyUnframer(fault: $0, maximumLength: LineFraming.defaultMaximumLength) } ?? LineFraming()
+        let connection = transport.connect(host: host, port: port, unframer: unframer)
         connection.start()
+        var refusedALine = false
         for await event in connection.events {
             switch event {
             case .started:
@@ -44,13 +54,16 @@ struct ConnectCommand: AsyncParsableCommand {
                 fflush(stdout)
             case .framingError(let error):
                 FileHandle.standardError.write(Data("linechat: \(error)\n".utf8))
+                refusedALine = true
                 connection.abort()
             case .peerClosed:
-                break
+                // The server hung up: the session is over, whatever is left to type.
+                connection.stop()
             case .stopped(let error?):
                 FileHandle.standardError.write(Data("linechat: \(error)\n".utf8))
                 throw ExitCode.failure
             case .stopped(nil):
+                if refusedALine { throw ExitCode.failure }
                 return
             }
         }

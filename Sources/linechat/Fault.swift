@@ -1,5 +1,6 @@
 /// Bugs linechat can plant on purpose, one per classic framing or transport mistake, so the
-/// conformance suite can prove it catches each (`linechat serve --fault NAME`).
+/// conformance suite can prove it catches each (`linechat serve --fault NAME`; the bugs in
+/// reading lines, `linechat connect --fault NAME` too).
 enum Fault: String, CaseIterable, Sendable {
     case lfOnly = "lf-only"
     case splitReplies = "split-replies"
@@ -10,6 +11,17 @@ enum Fault: String, CaseIterable, Sendable {
     case rstInsteadOfFIN = "rst-instead-of-fin"
     case ignoreHalfClose = "ignore-half-close"
     case lateReply = "late-reply"
+
+    /// A bug in how lines are read, which the client can plant as well as the server.
+    var isInReading: Bool {
+        switch self {
+        case .linePerRead, .noPartialBuffering, .noLengthLimit, .phantomAtEOF: return true
+        default: return false
+        }
+    }
+
+    /// Where it can be planted: `serve`, or `serve,connect`.
+    var commands: String { isInReading ? "serve,connect" : "serve" }
 
     var summary: String {
         switch self {

@@ -47,6 +47,6 @@ struct FaultsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "faults", abstract: "List the bugs --fault can plant.")
 
     func run() {
-        for fault in Fault.allCases { print("\(fault.rawValue)\t\(fault.summary)") }
+        for fault in Fault.allCases { print("\(fault.rawValue)\t\(fault.commands)\t\(fault.summary)") }
     }
 }

@@ -49,7 +49,13 @@ import Testing
         sleeper.arguments = ["30"]
         try sleeper.run()
         defer { sleeper.terminate() }
-        #expect(PortHolders.commandLine(of: sleeper.processIdentifier) == "/bin/sleep 30")
+        // Until the child has exec'd, /proc shows no command line (or the parent's).
+        var seen = PortHolders.commandLine(of: sleeper.processIdentifier)
+        for _ in 0..<200 where seen != "/bin/sleep 30" {
+            usleep(10_000)
+            seen = PortHolders.commandLine(of: sleeper.processIdentifier)
+        }
+        #expect(seen == "/bin/sleep 30")
         #expect(PortHolders.owner(sleeper.processIdentifier) == "pid \(sleeper.processIdentifier) (/bin/sleep 30)")
     }
 }
