@@ -84,6 +84,8 @@ public final class BSDSocketTransport: TCPTransport, @unchecked Sendable {
             if count > 0 {
                 core.received(buffer[0..<count])
             } else if count == 0 {
+                // After our own abort, the read ends because of its SHUT_RD, not the peer's FIN.
+                if lock.withLock({ aborting }) { break }
                 peerClosed = true
                 core.peerClosed()
                 if isStopping { break }

@@ -47,6 +47,35 @@ import Transports
         #expect(connection.state.isStopped && serverSide.state.isStopped)
     }
 
+    /// An abort is the transport's own end: it reports no peer close (the BSD transport took
+    /// the end of its own reads for the peer's FIN), and the peer sees RST, not FIN.
+    @Test(arguments: TransportKind.allCases)
+    func anAbortReportsNoPeerCloseAndResets(_ kind: TransportKind) async throws {
+        let listener = try kind.listen(host: "127.0.0.1", port: 0) { LineFraming() }
+        defer { listener.close() }
+        let client = kind.connect(host: "127.0.0.1", port: listener.port)
+        client.start()
+        let serverSide = try #require(await firstConnection(of: listener), "no connection accepted within 5 s")
+        serverSide.start()
+        async let serverEvents = events(of: serverSide)
+        let clientSeen = await bounded {
+            var seen: [String] = []
+            for await event in client.events {
+                if case .started = event {
+                    seen.append("started")
+                    client.abort()
+                } else if case .peerClosed = event {
+                    seen.append("peer-closed")
+                } else if case .stopped = event {
+                    seen.append("stopped")
+                }
+            }
+            return seen
+        }
+        #expect(clientSeen == ["started", "stopped"], "\(kind)")
+        #expect(await serverEvents == ["started", "stopped:error"], "\(kind): the server saw a reset")
+    }
+
     @Test(arguments: TransportKind.allCases)
     func aLineOverTheLimitIsAFramingErrorNotUnboundedMemory(_ kind: TransportKind) async throws {
         let listener = try kind.listen(host: "127.0.0.1", port: 0) { LineFraming(maximumLength: 16) }
