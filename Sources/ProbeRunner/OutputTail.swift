@@ -3,8 +3,9 @@ import NIOConcurrencyHelpers
 /// What a subject writes to one stream: its last bytes for the failure report (bounded
 /// however much it writes), and its lines in order for readiness and `expect stdout|stderr`.
 final class OutputTail: @unchecked Sendable {
-    /// Lines kept unread at most; past it, new lines are counted and dropped.
+    /// Lines kept unread at most, and their bytes; past either, new lines are counted and dropped.
     static let pendingLimit = 1024
+    static let pendingByteLimit = 1 << 20
 
     private let lock = NIOLock()
     private let capacity: Int
@@ -13,6 +14,7 @@ final class OutputTail: @unchecked Sendable {
     /// Complete lines not yet taken, oldest first.
     private var pendingLines: [String] = []
     private var firstPending = 0
+    private var pendingBytes = 0
     private var partialLine: [UInt8] = []
     private var dropped = 0
     private var ended = false
@@ -48,8 +50,10 @@ final class OutputTail: @unchecked Sendable {
         var line = partialLine
         if line.last == 13 { line.removeLast() }
         partialLine = []
-        if pendingLines.count - firstPending < Self.pendingLimit {
-            pendingLines.append(String(decoding: line, as: UTF8.self))
+        let text = String(decoding: line, as: UTF8.self)
+        if pendingLines.count - firstPending < Self.pendingLimit, pendingBytes + text.utf8.count <= Self.pendingByteLimit {
+            pendingLines.append(text)
+            pendingBytes += text.utf8.count
         } else {
             dropped += 1
         }
@@ -59,6 +63,7 @@ final class OutputTail: @unchecked Sendable {
     func takeLine() -> String? {
         lock.withLock {
             guard firstPending < pendingLines.count else { return nil }
+            pendingBytes -= pendingLines[firstPending].utf8.count
             defer {
                 firstPending += 1
                 if firstPending == pendingLines.count {

@@ -76,7 +76,7 @@ extension ScenarioExecution {
                 let (dropped, partial) = tail.unreadState
                 var message = "\(why) waiting for \(rule == nil ? "the end" : "a line") of \(source)"
                 message += partial.isEmpty ? "; no line had arrived" : "; it had written \(ByteDiff.preview(Array(partial.utf8))) without ending the line"
-                if dropped > 0 { message += " (\(dropped) lines were dropped: over \(OutputTail.pendingLimit) waited unread)" }
+                if dropped > 0 { message += " (\(dropped) lines were dropped: over \(OutputTail.pendingLimit) lines or 1 MiB waited unread)" }
                 throw failure(statement, message, waited: clock.now - started)
             }
             try await Task.sleep(for: .milliseconds(5))

@@ -65,6 +65,20 @@ import Testing
             """).expectFailure(line: 2, containing: "timed out after 100ms waiting for the end of 'talker' stdout; no line had arrived")
     }
 
+    /// A subject that writes far ahead of the expects keeps at most 1,024 lines waiting; the
+    /// rest are dropped, and a failure says how many.
+    @Test func linesFarAheadOfTheExpectsAreBoundedAndCounted() async throws {
+        try await ScenarioHarness.run("""
+            spawn counter "sh -c 'seq 1 3000; sleep 5'"
+            sleep 500ms
+            expect stdout counter line "1"
+            repeat 1023 {
+              expect stdout counter line any
+            }
+            expect stdout counter line any within 100ms
+            """).expectFailure(line: 7, containing: "(1976 lines were dropped: over 1024 lines or 1 MiB waited unread)")
+    }
+
     @Test func inputNeedsAnOpenStdinThatIsRead() async throws {
         try await ScenarioHarness.run("""
             spawn quiet "sleep 5"
