@@ -69,7 +69,7 @@ extension ScenarioExecution {
                     record(statement, "\(source) ended after \(format(clock.now - started))")
                     return
                 }
-                throw failure(statement, "\(source) ended (\(subject.exitDescription ?? "closed")) with no line left to match", waited: clock.now - started)
+                throw failure(statement, "\(source) ended (\(subject.exitDescription ?? "it closed the stream and still runs")) with no line left to match", waited: clock.now - started)
             }
             if clock.now - started > wait {
                 let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "timed out after \(format(wait))"
