@@ -18,6 +18,8 @@ final class Subject: @unchecked Sendable {
     private var status: Int32?
     /// Our end of its standard input when spawned with one; -1 when it has none or it was closed.
     private var input: Int32
+    /// True when it was spawned `with stdin`.
+    let spawnedWithStdin: Bool
     private let exited = DispatchSemaphore(value: 0)
 
     /// How long `stop` waits after SIGTERM before SIGKILL.
@@ -55,7 +57,7 @@ final class Subject: @unchecked Sendable {
         self.command = command
         self.pid = pid
         self.input = input
-        self.inputWasOpened = input >= 0
+        self.spawnedWithStdin = input >= 0
     }
 
     /// Starts `argv` with the environment plus `environment`, in a new process group. Its
@@ -162,10 +164,6 @@ final class Subject: @unchecked Sendable {
             exited.signal()
         }
     }
-
-    /// True when it was spawned `with stdin`.
-    var spawnedWithStdin: Bool { inputWasOpened }
-    private let inputWasOpened: Bool
 
     /// True when it was spawned with a standard input that is still open.
     var hasInput: Bool { lock.withLock { input >= 0 } }
