@@ -19,7 +19,14 @@ extension ScenarioExecution {
         let environment = Dictionary(step.environment.map { ($0.key, $0.value.renderString(lookup)) }) { _, last in last }
         let readinessWait = try step.readinessWithin.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
         if case .listening(let address)? = step.readiness {
-            try watch(port: try resolve(address, "an address HOST:PORT", Address.parse).port, statement)
+            let target = try resolve(address, "an address HOST:PORT", Address.parse)
+            try watch(port: target.port, statement)
+            // Readiness is the port listening: a listener already there (a server left from an
+            // earlier run, say) would pass it while the subject fails to bind.
+            if ListeningSockets.isListening(port: target.port) == true {
+                let holders = PortHolders.describe(port: target.port).map { "\n" + $0 } ?? ""
+                throw environmentError("port \(target.port) already has a listener before '\(step.name.text)' starts, so its readiness cannot be told\(holders)")
+            }
         }
         let subject: Subject
         do {

@@ -105,6 +105,19 @@ import Testing
         listened.expectFailure(line: 3, containing: "Address already in use\nport ", "  LISTEN 127.0.0.1:", "(tcpprobe itself)")
     }
 
+    /// A server left listening on the port would pass readiness while the subject fails to
+    /// bind: the spawn fails first and names it.
+    @Test func aPortAlreadyListeningFailsTheSpawnBeforeItStarts() async throws {
+        let squatter = try LoopbackSocket.bound(listening: true)
+        defer { close(squatter.fd) }
+        let result = try await ScenarioHarness.run("""
+            spawn server "sleep 5" ready on 127.0.0.1:\(squatter.port)
+            """)
+        result.expectFailure(line: 1, containing: "port \(squatter.port) already has a listener before 'server' starts, so its readiness cannot be told",
+                             "  LISTEN 127.0.0.1:\(squatter.port), pid \(getpid()) (tcpprobe itself)")
+        #expect(result.notes.allSatisfy { !$0.hasPrefix("subject 'server'") }, "nothing was spawned")
+    }
+
     /// A server that forks into the background exits 0 while its port listens: the failure
     /// says so and how to keep it in the foreground, since tcpprobe could not stop it.
     @Test func aSubjectThatDaemonizesIsToldToStayInTheForeground() async throws {
