@@ -94,6 +94,13 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
         decide()
     }
 
+    /// Takes bytes the connection received before this handler had it (read from the socket
+    /// before NIO did), as if they had just arrived.
+    func preload(_ bytes: [UInt8]) {
+        recent.append(bytes)
+        buffer.writeBytes(bytes)
+    }
+
     /// Marks the inbound side as reset by the peer, for a connection that was reset before its
     /// connect completed (no error reaches this handler then).
     func markReset() {

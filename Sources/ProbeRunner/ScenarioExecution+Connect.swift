@@ -13,8 +13,8 @@ extension ScenarioExecution {
     func connect(_ step: ConnectStep, _ statement: Statement) async throws {
         let attempt = try prepareConnect(step, statement)
         let started = clock.now
-        let outcome: Result<Channel, Error>
-        do { outcome = .success(try await attempt.connect().get()) } catch { outcome = .failure(error) }
+        let outcome: Result<(channel: Channel, resetWith: [UInt8]?), Error>
+        do { outcome = .success(try await attempt.connect()) } catch { outcome = .failure(error) }
         try finishConnect(outcome, attempt, waited: clock.now - started, step, statement)
     }
 
@@ -26,24 +26,28 @@ extension ScenarioExecution {
         try watch(port: address.port, statement)
         let handler = InboundHandler(captureHold: captureHold)
         let made = NIOLockedValueBox<Channel?>(nil)
+        let wait = limit(connectTimeout).wait
         var bootstrap = ProbeConnection.configure(ClientBootstrap(group: group))
-            .connectTimeout(limit(connectTimeout).wait.timeAmount)
+            .connectTimeout(wait.timeAmount)
             .channelInitializer { channel in
                 made.withLockedValue { $0 = channel }
                 return channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
             }
-        if let size = step.receiveBuffer {
-            bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.so_rcvbuf), value: SocketOptionValue(try resolve(size, "a size", Quantity.size)))
+        let receiveBuffer = try step.receiveBuffer.map { try resolve($0, "a size", Quantity.size) }
+        let sendBuffer = try step.sendBuffer.map { try resolve($0, "a size", Quantity.size) }
+        if let size = receiveBuffer {
+            bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.so_rcvbuf), value: SocketOptionValue(size))
         }
-        if let size = step.sendBuffer {
-            bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(try resolve(size, "a size", Quantity.size)))
+        if let size = sendBuffer {
+            bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(size))
         }
-        return ConnectAttempt(address: address, name: name, handler: handler, bootstrap: bootstrap, channel: made)
+        return ConnectAttempt(address: address, name: name, handler: handler, bootstrap: bootstrap,
+                              receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: wait, channel: made)
     }
 
     /// Keeps the connection, or says how the connect failed (which `expect refused|timeout` may want).
     @inline(never)
-    private func finishConnect(_ outcome: Result<Channel, Error>, _ attempt: ConnectAttempt, waited: Duration,
+    private func finishConnect(_ outcome: Result<(channel: Channel, resetWith: [UInt8]?), Error>, _ attempt: ConnectAttempt, waited: Duration,
                                _ step: ConnectStep, _ statement: Statement) throws {
         let address = attempt.address
         let channel: Channel
@@ -51,12 +55,13 @@ extension ScenarioExecution {
         case .failure(let error):
             let reason = ConnectFailure(error)
             if case .reset = reason.reason, step.expectedFailure == nil, let made = attempt.channel.withLockedValue({ $0 }) {
-                // The handshake completed (a RST answering the SYN would have been "refused"),
-                // and the peer reset the connection before this loop saw the connect complete:
-                // a connection that is already reset, as `expect reset` may want.
+                // NIO's connect, to a host name: the handshake completed (a RST answering the SYN
+                // would have been "refused"), and the peer reset the connection before this loop
+                // saw the connect complete: a connection that is already reset, as `expect
+                // reset` may want.
                 attempt.handler.markReset()
                 let connection = keep(ProbeConnection(name: attempt.name, channel: made, handler: attempt.handler, remotePort: address.port))
-                record(statement, "\(connection.label): connected to \(address), but the peer had already reset it (RST); anything it sent before the RST was lost with the connection")
+                record(statement, "\(connection.label): connected to \(address), but the peer had already reset it (RST); connecting by host name, anything it sent before the RST was lost with the connection (an IP address keeps it)")
                 return
             }
             if let expected = step.expectedFailure {
@@ -68,7 +73,12 @@ extension ScenarioExecution {
             }
             throw failure(statement, "cannot connect to \(address): \(reason)", waited: waited)
         case .success(let connected):
-            channel = connected
+            channel = connected.channel
+            if let early = connected.resetWith, step.expectedFailure == nil {
+                let connection = keep(ProbeConnection(name: attempt.name, channel: channel, handler: attempt.handler, remotePort: address.port))
+                record(statement, "\(connection.label): connected to \(address), but the peer had already reset it (RST), after sending \(early.count) bytes first")
+                return
+            }
         }
         if let expected = step.expectedFailure {
             channel.close(promise: nil)

@@ -28,6 +28,15 @@ import Testing
             .expectFailure(line: 3, containing: "expected the peer's FIN (eof), but the peer reset the connection (RST)")
     }
 
+    @Test func whatAPeerSendsBeforeResettingAtOnceIsKept() async throws {
+        // A server that answers "busy" and resets: NIO's own connect lost the answer whenever
+        // the RST came before its loop saw the handshake complete (3 of 40 single connects).
+        let peer = try await TestPeer.start(.answerThenReset(Array("ERR busy\r\n".utf8)))
+        defer { Task { await peer.stop() } }
+        try await ScenarioHarness.run("parallel 50 {\n  connect 127.0.0.1:{port}\n  expect line \"ERR busy\"\n  expect reset\n}", against: peer)
+            .expectPassed()
+    }
+
     @Test func aSendAfterAResetSaysThePeerResetIt() async throws {
         let peer = try await TestPeer.start(.resetAfter(Array("bye\r\n".utf8)))
         defer { Task { await peer.stop() } }

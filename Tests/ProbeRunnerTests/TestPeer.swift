@@ -15,6 +15,8 @@ enum PeerBehaviour: Sendable {
     case resetAfter([UInt8])
     /// Resets with RST as soon as it accepts, racing the probe's view of its connect.
     case resetAtOnce
+    /// Sends the bytes and resets at once, as a server that answers "busy" and hangs up.
+    case answerThenReset([UInt8])
     /// Writes `bytes` one at a time, `interval` apart.
     case dribble([UInt8], interval: TimeAmount)
     /// Writes `byte` without end (bounded by `limit` bytes), never a line terminator.
@@ -140,6 +142,10 @@ private final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
         case .resetAtOnce:
             (channel as! SocketOptionProvider).setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
                 channel.close(promise: nil)
+            }
+        case .answerThenReset(let bytes):
+            (channel as! SocketOptionProvider).setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
+                channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).whenComplete { _ in channel.close(promise: nil) }
             }
         case .dribble(let bytes, let interval):
             for (index, byte) in bytes.enumerated() {
