@@ -23,14 +23,29 @@ import Transports
         } ?? ["timed out"]
     }
 
-    @Test(arguments: pairs)
-    func linesFlowBothWaysAndStopIsGraceful(_ server: TransportKind, _ client: TransportKind) async throws {
-        let listener = try server.listen(host: "127.0.0.1", port: 0) { LineFraming() }
-        defer { listener.close() }
+    /// A listener of `server`'s kind and a connection to it of `client`'s, both sides started.
+    private func connectedPair(_ server: TransportKind, _ client: TransportKind, maximumLength: Int = LineFraming.defaultMaximumLength)
+        async throws -> (listener: any TransportListener, client: any TCPTransport, server: any TCPTransport) {
+        let listener = try server.listen(host: "127.0.0.1", port: 0) { LineFraming(maximumLength: maximumLength) }
         let connection = client.connect(host: "127.0.0.1", port: listener.port)
         connection.start()
-        let serverSide = try #require(await firstConnection(of: listener), "no connection accepted within 5 s")
+        guard let serverSide = await firstConnection(of: listener) else {
+            listener.close()
+            throw PairError.notAccepted
+        }
         serverSide.start()
+        return (listener, connection, serverSide)
+    }
+
+    private enum PairError: Error, CustomStringConvertible {
+        case notAccepted
+        var description: String { "no connection accepted within 5 s" }
+    }
+
+    @Test(arguments: pairs)
+    func linesFlowBothWaysAndStopIsGraceful(_ server: TransportKind, _ client: TransportKind) async throws {
+        let (listener, connection, serverSide) = try await connectedPair(server, client)
+        defer { listener.close() }
         connection.send(line: "hello from \(client)")
         connection.send(bytes: Array("split ".utf8))
         connection.send(bytes: Array("line\r\n".utf8))
@@ -51,12 +66,8 @@ import Transports
     /// the end of its own reads for the peer's FIN), and the peer sees RST, not FIN.
     @Test(arguments: TransportKind.allCases)
     func anAbortReportsNoPeerCloseAndResets(_ kind: TransportKind) async throws {
-        let listener = try kind.listen(host: "127.0.0.1", port: 0) { LineFraming() }
+        let (listener, client, serverSide) = try await connectedPair(kind, kind)
         defer { listener.close() }
-        let client = kind.connect(host: "127.0.0.1", port: listener.port)
-        client.start()
-        let serverSide = try #require(await firstConnection(of: listener), "no connection accepted within 5 s")
-        serverSide.start()
         async let serverEvents = events(of: serverSide)
         let clientSeen = await bounded {
             var seen: [String] = []
@@ -78,12 +89,8 @@ import Transports
 
     @Test(arguments: TransportKind.allCases)
     func aLineOverTheLimitIsAFramingErrorNotUnboundedMemory(_ kind: TransportKind) async throws {
-        let listener = try kind.listen(host: "127.0.0.1", port: 0) { LineFraming(maximumLength: 16) }
+        let (listener, client, serverSide) = try await connectedPair(kind, .bsd, maximumLength: 16)
         defer { listener.close() }
-        let client = TransportKind.bsd.connect(host: "127.0.0.1", port: listener.port)
-        client.start()
-        let serverSide = try #require(await firstConnection(of: listener), "no connection accepted within 5 s")
-        serverSide.start()
         client.send(bytes: [UInt8](repeating: 120, count: 4096))
         let seen = await bounded {
             var seen: [String] = []
