@@ -60,6 +60,10 @@ enum DirectConnect {
             }
             let left = deadline - clock.now
             if left <= .zero { return abandon(fd) }
+            if Task.isCancelled {
+                close(fd)
+                return .failed(IOError(errnoCode: ECANCELED, reason: "connect"))
+            }
             try? await Task.sleep(for: min(pause, left))
             pause = min(pause * 2, .milliseconds(10))
         }
