@@ -48,14 +48,19 @@ extension ScenarioExecution {
             }
             while true {
                 if let exit = subject.exitDescription {
+                    // A server that forks into the background first has its child listen soon after.
+                    let daemonized = subject.exitCode == 0 ? await Self.listensSoon(port: target.port) : false
                     var message = withHolders("'\(step.name.text)' ended (\(exit)) before it listened on \(target)")
-                    if subject.exitCode == 0, ListeningSockets.isListening(port: target.port) == true {
-                        message += "\n" + Self.daemonHint
-                    }
+                    if daemonized { message += "\n" + Self.daemonHint }
                     throw environmentError(message)
                 }
                 if let listening = ListeningSockets.isListening(port: target.port) {
-                    if listening { break }
+                    if listening {
+                        // A server that forks into the background after binding listens before its
+                        // first process exits 0.
+                        if let daemonized = wentToTheBackground(subject, listeningOn: target, statement) { throw daemonized }
+                        break
+                    }
                 } else if await Self.canConnect(to: target, group: group) {
                     break
                 }
@@ -65,6 +70,7 @@ extension ScenarioExecution {
                 try await Task.sleep(for: .milliseconds(10))
             }
             record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), listening on \(target) after \(format(clock.now - started))")
+            subjectPorts[step.name.text] = (target, statement)
         case .output(let stream, let literal)?:
             let regex: Regex<AnyRegexOutput>
             do { regex = try regexCache.regex(literal, lookup) } catch { throw failure(statement, "the regex \(literal.description) does not compile: \(error)") }
@@ -88,12 +94,39 @@ extension ScenarioExecution {
         }
     }
 
+    /// The failure for a subject that exited 0 while the port it was made ready on still
+    /// listens: its server went on in the background. Nil while that is not so.
+    func wentToTheBackground(_ subject: Subject, listeningOn address: Address, _ statement: Statement) -> StepFailure? {
+        guard subject.exitCode == 0, !listeners.values.contains(where: { $0.port == address.port }),
+              ListeningSockets.isListening(port: address.port) == true else { return nil }
+        var message = "'\(subject.name)' ended (\(subject.exitDescription ?? "?")) while \(address), where it listened, still listens"
+        if let holders = PortHolders.describe(port: address.port) { message += "\n" + holders }
+        return StepFailure(.environment, at: statement.location, step: statement.text, message: message + "\n" + Self.daemonHint)
+    }
+
+    /// Fails the run when a subject made ready on a port put its server in the background.
+    func checkNoSubjectWentToTheBackground() throws {
+        for (name, port) in subjectPorts.sorted(by: { $0.key < $1.key }) {
+            guard let subject = subjects[name] else { continue }
+            if let daemonized = wentToTheBackground(subject, listeningOn: port.address, port.statement) { throw daemonized }
+        }
+    }
+
     /// Why a subject that exits 0 while its port starts listening fails readiness.
     static let daemonHint = """
         it seems to have put itself in the background, where tcpprobe cannot stop it (what listens \
         above is still running): run it in the foreground (nginx -g 'daemon off;', redis-server \
         --daemonize no, memcached without -d)
         """
+
+    /// True when `port` listens within a second.
+    static func listensSoon(port: Int) async -> Bool {
+        for _ in 0..<100 {
+            if ListeningSockets.isListening(port: port) == true { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
 
     /// True when a TCP connection to `address` succeeds now (it is closed at once).
     static func canConnect(to address: Address, group: EventLoopGroup) async -> Bool {
@@ -105,6 +138,7 @@ extension ScenarioExecution {
 
     func kill(_ name: Name, signal: String?, _ statement: Statement) async throws {
         guard let subject = subjects[name.text] else { throw unknownSubject(name, statement) }
+        subjectPorts[name.text] = nil
         if let signal {
             let number = Self.signalNumbers[signal] ?? SIGTERM
             subject.signal(number)
@@ -122,6 +156,7 @@ extension ScenarioExecution {
 
     func expectExit(_ expectation: ExitExpectation, _ statement: Statement) async throws {
         guard let subject = subjects[expectation.name.text] else { throw unknownSubject(expectation.name, statement) }
+        subjectPorts[expectation.name.text] = nil
         let requested = try expectation.within.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
         let (wait, byDeadline) = limit(requested)
         let started = clock.now

@@ -16,6 +16,9 @@ final class ScenarioExecution {
     var connections: [String: ProbeConnection] = [:]
     var listeners: [String: ProbeListener] = [:]
     var subjects: [String: Subject] = [:]
+    /// Subjects made ready on a port, until a `kill` or `expect exit` ends them on purpose: one
+    /// that exits 0 on its own while the port still listens has left a server in the background.
+    var subjectPorts: [String: (address: Address, statement: Statement)] = [:]
     var current: ProbeConnection?
     var unnamedConnections = 0
 
@@ -111,6 +114,7 @@ final class ScenarioExecution {
         do {
             try startCapture()
             try await execute(scenario.statements)
+            try checkNoSubjectWentToTheBackground()
         } catch {
             await closeAll()
             await stopSubjects(reportOutput: true)

@@ -119,14 +119,39 @@ import Testing
     }
 
     /// A server that forks into the background exits 0 while its port listens: the failure
-    /// says so and how to keep it in the foreground, since tcpprobe could not stop it.
+    /// says so and how to keep it in the foreground, since tcpprobe could not stop it. Whether
+    /// readiness sees the exit or the listener first, the spawn fails, at the latest when the
+    /// run ends.
     @Test func aSubjectThatDaemonizesIsToldToStayInTheForeground() async throws {
-        let result = try await ScenarioHarness.run("""
+        for exitFirst in [true, false] {
+            // Forking before listening, the first process exits before the port listens;
+            // listening before forking (as nginx does), readiness sees the port first, and the
+            // first process's exit half a second later fails the run at its end.
+            let (before, after) = exitFirst ? ("os.fork() and os._exit(0); ", "s.listen(); ")
+                : ("s.listen(); os.fork() and (time.sleep(0.5), os._exit(0)); ", "")
+            let result = try await ScenarioHarness.run("""
+                var p = free-port
+                spawn server "python3 -c 'import os,socket,time; s=socket.socket(); s.bind((\\"127.0.0.1\\", {p})); \(before)os.setsid(); \(after)time.sleep(3)'" ready on 127.0.0.1:{p} within 5s
+                sleep 1s
+                """)
+            result.expectFailure(line: 2, containing: "'server' ended (exit code 0) ", "  LISTEN 127.0.0.1:", "put itself in the background")
+        }
+    }
+
+    /// A subject that ends on purpose, or whose port the probe listens on after it, is no daemon.
+    @Test func aSubjectEndedOnPurposeIsNoDaemon() async throws {
+        let server = #"python3 -c 'import socket,time; s=socket.socket(); s.bind((\"127.0.0.1\", {p})); s.listen(); time.sleep(0.2)'"#
+        try await ScenarioHarness.run("""
             var p = free-port
-            spawn server "python3 -c 'import os,socket,time; s=socket.socket(); s.bind((\\"127.0.0.1\\", {p})); s.listen(); os.fork() and os._exit(0); os.setsid(); time.sleep(3)'" ready on 127.0.0.1:{p} within 5s
-            """)
-        result.expectFailure(line: 2, containing: "'server' ended (exit code 0) before it listened on 127.0.0.1:",
-                             "  LISTEN 127.0.0.1:", "put itself in the background")
+            spawn server "\(server)" ready on 127.0.0.1:{p}
+            expect exit server code 0
+            """).expectPassed()
+        try await ScenarioHarness.run("""
+            var p = free-port
+            spawn server "\(server)" ready on 127.0.0.1:{p}
+            sleep 500ms
+            listen l 127.0.0.1:{p}
+            """).expectPassed()
     }
 
     /// A subject inherits none of the probe's sockets: holding a copy, it kept `close` from

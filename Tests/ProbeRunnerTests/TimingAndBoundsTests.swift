@@ -15,7 +15,9 @@ import Testing
         result.expectFailure(line: 3, containing: "timed out after 300ms waiting for line \"pong\"")
         let waited = try #require(result.failure?.waited)
         #expect(waited >= .milliseconds(300))
-        #expect(waited < .milliseconds(350), "the timeout fired \(waited - .milliseconds(300)) late")
+        // Not the default 5 s, nor twice the timeout; how late it fires on an idle machine is
+        // bench/run's to measure (a busy test run can delay the wake-up by 100 ms).
+        #expect(waited < .milliseconds(600), "the timeout fired \(waited - .milliseconds(300)) late")
     }
 
     @Test func aFloodWithoutTerminatorFailsAtMaxLineWithBoundedMemory() async throws {
