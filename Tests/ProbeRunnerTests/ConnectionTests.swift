@@ -151,9 +151,10 @@ import Glibc
         try Data(count: 8 * 1024 * 1024).write(to: file)
         let peer = try await TestPeer.start(.silent)
         defer { Task { await peer.stop() } }
-        // 8 MiB at 4 MiB/s takes 2 s; the file is cut to 1 MiB 300 ms in.
+        // 8 MiB at 4 MiB/s takes 2 s; the file is cut to 1 MiB once the peer has some of it (cut
+        // before the send opened it, it would just be a 1 MiB file).
         let shrink = Task {
-            try await Task.sleep(for: .milliseconds(300))
+            for _ in 0..<1000 where peer.log.received.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
             try FileHandle(forWritingTo: file).truncate(atOffset: 1024 * 1024)
         }
         let result = try await ScenarioHarness.run("set timeout 10s\nconnect 127.0.0.1:{port}\nsend file \"big.bin\" at 4MiB/s",

@@ -140,16 +140,19 @@ import Testing
 
     /// A subject that ends on purpose, or whose port the probe listens on after it, is no daemon.
     @Test func aSubjectEndedOnPurposeIsNoDaemon() async throws {
-        let server = #"python3 -c 'import socket,time; s=socket.socket(); s.bind((\"127.0.0.1\", {p})); s.listen(); time.sleep(0.2)'"#
+        // A server that exits 0 when its stdin ends.
+        let server = #"python3 -c 'import socket,sys; s=socket.socket(); s.bind((\"127.0.0.1\", {p})); s.listen(); sys.stdin.read()'"#
         try await ScenarioHarness.run("""
             var p = free-port
-            spawn server "\(server)" ready on 127.0.0.1:{p}
+            spawn server "\(server)" ready on 127.0.0.1:{p} with stdin
+            input server eof
             expect exit server code 0
             """).expectPassed()
         try await ScenarioHarness.run("""
             var p = free-port
-            spawn server "\(server)" ready on 127.0.0.1:{p}
-            sleep 500ms
+            spawn server "\(server)" ready on 127.0.0.1:{p} with stdin
+            input server eof
+            sleep 1s
             listen l 127.0.0.1:{p}
             """).expectPassed()
     }
