@@ -1,4 +1,3 @@
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import ProbeScript
@@ -12,32 +11,34 @@ struct ConnectAttempt {
     var receiveBuffer: Int?
     var sendBuffer: Int?
     var timeout: Duration
-    /// The channel the bootstrap made, kept by its initializer: a connect that fails because
-    /// the peer reset the connection right after the handshake still has a channel to report on.
-    let channel: NIOLockedValueBox<Channel?>
+    var hostNames: HostNames
 
     /// The connected channel, and for a connection the peer reset before it was handed to NIO,
     /// the bytes it sent first (already in the handler, which is marked reset).
     ///
-    /// An IP address is connected to on a socket of tcpprobe's own (`DirectConnect`), which
-    /// keeps what a peer sends before resetting at once; only a host name goes through NIO's
-    /// resolver (getaddrinfo on a thread, and Happy Eyeballs), which ten thousand copies would
-    /// queue on.
+    /// Each connect is made on a socket of tcpprobe's own (`DirectConnect`), which keeps what a
+    /// peer sends before resetting at once. A host name's addresses are tried in turn, within
+    /// the one timeout; when none connects, a refusal is the answer if any address gave one.
     func connect() async throws -> (channel: Channel, resetWith: [UInt8]?) {
-        guard let ip = try? SocketAddress(ipAddress: address.host, port: address.port) else {
-            return (try await bootstrap.connect(host: address.host, port: address.port).get(), nil)
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var refusal: Error?
+        var lastError: Error?
+        for ip in try await hostNames.addresses(of: address.host, port: address.port) {
+            switch await DirectConnect.connect(to: ip, receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: deadline - clock.now) {
+            case .connected(let fd):
+                return (try await bootstrap.withConnectedSocket(fd).get(), nil)
+            case .reset(let fd, let early):
+                handler.preload(early)
+                handler.markReset()
+                return (try await bootstrap.withConnectedSocket(fd).get(), early)
+            case .failed(let error):
+                if error.errnoCode == ECONNREFUSED, refusal == nil { refusal = error }
+                lastError = error
+            case .timedOut:
+                throw ChannelError.connectTimeout(timeout.timeAmount)
+            }
         }
-        switch await DirectConnect.connect(to: ip, receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: timeout) {
-        case .connected(let fd):
-            return (try await bootstrap.withConnectedSocket(fd).get(), nil)
-        case .reset(let fd, let early):
-            handler.preload(early)
-            handler.markReset()
-            return (try await bootstrap.withConnectedSocket(fd).get(), early)
-        case .failed(let error):
-            throw error
-        case .timedOut:
-            throw ChannelError.connectTimeout(timeout.timeAmount)
-        }
+        throw refusal ?? lastError ?? ChannelError.connectTimeout(timeout.timeAmount)
     }
 }

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import ProbeScript
@@ -25,13 +24,10 @@ extension ScenarioExecution {
         let name = step.name?.text ?? nextUnnamedName()
         try watch(port: address.port, statement)
         let handler = InboundHandler(captureHold: captureHold)
-        let made = NIOLockedValueBox<Channel?>(nil)
         let wait = limit(connectTimeout).wait
         var bootstrap = ProbeConnection.configure(ClientBootstrap(group: group))
-            .connectTimeout(wait.timeAmount)
             .channelInitializer { channel in
-                made.withLockedValue { $0 = channel }
-                return channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
             }
         let receiveBuffer = try step.receiveBuffer.map { try resolve($0, "a size", Quantity.size) }
         let sendBuffer = try step.sendBuffer.map { try resolve($0, "a size", Quantity.size) }
@@ -42,7 +38,7 @@ extension ScenarioExecution {
             bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(size))
         }
         return ConnectAttempt(address: address, name: name, handler: handler, bootstrap: bootstrap,
-                              receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: wait, channel: made)
+                              receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: wait, hostNames: hostNames)
     }
 
     /// Keeps the connection, or says how the connect failed (which `expect refused|timeout` may want).
@@ -54,16 +50,6 @@ extension ScenarioExecution {
         switch outcome {
         case .failure(let error):
             let reason = ConnectFailure(error)
-            if case .reset = reason.reason, step.expectedFailure == nil, let made = attempt.channel.withLockedValue({ $0 }) {
-                // NIO's connect, to a host name: the handshake completed (a RST answering the SYN
-                // would have been "refused"), and the peer reset the connection before this loop
-                // saw the connect complete: a connection that is already reset, as `expect
-                // reset` may want.
-                attempt.handler.markReset()
-                let connection = keep(ProbeConnection(name: attempt.name, channel: made, handler: attempt.handler, remotePort: address.port))
-                record(statement, "\(connection.label): connected to \(address), but the peer had already reset it (RST); connecting by host name, anything it sent before the RST was lost with the connection (an IP address keeps it)")
-                return
-            }
             if let expected = step.expectedFailure {
                 guard reason.matches(expected) else {
                     throw failure(statement, "expected the connect to \(address) to fail with \(expected.rawValue), but it failed with \(reason)", waited: waited)
@@ -124,13 +110,6 @@ struct ConnectFailure: CustomStringConvertible {
             if error.errnoCode == ECONNRESET { return .reset }
         }
         if case ChannelError.connectTimeout = error { return .timeout }
-        if let error = error as? NIOConnectionError {
-            let reasons = error.connectionErrors.map { classify($0.error) }
-            if reasons.contains(where: { if case .refused = $0 { return true } else { return false } }) { return .refused }
-            if reasons.contains(where: { if case .timeout = $0 { return true } else { return false } }) { return .timeout }
-            if reasons.contains(where: { if case .reset = $0 { return true } else { return false } }) { return .reset }
-            if let dns = error.dnsAError ?? error.dnsAAAAError { return .other("cannot resolve \(error.host): \(dns)") }
-        }
         return .other("\(error)")
     }
 

@@ -44,6 +44,8 @@ final class ScenarioExecution {
     var wireProgress: [WireProgressKey: WireProgress] = [:]
     /// The regexes expects have compiled (none kept in copies of a `parallel` block).
     var regexCache: RegexCache
+    /// The addresses of the host names connected to, shared with the copies of `parallel` blocks.
+    let hostNames: HostNames
 
     /// Where a copy of a `parallel` block records its expect latencies (nil outside one).
     let latencies: LatencyRecorder?
@@ -68,6 +70,7 @@ final class ScenarioExecution {
         self.copyIndex = nil
         self.latencies = nil
         self.regexCache = RegexCache()
+        self.hostNames = HostNames()
     }
 
     /// A copy of a `parallel` block: the parent's clock, settings, variables and capture, with
@@ -94,6 +97,7 @@ final class ScenarioExecution {
         copyIndex = copy
         self.latencies = latencies
         regexCache = RegexCache(enabled: false)
+        hostNames = parent.hostNames
     }
 
     var elapsed: Duration { clock.now - start }

@@ -33,8 +33,10 @@ import Testing
         // the RST came before its loop saw the handshake complete (3 of 40 single connects).
         let peer = try await TestPeer.start(.answerThenReset(Array("ERR busy\r\n".utf8)))
         defer { Task { await peer.stop() } }
-        try await ScenarioHarness.run("parallel 50 {\n  connect 127.0.0.1:{port}\n  expect line \"ERR busy\"\n  expect reset\n}", against: peer)
-            .expectPassed()
+        for host in ["127.0.0.1", "localhost"] {
+            try await ScenarioHarness.run("parallel 50 {\n  connect \(host):{port}\n  expect line \"ERR busy\"\n  expect reset\n}", against: peer)
+                .expectPassed()
+        }
     }
 
     @Test func aSendAfterAResetSaysThePeerResetIt() async throws {

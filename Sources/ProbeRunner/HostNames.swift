@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// The addresses `connect` tries for a host: an IP address as it is, a host name through the
+/// system's resolver, once per run (the copies of a `parallel` block share the answer).
+final class HostNames: Sendable {
+    /// A host name the resolver does not know.
+    struct Unresolved: Error, CustomStringConvertible {
+        let host: String
+        let reason: String
+        var description: String { "cannot resolve \(host): \(reason)" }
+    }
+
+    private let resolved: NIOLockedValueBox<[String: [SocketAddress]]>
+
+    /// `known`: host names answered without asking the resolver (ports are replaced).
+    init(known: [String: [SocketAddress]] = [:]) {
+        resolved = NIOLockedValueBox(known)
+    }
+
+    /// Where `host:port` may be reached, in the order the system prefers (`localhost`: mostly
+    /// ::1, then 127.0.0.1).
+    func addresses(of host: String, port: Int) async throws -> [SocketAddress] {
+        if let ip = try? SocketAddress(ipAddress: host, port: port) { return [ip] }
+        let known = resolved.withLockedValue { $0[host] }
+        let addresses: [SocketAddress]
+        if let known {
+            addresses = known
+        } else {
+            // getaddrinfo blocks (on DNS, for seconds): not on a thread of the cooperative pool.
+            addresses = try await NIOThreadPool.singleton.runIfActive { try Self.lookUp(host) }
+            resolved.withLockedValue { $0[host] = addresses }
+        }
+        return addresses.map { address in
+            var address = address
+            address.port = port
+            return address
+        }
+    }
+
+    private static func lookUp(_ host: String) throws -> [SocketAddress] {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_protocol = Int32(IPPROTO_TCP)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, nil, &hints, &list)
+        guard status == 0, let first = list else {
+            throw Unresolved(host: host, reason: String(cString: gai_strerror(status)))
+        }
+        defer { freeaddrinfo(first) }
+        var addresses: [SocketAddress] = []
+        for entry in sequence(first: first, next: { $0.pointee.ai_next }) {
+            guard let raw = entry.pointee.ai_addr else { continue }
+            switch entry.pointee.ai_family {
+            case AF_INET:
+                addresses.append(raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { SocketAddress($0.pointee, host: host) })
+            case AF_INET6:
+                addresses.append(raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { SocketAddress($0.pointee, host: host) })
+            default:
+                continue
+            }
+        }
+        guard !addresses.isEmpty else { throw Unresolved(host: host, reason: "no IPv4 or IPv6 address") }
+        return addresses
+    }
+}

@@ -1,0 +1,45 @@
+import NIOCore
+import NIOPosix
+@testable import ProbeRunner
+import ProbeScript
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A host name's addresses, and a connect that tries them in turn.
+@Suite struct HostNamesTests {
+    @Test func localhostResolvesFromTheHostsFileAndAnIPAddressIsKept() async throws {
+        let names = HostNames()
+        let localhost = try await names.addresses(of: "localhost", port: 7)
+        #expect(localhost.contains { $0.ipAddress == "127.0.0.1" || $0.ipAddress == "::1" }, "\(localhost)")
+        #expect(localhost.allSatisfy { $0.port == 7 })
+        let literal = try await names.addresses(of: "::1", port: 9)
+        #expect(literal.map(\.ipAddress) == ["::1"] && literal.first?.port == 9)
+    }
+
+    /// "twin" stands for 127.0.0.2 (nothing listens there) and then 127.0.0.1.
+    private func attempt(_ port: Int, _ group: EventLoopGroup) throws -> ConnectAttempt {
+        let twin = try ["127.0.0.2", "127.0.0.1"].map { try SocketAddress(ipAddress: $0, port: 0) }
+        return ConnectAttempt(address: Address(host: "twin", port: port), name: "c", handler: InboundHandler(),
+                              bootstrap: ClientBootstrap(group: group), receiveBuffer: nil, sendBuffer: nil,
+                              timeout: .seconds(5), hostNames: HostNames(known: ["twin": twin]))
+    }
+
+    @Test func aHostNameTriesItsAddressesInTurn() async throws {
+        let group = MultiThreadedEventLoopGroup.singleton
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let connected = try await attempt(peer.port, group).connect()
+        #expect(connected.channel.remoteAddress?.ipAddress == "127.0.0.1")
+        try await connected.channel.close()
+    }
+
+    @Test func whenNoAddressConnectsARefusalIsTheAnswer() async throws {
+        let group = MultiThreadedEventLoopGroup.singleton
+        let port = try #require(ScenarioHarness.closedPort())
+        await #expect { try await attempt(port, group).connect() } throws: { error in
+            (error as? IOError)?.errnoCode == ECONNREFUSED
+        }
+    }
+}
