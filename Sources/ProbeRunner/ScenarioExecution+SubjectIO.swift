@@ -69,6 +69,8 @@ extension ScenarioExecution {
                     record(statement, "\(source) ended after \(format(clock.now - started))")
                     return
                 }
+                // A subject's streams mostly end as it exits: give the exit a moment to be seen.
+                if !subject.hasExited { _ = await subject.waitForExit(timeout: .milliseconds(500)) }
                 throw failure(statement, "\(source) ended (\(subject.exitDescription ?? "it closed the stream and still runs")) with no line left to match", waited: clock.now - started)
             }
             if clock.now - started > wait {
