@@ -6,7 +6,7 @@ import NIOCore
 import NIOPosix
 
 /// The addresses `connect` tries for a host: an IP address as it is, a host name through the
-/// system's resolver, once per run (the copies of a `parallel` block share the answer).
+/// system's resolver, once per run (the copies of a `parallel` block share the one lookup).
 final class HostNames: Sendable {
     /// A host name the resolver does not know.
     struct Unresolved: Error, CustomStringConvertible {
@@ -15,27 +15,26 @@ final class HostNames: Sendable {
         var description: String { "cannot resolve \(host): \(reason)" }
     }
 
-    private let resolved: NIOLockedValueBox<[String: [SocketAddress]]>
+    /// Each host name's lookup, started by the first connect that needed it.
+    private let lookups: NIOLockedValueBox<[String: Task<[SocketAddress], Error>]>
 
     /// `known`: host names answered without asking the resolver (ports are replaced).
     init(known: [String: [SocketAddress]] = [:]) {
-        resolved = NIOLockedValueBox(known)
+        lookups = NIOLockedValueBox(known.mapValues { addresses in Task { addresses } })
     }
 
     /// Where `host:port` may be reached, in the order the system prefers (`localhost`: mostly
     /// ::1, then 127.0.0.1).
     func addresses(of host: String, port: Int) async throws -> [SocketAddress] {
         if let ip = try? SocketAddress(ipAddress: host, port: port) { return [ip] }
-        let known = resolved.withLockedValue { $0[host] }
-        let addresses: [SocketAddress]
-        if let known {
-            addresses = known
-        } else {
+        let lookup = lookups.withLockedValue { lookups in
+            if let started = lookups[host] { return started }
             // getaddrinfo blocks (on DNS, for seconds): not on a thread of the cooperative pool.
-            addresses = try await NIOThreadPool.singleton.runIfActive { try Self.lookUp(host) }
-            resolved.withLockedValue { $0[host] = addresses }
+            let started = Task { try await NIOThreadPool.singleton.runIfActive { try Self.lookUp(host) } }
+            lookups[host] = started
+            return started
         }
-        return addresses.map { address in
+        return try await lookup.value.map { address in
             var address = address
             address.port = port
             return address
