@@ -57,11 +57,13 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        // Coordinates the test targets' use of the machine (see MachineShare).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ProbeScriptTests", dependencies: ["ProbeScript"]),
         .testTarget(
             name: "ProbeRunnerTests",
             dependencies: [
-                "ProbeScript", "ProbeRunner", "ProbeCapture",
+                "ProbeScript", "ProbeRunner", "ProbeCapture", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -73,7 +75,7 @@ let package = Package(
             name: "TransportsTests",
             dependencies: ["Transports", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
-        .testTarget(name: "tcpprobeTests", dependencies: ["tcpprobe"]),
+        .testTarget(name: "tcpprobeTests", dependencies: ["tcpprobe", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

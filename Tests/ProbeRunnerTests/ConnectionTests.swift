@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import ProbeRunner
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -123,7 +124,7 @@ import Glibc
         #expect(Array(peer.log.received.suffix(1024)) == Array(firstBytes.suffix(1024)), "the same seed sends the same bytes")
     }
 
-    @Test func aLargeFileIsSentWholeHoweverItIsCut() async throws {
+    @Test(.heavy) func aLargeFileIsSentWholeHoweverItIsCut() async throws {
         // Over 1 MiB, a file is read a write at a time instead of whole: every byte still
         // arrives in order, sent as it is or in chunks that straddle the reads.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-\(UUID())")

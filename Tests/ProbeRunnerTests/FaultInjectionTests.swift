@@ -1,11 +1,12 @@
 import Foundation
 import NIOCore
 import ProbeRunner
+import TestSupport
 import Testing
 
 /// Issue 3: partial writes, pacing, bandwidth, slow reads and split sweeps really happen.
 /// Serialized, because these measure time on a 2-core machine.
-@Suite(.serialized) struct FaultInjectionTests {
+@Suite(.serialized, .timed) struct FaultInjectionTests {
     @Test func chunksArriveAsRequestedPiecesTenMillisecondsApart() async throws {
         let peer = try await TestPeer.start(.silent)
         defer { Task { await peer.stop() } }

@@ -1,5 +1,6 @@
 import Foundation
 import ProbeRunner
+import TestSupport
 import Testing
 
 /// Issue 9: hostile peers end in a clear, bounded failure — never a hang, a crash or unbounded memory.
@@ -46,7 +47,7 @@ import Testing
             .expectFailure(line: 4, containing: "send failed after 0 of 1 bytes: the peer reset the connection (RST)")
     }
 
-    @Test func aHundredMiBLineFailsAtMaxLineWithoutTakingItAll() async throws {
+    @Test(.timed) func aHundredMiBLineFailsAtMaxLineWithoutTakingItAll() async throws {
         let peer = try await TestPeer.start(.flood(limit: 100 * 1024 * 1024))
         defer { Task { await peer.stop() } }
         let before = residentBytes()
@@ -55,7 +56,7 @@ import Testing
         #expect(residentBytes() - before < 100 * 1024 * 1024, "memory grew by \(residentBytes() - before) bytes")
     }
 
-    @Test func aSubjectThatFloodsStdoutKeepsMemoryBounded() async throws {
+    @Test(.timed) func aSubjectThatFloodsStdoutKeepsMemoryBounded() async throws {
         let before = residentBytes()
         let result = try await ScenarioHarness.run("""
             spawn noisy "yes all work and no play"

@@ -2,10 +2,11 @@ import Foundation
 @testable import ProbeCapture
 import ProbeRunner
 import ProbeScript
+import TestSupport
 import Testing
 
 /// Capture on the real loopback interface. Needs CAP_NET_RAW (CI runs as root).
-@Suite(.serialized, .enabled(if: geteuid() == 0, "capturing needs CAP_NET_RAW: run the tests as root"))
+@Suite(.serialized, .heavy, .enabled(if: geteuid() == 0, "capturing needs CAP_NET_RAW: run the tests as root"))
 struct LiveCaptureTests {
     private func run(_ text: String, against peer: TestPeer, keep: CaptureSettings.Keep = .never, directory: String? = nil,
                      snapLength: Int = PcapCapture.fullSnapLength) async throws -> ScenarioResult {

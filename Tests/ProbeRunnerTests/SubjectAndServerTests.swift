@@ -1,5 +1,6 @@
 import Foundation
 import ProbeRunner
+import TestSupport
 import Testing
 
 /// Issue 5: the probe as a server, spawned subjects, and parallel copies.
@@ -188,7 +189,7 @@ import Testing
         #expect(clock.now - started >= .seconds(2))
     }
 
-    @Test func parallelThousandCopiesAllPassWithPercentiles() async throws {
+    @Test(.heavy) func parallelThousandCopiesAllPassWithPercentiles() async throws {
         let peer = try await TestPeer.start(.echo)
         defer { Task { await peer.stop() } }
         let result = try await ScenarioHarness.run("""

@@ -1,9 +1,10 @@
 import Foundation
 import ProbeRunner
+import TestSupport
 import Testing
 
 /// Timeouts fire on time, floods stay bounded, blocked sends fail. Serialized: these measure time.
-@Suite(.serialized) struct TimingAndBoundsTests {
+@Suite(.serialized, .timed) struct TimingAndBoundsTests {
     @Test func aLineThatNeverComesFailsAtItsTimeoutNotLater() async throws {
         let peer = try await TestPeer.start(.silent)
         defer { Task { await peer.stop() } }

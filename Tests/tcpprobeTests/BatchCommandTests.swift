@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -127,7 +128,7 @@ import Glibc
         #expect(output.stdout.contains("--keep-pcap"))
     }
 
-    @Test func theHTMLReportRendersInChromium() async throws {
+    @Test(.heavy) func theHTMLReportRendersInChromium() async throws {
         guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
             print("skipped: chromium is not installed (apt-get install chromium)")
             return

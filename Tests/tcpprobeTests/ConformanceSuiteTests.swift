@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The conformance suite in Scenarios/ against linechat: it passes on every transport, and
 /// every bug linechat can plant makes it fail (the mutation score).
-@Suite(.serialized) struct ConformanceSuiteTests {
+@Suite(.serialized, .heavy) struct ConformanceSuiteTests {
     static let root = ProbeProcess.fixtures.deletingLastPathComponent().deletingLastPathComponent()
     static let scenarios = root.appendingPathComponent("Scenarios").path
 

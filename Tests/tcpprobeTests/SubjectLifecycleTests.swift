@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Spawned subjects never outlive tcpprobe: not on a crash at start, not on Ctrl-C.
@@ -51,7 +52,7 @@ import Testing
         #expect(processes(containing: "sleep \(marker)").isEmpty, "left behind: \(processes(containing: "sleep \(marker)"))")
     }
 
-    @Test func anInterruptedRunFlushesItsReportsAndCaptureWithinASecond() async throws {
+    @Test(.timed) func anInterruptedRunFlushesItsReportsAndCaptureWithinASecond() async throws {
         let marker = "27.1828\(Int.random(in: 100...999))"
         let directory = try scenario("""
             set capture on
