@@ -1,6 +1,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <spawn.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include "CSpawnExtras.h"
 
 int spawn_file_actions_close_from(posix_spawn_file_actions_t *actions, int lowest) {
@@ -9,6 +12,14 @@ int spawn_file_actions_close_from(posix_spawn_file_actions_t *actions, int lowes
 #else
     (void)actions;
     (void)lowest;
+    return ENOSYS;
+#endif
+}
+
+int become_child_subreaper(void) {
+#ifdef PR_SET_CHILD_SUBREAPER
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : errno;
+#else
     return ENOSYS;
 #endif
 }

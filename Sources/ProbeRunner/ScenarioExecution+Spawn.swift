@@ -183,7 +183,10 @@ extension ScenarioExecution {
     func stopSubjects(reportOutput: Bool) async {
         for subject in subjects.values.sorted(by: { $0.name < $1.name }) {
             if reportOutput { notes.append(subject.report()) }
-            await subject.stop()
+            if await subject.stop() {
+                notes.append("subject '\(subject.name)' had exited but left processes running in its process group; tcpprobe stopped them")
+            }
         }
+        StrayProcesses.reapExited()
     }
 }

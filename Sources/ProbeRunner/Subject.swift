@@ -109,24 +109,28 @@ final class Subject: @unchecked Sendable {
             cArguments.forEach { free($0) }
             cEnvironment.forEach { free($0) }
         }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, cArguments, cEnvironment)
-        close(outPipe[1])
-        close(errPipe[1])
-        if withStdin {
-            close(inPair[1])
-            shutdown(inPair[0], Int32(SHUT_RD))
+        // Spawned and registered in one step: until it is registered, the new child would
+        // look like a stray to `StrayProcesses`.
+        return try SubjectRegistry.shared.spawning {
+            var pid: pid_t = 0
+            let result = posix_spawn(&pid, executable, &actions, &attributes, cArguments, cEnvironment)
+            close(outPipe[1])
+            close(errPipe[1])
+            if withStdin {
+                close(inPair[1])
+                shutdown(inPair[0], Int32(SHUT_RD))
+            }
+            guard result == 0 else {
+                for fd in [outPipe[0], errPipe[0], inPair[0]] where fd >= 0 { close(fd) }
+                throw SpawnError.failed(argv[0], errno: result)
+            }
+            let subject = Subject(name: name, command: argv.joined(separator: " "), pid: pid, input: inPair[0])
+            subject.startReading(outPipe[0], into: subject.stdout)
+            subject.startReading(errPipe[0], into: subject.stderr)
+            subject.startReaping()
+            SubjectRegistry.shared.add(subject)
+            return subject
         }
-        guard result == 0 else {
-            for fd in [outPipe[0], errPipe[0], inPair[0]] where fd >= 0 { close(fd) }
-            throw SpawnError.failed(argv[0], errno: result)
-        }
-        let subject = Subject(name: name, command: argv.joined(separator: " "), pid: pid, input: inPair[0])
-        subject.startReading(outPipe[0], into: subject.stdout)
-        subject.startReading(errPipe[0], into: subject.stderr)
-        subject.startReaping()
-        SubjectRegistry.shared.add(subject)
-        return subject
     }
 
     /// `program` as given when it has a slash; else next to the tcpprobe binary, then on PATH.
@@ -225,14 +229,38 @@ final class Subject: @unchecked Sendable {
         _ = kill(-pid, signal)
     }
 
-    /// SIGTERM to the group, SIGKILL after the grace period, then waits for the reap.
-    func stop(grace: Duration = Subject.gracePeriod) async {
+    /// SIGTERM to the group, SIGKILL after the grace period, then waits for the reap. True when
+    /// the subject had exited but left processes running in its group (`sh -c 'server &'`),
+    /// which are stopped the same way.
+    @discardableResult
+    func stop(grace: Duration = Subject.gracePeriod) async -> Bool {
         closeInput()
-        guard !hasExited else { return }
+        guard !hasExited else { return await stopLeftovers(grace: grace) }
         signal(SIGTERM)
-        if await waitForExit(timeout: grace) { return }
+        if await waitForExit(timeout: grace) { return false }
         _ = kill(-pid, SIGKILL)
         _ = await waitForExit(timeout: .seconds(5))
+        return false
+    }
+
+    /// Stops what is left of the group after the subject exited (its id stays the group's while
+    /// a member lives, so no other process can have it).
+    private func stopLeftovers(grace: Duration) async -> Bool {
+        guard kill(-pid, SIGTERM) == 0 else { return false }
+        let clock = ContinuousClock()
+        let deadline = clock.now + grace
+        // Members whose parent died are init's children, or tcpprobe's strays to reap.
+        while kill(-pid, 0) == 0, clock.now < deadline {
+            StrayProcesses.reapExited()
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        if kill(-pid, SIGKILL) == 0 {
+            for _ in 0..<100 where kill(-pid, 0) == 0 {
+                StrayProcesses.reapExited()
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        return true
     }
 
     /// The same as `stop`, blocking, for signal handlers and process exit.

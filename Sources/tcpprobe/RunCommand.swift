@@ -90,6 +90,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         SignalHandling.install()
         SignalHandling.raiseFileLimit()
+        StrayProcesses.adopt()
         let variables = try scenarioOptions.parsedVariables()
         let (selected, skipped) = try selectScenarios(variables: variables)
         if list {
@@ -126,6 +127,7 @@ struct RunCommand: AsyncParsableCommand {
             progress.finished()
         }
         progress.clear()
+        SignalHandling.stopStrays()
         let results = skipped.map { ScenarioResult(path: $0.0.path, title: $0.0.title, outcome: .skipped($0.1), duration: .zero, log: [], notes: []) } + ran
         let report = RunReport(results: results, startedAt: startedAt, duration: clock.now - started)
         print(reporter.summary(report))

@@ -38,11 +38,20 @@ enum SignalHandling {
     private static func interrupted(exitCode: Int32) {
         Terminal.printError("\ninterrupted: stopping subjects, flushing captures and reports")
         SubjectRegistry.shared.stopAll(grace: 0.5)
+        stopStrays(grace: 0.5)
         for path in CaptureRegistry.shared.stopAll() { Terminal.printError("kept \(path)") }
         let (targets, startedAt, started, results) = pending.withLockedValue { $0 }
         let report = RunReport(results: results, startedAt: startedAt, duration: ContinuousClock.now - started, interrupted: true)
         try? ReportWriter.write(report, to: targets)
         exit(exitCode)
+    }
+
+    /// Stops what subjects left running in the background, and says so.
+    static func stopStrays(grace: TimeInterval = 2) {
+        let stopped = StrayProcesses.stopAll(grace: grace)
+        guard !stopped.isEmpty else { return }
+        Terminal.printError("stopped \(stopped.count) process\(stopped.count == 1 ? "" : "es") that subjects left running in the background (run servers in the foreground):")
+        for line in stopped { Terminal.printError("  " + line) }
     }
 
     /// Lifts the soft limit on open files to the hard limit, for large `parallel` blocks.

@@ -9,4 +9,9 @@
 /// GNU extension this calls, so it is wrapped here.
 int spawn_file_actions_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
+/// Makes this process the reaper of its descendants' orphans (Linux PR_SET_CHILD_SUBREAPER):
+/// a process that leaves its parent's session and outlives it becomes this process's child
+/// instead of init's. 0, or an errno. prctl is variadic, which Swift cannot call.
+int become_child_subreaper(void);
+
 #endif
