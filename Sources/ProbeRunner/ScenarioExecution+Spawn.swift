@@ -114,9 +114,10 @@ extension ScenarioExecution {
 
     /// Why a subject that exits 0 while its port starts listening fails readiness.
     static let daemonHint = """
-        it seems to have put itself in the background, where tcpprobe cannot stop it (what listens \
-        above is still running): run it in the foreground (nginx -g 'daemon off;', redis-server \
-        --daemonize no, memcached without -d)
+        it seems to have put itself in the background, out of reach of `kill`, `expect exit` and \
+        its output (what listens above is still running; `tcpprobe run` stops it when the run \
+        ends): run it in the foreground (nginx -g 'daemon off;', redis-server --daemonize no, \
+        memcached without -d)
         """
 
     /// True when `port` listens within a second.
