@@ -104,11 +104,11 @@ extension ScenarioExecution {
         return StepFailure(.environment, at: statement.location, step: statement.text, message: message + "\n" + Self.daemonHint)
     }
 
-    /// Fails the run when a subject made ready on a port put its server in the background.
-    func checkNoSubjectWentToTheBackground() throws {
-        for (name, port) in subjectPorts.sorted(by: { $0.key < $1.key }) {
-            guard let subject = subjects[name] else { continue }
-            if let daemonized = wentToTheBackground(subject, listeningOn: port.address, port.statement) { throw daemonized }
+    /// The subjects made ready on a port that have put their server in the background, as
+    /// failures at their `spawn`.
+    func subjectsInTheBackground() -> [StepFailure] {
+        subjectPorts.sorted(by: { $0.key < $1.key }).compactMap { name, port in
+            subjects[name].flatMap { wentToTheBackground($0, listeningOn: port.address, port.statement) }
         }
     }
 

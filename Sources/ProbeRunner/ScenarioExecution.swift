@@ -118,8 +118,9 @@ final class ScenarioExecution {
         do {
             try startCapture()
             try await execute(scenario.statements)
-            try checkNoSubjectWentToTheBackground()
+            if let daemonized = subjectsInTheBackground().first { throw daemonized }
         } catch {
+            notes += subjectsInTheBackground().map { "line \($0.location.line): \($0.message)" }
             await closeAll()
             await stopSubjects(reportOutput: true)
             verifyInjectedSplits()

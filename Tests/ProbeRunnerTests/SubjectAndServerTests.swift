@@ -137,6 +137,17 @@ import Testing
                 """)
             result.expectFailure(line: 2, containing: "'server' ended (exit code 0) ", "  LISTEN 127.0.0.1:", "put itself in the background")
         }
+        // When a later step fails first, the notes still say it.
+        let failed = try await ScenarioHarness.run("""
+            var p = free-port
+            spawn server "python3 -c 'import os,socket,time; s=socket.socket(); s.bind((\\"127.0.0.1\\", {p})); s.listen(); os.fork() and (time.sleep(0.5), os._exit(0)); os.setsid(); time.sleep(3)'" ready on 127.0.0.1:{p} within 5s
+            sleep 1s
+            connect 127.0.0.1:{p}
+            expect line "never" within 100ms
+            """)
+        failed.expectFailure(line: 5, containing: "timed out")
+        #expect(failed.notes.contains { $0.hasPrefix("line 2: 'server' ended (exit code 0) while 127.0.0.1:") && $0.contains("put itself in the background") },
+                "\(failed.notes)")
     }
 
     /// A subject that ends on purpose, or whose port the probe listens on after it, is no daemon.
