@@ -11,6 +11,18 @@ enum ListeningSockets {
         return isListeningByProcNet(port: port)
     }
 
+    /// Whether a listener on `port` takes connections to `host`: one bound to that address, or
+    /// to the wildcard of its family (`[::]` takes IPv4 too, as Linux's dual-stack default
+    /// does). A host name, or a machine without sock_diag, asks only about the port.
+    static func isListening(port: Int, for host: String) -> Bool? {
+        guard let target = IPAddressBytes(host) else { return isListening(port: port) }
+        var found = false
+        let dumped = SocketTable.forEach(states: 1 << UInt32(SocketTable.Entry.listenState)) { entry in
+            if entry.localPort == port, target.isReached(through: entry) { found = true }
+        }
+        return dumped ? found : isListening(port: port)
+    }
+
     /// The ports of every listening TCP socket, IPv4 and IPv6, from a netlink sock_diag dump
     /// (what `ss -lt` asks). Asking for listeners only, the kernel walks only its table of
     /// listeners, however many connections there are: reading /proc/net/tcp took about 22 ms

@@ -23,7 +23,7 @@ extension ScenarioExecution {
             try watch(port: target.port, statement)
             // Readiness is the port listening: a listener already there (a server left from an
             // earlier run, say) would pass it while the subject fails to bind.
-            if ListeningSockets.isListening(port: target.port) == true {
+            if ListeningSockets.isListening(port: target.port, for: target.host) == true {
                 let holders = PortHolders.describe(port: target.port).map { "\n" + $0 } ?? ""
                 throw environmentError("port \(target.port) already has a listener before '\(step.name.text)' starts, so its readiness cannot be told\(holders)")
             }
@@ -49,12 +49,12 @@ extension ScenarioExecution {
             while true {
                 if let exit = subject.exitDescription {
                     // A server that forks into the background first has its child listen soon after.
-                    let daemonized = subject.exitCode == 0 ? await Self.listensSoon(port: target.port) : false
+                    let daemonized = subject.exitCode == 0 ? await Self.listensSoon(target) : false
                     var message = withHolders("'\(step.name.text)' ended (\(exit)) before it listened on \(target)")
                     if daemonized { message += "\n" + Self.daemonHint }
                     throw environmentError(message)
                 }
-                if let listening = ListeningSockets.isListening(port: target.port) {
+                if let listening = ListeningSockets.isListening(port: target.port, for: target.host) {
                     if listening {
                         // A server that forks into the background after binding listens before its
                         // first process exits 0.
@@ -98,7 +98,7 @@ extension ScenarioExecution {
     /// listens: its server went on in the background. Nil while that is not so.
     func wentToTheBackground(_ subject: Subject, listeningOn address: Address, _ statement: Statement) -> StepFailure? {
         guard subject.exitCode == 0, !listeners.values.contains(where: { $0.port == address.port }),
-              ListeningSockets.isListening(port: address.port) == true else { return nil }
+              ListeningSockets.isListening(port: address.port, for: address.host) == true else { return nil }
         var message = "'\(subject.name)' ended (\(subject.exitDescription ?? "?")) while \(address), where it listened, still listens"
         if let holders = PortHolders.describe(port: address.port) { message += "\n" + holders }
         return StepFailure(.environment, at: statement.location, step: statement.text, message: message + "\n" + Self.daemonHint)
@@ -120,10 +120,10 @@ extension ScenarioExecution {
         memcached without -d)
         """
 
-    /// True when `port` listens within a second.
-    static func listensSoon(port: Int) async -> Bool {
+    /// True when `address` listens within a second.
+    static func listensSoon(_ address: Address) async -> Bool {
         for _ in 0..<100 {
-            if ListeningSockets.isListening(port: port) == true { return true }
+            if ListeningSockets.isListening(port: address.port, for: address.host) == true { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return false

@@ -28,6 +28,28 @@ import Testing
         #expect(ListeningSockets.isListening(port: bound.port) == false)
     }
 
+    /// Readiness on HOST:PORT asks for a listener that takes connections to HOST.
+    @Test func aListenerIsMatchedToTheAddressesItTakes() throws {
+        let listener = try LoopbackSocket.bound(address: "127.0.0.2", listening: true)
+        defer { close(listener.fd) }
+        #expect(ListeningSockets.isListening(port: listener.port, for: "127.0.0.2") == true)
+        #expect(ListeningSockets.isListening(port: listener.port, for: "127.0.0.1") == false)
+        #expect(ListeningSockets.isListening(port: listener.port, for: "::1") == false)
+        #expect(ListeningSockets.isListening(port: listener.port, for: "localhost") == true, "a host name asks only about the port")
+
+        func entry(_ family: Int32, _ address: String) -> SocketTable.Entry {
+            let bytes = IPAddressBytes(address)!.bytes
+            return SocketTable.Entry(family: family, state: SocketTable.Entry.listenState, localPort: 1, remotePort: 0, inode: 0,
+                                     localAddress: bytes, remoteAddress: SIMD16())
+        }
+        let v4 = IPAddressBytes("127.0.0.1")!, v6 = IPAddressBytes("::1")!
+        #expect(v4.isReached(through: entry(AF_INET, "0.0.0.0")) && !v6.isReached(through: entry(AF_INET, "0.0.0.0")))
+        #expect(v4.isReached(through: entry(AF_INET6, "::")) && v6.isReached(through: entry(AF_INET6, "::")))
+        #expect(v4.isReached(through: entry(AF_INET6, "::ffff:127.0.0.1")) && !v4.isReached(through: entry(AF_INET6, "::ffff:127.0.0.2")))
+        #expect(v6.isReached(through: entry(AF_INET6, "::1")) && !v4.isReached(through: entry(AF_INET6, "::1")))
+        #expect(IPAddressBytes("localhost") == nil)
+    }
+
     @Test func sockDiagSeesIPv6ListenersToo() throws {
         let fd = Glibc.socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }

@@ -106,6 +106,20 @@ import Testing
         listened.expectFailure(line: 3, containing: "Address already in use\nport ", "  LISTEN 127.0.0.1:", "(tcpprobe itself)")
     }
 
+    /// A server listening on another address of the port is not ready for the one named.
+    @Test func readinessWaitsForTheAddressItNames() async throws {
+        let server = #"python3 -c 'import socket,time; s=socket.socket(); s.bind((\"127.0.0.2\", {p})); s.listen(); time.sleep(3)'"#
+        try await ScenarioHarness.run("""
+            var p = free-port
+            spawn server "\(server)" ready on 127.0.0.1:{p} within 500ms
+            """).expectFailure(line: 2, containing: "'server' did not listen on 127.0.0.1:", "  LISTEN 127.0.0.2:")
+        try await ScenarioHarness.run("""
+            var p = free-port
+            spawn server "\(server)" ready on 127.0.0.2:{p}
+            connect 127.0.0.2:{p}
+            """).expectPassed()
+    }
+
     /// A server left listening on the port would pass readiness while the subject fails to
     /// bind: the spawn fails first and names it.
     @Test func aPortAlreadyListeningFailsTheSpawnBeforeItStarts() async throws {
