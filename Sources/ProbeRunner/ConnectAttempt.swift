@@ -18,14 +18,19 @@ struct ConnectAttempt {
     ///
     /// Each connect is made on a socket of tcpprobe's own (`DirectConnect`), which keeps what a
     /// peer sends before resetting at once. A host name's addresses are tried in turn, within
-    /// the one timeout; when none connects, a refusal is the answer if any address gave one.
+    /// the one timeout, each given an equal share of what is left (an address that never
+    /// answers leaves time for the next); when none connects, a refusal is the answer if any
+    /// address gave one.
     func connect() async throws -> (channel: Channel, resetWith: [UInt8]?) {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         var refusal: Error?
         var lastError: Error?
-        for ip in try await hostNames.addresses(of: address.host, port: address.port) {
-            switch await DirectConnect.connect(to: ip, receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: deadline - clock.now) {
+        let addresses = try await hostNames.addresses(of: address.host, port: address.port)
+        for (index, ip) in addresses.enumerated() {
+            let share = (deadline - clock.now) / (addresses.count - index)
+            guard share > .zero else { break }
+            switch await DirectConnect.connect(to: ip, receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: share) {
             case .connected(let fd):
                 return (try await bootstrap.withConnectedSocket(fd).get(), nil)
             case .reset(let fd, let early):
@@ -36,7 +41,7 @@ struct ConnectAttempt {
                 if error.errnoCode == ECONNREFUSED, refusal == nil { refusal = error }
                 lastError = error
             case .timedOut:
-                throw ChannelError.connectTimeout(timeout.timeAmount)
+                lastError = ChannelError.connectTimeout(timeout.timeAmount)
             }
         }
         throw refusal ?? lastError ?? ChannelError.connectTimeout(timeout.timeAmount)

@@ -19,11 +19,11 @@ import Glibc
     }
 
     /// "twin" stands for 127.0.0.2 (nothing listens there) and then 127.0.0.1.
-    private func attempt(_ port: Int, _ group: EventLoopGroup) throws -> ConnectAttempt {
+    private func attempt(_ port: Int, _ group: EventLoopGroup, timeout: Duration = .seconds(5)) throws -> ConnectAttempt {
         let twin = try ["127.0.0.2", "127.0.0.1"].map { try SocketAddress(ipAddress: $0, port: 0) }
         return ConnectAttempt(address: Address(host: "twin", port: port), name: "c", handler: InboundHandler(),
                               bootstrap: ClientBootstrap(group: group), receiveBuffer: nil, sendBuffer: nil,
-                              timeout: .seconds(5), hostNames: HostNames(known: ["twin": twin]))
+                              timeout: timeout, hostNames: HostNames(known: ["twin": twin]))
     }
 
     @Test func aHostNameTriesItsAddressesInTurn() async throws {
@@ -31,6 +31,33 @@ import Glibc
         let peer = try await TestPeer.start(.echo)
         defer { Task { await peer.stop() } }
         let connected = try await attempt(peer.port, group).connect()
+        #expect(connected.channel.remoteAddress?.ipAddress == "127.0.0.1")
+        try await connected.channel.close()
+    }
+
+    /// An address that never answers takes only its share of the timeout.
+    @Test func anAddressThatNeverAnswersLeavesTimeForTheNext() async throws {
+        let group = MultiThreadedEventLoopGroup.singleton
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        // On 127.0.0.2, the same port: a listener that never accepts, its queue full, drops SYNs.
+        let deaf = try LoopbackSocket.bound(port: peer.port, address: "127.0.0.2", listening: true)
+        defer { close(deaf.fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(peer.port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.2")
+        var fillers: [Int32] = []
+        defer { fillers.forEach { close($0) } }
+        for _ in 0..<4 {
+            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = Glibc.connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            fillers.append(filler)
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let connected = try await attempt(peer.port, group, timeout: .seconds(2)).connect()
         #expect(connected.channel.remoteAddress?.ipAddress == "127.0.0.1")
         try await connected.channel.close()
     }
