@@ -76,6 +76,11 @@ extension ScenarioExecution {
             do { regex = try regexCache.regex(literal, lookup) } catch { throw failure(statement, "the regex \(literal.description) does not compile: \(error)") }
             let tail = stream == .stdout ? subject.stdout : subject.stderr
             while true {
+                // What it wrote just before exiting may still be on its way to the tail: once it
+                // has exited, look at its lines when the stream ends (or half a second on, as a
+                // child of its may hold the stream open).
+                let exited = subject.hasExited
+                if exited { await tail.waitForEnd(upTo: .milliseconds(500)) }
                 while let line = tail.takeLine() {
                     if let match = try? regex.firstMatch(in: line) {
                         for name in literal.groupNames { if let value = match.output[name]?.substring { variables[name] = String(value) } }
@@ -83,8 +88,8 @@ extension ScenarioExecution {
                         return
                     }
                 }
-                if let exit = subject.exitDescription {
-                    throw environmentError("'\(step.name.text)' ended (\(exit)) before its \(stream.rawValue) matched \(literal.description)")
+                if exited {
+                    throw environmentError("'\(step.name.text)' ended (\(subject.exitDescription ?? "?")) before its \(stream.rawValue) matched \(literal.description)")
                 }
                 if clock.now - started > wait {
                     throw environmentError("'\(step.name.text)' \(stream.rawValue) did not match \(literal.description) within \(format(wait))")

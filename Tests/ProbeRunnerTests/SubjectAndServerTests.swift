@@ -65,6 +65,19 @@ import Testing
             """).expectPassed()
     }
 
+    /// A subject that says it is ready and exits at once is ready: its line can reach the tail
+    /// after its exit is seen. Sixty tries, as that order is a race.
+    @Test func aLineWrittenJustBeforeExitingStillMakesTheSubjectReady() async throws {
+        for _ in 0..<60 {
+            try await ScenarioHarness.run("""
+                spawn once "sh -c 'echo ready'" ready when stdout /ready/
+                expect exit once code 0
+                """).expectPassed()
+        }
+        try await ScenarioHarness.run("spawn once \"sh -c 'echo other'\" ready when stdout /ready/")
+            .expectFailure(line: 1, containing: "'once' ended (exit code 0) before its stdout matched /ready/")
+    }
+
     @Test func readinessWaitsAsLongAsWithinSaysNotTheStepTimeout() async throws {
         func slowStart(_ seconds: String) -> String { #"spawn slow "sh -c 'sleep \#(seconds); echo up; sleep 5'" ready when stdout /up/"# }
         try await ScenarioHarness.run("set timeout 100ms\n\(slowStart("0.3")) within 5s").expectPassed()
