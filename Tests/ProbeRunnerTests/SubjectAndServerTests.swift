@@ -121,11 +121,13 @@ import Testing
 
     /// A server listening on another address of the port is not ready for the one named.
     @Test func readinessWaitsForTheAddressItNames() async throws {
-        let server = #"python3 -c 'import socket,time; s=socket.socket(); s.bind((\"127.0.0.2\", {p})); s.listen(); time.sleep(3)'"#
+        let server = #"python3 -c 'import socket,time; s=socket.socket(); s.bind((\"127.0.0.2\", {p})); s.listen(); print(\"up\", flush=True); time.sleep(3)'"#
+        // Listening on 127.0.0.2 before the wait on 127.0.0.1 starts, so its end lists it.
         try await ScenarioHarness.run("""
             var p = free-port
-            spawn server "\(server)" ready on 127.0.0.1:{p} within 500ms
-            """).expectFailure(line: 2, containing: "'server' did not listen on 127.0.0.1:", "  LISTEN 127.0.0.2:")
+            spawn other "\(server)" ready when stdout /up/
+            spawn server "sleep 5" ready on 127.0.0.1:{p} within 300ms
+            """).expectFailure(line: 3, containing: "'server' did not listen on 127.0.0.1:", "  LISTEN 127.0.0.2:")
         try await ScenarioHarness.run("""
             var p = free-port
             spawn server "\(server)" ready on 127.0.0.2:{p}
