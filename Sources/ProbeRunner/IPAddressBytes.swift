@@ -25,7 +25,7 @@ struct IPAddressBytes {
         let local = entry.localAddress
         let zero = SIMD16<UInt8>()
         if entry.family == AF_INET6 {
-            if local == zero { return true } // [::]: IPv6, and IPv4 unless the socket is v6-only
+            if local == zero { return family == AF_INET6 || !entry.v6Only } // [::]: IPv4 too unless v6-only
             if family == AF_INET6 { return local == bytes }
             // ::ffff:a.b.c.d, an IPv4 address on an IPv6 socket
             let mapped = (0..<10).allSatisfy { local[$0] == 0 } && local[10] == 0xFF && local[11] == 0xFF

@@ -12,8 +12,8 @@ enum ListeningSockets {
     }
 
     /// Whether a listener on `port` takes connections to `host`: one bound to that address, or
-    /// to the wildcard of its family (`[::]` takes IPv4 too, as Linux's dual-stack default
-    /// does). A host name, or a machine without sock_diag, asks only about the port.
+    /// to the wildcard of its family (`[::]` takes IPv4 too unless it is v6-only). A host
+    /// name, or a machine without sock_diag, asks only about the port.
     static func isListening(port: Int, for host: String) -> Bool? {
         guard let target = IPAddressBytes(host) else { return isListening(port: port) }
         var found = false

@@ -16,6 +16,8 @@ enum SocketTable {
         let inode: UInt32
         let localAddress: SIMD16<UInt8>
         let remoteAddress: SIMD16<UInt8>
+        /// An IPv6 listener that takes no IPv4 connections (IPV6_V6ONLY).
+        var v6Only = false
 
         static let listenState: UInt8 = 10
         static let timeWaitState: UInt8 = 6
@@ -89,7 +91,7 @@ enum SocketTable {
                         // struct inet_diag_msg: family, state, timer, retrans; the socket's id
                         // (ports big-endian, then source and destination addresses); expires,
                         // queues, uid; inode at byte 68.
-                        if length >= 16 + 72 { body(entry(bytes, at: offset + 16)) }
+                        if length >= 16 + 72 { body(entry(bytes, at: offset + 16, end: offset + length)) }
                     }
                     offset += (length + 3) & ~3
                 }
@@ -100,11 +102,22 @@ enum SocketTable {
         return false
     }
 
-    private static func entry(_ bytes: UnsafeRawBufferPointer, at message: Int) -> Entry {
+    private static func entry(_ bytes: UnsafeRawBufferPointer, at message: Int, end: Int) -> Entry {
         func port(_ offset: Int) -> Int { Int(bytes[message + offset]) << 8 | Int(bytes[message + offset + 1]) }
-        return Entry(family: Int32(bytes[message]), state: bytes[message + 1], localPort: port(4), remotePort: port(6),
-                     inode: bytes.loadUnaligned(fromByteOffset: message + 68, as: UInt32.self),
-                     localAddress: bytes.loadUnaligned(fromByteOffset: message + 8, as: SIMD16<UInt8>.self),
-                     remoteAddress: bytes.loadUnaligned(fromByteOffset: message + 24, as: SIMD16<UInt8>.self))
+        var entry = Entry(family: Int32(bytes[message]), state: bytes[message + 1], localPort: port(4), remotePort: port(6),
+                          inode: bytes.loadUnaligned(fromByteOffset: message + 68, as: UInt32.self),
+                          localAddress: bytes.loadUnaligned(fromByteOffset: message + 8, as: SIMD16<UInt8>.self),
+                          remoteAddress: bytes.loadUnaligned(fromByteOffset: message + 24, as: SIMD16<UInt8>.self))
+        // Attributes follow (struct rtattr: length, type); the kernel adds INET_DIAG_SKV6ONLY
+        // (11) to every IPv6 listener.
+        var attribute = message + 72
+        while attribute + 4 <= end {
+            let length = Int(bytes.loadUnaligned(fromByteOffset: attribute, as: UInt16.self))
+            let type = bytes.loadUnaligned(fromByteOffset: attribute + 2, as: UInt16.self)
+            guard length >= 4, attribute + length <= end else { break }
+            if type == 11, length >= 5 { entry.v6Only = bytes[attribute + 4] != 0 }
+            attribute += (length + 3) & ~3
+        }
+        return entry
     }
 }

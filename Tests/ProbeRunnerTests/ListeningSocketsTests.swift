@@ -37,17 +37,46 @@ import Testing
         #expect(ListeningSockets.isListening(port: listener.port, for: "::1") == false)
         #expect(ListeningSockets.isListening(port: listener.port, for: "localhost") == true, "a host name asks only about the port")
 
-        func entry(_ family: Int32, _ address: String) -> SocketTable.Entry {
+        func entry(_ family: Int32, _ address: String, v6Only: Bool = false) -> SocketTable.Entry {
             let bytes = IPAddressBytes(address)!.bytes
             return SocketTable.Entry(family: family, state: SocketTable.Entry.listenState, localPort: 1, remotePort: 0, inode: 0,
-                                     localAddress: bytes, remoteAddress: SIMD16())
+                                     localAddress: bytes, remoteAddress: SIMD16(), v6Only: v6Only)
         }
         let v4 = IPAddressBytes("127.0.0.1")!, v6 = IPAddressBytes("::1")!
         #expect(v4.isReached(through: entry(AF_INET, "0.0.0.0")) && !v6.isReached(through: entry(AF_INET, "0.0.0.0")))
         #expect(v4.isReached(through: entry(AF_INET6, "::")) && v6.isReached(through: entry(AF_INET6, "::")))
+        #expect(!v4.isReached(through: entry(AF_INET6, "::", v6Only: true)) && v6.isReached(through: entry(AF_INET6, "::", v6Only: true)))
         #expect(v4.isReached(through: entry(AF_INET6, "::ffff:127.0.0.1")) && !v4.isReached(through: entry(AF_INET6, "::ffff:127.0.0.2")))
         #expect(v6.isReached(through: entry(AF_INET6, "::1")) && !v4.isReached(through: entry(AF_INET6, "::1")))
         #expect(IPAddressBytes("localhost") == nil)
+    }
+
+    /// The dump reads each IPv6 listener's IPV6_V6ONLY: set by the kernel on one bound to ::1,
+    /// not on one bound to the IPv4-mapped ::ffff:127.0.0.1.
+    @Test func theDumpTellsAV6OnlyListener() throws {
+        var ports: [Int32: Int] = [:]
+        var sockets: [Int32] = []
+        defer { sockets.forEach { close($0) } }
+        for v6Only: Int32 in [0, 1] {
+            let fd = Glibc.socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+            sockets.append(fd)
+            var flag = v6Only
+            setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &flag, socklen_t(MemoryLayout<Int32>.size))
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            _ = inet_pton(AF_INET6, v6Only == 1 ? "::1" : "::ffff:127.0.0.1", &address.sin6_addr)
+            var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+            let ok = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &length) == 0
+                }
+            }
+            try #require(ok, "cannot listen (v6only \(v6Only))")
+            ports[v6Only] = Int(UInt16(bigEndian: address.sin6_port))
+        }
+        var seen: [Int: Bool] = [:]
+        #expect(SocketTable.forEach(states: 1 << UInt32(SocketTable.Entry.listenState)) { seen[$0.localPort] = $0.v6Only })
+        #expect(seen[ports[0]!] == false && seen[ports[1]!] == true, "\(seen.filter { ports.values.contains($0.key) })")
     }
 
     @Test func sockDiagSeesIPv6ListenersToo() throws {
