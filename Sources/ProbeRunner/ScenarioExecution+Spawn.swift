@@ -194,6 +194,11 @@ extension ScenarioExecution {
             }
         }
         // Only after subjects: ten thousand `parallel` copies without any need not look.
-        if !subjects.isEmpty { StrayProcesses.reapExited() }
+        guard !subjects.isEmpty else { return }
+        let escaped = StrayProcesses.stop(leftBy: Array(subjects.values), grace: Subject.gracePeriod / .seconds(1))
+        for (name, processes) in Dictionary(grouping: escaped, by: \.subject).sorted(by: { $0.key < $1.key }) {
+            notes.append("subject '\(name)' left \(processes.map(\.process).joined(separator: ", ")) running outside its process group (in the background); tcpprobe stopped it")
+        }
+        StrayProcesses.reapExited()
     }
 }

@@ -6,9 +6,10 @@ import Glibc
 #endif
 
 /// Processes a subject left running outside its process group, out of reach of `kill` on the
-/// group: a server's fork that called setsid and outlived its parent (a daemon). Once tcpprobe
-/// is their reaper (`adopt`), they become its children when their parent exits; at the end of
-/// the run, or on Ctrl-C, `stopAll` stops them.
+/// group: a server's fork that called setsid (a daemon). `stop(leftBy:)` finds them by the
+/// subject's token in their environment when its scenario ends. One that cleared its
+/// environment is caught another way: once tcpprobe is their reaper (`adopt`), they become its
+/// children when their parent exits, and at the end of the run, or on Ctrl-C, `stopAll` stops them.
 public enum StrayProcesses {
     private static let adopted = NIOLockedValueBox(false)
 
@@ -47,27 +48,51 @@ public enum StrayProcesses {
     public static func stopAll(grace: TimeInterval) -> [String] {
         reapExited()
         let strays = list()
-        guard !strays.isEmpty else { return [] }
-        for stray in strays { signal(stray.pid, SIGTERM) }
+        terminate(strays.map(\.pid), grace: grace)
+        return strays.map { "pid \($0.pid) (\($0.command))" }
+    }
+
+    /// Stops the processes outside `subjects`' process groups whose environment holds one of
+    /// their tokens: what a subject left running in the background, found even when tcpprobe
+    /// is not their reaper. Returns what was stopped, by subject name.
+    static func stop(leftBy subjects: [Subject], grace: TimeInterval) -> [(subject: String, process: String)] {
+        let tokens = Dictionary(uniqueKeysWithValues: subjects.map { ($0.token, $0.name) })
+        let groups = Set(subjects.map(\.pid))
+        let live = SubjectRegistry.shared.pids()
+        let prefix = Array((Subject.tokenVariable + "=").utf8)
+        var found: [(pid: pid_t, subject: String)] = []
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), pid != getpid(), !live.contains(pid), !groups.contains(getpgid(pid)),
+                  let environment = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else { continue }
+            for variable in environment.split(separator: 0) where variable.starts(with: prefix) {
+                if let subject = tokens[String(decoding: variable.dropFirst(prefix.count), as: UTF8.self)] { found.append((pid, subject)) }
+            }
+        }
+        let stopped = found.map { ($0.subject, "pid \($0.pid) (\(command(of: $0.pid)))") }
+        terminate(found.map(\.pid), grace: grace)
+        return stopped
+    }
+
+    /// SIGTERM to each process (and the group it leads), SIGKILL to those left after `grace`
+    /// seconds; reaps the ones that are this process's children.
+    private static func terminate(_ pids: [pid_t], grace: TimeInterval) {
+        guard !pids.isEmpty else { return }
+        for pid in pids { signal(pid, SIGTERM) }
+        func gone(_ pid: pid_t) -> Bool {
+            var status: Int32 = 0
+            return waitpid(pid, &status, WNOHANG) == pid || kill(pid, 0) != 0
+        }
         let deadline = ContinuousClock.now + .milliseconds(Int(grace * 1000))
-        var left = strays.map(\.pid)
-        while !left.isEmpty {
-            left = left.filter { pid in
-                var status: Int32 = 0
-                return waitpid(pid, &status, WNOHANG) == 0
-            }
-            if left.isEmpty { break }
-            if ContinuousClock.now > deadline {
-                for pid in left { signal(pid, SIGKILL) }
-                for pid in left {
-                    var status: Int32 = 0
-                    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-                }
-                break
-            }
+        var left = pids.filter { !gone($0) }
+        while !left.isEmpty, ContinuousClock.now < deadline {
+            usleep(10_000)
+            left = left.filter { !gone($0) }
+        }
+        for pid in left { signal(pid, SIGKILL) }
+        for _ in 0..<100 where !left.isEmpty {
+            left = left.filter { !gone($0) }
             usleep(10_000)
         }
-        return strays.map { "pid \($0.pid) (\($0.command))" }
     }
 
     /// `signal` to the process's group when it leads one (a daemon after setsid leads its

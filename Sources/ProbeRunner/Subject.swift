@@ -52,7 +52,15 @@ final class Subject: @unchecked Sendable {
         }
     }
 
-    private init(name: String, command: String, pid: pid_t, input: Int32) {
+    /// Set in every subject's environment, which its descendants inherit: it finds what a
+    /// subject left running outside its process group.
+    static let tokenVariable = "TCPPROBE_SUBJECT"
+    private static let spawned = NIOLockedValueBox(0)
+    /// This subject's value of `tokenVariable`, unique on the machine.
+    let token: String
+
+    private init(name: String, command: String, pid: pid_t, input: Int32, token: String) {
+        self.token = token
         self.name = name
         self.command = command
         self.pid = pid
@@ -103,6 +111,8 @@ final class Subject: @unchecked Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var merged = ProcessInfo.processInfo.environment
         merged.merge(environment) { _, new in new }
+        let token = "\(getpid())-\(spawned.withLockedValue { $0 += 1; return $0 })"
+        merged[tokenVariable] = token
         let cArguments = argv.map { strdup($0) } + [nil]
         let cEnvironment = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -124,7 +134,7 @@ final class Subject: @unchecked Sendable {
                 for fd in [outPipe[0], errPipe[0], inPair[0]] where fd >= 0 { close(fd) }
                 throw SpawnError.failed(argv[0], errno: result)
             }
-            let subject = Subject(name: name, command: argv.joined(separator: " "), pid: pid, input: inPair[0])
+            let subject = Subject(name: name, command: argv.joined(separator: " "), pid: pid, input: inPair[0], token: token)
             subject.startReading(outPipe[0], into: subject.stdout)
             subject.startReading(errPipe[0], into: subject.stderr)
             subject.startReaping()

@@ -165,6 +165,9 @@ import Testing
                 sleep 1s
                 """)
             result.expectFailure(line: 2, containing: "'server' ended (exit code 0) ", "  LISTEN 127.0.0.1:", "put itself in the background")
+            // Its fork carries the subject's token, so the scenario stops it too.
+            #expect(result.notes.contains { $0.hasPrefix("subject 'server' left pid ") && $0.contains("running outside its process group") },
+                    "\(result.notes)")
         }
         // When a later step fails first, the notes still say it.
         let failed = try await ScenarioHarness.run("""
