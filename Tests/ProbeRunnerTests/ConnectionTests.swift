@@ -22,7 +22,7 @@ import Glibc
     }
 
     @Test func refusedIsAFailureUnlessExpected() async throws {
-        let port = try #require(ScenarioHarness.closedPort())
+        let port = try LoopbackSocket.closedPort()
         try await ScenarioHarness.run("connect 127.0.0.1:{port} expect refused", variables: ["port": "\(port)"]).expectPassed()
         try await ScenarioHarness.run("connect 127.0.0.1:{port}", variables: ["port": "\(port)"])
             .expectFailure(line: 1, containing: "cannot connect to 127.0.0.1:\(port): refused")
@@ -34,19 +34,10 @@ import Glibc
 
     @Test func aFullBacklogMakesTheConnectTimeOut() async throws {
         // A listener that never accepts: once its accept queue is full, the kernel drops SYNs.
-        let (listener, port) = try #require(ScenarioHarness.loopbackSocket(backlog: 0))
+        let (listener, port) = try LoopbackSocket.bound(listening: true, backlog: 0)
         defer { close(listener) }
-        var address = ScenarioHarness.loopbackAddress(port: port)
-        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        var fillers: [Int32] = []
+        let fillers = LoopbackSocket.startConnects(port: port, count: 4)
         defer { fillers.forEach { close($0) } }
-        for _ in 0..<4 {
-            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-            withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = connect(filler, $0, length) }
-            }
-            fillers.append(filler)
-        }
         try await Task.sleep(for: .milliseconds(50))
         try await ScenarioHarness.run("connect 127.0.0.1:{port} timeout 300ms expect timeout", variables: ["port": "\(port)"]).expectPassed()
         try await ScenarioHarness.run("connect 127.0.0.1:{port} timeout 300ms", variables: ["port": "\(port)"])
@@ -202,33 +193,3 @@ import Glibc
     }
 }
 
-extension ScenarioHarness {
-    static func loopbackAddress(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
-    }
-
-    /// A socket bound to 127.0.0.1 on a free port, listening with `backlog` when given.
-    static func loopbackSocket(backlog: Int32? = nil) -> (fd: Int32, port: Int)? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = loopbackAddress(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 && (backlog.map { listen(fd, $0) == 0 } ?? true)
-            }
-        }
-        guard ok else { close(fd); return nil }
-        return (fd, Int(UInt16(bigEndian: address.sin_port)))
-    }
-
-    /// A port nothing listens on (bound only for a moment).
-    static func closedPort() -> Int? {
-        guard let (fd, port) = loopbackSocket() else { return nil }
-        close(fd)
-        return port
-    }
-}

@@ -2,6 +2,7 @@ import NIOCore
 import NIOPosix
 @testable import ProbeRunner
 import ProbeScript
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -43,19 +44,8 @@ import Glibc
         // On 127.0.0.2, the same port: a listener that never accepts, its queue full, drops SYNs.
         let deaf = try LoopbackSocket.bound(port: peer.port, address: "127.0.0.2", listening: true)
         defer { close(deaf.fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(peer.port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.2")
-        var fillers: [Int32] = []
+        let fillers = LoopbackSocket.startConnects(to: "127.0.0.2", port: peer.port, count: 4)
         defer { fillers.forEach { close($0) } }
-        for _ in 0..<4 {
-            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = Glibc.connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            fillers.append(filler)
-        }
         try await Task.sleep(for: .milliseconds(50))
         let connected = try await attempt(peer.port, group, timeout: .seconds(2)).connect()
         #expect(connected.channel.remoteAddress?.ipAddress == "127.0.0.1")
@@ -64,7 +54,7 @@ import Glibc
 
     @Test func whenNoAddressConnectsARefusalIsTheAnswer() async throws {
         let group = MultiThreadedEventLoopGroup.singleton
-        let port = try #require(ScenarioHarness.closedPort())
+        let port = try LoopbackSocket.closedPort()
         await #expect { try await attempt(port, group).connect() } throws: { error in
             (error as? IOError)?.errnoCode == ECONNREFUSED
         }

@@ -1,9 +1,6 @@
 import Foundation
 import TestSupport
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Running many scenarios: --jobs, --shard, --list, --fail-fast, --repeat and the report files.
 @Suite(.serialized) struct BatchCommandTests {
@@ -24,9 +21,9 @@ import Glibc
                 : "sleep 300ms\nconnect 127.0.0.1:{p}\nsend line \"hi\"\n"
         }
         defer { try? FileManager.default.removeItem(at: directory) }
-        let together = try await ProbeProcess.run(["run", "--jobs", "2", "--var", "p=\(try Self.freePort())", "."], in: directory)
+        let together = try await ProbeProcess.run(["run", "--jobs", "2", "--var", "p=\(try LoopbackSocket.closedPort())", "."], in: directory)
         #expect(together.status == 0, "\(together.stdout)")
-        let oneByOne = try await ProbeProcess.run(["run", "--jobs", "1", "--var", "p=\(try Self.freePort())", "."], in: directory)
+        let oneByOne = try await ProbeProcess.run(["run", "--jobs", "1", "--var", "p=\(try LoopbackSocket.closedPort())", "."], in: directory)
         #expect(oneByOne.status == 1)
         #expect(oneByOne.stdout.contains("0 passed, 2 failed"), "\(oneByOne.stdout)")
     }
@@ -40,20 +37,6 @@ import Glibc
         #expect(order == (0..<8).map { Substring(String(format: "s%02d", $0)) })
     }
 
-    /// A loopback port nothing listens on now.
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 
     @Test func shardsPartitionExactly() async throws {
         let directory = try scenarios(10) { "title \"scenario \($0)\"\nsleep 1ms\n" }
