@@ -21,6 +21,7 @@ enum HTMLReport {
             <p>Started \(e(run.startedAt)), took \(DurationFormat.seconds(run.duration)) s.</p>
 
             """
+        if !run.notes.isEmpty { html += "<pre>\(e(run.notes.joined(separator: "\n")))</pre>\n" }
         for (index, result) in run.results.enumerated() {
             let (label, css) = status(result)
             html += "<section id=\"s\(index)\"><h2 class=\"\(css)\">\(label) \(e(result.title)) <small>(\(e(result.path)), \(DurationFormat.seconds(result.duration)) s)</small></h2>\n"

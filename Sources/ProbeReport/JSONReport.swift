@@ -8,6 +8,7 @@ enum JSONReport {
     static func render(_ run: RunReport) -> String {
         let document = Document(
             startedAt: run.startedAt, durationSeconds: seconds(run.duration), interrupted: run.interrupted,
+            notes: run.notes.isEmpty ? nil : run.notes,
             summary: Summary(total: run.results.count, passed: run.passed, failed: run.failed, errors: run.errored, skipped: run.skipped),
             scenarios: run.results.map(Scenario.init))
         let encoder = JSONEncoder()
@@ -24,6 +25,7 @@ enum JSONReport {
         var startedAt: String
         var durationSeconds: Double
         var interrupted: Bool
+        var notes: [String]?
         var summary: Summary
         var scenarios: [Scenario]
     }

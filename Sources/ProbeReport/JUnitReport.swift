@@ -35,6 +35,11 @@ enum JUnitReport {
             }
             xml += "  </testsuite>\n"
         }
+        if !run.notes.isEmpty {
+            // The run's own notes, in a suite of no tests: JUnit has no place for them above the suites.
+            xml += "  <testsuite name=\"tcpprobe run\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0\" timestamp=\"\(e(run.startedAt))\">\n"
+            xml += "    <system-err>\(e(run.notes.joined(separator: "\n")))</system-err>\n  </testsuite>\n"
+        }
         xml += "</testsuites>\n"
         return xml
     }

@@ -9,12 +9,16 @@ public struct RunReport: Sendable {
     public var duration: Duration
     /// True when the run was cut short by a signal.
     public var interrupted: Bool
+    /// What the run says beside its scenarios: processes subjects left running that tcpprobe
+    /// stopped when the run ended.
+    public var notes: [String]
 
-    public init(results: [ScenarioResult], startedAt: String, duration: Duration, interrupted: Bool = false) {
+    public init(results: [ScenarioResult], startedAt: String, duration: Duration, interrupted: Bool = false, notes: [String] = []) {
         self.results = results
         self.startedAt = startedAt
         self.duration = duration
         self.interrupted = interrupted
+        self.notes = notes
     }
 
     public var passed: Int { results.filter { $0.outcome.passed }.count }

@@ -25,6 +25,7 @@ enum TAPReport {
                 lines.append("  ...")
             }
         }
+        lines += run.notes.flatMap { $0.split(separator: "\n").map { "# " + $0 } }
         if run.interrupted { lines.append("Bail out! interrupted") }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -127,9 +127,9 @@ struct RunCommand: AsyncParsableCommand {
             progress.finished()
         }
         progress.clear()
-        SignalHandling.stopStrays()
+        let strays = SignalHandling.stopStrays()
         let results = skipped.map { ScenarioResult(path: $0.0.path, title: $0.0.title, outcome: .skipped($0.1), duration: .zero, log: [], notes: []) } + ran
-        let report = RunReport(results: results, startedAt: startedAt, duration: clock.now - started)
+        let report = RunReport(results: results, startedAt: startedAt, duration: clock.now - started, notes: strays)
         print(reporter.summary(report))
         if ran.count < selected.count * repetitions {
             print("--fail-fast: \(selected.count * repetitions - ran.count) scenario run(s) not started")

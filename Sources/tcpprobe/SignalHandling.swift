@@ -38,20 +38,24 @@ enum SignalHandling {
     private static func interrupted(exitCode: Int32) {
         Terminal.printError("\ninterrupted: stopping subjects, flushing captures and reports")
         SubjectRegistry.shared.stopAll(grace: 0.5)
-        stopStrays(grace: 0.5)
+        let strays = stopStrays(grace: 0.5)
         for path in CaptureRegistry.shared.stopAll() { Terminal.printError("kept \(path)") }
         let (targets, startedAt, started, results) = pending.withLockedValue { $0 }
-        let report = RunReport(results: results, startedAt: startedAt, duration: ContinuousClock.now - started, interrupted: true)
+        let report = RunReport(results: results, startedAt: startedAt, duration: ContinuousClock.now - started, interrupted: true, notes: strays)
         try? ReportWriter.write(report, to: targets)
         exit(exitCode)
     }
 
-    /// Stops what subjects left running in the background, and says so.
-    static func stopStrays(grace: TimeInterval = 2) {
+    /// Stops what subjects left running in the background, and says so on stderr; the same
+    /// words for the reports.
+    @discardableResult
+    static func stopStrays(grace: TimeInterval = 2) -> [String] {
         let stopped = StrayProcesses.stopAll(grace: grace)
-        guard !stopped.isEmpty else { return }
-        Terminal.printError("stopped \(stopped.count) process\(stopped.count == 1 ? "" : "es") that subjects left running in the background (run servers in the foreground):")
-        for line in stopped { Terminal.printError("  " + line) }
+        guard !stopped.isEmpty else { return [] }
+        let lines = ["stopped \(stopped.count) process\(stopped.count == 1 ? "" : "es") that subjects left running in the background (run servers in the foreground):"]
+            + stopped.map { "  " + $0 }
+        for line in lines { Terminal.printError(line) }
+        return [lines.joined(separator: "\n")]
     }
 
     /// Lifts the soft limit on open files to the hard limit, for large `parallel` blocks.

@@ -33,24 +33,50 @@ import Testing
         #expect(try document.nodes(forXPath: "//testsuite").count == 5, "one testsuite per scenario file")
     }
 
-    @Test func junitIsValidAgainstTheJenkinsSchema() throws {
+    /// The sample run, and the same run with notes of its own (processes tcpprobe stopped).
+    static let runs = [SampleRun.report, withNotes]
+    static var withNotes: RunReport {
+        var run = SampleRun.report
+        run.notes = ["stopped 1 process that subjects left running in the background (run servers in the foreground):\n  pid 41 (nginx: master process <nginx.conf>)"]
+        return run
+    }
+
+    @Test func theRunsOwnNotesReachEveryFormat() throws {
+        let run = Self.withNotes
+        let json = try JSONSerialization.jsonObject(with: Data(ReportFormat.json.render(run).utf8)) as? [String: Any]
+        #expect(json?["notes"] as? [String] == run.notes)
+        let junit = try XMLDocument(xmlString: ReportFormat.junit.render(run))
+        let notes = try junit.nodes(forXPath: "//testsuite[@name='tcpprobe run']/system-err")
+        #expect(notes.map { $0.stringValue } == run.notes)
+        #expect(try junit.nodes(forXPath: "//testcase").count == 5 + 3 + 1, "the notes' suite has no test case")
+        let tap = ReportFormat.tap.render(run).split(separator: "\n")
+        #expect(tap.contains("# stopped 1 process that subjects left running in the background (run servers in the foreground):"))
+        #expect(tap.contains("#   pid 41 (nginx: master process <nginx.conf>)"))
+        #expect(ReportFormat.html.render(run).contains("pid 41 (nginx: master process &lt;nginx.conf&gt;)"))
+        let quiet = try JSONSerialization.jsonObject(with: Data(ReportFormat.json.render(SampleRun.report).utf8)) as? [String: Any]
+        #expect(quiet?.keys.contains("notes") == false, "a run with nothing to say has no notes key")
+    }
+
+    @Test(arguments: runs)
+    func junitIsValidAgainstTheJenkinsSchema(_ run: RunReport) throws {
         guard let xmllint = ["/usr/bin/xmllint"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
             print("skipped: xmllint is not installed (apt-get install libxml2-utils)")
             return
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID()).xml")
         defer { try? FileManager.default.removeItem(at: file) }
-        try Data(ReportFormat.junit.render(SampleRun.report).utf8).write(to: file)
+        try Data(ReportFormat.junit.render(run).utf8).write(to: file)
         let status = try Self.run(xmllint, ["--noout", "--schema", Self.directory.appendingPathComponent("junit.xsd").path, file.path])
         #expect(status == 0)
     }
 
-    @Test func jsonIsValidAgainstTheDocumentedSchema() throws {
+    @Test(arguments: runs)
+    func jsonIsValidAgainstTheDocumentedSchema(_ run: RunReport) throws {
         let schema = Self.directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("docs/report-schema.json")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID()).json")
         defer { try? FileManager.default.removeItem(at: file) }
-        try Data(ReportFormat.json.render(SampleRun.report).utf8).write(to: file)
+        try Data(ReportFormat.json.render(run).utf8).write(to: file)
         let script = "import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))"
         guard try Self.run("/usr/bin/env", ["python3", "-c", "import jsonschema"]) == 0 else {
             print("skipped: the python jsonschema module is not installed (pip install jsonschema)")

@@ -45,9 +45,11 @@ import Testing
             expect exit g code 0
             """)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try await ProbeProcess.run(["run", "-v", "s.scn"], in: directory)
+        let output = try await ProbeProcess.run(["run", "-v", "--report", "json=r.json", "s.scn"], in: directory)
         #expect(output.status == 0, "\(output.stdout)")
         #expect(processes(containing: marker).isEmpty, "left behind: \(processes(containing: marker))")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
+        #expect((report?["notes"] as? [String])?.first?.contains("(sleep \(marker))") == true, "\(report?["notes"] ?? "no notes")")
         #expect(output.stdout.contains("subject 'd' left pid "), "\(output.stdout)")
         #expect(output.stdout.contains("running outside its process group (in the background); tcpprobe stopped it"), "\(output.stdout)")
         #expect(output.stderr.contains("stopped 1 process that subjects left running in the background"), "\(output.stderr)")
