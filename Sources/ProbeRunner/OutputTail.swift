@@ -40,11 +40,7 @@ final class OutputTail: @unchecked Sendable {
 
     /// Waits until the stream has ended, or `limit` has passed.
     func waitForEnd(upTo limit: Duration) async {
-        let clock = ContinuousClock()
-        let deadline = clock.now + limit
-        while !lock.withLock({ ended }), clock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        _ = await Polling.until(within: limit) { lock.withLock { ended } }
     }
 
     /// The stream reached its end: a last line without a newline still counts.

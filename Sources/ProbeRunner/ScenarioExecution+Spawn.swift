@@ -127,11 +127,9 @@ extension ScenarioExecution {
 
     /// True when `address` listens within a second.
     static func listensSoon(_ address: Address) async -> Bool {
-        for _ in 0..<100 {
-            if ListeningSockets.isListening(port: address.port, for: address.host) == true { return true }
-            try? await Task.sleep(for: .milliseconds(10))
+        await Polling.until(within: .seconds(1), every: .milliseconds(10)) {
+            ListeningSockets.isListening(port: address.port, for: address.host) == true
         }
-        return false
     }
 
     /// True when a TCP connection to `address` succeeds now (it is closed at once).

@@ -223,14 +223,7 @@ final class Subject: @unchecked Sendable {
 
     /// Waits up to `timeout` for the process to exit; true when it did.
     func waitForExit(timeout: Duration) async -> Bool {
-        if hasExited { return true }
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while clock.now < deadline {
-            if hasExited { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return hasExited
+        await Polling.until(within: timeout) { hasExited }
     }
 
     /// Sends `signal` to the whole process group.
@@ -257,19 +250,14 @@ final class Subject: @unchecked Sendable {
     /// a member lives, so no other process can have it).
     private func stopLeftovers(grace: Duration) async -> Bool {
         guard kill(-pid, SIGTERM) == 0 else { return false }
-        let clock = ContinuousClock()
-        let deadline = clock.now + grace
         // Members whose parent died are init's children, or tcpprobe's strays to reap.
-        while kill(-pid, 0) == 0, clock.now < deadline {
+        let groupEnded = { () -> Bool in
             StrayProcesses.reapExited()
-            try? await Task.sleep(for: .milliseconds(10))
+            return kill(-self.pid, 0) != 0
         }
-        if kill(-pid, SIGKILL) == 0 {
-            for _ in 0..<100 where kill(-pid, 0) == 0 {
-                StrayProcesses.reapExited()
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-        }
+        if await Polling.until(within: grace, every: .milliseconds(10), groupEnded) { return true }
+        _ = kill(-pid, SIGKILL)
+        _ = await Polling.until(within: .seconds(1), every: .milliseconds(10), groupEnded)
         return true
     }
 
