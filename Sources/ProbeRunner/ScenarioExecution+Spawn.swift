@@ -21,6 +21,7 @@ extension ScenarioExecution {
         if case .listening(let address)? = step.readiness {
             let target = try resolve(address, "an address HOST:PORT", Address.parse)
             try watch(port: target.port, statement)
+            readyPortSubjects[target.port] = step.name.text
             // Readiness is the port listening: a listener already there (a server left from an
             // earlier run, say) would pass it while the subject fails to bind.
             if ListeningSockets.isListening(port: target.port, for: target.host) == true {
@@ -120,8 +121,8 @@ extension ScenarioExecution {
     /// Why a subject that exits 0 while its port starts listening fails readiness.
     static let daemonHint = """
         it seems to have put itself in the background, out of reach of `kill`, `expect exit` and \
-        its output (what listens above is still running; `tcpprobe run` stops it when the run \
-        ends): run it in the foreground (nginx -g 'daemon off;', redis-server --daemonize no, \
+        its output (what listens above is still running; `tcpprobe run` stops it when the \
+        scenario ends): run it in the foreground (nginx -g 'daemon off;', redis-server --daemonize no, \
         memcached without -d)
         """
 
@@ -193,7 +194,9 @@ extension ScenarioExecution {
         }
         // Only after subjects: ten thousand `parallel` copies without any need not look.
         guard !subjects.isEmpty else { return }
-        let escaped = StrayProcesses.stop(leftBy: Array(subjects.values), grace: Subject.gracePeriod / .seconds(1))
+        let grace = Subject.gracePeriod / .seconds(1)
+        let escaped = StrayProcesses.stop(leftBy: Array(subjects.values), grace: grace)
+            + StrayProcesses.stop(listeningOn: readyPortSubjects, grace: grace)
         for (name, processes) in Dictionary(grouping: escaped, by: \.subject).sorted(by: { $0.key < $1.key }) {
             notes.append("subject '\(name)' left \(processes.map(\.process).joined(separator: ", ")) running outside its process group (in the background); tcpprobe stopped it")
         }

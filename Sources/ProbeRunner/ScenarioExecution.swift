@@ -19,6 +19,9 @@ final class ScenarioExecution {
     /// Subjects made ready on a port, until a `kill` or `expect exit` ends them on purpose: one
     /// that exits 0 on its own while the port still listens has left a server in the background.
     var subjectPorts: [String: (address: Address, statement: Statement)] = [:]
+    /// The subject each `ready on` port was for, kept to the scenario's end: a server left
+    /// listening there in the background is stopped with the scenario's subjects.
+    var readyPortSubjects: [Int: String] = [:]
     var current: ProbeConnection?
     var unnamedConnections = 0
 

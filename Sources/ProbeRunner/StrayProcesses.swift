@@ -9,7 +9,9 @@ import Glibc
 /// group: a server's fork that called setsid (a daemon). `stop(leftBy:)` finds them by the
 /// subject's token in their environment when its scenario ends. One that cleared its
 /// environment is caught another way: once tcpprobe is their reaper (`adopt`), they become its
-/// children when their parent exits, and at the end of the run, or on Ctrl-C, `stopAll` stops them.
+/// children when their parent exits. Those listening on the port a subject was to be ready on
+/// are stopped with its scenario (`stop(listeningOn:)`); at the end of the run, or on Ctrl-C,
+/// `stopAll` stops the rest.
 public enum StrayProcesses {
     private static let adopted = NIOLockedValueBox(false)
 
@@ -70,6 +72,30 @@ public enum StrayProcesses {
         }
         let stopped = found.map { ($0.subject, "pid \($0.pid) (\(command(of: $0.pid)))") }
         terminate(found.map(\.pid), grace: grace)
+        return stopped
+    }
+
+    /// Stops the strays (children no subject accounts for) that listen on one of `ports`, or
+    /// whose process group does: a daemon that cleared its environment, found by the port its
+    /// subject was to be ready on, so it is stopped with its scenario and not at the end of the
+    /// run. Returns what was stopped, by the subject named for the port.
+    static func stop(listeningOn ports: [Int: String], grace: TimeInterval) -> [(subject: String, process: String)] {
+        let strays = Set(list().map(\.pid))
+        guard !strays.isEmpty, !ports.isEmpty else { return [] }
+        var portOfSocket: [UInt32: Int] = [:]
+        _ = SocketTable.forEach(states: 1 << UInt32(SocketTable.Entry.listenState)) { socket in
+            if ports[socket.localPort] != nil, socket.inode != 0 { portOfSocket[socket.inode] = socket.localPort }
+        }
+        var found: [pid_t: Int] = [:]
+        for (inode, owners) in PortHolders.owners(of: Set(portOfSocket.keys)) {
+            for owner in owners {
+                if let stray = [owner, getpgid(owner)].first(where: strays.contains) { found[stray] = portOfSocket[inode] }
+            }
+        }
+        let stopped = found.sorted(by: { $0.key < $1.key }).map { pid, port in
+            (ports[port] ?? "?", "pid \(pid) (\(command(of: pid))) on port \(port)")
+        }
+        terminate(Array(found.keys), grace: grace)
         return stopped
     }
 
