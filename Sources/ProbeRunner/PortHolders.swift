@@ -60,11 +60,12 @@ enum PortHolders {
         "pid \(pid) (\(pid == getpid() ? "tcpprobe itself" : commandLine(of: pid)))"
     }
 
-    /// The command line of `pid`, spaces for its NULs, at most 80 characters.
-    static func commandLine(of pid: Int32) -> String {
+    /// The command line of `pid`, spaces for its NULs, at most `limit` characters ("?" when
+    /// it cannot be read).
+    static func commandLine(of pid: Int32, atMost limit: Int = 80) -> String {
         guard let bytes = try? WholeFile.bytes(atPath: "/proc/\(pid)/cmdline"), !bytes.isEmpty else { return "?" }
         var text = String(decoding: bytes.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
         while text.hasSuffix(" ") { text.removeLast() }
-        return text.count > 80 ? String(text.prefix(79)) + "…" : text
+        return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
     }
 }

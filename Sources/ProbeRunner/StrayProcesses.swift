@@ -127,10 +127,8 @@ public enum StrayProcesses {
         if getpgid(pid) == pid { _ = kill(-pid, number) } else { _ = kill(pid, number) }
     }
 
+    /// A stray's command line, up to 100 characters.
     private static func command(of pid: pid_t) -> String {
-        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else { return "?" }
-        var text = String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
-        while text.hasSuffix(" ") { text.removeLast() }
-        return text.count > 100 ? String(text.prefix(100)) + "…" : text
+        PortHolders.commandLine(of: pid, atMost: 101)
     }
 }
