@@ -216,19 +216,28 @@ struct ExpectationMatcher: @unchecked Sendable {
         return found
     }
 
-    /// Whether one line passes `line`; also how a subject's output lines are judged.
+    /// Whether one line passes `line`, without saying why: what wire checks of every line ask.
+    static func matches(_ line: LineRule, _ received: [UInt8]) -> Bool {
+        switch line {
+        case .any: return true
+        case .exact(let expected): return expected == received
+        case .contains(let needle): return needle.isEmpty || received.indices.contains { received[$0...].starts(with: needle) }
+        case .regex(let regex, _, _): return (try? regex.firstMatch(in: String(decoding: received, as: UTF8.self))) != nil
+        }
+    }
+
+    /// Whether one line passes `line`, and what it captured or why not; also how a subject's
+    /// output lines are judged.
     static func check(_ line: LineRule, _ received: [UInt8]) -> MatchOutcome {
         let shown = "line \(ByteDiff.preview(received))"
         switch line {
         case .any:
             return .matched(captures: [:], detail: shown)
         case .exact(let expected):
-            if expected == received { return .matched(captures: [:], detail: shown) }
+            if matches(line, received) { return .matched(captures: [:], detail: shown) }
             return .failed(ByteDiff.render(expected: expected, received: received, expectedLabel: "expected line", receivedLabel: "received line"))
         case .contains(let needle):
-            if needle.isEmpty || received.indices.contains(where: { received[$0...].starts(with: needle) }) {
-                return .matched(captures: [:], detail: shown)
-            }
+            if matches(line, received) { return .matched(captures: [:], detail: shown) }
             return .failed("expected a line containing \(ByteDiff.preview(needle))\n received line: \(ByteDiff.preview(received))")
         case .regex(let regex, let literal, let groups):
             let text = String(decoding: received, as: UTF8.self)

@@ -16,8 +16,19 @@ extension ScenarioExecution {
         let payload = try payload(step.data, statement)
         return PreparedSend(statement: statement, connection: connection, payload: payload,
                             pieces: try plan(payload.count, step, statement),
-                            interval: try step.interval.map { try resolve($0, "a duration", Quantity.duration) },
+                            interval: try interval(step),
                             rate: try step.rate.map { try resolve($0, "a rate", Quantity.rate) })
+    }
+
+    /// How long a split waits between its pieces when no `every` says: long enough for a peer on
+    /// loopback to read each piece on its own (bench/split-gap measures it), so the fault lands.
+    static let defaultSplitGap = Duration.milliseconds(5)
+
+    /// The pause between a send's writes: `every D`; for `split at` and `split sweep`, the
+    /// default gap; none for `in chunks of` (a large transfer in small chunks goes at full speed).
+    private func interval(_ step: SendStep) throws -> Duration? {
+        if let every = step.interval { return try resolve(every, "a duration", Quantity.duration) }
+        return step.splitSweep || !step.splitOffsets.isEmpty ? Self.defaultSplitGap : nil
     }
 
     /// Sends: a single write (the usual case) awaits only that write; pieces, pacing and
@@ -49,7 +60,7 @@ extension ScenarioExecution {
                 sent += bytes.readableBytes
             }
             if send.pieces.count > 1 { writes.append("\(piece.count)B@\(format(clock.now - sendStart))") }
-            if let interval = send.interval, index < send.pieces.count - 1 {
+            if let interval = send.interval, interval > .zero, index < send.pieces.count - 1 {
                 // Pace against the planned times, so the sleeps' own overhead does not accumulate.
                 try await sleep(until: sendStart + interval * (index + 1), send.statement)
             }

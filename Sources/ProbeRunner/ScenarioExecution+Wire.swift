@@ -15,13 +15,6 @@ extension ScenarioExecution {
         var peerPort: Int
     }
 
-    /// A chunked or split send, to check on the wire once the run ends.
-    struct InjectedSplit {
-        var statement: Statement
-        var connection: ProbeConnection
-        /// Stream offsets (in the probe's direction) where a write ended and the next began.
-        var cuts: [Int]
-    }
 
     var needsCapture: Bool {
         options.capture.always || scenario.allStatements.contains { statement in
@@ -157,13 +150,7 @@ extension ScenarioExecution {
         for split in injectedSplits {
             guard let probePort = split.connection.localPort, let peerPort = split.connection.remotePort else { continue }
             let trace = ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort).fromProbe
-            let starts = Set(trace.dataSegments.map(\.range.lowerBound))
-            let merged = split.cuts.filter { !starts.contains($0) }
-            let writes = split.cuts.count + 1
-            let verdict = merged.isEmpty
-                ? "all \(writes) writes left as separate segments (verified on the wire)"
-                : "NOT verified: \(merged.count) of the \(writes - 1) boundaries between writes did not start a segment (at stream offsets \(merged.prefix(10).map(String.init).joined(separator: ", "))): the kernel coalesced writes"
-            notes.append("\(split.statement.location.fileAndLine) \(split.statement.text): \(verdict)")
+            notes.append("\(split.statement.location.fileAndLine) \(split.statement.text): \(split.verdict(on: trace))")
         }
     }
 
@@ -213,12 +200,5 @@ extension ScenarioExecution {
 private struct LineRuleBox: @unchecked Sendable {
     let rule: ExpectationMatcher.LineRule
 
-    func matches(_ line: [UInt8]) -> Bool {
-        switch rule {
-        case .any: return true
-        case .exact(let bytes): return line == bytes
-        case .contains(let needle): return needle.isEmpty || line.indices.contains { line[$0...].starts(with: needle) }
-        case .regex(let regex, _, _): return (try? regex.firstMatch(in: String(decoding: line, as: UTF8.self))) != nil
-        }
-    }
+    func matches(_ line: [UInt8]) -> Bool { ExpectationMatcher.matches(rule, line) }
 }

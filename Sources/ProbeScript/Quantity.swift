@@ -11,6 +11,7 @@ public enum Quantity {
         guard let (number, unit) = splitNumber(text) else { return nil }
         let nanosecondsPerUnit: Double
         switch unit {
+        case "" where number == 0: return .zero // `every 0`: no unit needed for nothing
         case "ns": nanosecondsPerUnit = 1
         case "us", "µs": nanosecondsPerUnit = 1_000
         case "ms": nanosecondsPerUnit = 1_000_000

@@ -38,6 +38,7 @@ public struct ScenarioLoader {
         let parsed = parse(SourceFile(path: path, text: text))
         let statements = splice(parsed.statements, includedFrom: [path])
         diagnostics += VariableChecker.check(statements, predefined: predefinedVariables)
+        diagnostics += SendChecker.check(statements)
         let title = parsed.title.map { $0.renderString { "{\($0)}" } } ?? ScenarioLoader.defaultTitle(path)
         let hasErrors = diagnostics.contains { $0.severity == .error }
         let scenario = hasErrors ? nil : Scenario(path: path, title: title, tags: tags, statements: statements, sources: sources)

@@ -1,3 +1,4 @@
+import ProbeScript
 import Testing
 @testable import ProbeCapture
 
@@ -79,5 +80,20 @@ import Testing
         #expect(Self.fingerprint(grown.fromPeer) == Self.fingerprint(DirectionTrace(segments: mine)))
         #expect(grown.fromPeer.stream == Array("hello world".utf8))
         #expect(grown.fromProbe.segments.isEmpty)
+    }
+
+    /// A retransmission re-packetised to overlap the end of what was sent and carry new bytes:
+    /// the repeated bytes count once, in the stream, its byte count and the segments' ranges.
+    @Test func aPartlyOverlappingRetransmissionAddsOnlyItsNewBytes() {
+        let segments = Self.segments([(100, "", [.syn, .ack]), (101, "line1\r", .ack), (105, "1\r\nx\r\n", .ack), (111, "y\r\n", .ack)])
+        let trace = DirectionTrace(segments: segments)
+        #expect(String(decoding: trace.stream, as: UTF8.self) == "line1\r\nx\r\ny\r\n")
+        #expect(trace.byteCount == 13)
+        #expect(trace.dataSegments.map(\.range) == [0..<6, 6..<10, 10..<13])
+        #expect(trace.retransmissions == 0, "it carried new bytes, so it is not only a retransmission")
+        #expect(trace.holes.isEmpty)
+        // So a peer that framed every line right passes the terminator check.
+        #expect(WireEvaluator.evaluate(.terminator(.crlf), on: trace).passed)
+        #expect(WireEvaluator.evaluate(.bytes(.equal, 13), on: trace).passed)
     }
 }

@@ -46,8 +46,9 @@ import Testing
             """, against: peer).expectPassed()
         try await peer.log.waitForEnd()
         #expect(peer.log.reads.map(\.count) == [3, 2, 6])
-        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nsend \"abc\" split at 3", against: peer)
-            .expectFailure(line: 2, containing: "split offset 3 is not inside the 3 bytes")
+        // An offset past a payload known only at run time fails the step (a literal one, `check`).
+        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nsend \"{port}\" split at 5", against: peer)
+            .expectFailure(line: 2, containing: "split offset 5 is not inside the 5 bytes")
     }
 
     @Test func aBandwidthLimitOf64KiBPerSecondDelivers128KiBIn2Seconds() async throws {
@@ -114,6 +115,43 @@ import Testing
         #expect(sweep.failingOffsets.first == 1)
         result.expectFailure(line: 3, containing: "with the swept message split at offset 1")
         #expect(result.notes.first?.contains("the smallest failing offset is 1") == true)
+    }
+
+    /// The newcomer's server trims a CR left at the end of a read, so only a split between CR
+    /// and LF (offset 10 of "msg:hello\r\n") breaks it, and only when it reads the pieces
+    /// apart. A sweep without `every` must find that offset, and only that one, every time.
+    @Test func aSweepWithoutEveryFindsTheSplitBetweenCRAndLFTenTimesInTen() async throws {
+        let peer = try await TestPeer.start(.trimsCRAtReadEnd)
+        defer { Task { await peer.stop() } }
+        for run in 1...10 {
+            let result = try await ScenarioHarness.run("""
+                connect 127.0.0.1:{port}
+                send line "msg:hello" split sweep
+                expect line "got:msg:hello" within 300ms
+                """, against: peer)
+            let sweep = try #require(result.sweep)
+            #expect(sweep.outcomes.map(\.offset) == Array(1...10), "run \(run)")
+            #expect(sweep.failingOffsets == [10], "run \(run): \(result.notes)")
+            result.expectFailure(line: 3, containing: "with the swept message split at offset 10")
+        }
+    }
+
+    @Test func everyZeroSendsThePiecesBackToBack() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            send "abcdef" split at 2,4 every 0
+            send "ghijkl" split at 3
+            sleep 20ms
+            """, against: peer)
+        result.expectPassed()
+        let writes = result.log.filter { $0.message.contains(" writes: ") }.map(\.message)
+        try #require(writes.count == 2, "\(writes)")
+        let backToBack = writes[0].matches(of: #/B@([0-9.]+)(us|ms)/#).map { Double($0.output.1)! * ($0.output.2 == "ms" ? 1000 : 1) }
+        #expect(backToBack.count == 3 && backToBack.last! < 4000, "every 0 waits for nothing: \(writes[0])")
+        let gapped = writes[1].matches(of: #/B@([0-9.]+)(us|ms)/#).map { Double($0.output.1)! * ($0.output.2 == "ms" ? 1000 : 1) }
+        #expect(gapped.count == 2 && gapped[1] - gapped[0] >= 4500, "a split without every waits the default gap: \(writes[1])")
     }
 
     @Test func aSweepPassesEveryOffsetAgainstACorrectPeer() async throws {

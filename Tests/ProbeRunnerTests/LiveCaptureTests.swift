@@ -93,7 +93,37 @@ struct LiveCaptureTests {
             assert wire from probe segments = 3
             """, against: peer)
         result.expectPassed()
-        #expect(result.notes.contains { $0.contains("all 3 writes left as separate segments (verified on the wire)") }, "\(result.notes)")
+        #expect(result.notes.contains { $0.contains("all 3 writes left as separate segments, at least ") && $0.hasSuffix("ms apart (verified on the wire)") }, "\(result.notes)")
+    }
+
+    /// Two split sends on one connection: the first leaves as its pieces, the second is queued
+    /// behind a zero window and leaves coalesced. Each is judged at its own stream offsets.
+    @Test func eachSplitSendIsJudgedWhereItStandsInTheStream() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await run("""
+            set capture on
+            var lp = free-port
+            listen l 127.0.0.1:{lp}
+            connect a 127.0.0.1:{lp} sndbuf 1MiB
+            accept b on l
+            a: send "abcdef" split at 3
+            b: expect bytes 6 = "abcdef"
+            b: pause reading
+            a: send random 256KiB
+            a: send "ghijkl" split at 3 every 0
+            sleep 50ms
+            b: resume reading
+            b: expect bytes 262144
+            b: expect bytes 6 = "ghijkl"
+            """, against: peer)
+        result.expectPassed()
+        let first = try #require(result.notes.first { $0.contains(":6 a: send") }, "\(result.notes)")
+        #expect(first.contains("all 2 writes left as separate segments, ") && first.contains(" apart (verified on the wire)"), "\(first)")
+        let gap = try #require(first.firstMatch(of: #/, ([0-9.]+)ms apart/#), "the default gap is milliseconds: \(first)")
+        #expect(Double(gap.output.1)! >= 4.5, "\(first)")
+        let second = try #require(result.notes.first { $0.contains(":10 a: send") }, "\(result.notes)")
+        #expect(second.contains("NOT verified: 1 of the 1 boundaries between writes did not start a segment (at stream offsets 262153)"), "\(second)")
     }
 
     @Test func tsharkReadsOurPcapAndAgreesOnEverySegment() async throws {

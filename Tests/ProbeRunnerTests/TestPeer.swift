@@ -27,6 +27,9 @@ enum PeerBehaviour: Sendable {
     case lineReply
     /// Treats each read as a whole line (the classic framing bug), answering "got:READ".
     case readAsLine
+    /// Answers like `lineReply`, but trims a CR left at the end of a read, so a line split
+    /// between its CR and LF never completes (the newcomer's server).
+    case trimsCRAtReadEnd
     /// Writes `lines` lines of about 1 KiB ("INDEX:xxx…") as fast as the probe takes them.
     case bulkLines(Int)
 }
@@ -157,7 +160,7 @@ private final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
             flood(channel)
         case .bulkLines:
             bulk(channel)
-        case .echo, .silent, .neverRead, .lineReply, .readAsLine:
+        case .echo, .silent, .neverRead, .lineReply, .readAsLine, .trimsCRAtReadEnd:
             break
         }
     }
@@ -204,13 +207,14 @@ private final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
             var text = Array(buffer.readableBytesView)
             while text.last == 10 || text.last == 13 { text.removeLast() }
             context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: Array("got:".utf8) + text + [13, 10])), promise: nil)
-        case .lineReply:
+        case .lineReply, .trimsCRAtReadEnd:
             pendingLine += buffer.readableBytesView
             while let end = pendingLine.firstIndex(of: 10), end > 0, pendingLine[end - 1] == 13 {
                 let line = pendingLine[..<(end - 1)]
                 context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: Array("got:".utf8) + line + [13, 10])), promise: nil)
                 pendingLine.removeFirst(end + 1)
             }
+            if case .trimsCRAtReadEnd = behaviour, pendingLine.last == 13 { pendingLine.removeLast() }
         default:
             break
         }

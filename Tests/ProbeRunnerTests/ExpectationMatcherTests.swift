@@ -1,0 +1,83 @@
+import NIOCore
+@testable import ProbeRunner
+import ProbeScript
+import Testing
+
+/// The matcher on its own: bytes in, a verdict and what it consumed out, no sockets.
+@Suite struct ExpectationMatcherTests {
+    /// Feeds `input` to a matcher for `rule` and returns its verdict and the bytes it left unread.
+    private func decide(_ rule: ExpectationMatcher.Rule, _ input: String, end: InboundEnd? = nil,
+                        terminator: [UInt8] = [13, 10], maxLine: Int = 64) -> (outcome: MatchOutcome?, left: String) {
+        var matcher = ExpectationMatcher(rule, terminator: terminator, maxLine: maxLine)
+        var buffer = ByteBuffer(string: input)
+        let outcome = matcher.evaluate(&buffer, end: end)
+        return (outcome, String(buffer: buffer))
+    }
+
+    private func matched(_ outcome: MatchOutcome?) -> Bool {
+        if case .matched = outcome { return true }
+        return false
+    }
+
+    private func failure(_ outcome: MatchOutcome?) -> String? {
+        if case .failed(let message) = outcome { return message }
+        return nil
+    }
+
+    @Test func anExactLineMatchesTheWholeLineOnly() throws {
+        let hello = ExpectationMatcher.Rule.line(.exact(Array("hello".utf8)))
+        let same = decide(hello, "hello\r\nnext")
+        #expect(matched(same.outcome))
+        #expect(same.left == "next", "the line and its terminator are consumed, nothing more")
+        // A longer line that starts with the expected one, and a shorter one that it starts with.
+        let longer = try #require(failure(decide(hello, "hello world\r\n").outcome), "a prefix match passed")
+        #expect(longer.contains(#"received line: "hello world""#), "\(longer)")
+        #expect(failure(decide(hello, "hell\r\n").outcome) != nil)
+        #expect(failure(decide(hello, "Hello\r\n").outcome) != nil)
+    }
+
+    @Test func aLineWaitsForItsTerminatorThenJudgesHowTheStreamEnded() {
+        let any = ExpectationMatcher.Rule.line(.any)
+        #expect(decide(any, "hello\r").outcome == nil, "half a terminator is not a line yet")
+        #expect(failure(decide(any, "hello", end: .eof).outcome)?.contains("in the middle of a line") == true)
+        #expect(failure(decide(any, "", end: .reset).outcome)?.contains("RST") == true)
+        let long = decide(any, String(repeating: "x", count: 70))
+        #expect(failure(long.outcome)?.contains("within max-line 64 bytes") == true, "\(String(describing: long.outcome))")
+    }
+
+    @Test func containsAndRegexRulesSearchTheLine() throws {
+        #expect(matched(decide(.line(.contains(Array("cat".utf8))), "the cat sat\r\n").outcome))
+        #expect(failure(decide(.line(.contains(Array("dog".utf8))), "the cat sat\r\n").outcome) != nil)
+        let regex = try Regex(#"^(?<who>\w+): (?<text>.*)$"#)
+        let rule = ExpectationMatcher.Rule.line(.regex(regex, RegexLiteral(pattern: #"^(?<who>\w+): (?<text>.*)$"#, location: .init(file: "t.scn", line: 1, column: 1)), groups: ["who", "text"]))
+        let outcome = decide(rule, "Luke: hi there\r\n").outcome
+        #expect(outcome == .matched(captures: ["who": "Luke", "text": "hi there"], detail: #"line "Luke: hi there""#))
+    }
+
+    @Test func otherTerminatorsFrameTheirOwnLines() {
+        let line = ExpectationMatcher.Rule.line(.exact(Array("a".utf8)))
+        #expect(matched(decide(line, "a\0b", terminator: [0]).outcome))
+        #expect(decide(line, "a\r\n", terminator: [0]).outcome == nil)
+        #expect(failure(decide(line, "a\r\n", terminator: [10]).outcome) != nil, "with lf, the CR belongs to the line")
+    }
+
+    @Test func bytesUntilAndEnds() {
+        #expect(matched(decide(.exactBytes(Array("+PONG\r\n".utf8)), "+PONG\r\n").outcome))
+        #expect(failure(decide(.exactBytes(Array("+PONG\r\n".utf8)), "-ERR").outcome) != nil, "fails at the first differing byte")
+        #expect(decide(.byteCount(5, equals: nil), "abcd").outcome == nil)
+        #expect(decide(.byteCount(5, equals: nil), "abcdefg").left == "fg")
+        #expect(decide(.until(Array("\r\n\r\n".utf8), max: 8), "ab\r\n\r\ncd").left == "cd")
+        #expect(failure(decide(.until(Array("\r\n\r\n".utf8), max: 8), "0123456789abc").outcome)?.contains("within max 8") == true)
+        #expect(matched(decide(.eof, "", end: .eof).outcome))
+        #expect(failure(decide(.eof, "", end: .reset).outcome) != nil)
+        #expect(matched(decide(.close, "", end: .reset).outcome))
+        #expect(failure(decide(.eof, "x", end: .eof).outcome) != nil, "eof with unread bytes before it")
+        #expect(failure(decide(.nothing, "x").outcome) != nil)
+    }
+
+    @Test func unorderedLinesMatchInAnyOrderAndRejectAStranger() {
+        let rule = ExpectationMatcher.Rule.linesUnordered(remaining: [Array("a".utf8), Array("b".utf8)])
+        #expect(matched(decide(rule, "b\r\na\r\n").outcome))
+        #expect(failure(decide(rule, "b\r\nc\r\n").outcome)?.contains(#"received line "c""#) == true)
+    }
+}
