@@ -69,7 +69,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "ProbeReportTests", dependencies: ["ProbeReport", "ProbeRunner", "ProbeScript"]),
+        .testTarget(name: "ProbeReportTests", dependencies: ["ProbeReport", "ProbeRunner", "ProbeScript", "TestSupport"]),
         .testTarget(name: "ProbeCaptureTests", dependencies: ["ProbeCapture", "ProbeScript"]),
         .testTarget(
             name: "TransportsTests",

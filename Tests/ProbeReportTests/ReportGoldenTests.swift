@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import ProbeReport
+import TestSupport
 import Testing
 
 /// Each report format over a fixed run equals its golden file in Tests/Fixtures/reports.
@@ -57,12 +58,9 @@ import Testing
         #expect(quiet?.keys.contains("notes") == false, "a run with nothing to say has no notes key")
     }
 
-    @Test(arguments: runs)
+    @Test(.xmllint, arguments: runs)
     func junitIsValidAgainstTheJenkinsSchema(_ run: RunReport) throws {
-        guard let xmllint = ["/usr/bin/xmllint"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            print("skipped: xmllint is not installed (apt-get install libxml2-utils)")
-            return
-        }
+        let xmllint = try #require(Requirement.xmllint.path)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID()).xml")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(ReportFormat.junit.render(run).utf8).write(to: file)
@@ -70,7 +68,7 @@ import Testing
         #expect(status == 0)
     }
 
-    @Test(arguments: runs)
+    @Test(.jsonschema, arguments: runs)
     func jsonIsValidAgainstTheDocumentedSchema(_ run: RunReport) throws {
         let schema = Self.directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("docs/report-schema.json")
@@ -78,10 +76,6 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(ReportFormat.json.render(run).utf8).write(to: file)
         let script = "import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))"
-        guard try Self.run("/usr/bin/env", ["python3", "-c", "import jsonschema"]) == 0 else {
-            print("skipped: the python jsonschema module is not installed (pip install jsonschema)")
-            return
-        }
         #expect(try Self.run("/usr/bin/env", ["python3", "-c", script, file.path, schema.path]) == 0)
         // And a broken document is rejected, so the check can fail.
         try Data(#"{"tool":"tcpprobe"}"#.utf8).write(to: file)

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Capture on the real loopback interface. Needs CAP_NET_RAW (CI runs as root).
-@Suite(.serialized, .heavy, .enabled(if: geteuid() == 0, "capturing needs CAP_NET_RAW: run the tests as root"))
+@Suite(.serialized, .heavy, .root)
 struct LiveCaptureTests {
     private func run(_ text: String, against peer: TestPeer, keep: CaptureSettings.Keep = .never, directory: String? = nil,
                      snapLength: Int = PcapCapture.fullSnapLength) async throws -> ScenarioResult {
@@ -126,11 +126,8 @@ struct LiveCaptureTests {
         #expect(second.contains("NOT verified: 1 of the 1 boundaries between writes did not start a segment (at stream offsets 262153)"), "\(second)")
     }
 
-    @Test func tsharkReadsOurPcapAndAgreesOnEverySegment() async throws {
-        guard let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            print("skipped: tshark is not installed (apt-get install tshark)")
-            return
-        }
+    @Test(.tshark) func tsharkReadsOurPcapAndAgreesOnEverySegment() async throws {
+        let tshark = try #require(Requirement.tshark.path)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-pcap-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let peer = try await TestPeer.start(.echo)

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 5: the probe as a server, spawned subjects, and parallel copies.
 @Suite struct SubjectAndServerTests {
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
+    @Test(.curl)
     func theProbeServesARealHTTPClient() async throws {
         let result = try await ScenarioHarness.run("""
             var port = free-port

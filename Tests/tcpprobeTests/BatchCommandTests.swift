@@ -111,11 +111,8 @@ import Testing
         #expect(output.stdout.contains("--keep-pcap"))
     }
 
-    @Test(.heavy) func theHTMLReportRendersInChromium() async throws {
-        guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            print("skipped: chromium is not installed (apt-get install chromium)")
-            return
-        }
+    @Test(.heavy, .chromium) func theHTMLReportRendersInChromium() async throws {
+        let chromium = try #require(Requirement.chromium.path)
         let directory = try scenarios(1) { _ in "var p = free-port\nlisten l 127.0.0.1:{p}\nconnect a 127.0.0.1:{p}\naccept b on l\na: send line \"hi\"\nb: expect line \"hello\" within 100ms\n" }
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try await ProbeProcess.run(["run", "--report", "html=r.html", "."], in: directory)

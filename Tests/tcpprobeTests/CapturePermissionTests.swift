@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Without CAP_NET_RAW wire assertions are skipped with the reason and remedy, unless
 /// --require-capture makes that an environment error. Runs tcpprobe as `nobody` with no capabilities.
-@Suite(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-                "needs root to drop to an unprivileged user with setpriv"))
+/// Needs root, to drop to an unprivileged user with setpriv.
+@Suite(.root, .setpriv)
 struct CapturePermissionTests {
     private func unprivileged(_ arguments: [String], in directory: URL) async throws -> ProbeProcess.Output {
         try await ProbeProcess.run(["--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all",

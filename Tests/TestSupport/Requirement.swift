@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Something a test needs from the machine: a tool, a Python module, or root (for capture).
+/// Where it is missing the test is skipped, and says why and how to get it; under CI (where
+/// `.ci/deps` installs everything and the tests run as root) a missing one fails the test, so
+/// a machine without it cannot pass tests it never ran.
+public struct Requirement: TestTrait, SuiteTrait, TestScoping, Sendable {
+    /// What is needed, as the message names it.
+    public let name: String
+    /// How to get it.
+    public let remedy: String
+    /// Where it is found; nil when missing.
+    public let path: String?
+
+    public var isRecursive: Bool { true }
+
+    /// True when `CI` is set to anything but empty, `0` or `false`, as GitHub, GitLab and most CI systems set it.
+    public static var underCI: Bool {
+        guard let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() else { return false }
+        return !["", "0", "false"].contains(value)
+    }
+
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        // A suite's trait reaches each of its tests; only the tests themselves are judged.
+        guard !test.isSuite else { return try await function() }
+        if path != nil { return try await function() }
+        if Self.underCI {
+            Issue.record("\(name) is missing, and CI is set: \(remedy) (.ci/deps installs it)")
+            return
+        }
+        try Test.cancel("skipped: \(name) is missing (\(remedy))")
+    }
+
+    /// The first of `paths` that is an executable file.
+    static func executable(_ name: String, _ paths: [String], remedy: String) -> Requirement {
+        Requirement(name: name, remedy: remedy, path: paths.first(where: FileManager.default.isExecutableFile(atPath:)))
+    }
+}
+
+extension Trait where Self == Requirement {
+    public static var tshark: Self { .executable("tshark", ["/usr/bin/tshark", "/usr/local/bin/tshark"], remedy: "apt-get install tshark") }
+    public static var chromium: Self {
+        .executable("chromium", ["/usr/bin/chromium", "/usr/bin/chromium-browser"], remedy: "apt-get install chromium")
+    }
+    public static var xmllint: Self { .executable("xmllint", ["/usr/bin/xmllint"], remedy: "apt-get install libxml2-utils") }
+    public static var curl: Self { .executable("curl", ["/usr/bin/curl"], remedy: "apt-get install curl") }
+    public static var setpriv: Self { .executable("setpriv", ["/usr/bin/setpriv"], remedy: "apt-get install util-linux") }
+    /// Root, for live capture (CAP_NET_RAW) and for dropping privileges in tests.
+    public static var root: Self {
+        Requirement(name: "root", remedy: "capturing needs CAP_NET_RAW: run the tests as root", path: geteuid() == 0 ? "/" : nil)
+    }
+    /// Python's jsonschema module.
+    public static var jsonschema: Self {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import jsonschema"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let found = (try? process.run()).map { process.waitUntilExit(); return process.terminationStatus == 0 } ?? false
+        return Requirement(name: "python3's jsonschema module", remedy: "pip install jsonschema", path: found ? "python3" : nil)
+    }
+}
