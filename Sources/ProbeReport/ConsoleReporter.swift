@@ -22,7 +22,8 @@ public struct ConsoleReporter: Sendable {
         var lines: [String] = []
         switch result.outcome {
         case .passed:
-            lines.append("\(paint("✔", "32")) \(result.title) \(paint("(\(result.path))", "2")) \(duration)")
+            let skippedWire = result.skippedWireText.map { " " + paint("(\($0))", "33") } ?? ""
+            lines.append("\(paint("✔", "32")) \(result.title) \(paint("(\(result.path))", "2")) \(duration)\(skippedWire)")
         case .skipped(let reason):
             lines.append("\(paint("-", "33")) \(result.title) \(paint("(\(result.path))", "2")) skipped: \(reason)")
         case .failed(let failure):
@@ -67,7 +68,9 @@ public struct ConsoleReporter: Sendable {
     /// `3 passed, 1 failed` (and skipped), after all scenarios.
     public func summary(_ run: RunReport) -> String {
         let failed = run.failed + run.errored
-        var text = "\(run.passed) passed, \(failed) failed"
+        var text = "\(run.passed) passed"
+        if run.skippedWireChecks > 0 { text += " (\(run.skippedWireChecks) wire check\(run.skippedWireChecks == 1 ? "" : "s") skipped)" }
+        text += ", \(failed) failed"
         if run.skipped > 0 { text += ", \(run.skipped) skipped" }
         let colour = failed > 0 ? "1;31" : "1;32"
         return paint(text, colour) + paint(" in \(DurationFormat.short(run.duration))", "2")

@@ -17,7 +17,7 @@ enum HTMLReport {
             pre{background:#f6f8fa;padding:8px;overflow:auto;font-size:12px}
             svg text{font:11px ui-monospace,monospace} .note{fill:#555} .failure{fill:#cf222e;font-weight:bold}
             </style></head><body>
-            <h1>tcpprobe: \(run.passed) passed, \(run.failed + run.errored) failed\(run.skipped > 0 ? ", \(run.skipped) skipped" : "")\(run.interrupted ? " (interrupted)" : "")</h1>
+            <h1>tcpprobe: \(run.passed) passed\(run.skippedWireChecks > 0 ? " (\(run.skippedWireChecks) wire checks skipped)" : ""), \(run.failed + run.errored) failed\(run.skipped > 0 ? ", \(run.skipped) skipped" : "")\(run.interrupted ? " (interrupted)" : "")</h1>
             <p>Started \(e(run.startedAt)), took \(DurationFormat.seconds(run.duration)) s.</p>
 
             """
@@ -26,6 +26,7 @@ enum HTMLReport {
             let (label, css) = status(result)
             html += "<section id=\"s\(index)\"><h2 class=\"\(css)\">\(label) \(e(result.title)) <small>(\(e(result.path)), \(DurationFormat.seconds(result.duration)) s)</small></h2>\n"
             if let text = result.failureText { html += "<pre class=\"fail\">\(e(text))</pre>\n" }
+            if let skippedWire = result.skippedWireText, result.outcome.passed { html += "<p class=\"skip\">\(skippedWire): capture was not possible</p>\n" }
             html += ladder(result)
             if !result.notes.isEmpty { html += "<pre>\(e(result.notes.joined(separator: "\n")))</pre>\n" }
             html += "</section>\n"

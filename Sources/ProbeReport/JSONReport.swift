@@ -9,7 +9,8 @@ enum JSONReport {
         let document = Document(
             startedAt: run.startedAt, durationSeconds: seconds(run.duration), interrupted: run.interrupted,
             notes: run.notes.isEmpty ? nil : run.notes,
-            summary: Summary(total: run.results.count, passed: run.passed, failed: run.failed, errors: run.errored, skipped: run.skipped),
+            summary: Summary(total: run.results.count, passed: run.passed, failed: run.failed, errors: run.errored, skipped: run.skipped,
+                             skippedWireChecks: run.skippedWireChecks == 0 ? nil : run.skippedWireChecks),
             scenarios: run.results.map(Scenario.init))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -32,6 +33,7 @@ enum JSONReport {
 
     struct Summary: Encodable {
         var total, passed, failed, errors, skipped: Int
+        var skippedWireChecks: Int?
     }
 
     struct Scenario: Encodable {
@@ -44,6 +46,7 @@ enum JSONReport {
         var failure: Failure?
         var splitSweep: SplitSweepItem?
         var parallel: [ParallelItem]?
+        var skippedWireChecks: Int?
 
         init(_ result: ScenarioResult) {
             path = result.path
@@ -66,6 +69,7 @@ enum JSONReport {
                                             offsets: sweep.outcomes.map { SplitSweepItem.Offset(offset: $0.offset, passed: $0.passed) })
             }
             if !result.parallel.isEmpty { parallel = result.parallel.map(ParallelItem.init) }
+            if result.skippedWireChecks > 0 { skippedWireChecks = result.skippedWireChecks }
         }
     }
 

@@ -63,6 +63,9 @@ enum JUnitReport {
         }
         if case .skipped(let reason) = result.outcome { main.skipped = reason }
         var all = [main]
+        if let skippedWire = result.skippedWireText, result.outcome.passed {
+            all.append(Case(name: "\(result.title) [\(skippedWire)]", time: "0.000", skipped: "capture was not possible"))
+        }
         if let sweep = result.sweep {
             for outcome in sweep.outcomes {
                 var offset = Case(name: "\(result.title) [split at offset \(outcome.offset)]", time: "0.000")

@@ -27,6 +27,8 @@ public struct RunReport: Sendable {
     public var failed: Int { results.filter { $0.failure?.kind == .assertion }.count }
     /// Scenarios the environment stopped (spawn, bind, capture).
     public var errored: Int { results.filter { $0.failure?.kind == .environment }.count }
+    /// `assert wire` steps of passing scenarios that were skipped for want of capture.
+    public var skippedWireChecks: Int { results.filter { $0.outcome.passed }.reduce(0) { $0 + $1.skippedWireChecks } }
 }
 
 extension ScenarioResult {
@@ -36,6 +38,11 @@ extension ScenarioResult {
         var text = "\(failure.location.fileAndLine): \(failure.step)\n\(failure.message)"
         if let connection = failure.connection { text += "\non \(connection)" }
         return text
+    }
+
+    /// "2 wire checks skipped", or nil when every wire check ran.
+    var skippedWireText: String? {
+        skippedWireChecks == 0 ? nil : "\(skippedWireChecks) wire check\(skippedWireChecks == 1 ? "" : "s") skipped"
     }
 
     /// The step log as text.

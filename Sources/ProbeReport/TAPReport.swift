@@ -10,6 +10,7 @@ enum TAPReport {
             switch result.outcome {
             case .passed:
                 lines.append("ok \(number) - \(description)")
+                if let skippedWire = result.skippedWireText { lines.append("# \(skippedWire): capture was not possible") }
             case .skipped(let reason):
                 lines.append("ok \(number) - \(description) # SKIP \(reason)")
             case .failed(let failure):

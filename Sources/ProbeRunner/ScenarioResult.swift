@@ -35,6 +35,9 @@ public struct ScenarioResult: Sendable {
     public var parallel: [ParallelSummary] = []
     /// The captured segments, when `RunOptions.recordWire` asked for them and capture ran.
     public var wire: [WireEvent] = []
+    /// How many `assert wire` steps did not judge anything because the run could not capture:
+    /// a pass with these is a pass of the other steps only, and every report says so.
+    public var skippedWireChecks = 0
 
     public init(path: String, title: String, outcome: Outcome, duration: Duration, log: [LogEntry], notes: [String], sweep: SweepReport? = nil) {
         self.path = path

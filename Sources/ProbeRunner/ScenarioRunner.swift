@@ -62,6 +62,9 @@ public struct ScenarioRunner: Sendable {
                                     duration: execution.elapsed, log: execution.log.entries, notes: execution.notes)
         result.parallel = execution.parallelSummaries
         result.wire = execution.wire
+        if execution.captureUnavailable != nil {
+            result.skippedWireChecks = scenario.allStatements.filter { if case .assertWire = $0.kind { true } else { false } }.count
+        }
         return (result, execution.sweptLength)
     }
 }

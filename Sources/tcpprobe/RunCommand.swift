@@ -65,8 +65,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Keep at most this many bytes of each captured packet (at least 160): headers and lengths for a bulk transfer, whose payloads then go unchecked. Default: whole packets.", valueName: "bytes"))
     var snaplen: Int?
 
-    @Flag(help: "Fail with exit code 3 when capture is not permitted, instead of skipping wire assertions.")
+    @Flag(help: "Fail with exit code 3 when capture is not permitted, instead of skipping wire assertions (the default when CI is set).")
     var requireCapture = false
+
+    @Flag(help: "When CI is set, skip wire assertions that cannot capture (counted in the summary) instead of failing with exit code 3.")
+    var allowSkippedWire = false
 
     @Flag(name: .shortAndLong, help: "Print the step log of passing scenarios too.")
     var verbose = false
@@ -78,6 +81,7 @@ struct RunCommand: AsyncParsableCommand {
         if let snaplen, snaplen < PcapCapture.minimumSnapLength {
             throw ValidationError("--snaplen must be at least \(PcapCapture.minimumSnapLength), so that every header is kept whole")
         }
+        if requireCapture, allowSkippedWire { throw ValidationError("--require-capture and --allow-skipped-wire contradict each other") }
         guard sweepLimit >= 1 else { throw ValidationError("--sweep-limit must be at least 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard repetitions >= 1 else { throw ValidationError("--repeat must be at least 1") }
@@ -103,7 +107,7 @@ struct RunCommand: AsyncParsableCommand {
         let progress = ProgressLine(total: selected.count * repetitions)
         var options = RunOptions(variables: variables, seed: seed, sweepLimit: sweepLimit,
                                  capture: CaptureSettings(always: capture, interface: interface, directory: pcapDir, keep: keepPcap,
-                                                          required: requireCapture,
+                                                          required: requireCapture || (Self.underCI && !allowSkippedWire),
                                                           bufferSize: captureBuffer.flatMap(Quantity.size),
                                                           snapLength: min(snaplen ?? PcapCapture.fullSnapLength, PcapCapture.fullSnapLength)))
         options.recordWire = targets.contains { $0.format == .html }
@@ -142,6 +146,13 @@ struct RunCommand: AsyncParsableCommand {
         }
         if report.errored > 0 { throw ExitCode.environmentError }
         if report.failed > 0 { throw ExitCode.scenarioFailed }
+    }
+
+    /// True when `CI` is set to anything but empty, `0` or `false`, as GitHub, GitLab and most
+    /// CI systems set it: there a wire check that cannot run fails the run unless --allow-skipped-wire.
+    static var underCI: Bool {
+        guard let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() else { return false }
+        return !["", "0", "false"].contains(value)
     }
 
     /// The scenarios the paths, --tag and shard select, and those --skip-tag skips (with the

@@ -34,8 +34,29 @@ import Testing
         #expect(try document.nodes(forXPath: "//testsuite").count == 5, "one testsuite per scenario file")
     }
 
-    /// The sample run, and the same run with notes of its own (processes tcpprobe stopped).
-    static let runs = [SampleRun.report, withNotes]
+    /// The sample run, the same run with notes of its own (processes tcpprobe stopped), and
+    /// with wire checks that a run without capture skipped.
+    static let runs = [SampleRun.report, withNotes, withSkippedWire]
+    static var withSkippedWire: RunReport {
+        var run = SampleRun.report
+        run.results[4].skippedWireChecks = 2
+        return run
+    }
+
+    @Test func skippedWireChecksAreCountedAndMarkedInEveryFormat() throws {
+        let run = Self.withSkippedWire
+        let console = ConsoleReporter(useColour: false, verbose: false)
+        #expect(console.summary(run).hasPrefix("2 passed (2 wire checks skipped), 2 failed, 1 skipped in "), "\(console.summary(run))")
+        #expect(console.render(run.results[4]).hasPrefix("✔ sweep (Scenarios/sweep.scn) 300ms (2 wire checks skipped)"), "\(console.render(run.results[4]))")
+        #expect(!console.summary(SampleRun.report).contains("wire"), "a run whose wire checks all ran says nothing of them")
+        #expect(ReportFormat.tap.render(run).contains("ok 5 - sweep (Scenarios/sweep.scn)\n# 2 wire checks skipped: capture was not possible\n"))
+        let json = try JSONSerialization.jsonObject(with: Data(ReportFormat.json.render(run).utf8)) as? [String: Any]
+        #expect((json?["summary"] as? [String: Any])?["skippedWireChecks"] as? Int == 2)
+        #expect(((json?["scenarios"] as? [[String: Any]])?[4])?["skippedWireChecks"] as? Int == 2)
+        let junit = try XMLDocument(xmlString: ReportFormat.junit.render(run))
+        #expect(try junit.nodes(forXPath: "//testcase[@name='sweep [2 wire checks skipped]']/skipped").count == 1)
+        #expect(ReportFormat.html.render(run).contains("(2 wire checks skipped)"))
+    }
     static var withNotes: RunReport {
         var run = SampleRun.report
         run.notes = ["stopped 1 process that subjects left running in the background (run servers in the foreground):\n  pid 41 (nginx: master process <nginx.conf>)"]
