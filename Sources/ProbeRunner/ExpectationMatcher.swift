@@ -82,6 +82,32 @@ struct ExpectationMatcher: @unchecked Sendable {
         }
     }
 
+    /// Why a line never came, when what arrived has lines that end otherwise than the
+    /// terminator says: "received a line ending in a bare LF at offset 4; the terminator is CRLF".
+    /// Nil for other rules, and when the bytes hold no line ending at all.
+    func misframing(_ pending: [UInt8]) -> String? {
+        switch rule {
+        case .line, .linesUnordered: break
+        default: return nil
+        }
+        let name = terminator == [13, 10] ? "CRLF" : terminator == [10] ? "LF" : terminator == [13] ? "CR" : ByteDiff.preview(terminator)
+        for index in pending.indices {
+            let next = index + 1 < pending.count ? pending[index + 1] : nil
+            let ending: [UInt8]
+            switch (pending[index], next) {
+            case (13, 10): ending = [13, 10]
+            case (10, _): ending = [10]
+            case (13, .some): ending = [13]
+            default: continue
+            }
+            // A line did end there when the terminator starts where this ending does (CR in CRLF).
+            guard !pending[index...].starts(with: terminator) else { return nil }
+            let shown = ending == [13, 10] ? "CRLF" : ending == [10] ? "a bare LF" : "a bare CR"
+            return "received a line ending in \(shown) at offset \(index); the terminator is \(name)"
+        }
+        return nil
+    }
+
     /// Decides if it can: nil means "wait for more".
     mutating func evaluate(_ buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
         switch rule {
@@ -188,7 +214,8 @@ struct ExpectationMatcher: @unchecked Sendable {
         }
         guard let end else { return nil }
         if buffer.readableBytes > 0 {
-            return .failure("\(end) in the middle of a line: received \(ByteDiff.preview(buffer.readableBytesView)) without a terminator \(ByteDiff.preview(terminator))")
+            let misframed = misframing(Array(buffer.readableBytesView.prefix(200))).map { "; " + $0 } ?? ""
+            return .failure("\(end) in the middle of a line: received \(ByteDiff.preview(buffer.readableBytesView)) without a terminator \(ByteDiff.preview(terminator))" + misframed)
         }
         return .failure("expected \(waitingFor), but \(end)")
     }

@@ -29,6 +29,10 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     private(set) var end: InboundEnd?
     private(set) var recent = RecentBytes()
     private var paused = false
+    /// Why reading ever stopped: the scenario asked (`pause reading`, `read slowly`), or the
+    /// buffer reached its high-water mark with no expect reading it. Either closes the window.
+    private(set) var pausedByScenario = false
+    private(set) var stoppedAtHighWater = false
     /// On a captured connection: reading holds off while the capture falls behind, so a peer's
     /// flood waits on TCP flow control instead of overflowing the capture.
     private let captureHold: CaptureHold?
@@ -115,7 +119,10 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     private func requestRead() {
         guard let context, !paused, heldSince == nil, end == nil else { return }
         let limit = max(Self.highWaterMark, pending?.matcher.bufferNeeded ?? 0)
-        guard buffer.readableBytes < limit else { return }
+        guard buffer.readableBytes < limit else {
+            stoppedAtHighWater = true
+            return
+        }
         if let captureHold, captureHold.mustHold {
             heldSince = .now()
             recheckCapture(captureHold, on: context.eventLoop)
@@ -185,6 +192,7 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func setPaused(_ paused: Bool) {
         self.paused = paused
+        pausedByScenario = pausedByScenario || paused
         requestRead()
     }
 
@@ -195,6 +203,7 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     func beginSlowRead(bytes: Int) throws {
         guard let context else { return }
         paused = true
+        pausedByScenario = true
         let options = context.channel.syncOptions
         try options?.setOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: bytes))
         try options?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
@@ -215,5 +224,9 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
         setPaused(paused)
     }
 
+    /// How many received bytes no expect has consumed.
     var unconsumedBytes: Int { buffer.readableBytes }
+
+    /// The first `count` of those bytes.
+    func unreadHead(_ count: Int) -> [UInt8] { Array(buffer.readableBytesView.prefix(count)) }
 }

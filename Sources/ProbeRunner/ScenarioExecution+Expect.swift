@@ -28,7 +28,8 @@ extension ScenarioExecution {
             throw await withRecentBytes(failure(statement, message, connection, waited: waited), connection)
         case .timedOut(let waitingFor, let pending):
             let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "timed out after \(format(wait))"
-            let arrived = pending.isEmpty ? "nothing unconsumed had arrived" : "unconsumed so far: \(ByteDiff.preview(pending))"
+            var arrived = pending.isEmpty ? "nothing unconsumed had arrived" : "unconsumed so far: \(ByteDiff.preview(pending))"
+            if let misframing = matcher.misframing(pending) { arrived = misframing + "; " + arrived }
             throw await withRecentBytes(failure(statement, "\(why) waiting for \(waitingFor); \(arrived)", connection, waited: waited), connection)
         }
     }

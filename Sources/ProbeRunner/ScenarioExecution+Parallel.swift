@@ -43,7 +43,12 @@ extension ScenarioExecution {
     @inline(never)
     fileprivate func runCopy(_ body: [Statement], _ statement: Statement) async -> CopyOutcome {
         var problem: Error?
-        do { try await execute(body) } catch { problem = error }
+        do {
+            try await execute(body)
+            try await judgeUnreadAtEnd()
+        } catch {
+            problem = error
+        }
         await closeAll()
         await stopSubjects(reportOutput: false)
         return CopyOutcome(copy: copyIndex ?? 0, failure: problem.map { copyFailure($0, statement) })

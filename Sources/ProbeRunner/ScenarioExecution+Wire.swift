@@ -87,7 +87,18 @@ extension ScenarioExecution {
             }
             throw await withRecentBytes(failure(statement, message, connection), connection)
         }
-        record(statement, "\(connection.label): wire from \(assertion.direction.rawValue): \(verdict.summary)")
+        var why = ""
+        if case .zeroWindow = assertion.property, assertion.direction == .probe { why = await whyTheProbeStoppedReading(connection) }
+        record(statement, "\(connection.label): wire from \(assertion.direction.rawValue): \(verdict.summary)\(why)")
+    }
+
+    /// Names the cause of the probe's own zero window when the scenario did not ask for it: the
+    /// probe stops reading on its own once its high-water mark of unread bytes is reached.
+    private func whyTheProbeStoppedReading(_ connection: ProbeConnection) async -> String {
+        guard let (asked, onItsOwn) = try? await connection.onLoop({ ($0.pausedByScenario, $0.stoppedAtHighWater) }), onItsOwn else { return "" }
+        let mark = "it stops reading on its own at \(InboundHandler.highWaterMark / 1024)KiB of bytes no expect has read"
+        return asked ? " (by `pause reading` or `read slowly`, and also because \(mark))"
+            : " (not asked for by `pause reading` or `read slowly`: \(mark), its high-water mark)"
     }
 
     /// How much of each payload is read back for checks of lengths and flags: enough for the

@@ -29,6 +29,7 @@ final class ScenarioExecution {
     var deadline: Duration = .seconds(60)
     var terminator: Terminator = .crlf
     var maxLine = 64 * 1024
+    var unread = UnreadPolicy.note
 
     var random: SeededGenerator
     let seed: UInt64
@@ -93,6 +94,7 @@ final class ScenarioExecution {
         deadline = parent.deadline
         terminator = parent.terminator
         maxLine = parent.maxLine
+        unread = parent.unread
         capture = parent.capture
         captureHold = parent.captureHold
         captureUnavailable = parent.captureUnavailable
@@ -121,6 +123,7 @@ final class ScenarioExecution {
         do {
             try startCapture()
             try await execute(scenario.statements)
+            try await judgeUnreadAtEnd()
             if let daemonized = subjectsInTheBackground().first { throw daemonized }
         } catch {
             notes += subjectsInTheBackground().map { "line \($0.location.line): \($0.message)" }
@@ -192,6 +195,7 @@ final class ScenarioExecution {
         case .close:
             let connection = try target(statement)
             return {
+                try await self.judgeUnread(connection, statement)
                 await connection.close(at: statement.location)
                 self.record(statement, "\(connection.label): closed (FIN)")
             }
@@ -204,6 +208,7 @@ final class ScenarioExecution {
         case .abort:
             let connection = try target(statement)
             return {
+                try await self.judgeUnread(connection, statement)
                 do { try await connection.abort(at: statement.location) } catch { throw self.failure(statement, "abort failed: \(error)", connection) }
                 self.record(statement, "\(connection.label): aborted (RST)")
             }
@@ -257,6 +262,7 @@ final class ScenarioExecution {
         case .terminator(let value): terminator = value
         case .maxLine(let value): maxLine = try resolve(value, "a size", Quantity.size)
         case .capture: break // read before the run starts: see needsCapture
+        case .unread(let policy): unread = policy
         }
     }
 

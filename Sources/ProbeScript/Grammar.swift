@@ -14,7 +14,7 @@ public enum Grammar {
         Entry(keyword: "tags", synopsis: ["tags WORD..."], actsOnConnection: false),
         Entry(keyword: "set", synopsis: ["set timeout DURATION", "set deadline DURATION",
                                          "set terminator crlf|lf|cr|nul|\"STRING\"", "set max-line SIZE",
-                                         "set capture on|off|headers"], actsOnConnection: false),
+                                         "set capture on|off|headers", "set unread note|fail|ignore"], actsOnConnection: false),
         Entry(keyword: "var", synopsis: ["var NAME = \"VALUE\"|WORD|free-port"], actsOnConnection: false),
         Entry(keyword: "include", synopsis: ["include \"FILE\""], actsOnConnection: false),
         Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [within D] [with stdin] [env K=V...]"], actsOnConnection: false),
@@ -55,7 +55,7 @@ public enum Grammar {
         statements.first { $0.keyword == keyword }
     }
 
-    static let settings = ["timeout", "deadline", "terminator", "max-line", "capture"]
+    static let settings = ["timeout", "deadline", "terminator", "max-line", "capture", "unread"]
     static let connectOptions = ["timeout", "rcvbuf", "sndbuf", "expect"]
     static let sendForms = ["line", "file", "random"]
     static let sendModifiers = ["in", "split", "every", "at"]

@@ -6,6 +6,7 @@ extension Parser {
         case "deadline": return .deadline(try duration())
         case "max-line": return .maxLine(try size("a maximum line length"))
         case "capture": return .capture(CaptureMode(rawValue: try keyword(CaptureMode.names, after: "set capture"))!)
+        case "unread": return .unread(UnreadPolicy(rawValue: try keyword(UnreadPolicy.names, after: "set unread"))!)
         default: return .terminator(try terminator())
         }
     }

@@ -36,6 +36,7 @@ public enum Setting: Sendable, Hashable {
     case terminator(Terminator)
     case maxLine(Argument<Int>)
     case capture(CaptureMode)
+    case unread(UnreadPolicy)
 }
 
 /// The right-hand side of `var NAME = ...`.

@@ -35,6 +35,49 @@ import Testing
         result.expectPassed()
     }
 
+    /// A reply that no expect reads is never lost without a word: a note by default, a
+    /// failure with `set unread fail`, nothing with `set unread ignore`.
+    @Test func unreadBytesAreNamedFailedOrIgnoredAsSetUnreadSays() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let steps = """
+            connect 127.0.0.1:{port}
+            send "PING\\r\\nFOO\\r\\n"
+            expect line "PING"
+            sleep 50ms
+            """
+        let noted = try await ScenarioHarness.run(steps, against: peer)
+        noted.expectPassed()
+        #expect(noted.notes.contains("connection #1 had 5 unread bytes when the scenario ended: \"FOO\\r\\n\" (no expect read them; `set unread fail` makes this a failure)"),
+                "\(noted.notes)")
+        let failed = try await ScenarioHarness.run("set unread fail\n" + steps, against: peer)
+        failed.expectFailure(line: 5, containing: "connection #1 had 5 unread bytes when the scenario ended: \"FOO\\r\\n\" (set unread fail)")
+        let ignored = try await ScenarioHarness.run("set unread ignore\n" + steps, against: peer)
+        ignored.expectPassed()
+        #expect(!ignored.notes.contains { $0.contains("unread") }, "\(ignored.notes)")
+        let closed = try await ScenarioHarness.run("set unread fail\n" + steps + "\nclose\nsleep 10ms", against: peer)
+        closed.expectFailure(line: 6, containing: "had 5 unread bytes when it was closed")
+        let allRead = try await ScenarioHarness.run("set unread fail\n" + steps + "\nexpect line \"FOO\"", against: peer)
+        allRead.expectPassed()
+    }
+
+    @Test func aLineTimeoutNamesTheBareLFThatArrived() async throws {
+        let quiet = try await TestPeer.start(.dribble(Array("+OK\n".utf8), interval: .milliseconds(1)))
+        defer { Task { await quiet.stop() } }
+        let timedOut = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            expect line "+OK" within 200ms
+            """, against: quiet)
+        timedOut.expectFailure(line: 2, containing: "timed out after 200ms", "received a line ending in a bare LF at offset 3; the terminator is CRLF")
+        let closing = try await TestPeer.start(.finAfter(Array("+OK\n".utf8)))
+        defer { Task { await closing.stop() } }
+        let closed = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            expect line "+OK" within 2s
+            """, against: closing)
+        closed.expectFailure(line: 2, containing: "in the middle of a line", "received a line ending in a bare LF at offset 3; the terminator is CRLF")
+    }
+
     @Test func aWrongLineShowsBothAndMarksTheFirstDifference() async throws {
         let peer = try await TestPeer.start(.echo)
         defer { Task { await peer.stop() } }

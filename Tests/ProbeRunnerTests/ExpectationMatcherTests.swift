@@ -80,4 +80,17 @@ import Testing
         #expect(matched(decide(rule, "b\r\na\r\n").outcome))
         #expect(failure(decide(rule, "b\r\nc\r\n").outcome)?.contains(#"received line "c""#) == true)
     }
+
+    @Test func aLineThatNeverCameIsExplainedByTheEndingsThatDid() {
+        let crlf = ExpectationMatcher(.line(.any), terminator: [13, 10], maxLine: 64)
+        #expect(crlf.misframing(Array("+PONG\n".utf8)) == "received a line ending in a bare LF at offset 5; the terminator is CRLF")
+        #expect(crlf.misframing(Array("ab\rcd".utf8)) == "received a line ending in a bare CR at offset 2; the terminator is CRLF")
+        #expect(crlf.misframing(Array("ab\r".utf8)) == nil, "a CR at the end may be half a CRLF")
+        #expect(crlf.misframing(Array("abc".utf8)) == nil)
+        let lf = ExpectationMatcher(.line(.any), terminator: [10], maxLine: 64)
+        #expect(lf.misframing(Array("a\rb".utf8)) == "received a line ending in a bare CR at offset 1; the terminator is LF")
+        let cr = ExpectationMatcher(.line(.any), terminator: [13], maxLine: 64)
+        #expect(cr.misframing(Array("a\r\n".utf8)) == nil, "a CR is the terminator, so a line did come")
+        #expect(ExpectationMatcher(.any, terminator: [13, 10], maxLine: 64).misframing(Array("a\n".utf8)) == nil, "only lines have endings")
+    }
 }
