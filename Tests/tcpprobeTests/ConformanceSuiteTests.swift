@@ -24,24 +24,46 @@ import Testing
     func theSuitePassesOnEveryTransport(_ transport: String) async throws {
         let output = try await ProbeProcess.run(["run", "--var", "transport=\(transport)", Self.scenarios])
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
-        #expect(output.stdout.contains("15 passed, 0 failed"))
+        #expect(output.stdout.contains("18 passed, 0 failed"))
     }
 
-    @Test func everyPlantedFaultIsCaught() async throws {
+    /// The steps that failed in a run's JSON report: "file:line step" for each failed scenario.
+    static func catchingSteps(_ report: URL) throws -> [(location: String, step: String)] {
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+        return (json?["scenarios"] as? [[String: Any]] ?? []).compactMap { scenario in
+            guard let failure = scenario["failure"] as? [String: Any], let location = failure["location"] as? String,
+                  let step = failure["step"] as? String else { return nil }
+            return (String(location.split(separator: "/").last ?? ""), step)
+        }
+    }
+
+    /// Every planted fault fails the suite, and the report says which scenario and step caught
+    /// it. Each wire property catches at least one fault on its own: in some scenario, the
+    /// expects before it tolerate the fault and the wire check is the step that fails.
+    @Test(.root) func everyPlantedFaultIsCaught() async throws {
         let plantings = await Self.plantings()
         #expect(plantings.filter { $0.variable == "fault" }.count >= 9, "linechat plants at least the nine classic bugs in its server")
         #expect(plantings.filter { $0.variable == "client_fault" }.count >= 4, "and the four bugs of reading lines in its client")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-mutants-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
         var caught = 0
-        for (fault, variable) in plantings {
-            let output = try await ProbeProcess.run(["run", "--var", "\(variable)=--fault \(fault)", Self.scenarios])
-            let failing = output.stdout.split(separator: "\n").filter { $0.hasPrefix("✘") }
-                .compactMap { $0.split(separator: "(").last?.split(separator: ")").first }
-            print("\(variable) \(fault): caught by \(failing.joined(separator: " "))")
+        var catchers: [String] = []
+        for (index, (fault, variable)) in plantings.enumerated() {
+            let report = directory.appendingPathComponent("\(index).json")
+            let output = try await ProbeProcess.run(["run", "--report", "json=\(report.path)", "--var", "\(variable)=--fault \(fault)", Self.scenarios])
+            let steps = try Self.catchingSteps(report)
+            print("\(variable) \(fault): caught by " + steps.map { "\($0.location) \($0.step)" }.joined(separator: "; "))
             #expect(output.status == 1, output.status == 0 ? "\(variable) \(fault) was not caught by any scenario"
                      : "\(variable) \(fault): exit \(output.status)\n\(output.stdout)\(output.stderr)")
             if output.status == 1 { caught += 1 }
+            catchers += steps.map(\.step)
         }
         print("mutation score: caught \(caught) of \(plantings.count) planted faults")
         #expect(caught == plantings.count)
+        for property in ["terminator crlf", "lines unsplit", "in 1 segment", "fin"] {
+            #expect(catchers.contains { $0.hasPrefix("assert wire from peer ") && $0.hasSuffix(property) },
+                    "no planted fault is caught by `assert wire from peer … \(property)` on its own")
+        }
     }
 }
