@@ -21,12 +21,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Plant a bug (see `linechat faults`).")
     var fault: Fault?
 
+    @Flag(help: "Write the size of each read to stderr (\"read N\"), for benchmarks.")
+    var traceReads = false
+
     func run() async throws {
         let maximum = maxLine
-        let fault = self.fault
+        let (fault, traceReads) = (self.fault, self.traceReads)
         let listener = try transport.listen(host: host, port: port) { () -> any LineUnframer in
-            if let fault { return FaultyUnframer(fault: fault, maximumLength: maximum) }
-            return LineFraming(maximumLength: maximum)
+            let unframer: any LineUnframer = fault.map { FaultyUnframer(fault: $0, maximumLength: maximum) } ?? LineFraming(maximumLength: maximum)
+            return traceReads ? ReadTracingUnframer(inner: unframer) : unframer
         }
         print("linechat listening on \(host.contains(":") ? "[\(host)]" : host):\(listener.port) (transport \(transport.rawValue)\(fault.map { ", fault \($0.rawValue)" } ?? ""))")
         fflush(stdout)
