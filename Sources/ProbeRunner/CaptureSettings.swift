@@ -20,6 +20,9 @@ public struct CaptureSettings: Sendable {
     /// How many bytes of each packet to keep (`--snaplen`): all of them by default; less keeps
     /// headers and lengths, so payload checks become inconclusive.
     public var snapLength: Int
+    /// Opens a scenario's capture to the file at `path`, keeping `snapLength` bytes of each
+    /// packet: a fake one in tests, libpcap on `interface` when nil.
+    public var open: (@Sendable (_ path: String, _ snapLength: Int) throws -> any PacketCapture)?
 
     public init(always: Bool = false, interface: String = "lo", directory: String? = nil, keep: Keep = .failed, required: Bool = false,
                 bufferSize: Int? = nil, snapLength: Int = PcapCapture.fullSnapLength) {

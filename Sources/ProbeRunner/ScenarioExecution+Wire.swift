@@ -42,8 +42,9 @@ extension ScenarioExecution {
         let path = joinPath(directory, name)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let capture = try PcapCapture(interface: options.capture.interface, path: path, bufferSize: options.capture.bufferSize,
-                                          snapLength: snapLength)
+            let settings = options.capture
+            let capture = try settings.open?(path, snapLength)
+                ?? PcapCapture(interface: settings.interface, path: path, bufferSize: settings.bufferSize, snapLength: snapLength)
             self.capture = capture
             captureHold = CaptureHold(capture)
             record(nil, "capturing on \(options.capture.interface) to \(path)")

@@ -72,8 +72,11 @@ import Testing
 
     @Test func aConnectionTraceKeepsToItsOwnPortsAsItGrows() {
         let mine = Self.segments(Self.sequences[0].1)
-        let other = PacketBuilder(clientPort: 40001).packet(fromClient: true, sequence: 9, flags: .ack, payload: Array("noise".utf8), at: 0.5)
-        let captured = [mine[0], PacketDecoder.segment(other)!] + mine.dropFirst()
+        // Another client of the same server, both ways: the server's port alone does not make a segment ours.
+        let other = PacketBuilder(clientPort: 40001)
+        let noise = [other.packet(fromClient: true, sequence: 9, flags: .ack, payload: Array("noise".utf8), at: 0.5),
+                     other.packet(fromClient: false, sequence: 77, flags: .ack, payload: Array("reply".utf8), at: 0.6)].compactMap(PacketDecoder.segment)
+        let captured = [mine[0]] + noise + mine.dropFirst()
         var grown = ConnectionTrace(segments: Array(captured.prefix(2)), probePort: 40000, peerPort: 7000)
         grown.add(captured.dropFirst(2))
         #expect(grown.segments.count == mine.count)

@@ -41,6 +41,7 @@ final class PeerLog: @unchecked Sendable {
     private var _ends: [String] = []
     private var _reads: [(at: NIODeadline, count: Int)] = []
     private var _stalled = false
+    private var _clientPorts: [Int] = []
 
     func append(_ bytes: [UInt8]) {
         lock.withLock {
@@ -50,6 +51,11 @@ final class PeerLog: @unchecked Sendable {
     }
 
     func ended(_ how: String) { lock.withLock { _ends.append(how) } }
+
+    func accepted(from port: Int) { lock.withLock { _clientPorts.append(port) } }
+
+    /// The probe's port of each connection the peer accepted, in order.
+    var clientPorts: [Int] { lock.withLock { _clientPorts } }
 
     func stalled() { lock.withLock { _stalled = true } }
 
@@ -131,6 +137,7 @@ private final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func channelActive(context: ChannelHandlerContext) {
         let channel = context.channel
+        if let port = channel.remoteAddress?.port { log.accepted(from: port) }
         switch behaviour {
         case .finAfter(let bytes):
             channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).whenComplete { _ in channel.close(promise: nil) }
