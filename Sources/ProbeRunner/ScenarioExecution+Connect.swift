@@ -20,7 +20,7 @@ extension ScenarioExecution {
     @inline(never)
     private func prepareConnect(_ step: ConnectStep, _ statement: Statement) throws -> ConnectAttempt {
         let address = try resolve(step.address, "an address HOST:PORT", Address.parse)
-        let connectTimeout = try step.timeout.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
+        let connectTimeout = try step.timeout.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         let name = step.name?.text ?? nextUnnamedName()
         try watch(port: address.port, statement)
         let handler = InboundHandler(captureHold: captureHold)

@@ -5,12 +5,12 @@ import ProbeScript
 extension ScenarioExecution {
     func expect(_ expectation: Expectation, within: Argument<Duration>?, _ statement: Statement) async throws {
         let connection = try target(statement)
-        let matcher = ExpectationMatcher(try rule(for: expectation, statement), terminator: terminator.bytes, maxLine: maxLine)
+        let matcher = ExpectationMatcher(try rule(for: expectation, statement), terminator: settings.terminator.bytes, maxLine: settings.maxLine)
         let requested: Duration
         if case .nothing(let duration) = expectation {
             requested = try resolve(duration, "a duration", Quantity.duration)
         } else {
-            requested = try within.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
+            requested = try within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         }
         let (wait, byDeadline) = limit(requested)
         let started = clock.now
@@ -19,7 +19,7 @@ extension ScenarioExecution {
         switch outcome {
         case .matched(let captures, let detail):
             if byDeadline, matcher.timeoutMeansSuccess {
-                throw failure(statement, "the scenario deadline of \(format(deadline)) passed during the silence", connection, waited: waited)
+                throw failure(statement, "the scenario deadline of \(format(settings.deadline)) passed during the silence", connection, waited: waited)
             }
             variables.merge(captures) { _, new in new }
             latencies?.record(waited)
@@ -27,7 +27,7 @@ extension ScenarioExecution {
         case .failed(let message):
             throw await withRecentBytes(failure(statement, message, connection, waited: waited), connection)
         case .timedOut(let waitingFor, let pending):
-            let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "timed out after \(format(wait))"
+            let why = byDeadline ? "the scenario deadline of \(format(settings.deadline)) passed" : "timed out after \(format(wait))"
             var arrived = pending.isEmpty ? "nothing unconsumed had arrived" : "unconsumed so far: \(ByteDiff.preview(pending))"
             if let misframing = matcher.misframing(pending) { arrived = misframing + "; " + arrived }
             throw await withRecentBytes(failure(statement, "\(why) waiting for \(waitingFor); \(arrived)", connection, waited: waited), connection)

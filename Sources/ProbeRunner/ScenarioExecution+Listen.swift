@@ -35,11 +35,11 @@ extension ScenarioExecution {
             let open = listeners.keys.sorted()
             throw failure(statement, "no listener named '\(listenerName.text)' (\(open.isEmpty ? "none is open" : "open: " + open.joined(separator: ", ")))")
         }
-        let requested = try within.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
+        let requested = try within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         let (wait, byDeadline) = limit(requested)
         let started = clock.now
         guard let (channel, handler) = try await listener.next(within: wait.timeAmount, on: group.next()) else {
-            let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "no client connected within \(format(wait))"
+            let why = byDeadline ? "the scenario deadline of \(format(settings.deadline)) passed" : "no client connected within \(format(wait))"
             throw failure(statement, "\(why) to listener '\(listenerName.text)'", waited: clock.now - started)
         }
         let connection = ProbeConnection(name: name.text, channel: channel, handler: handler)

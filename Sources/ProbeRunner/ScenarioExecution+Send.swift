@@ -72,7 +72,7 @@ extension ScenarioExecution {
     /// Not inlined, and its failure built elsewhere: the frames of `send` would grow by both.
     @inline(never)
     private func write(_ bytes: ByteBuffer, after sent: Int, _ send: PreparedSend) async throws {
-        let (wait, byDeadline) = limit(timeout)
+        let (wait, byDeadline) = limit(settings.timeout)
         send.heldForCapture += try await waitForCapture(upTo: wait, send.statement)
         var written = false
         var problem: Error?
@@ -91,7 +91,7 @@ extension ScenarioExecution {
             if case ChannelError.ioOnClosedChannel = problem, let end = try? await connection.onLoop({ $0.end }) { why = end.description }
             failure = self.failure(statement, "send failed after \(sent) of \(total) bytes: \(why)", connection)
         } else {
-            let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "a write blocked for \(format(wait))"
+            let why = byDeadline ? "the scenario deadline of \(format(settings.deadline)) passed" : "a write blocked for \(format(wait))"
             failure = self.failure(statement, "\(why): the peer is not reading (\(sent) of \(total) bytes written)", connection, waited: wait)
         }
         return await withRecentBytes(failure, connection)
@@ -122,7 +122,7 @@ extension ScenarioExecution {
         case .bytes(let template):
             return .bytes(template.render(lookup))
         case .line(let template):
-            return .bytes(template.render(lookup) + terminator.bytes)
+            return .bytes(template.render(lookup) + settings.terminator.bytes)
         case .file(let template):
             let path = ScenarioLoader.resolve(template.renderString(lookup), from: statement.location.file)
             do {

@@ -17,7 +17,7 @@ extension ScenarioExecution {
         do { argv = try ShellWords.split(step.command.renderString(lookup)) } catch { throw failure(statement, "bad command: \(error)") }
         guard !argv.isEmpty else { throw failure(statement, "the command is empty") }
         let environment = Dictionary(step.environment.map { ($0.key, $0.value.renderString(lookup)) }) { _, last in last }
-        let readinessWait = try step.readinessWithin.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
+        let readinessWait = try step.readinessWithin.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         if case .listening(let address)? = step.readiness {
             let target = try resolve(address, "an address HOST:PORT", Address.parse)
             try watch(port: target.port, statement)
@@ -162,11 +162,11 @@ extension ScenarioExecution {
     func expectExit(_ expectation: ExitExpectation, _ statement: Statement) async throws {
         guard let subject = subjects[expectation.name.text] else { throw unknownSubject(expectation.name, statement) }
         subjectPorts[expectation.name.text] = nil
-        let requested = try expectation.within.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
+        let requested = try expectation.within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         let (wait, byDeadline) = limit(requested)
         let started = clock.now
         guard await subject.waitForExit(timeout: wait) else {
-            let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "it was still running after \(format(wait))"
+            let why = byDeadline ? "the scenario deadline of \(format(settings.deadline)) passed" : "it was still running after \(format(wait))"
             throw failure(statement, "expected '\(expectation.name.text)' to exit, but \(why)", waited: clock.now - started)
         }
         if let code = expectation.code {

@@ -18,7 +18,7 @@ extension ScenarioExecution {
             let why = subject.spawnedWithStdin ? "it was closed by 'input \(name) eof'" : "spawn it 'with stdin'"
             throw failure(statement, "'\(name)' has no standard input to write: \(why)")
         }
-        let (wait, byDeadline) = limit(timeout)
+        let (wait, byDeadline) = limit(settings.timeout)
         let started = clock.now
         var written = 0
         while written < bytes.count {
@@ -44,7 +44,7 @@ extension ScenarioExecution {
         var rule: ExpectationMatcher.LineRule?
         if case .line(let match) = expectation.awaited { rule = try lineRule(match, statement) }
         let tail = expectation.stream == .stdout ? subject.stdout : subject.stderr
-        let requested = try expectation.within.map { try resolve($0, "a duration", Quantity.duration) } ?? timeout
+        let requested = try expectation.within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         let (wait, byDeadline) = limit(requested)
         let started = clock.now
         while true {
@@ -74,7 +74,7 @@ extension ScenarioExecution {
                 throw failure(statement, "\(source) ended (\(subject.exitDescription ?? "it closed the stream and still runs")) with no line left to match", waited: clock.now - started)
             }
             if clock.now - started > wait {
-                let why = byDeadline ? "the scenario deadline of \(format(deadline)) passed" : "timed out after \(format(wait))"
+                let why = byDeadline ? "the scenario deadline of \(format(settings.deadline)) passed" : "timed out after \(format(wait))"
                 let (dropped, partial) = tail.unreadState
                 var message = "\(why) waiting for \(rule == nil ? "the end" : "a line") of \(source)"
                 message += partial.isEmpty ? "; no line had arrived" : "; it had written \(ByteDiff.preview(Array(partial.utf8))) without ending the line"

@@ -15,12 +15,12 @@ extension ScenarioExecution {
     /// Judges `connection`'s unread bytes before `statement` closes it (nil: the scenario ended).
     func judgeUnread(_ connection: ProbeConnection, _ statement: Statement?) async throws {
         // Copies of a parallel block keep no notes; they can still fail.
-        guard unread == .fail || (unread == .note && copyIndex == nil) else { return }
+        guard settings.unread == .fail || (settings.unread == .note && copyIndex == nil) else { return }
         guard let (head, count) = try? await connection.onLoop({ ($0.unreadHead(80), $0.unconsumedBytes) }), count > 0 else { return }
         let when = statement == nil ? "when the scenario ended" : "when it was closed"
         let what = "\(connection.label) had \(count) unread byte\(count == 1 ? "" : "s") \(when): "
             + ByteDiff.preview(head, limit: 80, total: count)
-        if unread == .note {
+        if settings.unread == .note {
             notes.append(what + " (no expect read them; `set unread fail` makes this a failure)")
             return
         }

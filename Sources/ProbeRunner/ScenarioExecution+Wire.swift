@@ -131,7 +131,7 @@ extension ScenarioExecution {
     private func check(for property: WireAssertion.Property, _ statement: Statement) throws -> WireCheck {
         switch property {
         case .terminator(let terminator): return .terminator(terminator)
-        case .linesUnsplit: return .linesUnsplit(terminator: terminator.bytes)
+        case .linesUnsplit: return .linesUnsplit(terminator: settings.terminator.bytes)
         case .lineInOneSegment(let match):
             let rule = try lineRule(match, statement)
             let description: String
@@ -142,7 +142,7 @@ extension ScenarioExecution {
             case .any: description = "(any)"
             }
             let matcher = LineRuleBox(rule: rule)
-            return .lineInOneSegment(description: description, terminator: terminator.bytes, matches: { matcher.matches($0) })
+            return .lineInOneSegment(description: description, terminator: settings.terminator.bytes, matches: { matcher.matches($0) })
         case .segments(let op, let count): return .segments(op, try resolve(count, "a count", Quantity.integer))
         case .maxSegment(let op, let size): return .maxSegment(op, try resolve(size, "a size", Quantity.size))
         case .bytes(let op, let size): return .bytes(op, try resolve(size, "a size", Quantity.size))

@@ -25,11 +25,8 @@ final class ScenarioExecution {
     var current: ProbeConnection?
     var unnamedConnections = 0
 
-    var timeout: Duration = .seconds(5)
-    var deadline: Duration = .seconds(60)
-    var terminator: Terminator = .crlf
-    var maxLine = 64 * 1024
-    var unread = UnreadPolicy.note
+    /// What `set` statements have set so far.
+    var settings = Settings()
 
     var random: SeededGenerator
     let seed: UInt64
@@ -90,11 +87,7 @@ final class ScenarioExecution {
         random = SeededGenerator(seed: seed)
         variables = parent.variables
         variables[VariableChecker.parallelCopy] = String(copy)
-        timeout = parent.timeout
-        deadline = parent.deadline
-        terminator = parent.terminator
-        maxLine = parent.maxLine
-        unread = parent.unread
+        settings = parent.settings
         capture = parent.capture
         captureHold = parent.captureHold
         captureUnavailable = parent.captureUnavailable
@@ -107,7 +100,7 @@ final class ScenarioExecution {
 
     var elapsed: Duration { clock.now - start }
 
-    var remaining: Duration { deadline - elapsed }
+    var remaining: Duration { settings.deadline - elapsed }
 
     func record(_ statement: Statement?, _ message: String) {
         // Copies of a parallel block keep no log: ten thousand copies would drown it.
@@ -155,7 +148,7 @@ final class ScenarioExecution {
 
     @inline(never)
     private func deadlinePassed(before statement: Statement) -> StepFailure {
-        failure(statement, "the scenario deadline of \(format(deadline)) passed before this step")
+        failure(statement, "the scenario deadline of \(format(settings.deadline)) passed before this step")
     }
 
     /// Runs one statement. The dispatch is synchronous and hands back the step to await: an
@@ -257,12 +250,12 @@ final class ScenarioExecution {
 
     private func apply(_ setting: Setting, _ statement: Statement) throws {
         switch setting {
-        case .timeout(let value): timeout = try resolve(value, "a duration", Quantity.duration)
-        case .deadline(let value): deadline = try resolve(value, "a duration", Quantity.duration)
-        case .terminator(let value): terminator = value
-        case .maxLine(let value): maxLine = try resolve(value, "a size", Quantity.size)
+        case .timeout(let value): settings.timeout = try resolve(value, "a duration", Quantity.duration)
+        case .deadline(let value): settings.deadline = try resolve(value, "a duration", Quantity.duration)
+        case .terminator(let value): settings.terminator = value
+        case .maxLine(let value): settings.maxLine = try resolve(value, "a size", Quantity.size)
         case .capture: break // read before the run starts: see needsCapture
-        case .unread(let policy): unread = policy
+        case .unread(let policy): settings.unread = policy
         }
     }
 
@@ -343,7 +336,7 @@ final class ScenarioExecution {
     func sleep(for duration: Duration, _ statement: Statement) async throws {
         let (wait, byDeadline) = limit(duration)
         try await pause(for: wait)
-        if byDeadline { throw failure(statement, "the scenario deadline of \(format(deadline)) passed during the sleep") }
+        if byDeadline { throw failure(statement, "the scenario deadline of \(format(settings.deadline)) passed during the sleep") }
     }
 
     /// Waits on the run's own event loop, whose timer wakes the thread that runs this task:

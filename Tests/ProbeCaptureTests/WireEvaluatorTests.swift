@@ -32,6 +32,14 @@ import Testing
         let isOK: @Sendable ([UInt8]) -> Bool = { $0 == Array("+OK".utf8) }
         #expect(WireEvaluator.evaluate(.lineInOneSegment(description: "+OK", terminator: [13, 10], matches: isOK), on: whole).passed)
         #expect(!WireEvaluator.evaluate(.lineInOneSegment(description: "+OK", terminator: [13, 10], matches: isOK), on: split).passed)
+        // The line looked for comes after others: they are passed over, not taken for it.
+        let isPong: @Sendable ([UInt8]) -> Bool = { $0 == Array("pong".utf8) }
+        let later = WireEvaluator.evaluate(.lineInOneSegment(description: "pong", terminator: [13, 10], matches: isPong),
+                                           on: fromServer(["hello\r\n", "pong\r\n"]))
+        #expect(later.passed && later.summary == "line pong arrived in 1 segment", "\(later.summary)")
+        let laterSplit = WireEvaluator.evaluate(.lineInOneSegment(description: "pong", terminator: [13, 10], matches: isPong),
+                                                on: fromServer(["hello\r\npo", "ng\r\n"]))
+        #expect(laterSplit.summary == "line pong arrived in 2 segments", "\(laterSplit.summary)")
     }
 
     /// Every way of cutting three lines into at most three segments: the first line with more
