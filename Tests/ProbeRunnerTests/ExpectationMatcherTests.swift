@@ -93,4 +93,37 @@ import Testing
         #expect(cr.misframing(Array("a\r\n".utf8)) == nil, "a CR is the terminator, so a line did come")
         #expect(ExpectationMatcher(.any, terminator: [13, 10], maxLine: 64).misframing(Array("a\n".utf8)) == nil, "only lines have endings")
     }
+
+    /// Reads lines off `stream` arriving in `pieces`, one matcher per line as expect steps do,
+    /// each fed what has arrived so far and then more as it comes.
+    private func lines(of pieces: [[UInt8]], terminator: [UInt8]) -> [String] {
+        var buffer = ByteBuffer()
+        var lines: [String] = []
+        var matcher = ExpectationMatcher(.line(.any), terminator: terminator, maxLine: 64)
+        for piece in pieces {
+            buffer.writeBytes(piece)
+            while case .matched(_, let detail)? = matcher.evaluate(&buffer, end: nil) {
+                lines.append(detail)
+                matcher = ExpectationMatcher(.line(.any), terminator: terminator, maxLine: 64)
+            }
+        }
+        return lines
+    }
+
+    /// The line framing: every way of cutting a sample stream in up to three pieces gives the same lines.
+    @Test(arguments: [[13, 10], [10], [0], Array("||".utf8)])
+    func everySplitOfAStreamGivesTheSameLines(_ terminator: [UInt8]) {
+        let texts = ["a", "bb", "", "ccc", "d\rd"]
+        let stream = texts.flatMap { Array($0.utf8) + terminator }
+        let expected = texts.map { "line " + ByteDiff.preview(Array($0.utf8)) }
+        #expect(lines(of: [stream], terminator: terminator) == expected)
+        for first in 0...stream.count {
+            for second in first...stream.count {
+                let pieces = [Array(stream[..<first]), Array(stream[first..<second]), Array(stream[second...])]
+                let found = lines(of: pieces, terminator: terminator)
+                #expect(found == expected, "cut at \(first) and \(second): \(found)")
+                if found != expected { return }
+            }
+        }
+    }
 }
