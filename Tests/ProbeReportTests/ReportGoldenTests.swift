@@ -23,6 +23,20 @@ import Testing
         #expect(rendered == expected)
     }
 
+    /// What `tcpprobe run` prints for the sample run: each scenario as it ends, then the summary;
+    /// plain, coloured, and verbose (with the step logs of passing scenarios).
+    @Test(arguments: [(false, false, "sample.console"), (true, false, "sample.colour.console"), (false, true, "sample.verbose.console")])
+    func theConsoleMatchesTheGoldenFile(_ colour: Bool, _ verbose: Bool, _ name: String) throws {
+        let reporter = ConsoleReporter(useColour: colour, verbose: verbose)
+        let run = SampleRun.report
+        let rendered = (run.results.map(reporter.render) + [reporter.summary(run)]).joined(separator: "\n") + "\n"
+        let golden = Self.directory.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["TCPPROBE_UPDATE_GOLDEN"] == "1" {
+            try Data(rendered.utf8).write(to: golden)
+        }
+        #expect(rendered == (try String(contentsOf: golden, encoding: .utf8)))
+    }
+
     @Test func junitHasACasePerScenarioSweepOffsetAndParallelBlock() throws {
         let xml = ReportFormat.junit.render(SampleRun.report)
         let document = try XMLDocument(xmlString: xml)
