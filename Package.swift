@@ -76,6 +76,7 @@ let package = Package(
             dependencies: ["Transports", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .testTarget(name: "tcpprobeTests", dependencies: ["tcpprobe", "TestSupport"]),
+        .testTarget(name: "linechatTests", dependencies: ["linechat"]),
     ],
     swiftLanguageModes: [.v5]
 )
