@@ -43,8 +43,8 @@ import Testing
         var progress: WireProgress?
         #expect(WireEvaluator.evaluate(.terminator(.crlf), on: long, progress: &progress).passed)
         #expect(progress != nil)
-        // Another trace whose fault lies within the stretch the first one passed.
-        let other = ConnectionTrace(segments: PacketBuilder().serverSends(["a\n", "b\r\n", "c\r\n"]), probePort: 40000, peerPort: 7000).fromPeer
+        // Another trace, longer, whose fault lies within the stretch the first one passed.
+        let other = ConnectionTrace(segments: PacketBuilder().serverSends(["a\n", "b\r\n", "c\r\n", "d\r\n"]), probePort: 40000, peerPort: 7000).fromPeer
         let verdict = WireEvaluator.evaluate(.terminator(.crlf), on: other, progress: &progress)
         #expect(!verdict.passed && verdict.summary.contains("bare LF (no CR before it) at stream offset 1"), "\(verdict.summary)")
         #expect(progress == nil)
