@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "tcpprobe",
-    platforms: [.macOS(.v13)],
+    // Linux only (Debian here): the runner reads /proc and netlink sock_diag, reaps subjects as
+    // a subreaper and spawns through Glibc, and capture opens `lo` with libpcap. SwiftPM cannot
+    // name Linux in `platforms`; ProbeRunner/LinuxOnly.swift stops a build anywhere else.
     products: [
         .executable(name: "tcpprobe", targets: ["tcpprobe"]),
         .executable(name: "linechat", targets: ["linechat"]),

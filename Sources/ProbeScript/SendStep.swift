@@ -25,9 +25,4 @@ public struct SendStep: Sendable, Hashable {
         self.interval = interval
         self.rate = rate
     }
-
-    /// True when the send injects a fault (partial writes, pacing or a bandwidth limit).
-    public var hasModifiers: Bool {
-        chunkSize != nil || !splitOffsets.isEmpty || splitSweep || interval != nil || rate != nil
-    }
 }
