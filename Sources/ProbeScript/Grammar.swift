@@ -1,52 +1,53 @@
 /// The one table of the language's keywords. The parser dispatches on it, "did you mean"
 /// suggests from it, and `tcpprobe grammar` prints it as the reference.
 public enum Grammar {
-    /// A statement keyword with its synopsis.
+    /// A statement keyword with its synopsis, and the parser of what follows the keyword.
     public struct Entry: Sendable {
         public let keyword: String
         public let synopsis: [String]
         /// True for steps that act on a connection and so accept a `NAME:` prefix.
         public let actsOnConnection: Bool
+        let parse: @Sendable (inout Parser) throws -> StatementKind
     }
 
     public static let statements: [Entry] = [
-        Entry(keyword: "title", synopsis: ["title \"NAME\""], actsOnConnection: false),
-        Entry(keyword: "tags", synopsis: ["tags WORD..."], actsOnConnection: false),
+        Entry(keyword: "title", synopsis: ["title \"NAME\""], actsOnConnection: false, parse: { try $0.parseTitle() }),
+        Entry(keyword: "tags", synopsis: ["tags WORD..."], actsOnConnection: false, parse: { try $0.parseTags() }),
         Entry(keyword: "set", synopsis: ["set timeout DURATION", "set deadline DURATION",
                                          "set terminator crlf|lf|cr|nul|\"STRING\"", "set max-line SIZE",
-                                         "set capture on|off|headers", "set unread note|fail|ignore"], actsOnConnection: false),
-        Entry(keyword: "var", synopsis: ["var NAME = \"VALUE\"|WORD|free-port"], actsOnConnection: false),
-        Entry(keyword: "include", synopsis: ["include \"FILE\""], actsOnConnection: false),
-        Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [within D] [with stdin] [env K=V...]"], actsOnConnection: false),
-        Entry(keyword: "kill", synopsis: ["kill NAME [SIGNAL]"], actsOnConnection: false),
-        Entry(keyword: "input", synopsis: ["input NAME line \"TEXT\"|\"BYTES\"|hex\"..\"|eof   (to a subject spawned with stdin)"], actsOnConnection: false),
-        Entry(keyword: "connect", synopsis: ["connect [NAME] HOST:PORT [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout]"], actsOnConnection: false),
-        Entry(keyword: "listen", synopsis: ["listen NAME HOST:PORT"], actsOnConnection: false),
-        Entry(keyword: "accept", synopsis: ["accept NAME on LISTENER [within D]"], actsOnConnection: false),
-        Entry(keyword: "use", synopsis: ["use NAME"], actsOnConnection: false),
-        Entry(keyword: "send", synopsis: ["send \"BYTES\"|hex\"..\"|line \"TEXT\"|file \"PATH\"|random SIZE [in chunks of N] [split at I,J,...|split sweep] [every D] [at RATE]"], actsOnConnection: true),
+                                         "set capture on|off|headers", "set unread note|fail|ignore"], actsOnConnection: false, parse: { .set(try $0.parseSetting()) }),
+        Entry(keyword: "var", synopsis: ["var NAME = \"VALUE\"|WORD|free-port"], actsOnConnection: false, parse: { try $0.parseVariable() }),
+        Entry(keyword: "include", synopsis: ["include \"FILE\""], actsOnConnection: false, parse: { try $0.parseInclude() }),
+        Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [within D] [with stdin] [env K=V...]"], actsOnConnection: false, parse: { .spawn(try $0.parseSpawn()) }),
+        Entry(keyword: "kill", synopsis: ["kill NAME [SIGNAL]"], actsOnConnection: false, parse: { try $0.parseKill() }),
+        Entry(keyword: "input", synopsis: ["input NAME line \"TEXT\"|\"BYTES\"|hex\"..\"|eof   (to a subject spawned with stdin)"], actsOnConnection: false, parse: { .input(try $0.parseInput()) }),
+        Entry(keyword: "connect", synopsis: ["connect [NAME] HOST:PORT [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout]"], actsOnConnection: false, parse: { .connect(try $0.parseConnect()) }),
+        Entry(keyword: "listen", synopsis: ["listen NAME HOST:PORT"], actsOnConnection: false, parse: { try $0.parseListen() }),
+        Entry(keyword: "accept", synopsis: ["accept NAME on LISTENER [within D]"], actsOnConnection: false, parse: { try $0.parseAccept() }),
+        Entry(keyword: "use", synopsis: ["use NAME"], actsOnConnection: false, parse: { .use(try $0.name("a connection name")) }),
+        Entry(keyword: "send", synopsis: ["send \"BYTES\"|hex\"..\"|line \"TEXT\"|file \"PATH\"|random SIZE [in chunks of N] [split at I,J,...|split sweep] [every D] [at RATE]"], actsOnConnection: true, parse: { .send(try $0.parseSend()) }),
         Entry(keyword: "expect", synopsis: [
             "expect line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect lines unordered \"A\", \"B\"...",
             "expect \"BYTES\"|hex\"..\"", "expect bytes N [= \"BYTES\"]", "expect until \"DELIM\" max SIZE",
             "expect any|eof|reset|close", "expect nothing for D", "expect exit NAME [code N] [within D]",
             "expect stdout|stderr NAME line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect stdout|stderr NAME eof",
             "... [within D] on any expect",
-        ], actsOnConnection: true),
-        Entry(keyword: "read", synopsis: ["read slowly N byte(s) every D (for D | until eof | total SIZE)"], actsOnConnection: true),
-        Entry(keyword: "pause", synopsis: ["pause reading"], actsOnConnection: true),
-        Entry(keyword: "resume", synopsis: ["resume reading"], actsOnConnection: true),
-        Entry(keyword: "sleep", synopsis: ["sleep DURATION"], actsOnConnection: false),
-        Entry(keyword: "close", synopsis: ["close"], actsOnConnection: true),
-        Entry(keyword: "shutdown", synopsis: ["shutdown write"], actsOnConnection: true),
-        Entry(keyword: "abort", synopsis: ["abort"], actsOnConnection: true),
-        Entry(keyword: "repeat", synopsis: ["repeat N { ... }   ({i} is the iteration, from 0)"], actsOnConnection: false),
-        Entry(keyword: "parallel", synopsis: ["parallel N { ... }   ({copy} is the copy, from 0)"], actsOnConnection: false),
+        ], actsOnConnection: true, parse: { try $0.parseExpect() }),
+        Entry(keyword: "read", synopsis: ["read slowly N byte(s) every D (for D | until eof | total SIZE)"], actsOnConnection: true, parse: { .readSlowly(try $0.parseSlowRead()) }),
+        Entry(keyword: "pause", synopsis: ["pause reading"], actsOnConnection: true, parse: { try $0.keyword(["reading"], after: "pause"); return .pauseReading }),
+        Entry(keyword: "resume", synopsis: ["resume reading"], actsOnConnection: true, parse: { try $0.keyword(["reading"], after: "resume"); return .resumeReading }),
+        Entry(keyword: "sleep", synopsis: ["sleep DURATION"], actsOnConnection: false, parse: { .sleep(try $0.duration()) }),
+        Entry(keyword: "close", synopsis: ["close"], actsOnConnection: true, parse: { _ in .close }),
+        Entry(keyword: "shutdown", synopsis: ["shutdown write"], actsOnConnection: true, parse: { try $0.keyword(["write"], after: "shutdown"); return .shutdownWrite }),
+        Entry(keyword: "abort", synopsis: ["abort"], actsOnConnection: true, parse: { _ in .abort }),
+        Entry(keyword: "repeat", synopsis: ["repeat N { ... }   ({i} is the iteration, from 0)"], actsOnConnection: false, parse: { try $0.parseRepeat() }),
+        Entry(keyword: "parallel", synopsis: ["parallel N { ... }   ({copy} is the copy, from 0)"], actsOnConnection: false, parse: { try $0.parseParallel() }),
         Entry(keyword: "assert", synopsis: [
             "assert wire from peer|probe terminator crlf|lf|cr|nul|\"STRING\"", "assert wire from peer|probe lines unsplit",
             "assert wire from peer|probe line \"TEXT\"|/RE/ in 1 segment", "assert wire from peer|probe segments OP N",
             "assert wire from peer|probe max-segment OP SIZE", "assert wire from peer|probe bytes OP SIZE",
             "assert wire from peer|probe fin|rst|no fin|no rst|zero-window", "(OP is = != < <= > >=)",
-        ], actsOnConnection: true),
+        ], actsOnConnection: true, parse: { .assertWire(try $0.parseWireAssertion()) }),
     ]
 
     public static let statementKeywords: [String] = statements.map(\.keyword)

@@ -227,7 +227,7 @@ public struct Parser {
                           hint: Suggestion.hint(for: current.word, in: Grammar.statementKeywords))
         }
         advance()
-        let kind = try parseBody(of: keyword)
+        let kind = try entry.parse(&self)
         if let prefix {
             let isConnectionStep: Bool
             switch kind {
@@ -257,64 +257,48 @@ public struct Parser {
         return String(scalars: line[from..<to])
     }
 
-    mutating func parseBody(of statementKeyword: String) throws -> StatementKind {
-        switch statementKeyword {
-        case "title":
-            let template = try string("a title")
-            title = template
-            return .title(template)
-        case "tags":
-            var words: [String] = []
-            while !atStatementEnd { words.append(try word("a tag").word!) }
-            if words.isEmpty { throw failure("expected at least one tag", at: current) }
-            tags += words
-            return .tags(words)
-        case "set": return .set(try parseSetting())
-        case "var": return try parseVariable()
-        case "include":
-            let template = try string("a file name")
-            guard let bytes = template.literalBytes else {
-                throw failure("an include path cannot interpolate variables", at: tokens[position - 1])
-            }
-            return .include(String(decoding: bytes, as: UTF8.self))
-        case "spawn": return .spawn(try parseSpawn())
-        case "kill": return try parseKill()
-        case "input": return .input(try parseInput())
-        case "connect": return .connect(try parseConnect())
-        case "listen":
-            let name = try name("a listener name")
-            return .listen(name, try address())
-        case "accept":
-            let name = try name("a connection name")
-            try keyword(["on"], after: "accept NAME")
-            let listener = try self.name("a listener name")
-            let within = take("within") ? try duration() : nil
-            return .accept(name, listener: listener, within: within)
-        case "use": return .use(try name("a connection name"))
-        case "send": return .send(try parseSend())
-        case "expect": return try parseExpect()
-        case "read": return .readSlowly(try parseSlowRead())
-        case "pause":
-            try keyword(["reading"], after: "pause")
-            return .pauseReading
-        case "resume":
-            try keyword(["reading"], after: "resume")
-            return .resumeReading
-        case "sleep": return .sleep(try duration())
-        case "close": return .close
-        case "shutdown":
-            try keyword(["write"], after: "shutdown")
-            return .shutdownWrite
-        case "abort": return .abort
-        case "repeat":
-            let count = try count("a repeat count")
-            return .repeatBlock(count, body: try block(after: "repeat"))
-        case "parallel":
-            let count = try count("a number of copies")
-            return .parallel(count, body: try block(after: "parallel"))
-        case "assert": return .assertWire(try parseWireAssertion())
-        default:
-            preconditionFailure("keyword '\(statementKeyword)' is in Grammar.statements but has no parser")
+    mutating func parseTitle() throws -> StatementKind {
+        let template = try string("a title")
+        title = template
+        return .title(template)
+    }
+
+    mutating func parseTags() throws -> StatementKind {
+        var words: [String] = []
+        while !atStatementEnd { words.append(try word("a tag").word!) }
+        if words.isEmpty { throw failure("expected at least one tag", at: current) }
+        tags += words
+        return .tags(words)
+    }
+
+    mutating func parseInclude() throws -> StatementKind {
+        let template = try string("a file name")
+        guard let bytes = template.literalBytes else {
+            throw failure("an include path cannot interpolate variables", at: tokens[position - 1])
         }
+        return .include(String(decoding: bytes, as: UTF8.self))
+    }
+
+    mutating func parseListen() throws -> StatementKind {
+        let name = try name("a listener name")
+        return .listen(name, try address())
+    }
+
+    mutating func parseAccept() throws -> StatementKind {
+        let name = try name("a connection name")
+        try keyword(["on"], after: "accept NAME")
+        let listener = try self.name("a listener name")
+        let within = take("within") ? try duration() : nil
+        return .accept(name, listener: listener, within: within)
+    }
+
+    mutating func parseRepeat() throws -> StatementKind {
+        let count = try count("a repeat count")
+        return .repeatBlock(count, body: try block(after: "repeat"))
+    }
+
+    mutating func parseParallel() throws -> StatementKind {
+        let count = try count("a number of copies")
+        return .parallel(count, body: try block(after: "parallel"))
     }
 }
