@@ -11,15 +11,7 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var scenarioOptions: ScenarioOptions
 
     func run() throws {
-        let catalog: ScenarioCatalog
-        do {
-            catalog = try ScenarioCatalog.load(scenarioOptions.paths, variables: Set(try scenarioOptions.parsedVariables().keys))
-        } catch let error as CatalogError {
-            Terminal.printError("error: \(error)")
-            throw ExitCode.invalidInput
-        }
-        let renderer = DiagnosticRenderer(sources: catalog.sources, useColour: Terminal.useColour(scenarioOptions.color, fileDescriptor: 2))
-        for diagnostic in catalog.diagnostics { Terminal.printError(renderer.render(diagnostic)) }
+        let catalog = try scenarioOptions.loadCatalog(variables: try scenarioOptions.parsedVariables())
         let errors = catalog.diagnostics.filter { $0.severity == .error }.count
         if errors > 0 {
             Terminal.printError("\(errors) error\(errors == 1 ? "" : "s") in \(Set(catalog.diagnostics.map(\.location.file)).count) file(s)")

@@ -118,8 +118,8 @@ struct RunCommand: AsyncParsableCommand {
         let startedAt = Date().formatted(.iso8601)
         SignalHandling.expectReports(targets, startedAt: startedAt)
         let batch = BatchRunner(runner: ScenarioRunner(options: options), jobs: jobs, failFast: failFast)
-        for (scenario, reason) in skipped {
-            let result = ScenarioResult(path: scenario.path, title: scenario.title, outcome: .skipped(reason), duration: .zero, log: [], notes: [])
+        let skippedResults = skipped.map { ScenarioResult(path: $0.0.path, title: $0.0.title, outcome: .skipped($0.1), duration: .zero, log: [], notes: []) }
+        for result in skippedResults {
             print(reporter.render(result))
             SignalHandling.finished(result)
         }
@@ -132,7 +132,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         progress.clear()
         let strays = SignalHandling.stopStrays()
-        let results = skipped.map { ScenarioResult(path: $0.0.path, title: $0.0.title, outcome: .skipped($0.1), duration: .zero, log: [], notes: []) } + ran
+        let results = skippedResults + ran
         let report = RunReport(results: results, startedAt: startedAt, duration: clock.now - started, notes: strays)
         print(reporter.summary(report))
         if ran.count < selected.count * repetitions {
@@ -158,18 +158,8 @@ struct RunCommand: AsyncParsableCommand {
     /// The scenarios the paths, --tag and shard select, and those --skip-tag skips (with the
     /// reason, reported as skipped); exits 2 on invalid files or when nothing is selected.
     private func selectScenarios(variables: [String: String]) throws -> (run: [Scenario], skipped: [(Scenario, String)]) {
-        let catalog: ScenarioCatalog
-        do {
-            catalog = try ScenarioCatalog.load(scenarioOptions.paths, variables: Set(variables.keys))
-        } catch let error as CatalogError {
-            Terminal.printError("error: \(error)")
-            throw ExitCode.invalidInput
-        }
-        if !catalog.diagnostics.isEmpty {
-            let renderer = DiagnosticRenderer(sources: catalog.sources, useColour: Terminal.useColour(scenarioOptions.color, fileDescriptor: 2))
-            for diagnostic in catalog.diagnostics { Terminal.printError(renderer.render(diagnostic)) }
-            if catalog.diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode.invalidInput }
-        }
+        let catalog = try scenarioOptions.loadCatalog(variables: variables)
+        if catalog.diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode.invalidInput }
         var selected = catalog.scenarios.filter { tags.isEmpty || !Set(tags).isDisjoint(with: $0.tags) }
         if let shard = shard.flatMap(Shard.init) { selected = shard.select(selected) }
         let skipped = selected.compactMap { scenario -> (Scenario, String)? in

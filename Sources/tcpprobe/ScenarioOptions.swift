@@ -1,8 +1,9 @@
 import ArgumentParser
+import ProbeScript
 
 /// Options shared by the commands that load scenarios.
 struct ScenarioOptions: ParsableArguments {
-    @Argument(help: "Scenario files, or directories searched recursively for *.scn files.")
+    @ArgumentParser.Argument(help: "Scenario files, or directories searched recursively for *.scn files.")
     var paths: [String]
 
     @Option(name: .customLong("var"), help: ArgumentHelp("Define or override a variable.", valueName: "NAME=VALUE"))
@@ -13,6 +14,21 @@ struct ScenarioOptions: ParsableArguments {
 
     func validate() throws {
         _ = try parsedVariables()
+    }
+
+    /// Loads the scenarios the paths name and prints every diagnostic to stderr, rendered with
+    /// the line and a caret; exits 2 when a path cannot be read, and leaves errors to the caller.
+    func loadCatalog(variables: [String: String]) throws -> ScenarioCatalog {
+        let catalog: ScenarioCatalog
+        do {
+            catalog = try ScenarioCatalog.load(paths, variables: Set(variables.keys))
+        } catch let error as CatalogError {
+            Terminal.printError("error: \(error)")
+            throw ExitCode.invalidInput
+        }
+        let renderer = DiagnosticRenderer(sources: catalog.sources, useColour: Terminal.useColour(color, fileDescriptor: 2))
+        for diagnostic in catalog.diagnostics { Terminal.printError(renderer.render(diagnostic)) }
+        return catalog
     }
 
     func parsedVariables() throws -> [String: String] {
