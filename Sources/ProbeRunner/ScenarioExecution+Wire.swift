@@ -15,7 +15,6 @@ extension ScenarioExecution {
         var peerPort: Int
     }
 
-
     var needsCapture: Bool {
         options.capture.always || scenario.allStatements.contains { statement in
             switch statement.kind {
@@ -42,9 +41,9 @@ extension ScenarioExecution {
         let path = joinPath(directory, name)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let settings = options.capture
-            let capture = try settings.open?(path, snapLength)
-                ?? PcapCapture(interface: settings.interface, path: path, bufferSize: settings.bufferSize, snapLength: snapLength)
+            let wanted = options.capture
+            let capture = try wanted.open?(path, snapLength)
+                ?? PcapCapture(interface: wanted.interface, path: path, bufferSize: wanted.bufferSize, snapLength: snapLength)
             self.capture = capture
             captureHold = CaptureHold(capture)
             record(nil, "capturing on \(options.capture.interface) to \(path)")
