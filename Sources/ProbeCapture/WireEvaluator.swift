@@ -25,18 +25,25 @@ public enum WireEvaluator {
         case .linesUnsplit(let terminator):
             return checkLinesUnsplit(terminator, trace, from: resume, progress: &progress)
         case .lineInOneSegment(let description, let terminator, let matches):
-            var matching: Range<Int>?
+            // Every line that matches, not only the first: a reply split the third time it is sent fails.
+            var matched = 0
+            var split: (line: Range<Int>, carriers: ArraySlice<DirectionTrace.DataSegment>)?
             forEachLine(in: trace.stream, terminator: terminator) { line in
                 guard matches(Array(trace.stream[line.lowerBound..<(line.upperBound - terminator.count)])) else { return true }
-                matching = line
-                return false
+                matched += 1
+                let carriers = trace.carriers(of: line)
+                if carriers.count > 1 { split = (line, carriers) }
+                return split == nil
             }
-            guard let line = matching else {
+            if let split {
+                let which = matched == 1 ? "" : " (the \(ordinal(matched)) that matches, at stream offset \(split.line.lowerBound))"
+                return WireVerdict(passed: false, summary: "line \(description)\(which) arrived in \(split.carriers.count) segments",
+                                   evidence: split.carriers.map(\.segment))
+            }
+            guard matched > 0 else {
                 return WireVerdict(passed: false, summary: "no captured line matches \(description)", evidence: trace.dataSegments.suffix(10).map(\.segment))
             }
-            let carriers = trace.carriers(of: line)
-            if carriers.count == 1 { return WireVerdict(passed: true, summary: "line \(description) arrived in 1 segment") }
-            return WireVerdict(passed: false, summary: "line \(description) arrived in \(carriers.count) segments", evidence: carriers.map(\.segment))
+            return WireVerdict(passed: true, summary: matched == 1 ? "line \(description) arrived in 1 segment" : "\(matched) lines \(description), each in 1 segment")
         case .segments(let op, let count):
             let actual = trace.dataSegments.count
             return compare("data-bearing segments", actual, op, count, evidence: trace.dataSegments.map(\.segment))
@@ -58,6 +65,19 @@ public enum WireEvaluator {
                 ? WireVerdict(passed: false, summary: "no segment advertised a zero window", evidence: Array(trace.segments.suffix(10)))
                 : WireVerdict(passed: true, summary: "\(trace.zeroWindows) segments advertised a zero window")
         }
+    }
+
+    /// "1st", "2nd", "3rd", "4th", … "11th", "21st".
+    static func ordinal(_ number: Int) -> String {
+        let suffix: String
+        switch (number % 10, number % 100) {
+        case (_, 11...13): suffix = "th"
+        case (1, _): suffix = "st"
+        case (2, _): suffix = "nd"
+        case (3, _): suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(number)\(suffix)"
     }
 
     private static func needsStream(_ check: WireCheck) -> Bool {

@@ -40,6 +40,45 @@ import Testing
         let laterSplit = WireEvaluator.evaluate(.lineInOneSegment(description: "pong", terminator: [13, 10], matches: isPong),
                                                 on: fromServer(["hello\r\npo", "ng\r\n"]))
         #expect(laterSplit.summary == "line pong arrived in 2 segments", "\(laterSplit.summary)")
+        // Every line that matches is judged: a pong split the second time fails, a pong whole every time passes.
+        let secondSplit = WireEvaluator.evaluate(.lineInOneSegment(description: "pong", terminator: [13, 10], matches: isPong),
+                                                 on: fromServer(["pong\r\n", "po", "ng\r\n", "pong\r\n"]))
+        #expect(!secondSplit.passed && secondSplit.summary == "line pong (the 2nd that matches, at stream offset 6) arrived in 2 segments",
+                "\(secondSplit.summary)")
+        #expect(secondSplit.evidence.map(\.payload) == [Array("po".utf8), Array("ng\r\n".utf8)])
+        let allWhole = WireEvaluator.evaluate(.lineInOneSegment(description: "pong", terminator: [13, 10], matches: isPong),
+                                              on: fromServer(["pong\r\n", "x\r\npong\r\n", "pong\r\n"]))
+        #expect(allWhole.passed && allWhole.summary == "3 lines pong, each in 1 segment", "\(allWhole.summary)")
+        let none = WireEvaluator.evaluate(.lineInOneSegment(description: "nope", terminator: [13, 10], matches: { _ in false }), on: whole)
+        #expect(!none.passed && none.summary == "no captured line matches nope", "\(none.summary)")
+    }
+
+    @Test func ordinals() {
+        #expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].map(WireEvaluator.ordinal) == ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"])
+    }
+
+    /// Lines end only at the whole terminator: a CR inside a CRLF-framed line is not an end.
+    @Test func lineRangesEndAtTheWholeTerminator() {
+        #expect(WireEvaluator.lineRanges(Array("a\rb\r\nc\r\n".utf8), terminator: [13, 10]) == [0..<5, 5..<8])
+        #expect(WireEvaluator.lineRanges(Array("a\nb\r\n".utf8), terminator: [13, 10]) == [0..<5])
+        #expect(WireEvaluator.lineRanges(Array("a\nb\n".utf8), terminator: [10]) == [0..<2, 2..<4])
+        #expect(WireEvaluator.lineRanges(Array("ab||c|d||".utf8), terminator: Array("||".utf8)) == [0..<4, 4..<9])
+    }
+
+    /// Flags and windows are judged on a trace with a hole; the stream's content is not.
+    @Test func flagChecksNeedNoStreamButContentChecksDo() {
+        let builder = PacketBuilder()
+        let segments = [builder.packet(fromClient: false, sequence: 100, flags: [.syn, .ack], at: 0),
+                        builder.packet(fromClient: false, sequence: 101, flags: .ack, payload: Array("a\r\n".utf8), at: 0.1),
+                        builder.packet(fromClient: false, sequence: 110, flags: .ack, payload: Array("b\r\n".utf8), window: 0, at: 0.2),
+                        builder.packet(fromClient: false, sequence: 113, flags: [.fin, .ack], at: 0.3)].compactMap(PacketDecoder.segment)
+        let holed = DirectionTrace(segments: segments)
+        #expect(!holed.holes.isEmpty)
+        #expect(WireEvaluator.evaluate(.fin, on: holed).passed)
+        #expect(WireEvaluator.evaluate(.noRst, on: holed).passed)
+        #expect(WireEvaluator.evaluate(.zeroWindow, on: holed).passed)
+        #expect(!WireEvaluator.evaluate(.rst, on: holed).passed)
+        #expect(WireEvaluator.evaluate(.terminator(.crlf), on: holed).summary.hasPrefix("inconclusive: the capture is missing 6 bytes at stream offset 3"))
     }
 
     /// Every way of cutting three lines into at most three segments: the first line with more
