@@ -21,7 +21,7 @@ extension ScenarioExecution {
     private func prepareConnect(_ step: ConnectStep, _ statement: Statement) throws -> ConnectAttempt {
         let address = try resolve(step.address, "an address HOST:PORT", Address.parse)
         let connectTimeout = try step.timeout.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
-        let name = step.name?.text ?? nextUnnamedName()
+        let name = step.name?.text ?? table.nextUnnamedName()
         try watch(port: address.port, statement)
         let handler = InboundHandler(captureHold: captureHold)
         let wait = limit(connectTimeout).wait
@@ -77,8 +77,7 @@ extension ScenarioExecution {
 
     /// Makes `connection` the scenario's current one, under its name.
     private func keep(_ connection: ProbeConnection) -> ProbeConnection {
-        connections[connection.name] = connection
-        current = connection
+        table.add(connection)
         return connection
     }
 
@@ -86,11 +85,6 @@ extension ScenarioExecution {
     static func describe(_ address: SocketAddress) -> String {
         guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
         return Address(host: ip, port: port).description
-    }
-
-    func nextUnnamedName() -> String {
-        unnamedConnections += 1
-        return "#\(unnamedConnections)"
     }
 }
 

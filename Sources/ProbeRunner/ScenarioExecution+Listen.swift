@@ -8,7 +8,7 @@ import Glibc
 extension ScenarioExecution {
     func listen(_ name: Name, _ address: Argument<Address>, _ statement: Statement) async throws {
         let resolved = try resolve(address, "an address HOST:PORT", Address.parse)
-        guard listeners[name.text] == nil else { throw failure(statement, "a listener named '\(name.text)' is already open") }
+        guard table.listener(named: name.text) == nil else { throw failure(statement, "a listener named '\(name.text)' is already open") }
         let listener = ProbeListener(name: name.text)
         if resolved.port != 0 { try watch(port: resolved.port, statement) }
         do {
@@ -19,7 +19,7 @@ extension ScenarioExecution {
                               message: "cannot listen on \(resolved): \(Self.reason(error))" + (holders.map { "\n" + $0 } ?? ""))
         }
         if resolved.port == 0, let port = listener.port { try watch(port: port, statement) }
-        listeners[name.text] = listener
+        table.add(listener)
         record(statement, "listening on \(Address(host: resolved.host, port: listener.port ?? resolved.port))")
     }
 
@@ -31,8 +31,8 @@ extension ScenarioExecution {
     }
 
     func accept(_ name: Name, on listenerName: Name, within: Argument<Duration>?, _ statement: Statement) async throws {
-        guard let listener = listeners[listenerName.text] else {
-            let open = listeners.keys.sorted()
+        guard let listener = table.listener(named: listenerName.text) else {
+            let open = table.listeners.keys.sorted()
             throw failure(statement, "no listener named '\(listenerName.text)' (\(open.isEmpty ? "none is open" : "open: " + open.joined(separator: ", ")))")
         }
         let requested = try within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
@@ -43,8 +43,7 @@ extension ScenarioExecution {
             throw failure(statement, "\(why) to listener '\(listenerName.text)'", waited: clock.now - started)
         }
         let connection = ProbeConnection(name: name.text, channel: channel, handler: handler)
-        connections[name.text] = connection
-        current = connection
+        table.add(connection)
         let peer = channel.remoteAddress.map(Self.describe) ?? "?"
         record(statement, "\(connection.label): accepted from \(peer) after \(format(clock.now - started))")
     }

@@ -103,7 +103,7 @@ extension ScenarioExecution {
     /// The failure for a subject that exited 0 while the port it was made ready on still
     /// listens: its server went on in the background. Nil while that is not so.
     func wentToTheBackground(_ subject: Subject, listeningOn address: Address, _ statement: Statement) -> StepFailure? {
-        guard subject.exitCode == 0, !listeners.values.contains(where: { $0.port == address.port }),
+        guard subject.exitCode == 0, !table.listeners.values.contains(where: { $0.port == address.port }),
               ListeningSockets.isListening(port: address.port, for: address.host) == true else { return nil }
         var message = "'\(subject.name)' ended (\(subject.exitDescription ?? "?")) while \(address), where it listened, still listens"
         if let holders = PortHolders.describe(port: address.port) { message += "\n" + holders }

@@ -7,7 +7,7 @@ extension ScenarioExecution {
     /// `parallel` block, has run its steps.
     @inline(never)
     func judgeUnreadAtEnd() async throws {
-        for connection in connections.values.sorted(by: { $0.name < $1.name }) where !connection.isClosed {
+        for connection in table.all where !connection.isClosed {
             try await judgeUnread(connection, nil)
         }
     }

@@ -194,7 +194,7 @@ extension ScenarioExecution {
         capture.sync()
         guard let segments = try? capture.segments(payloadPrefix: Self.shownPayload) else { return }
         guard let start = segments.first?.timestamp else { return }
-        for connection in connections.values.sorted(by: { $0.name < $1.name }) {
+        for connection in table.all {
             guard let probePort = connection.localPort, let peerPort = connection.remotePort else { continue }
             for segment in ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort).segments {
                 wire.append(WireEvent(offset: segment.timestamp - start, connection: connection.label, fromProbe: segment.sourcePort == probePort,

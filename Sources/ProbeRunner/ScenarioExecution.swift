@@ -13,8 +13,8 @@ final class ScenarioExecution {
     let start: ContinuousClock.Instant
 
     var variables: [String: String]
-    var connections: [String: ProbeConnection] = [:]
-    var listeners: [String: ProbeListener] = [:]
+    /// Its connections and listeners, and the current connection.
+    var table = ConnectionTable()
     var subjects: [String: Subject] = [:]
     /// Subjects made ready on a port, until a `kill` or `expect exit` ends them on purpose: one
     /// that exits 0 on its own while the port still listens has left a server in the background.
@@ -22,8 +22,6 @@ final class ScenarioExecution {
     /// The subject each `ready on` port was for, kept to the scenario's end: a server left
     /// listening there in the background is stopped with the scenario's subjects.
     var readyPortSubjects: [Int: String] = [:]
-    var current: ProbeConnection?
-    var unnamedConnections = 0
 
     /// What `set` statements have set so far.
     var settings = Settings()
@@ -91,7 +89,7 @@ final class ScenarioExecution {
         capture = parent.capture
         captureHold = parent.captureHold
         captureUnavailable = parent.captureUnavailable
-        unnamedConnections = parent.unnamedConnections
+        table = ConnectionTable(continuingFrom: parent.table)
         copyIndex = copy
         self.latencies = latencies
         regexCache = RegexCache(enabled: false)
@@ -133,10 +131,7 @@ final class ScenarioExecution {
     }
 
     func closeAll() async {
-        for connection in connections.values where !connection.isClosed {
-            await connection.close(at: nil)
-        }
-        for listener in listeners.values { await listener.close() }
+        await table.closeAll()
     }
 
     func execute(_ statements: [Statement]) async throws {
@@ -172,8 +167,7 @@ final class ScenarioExecution {
             try define(name, value, statement)
             return done
         case .use(let name):
-            guard let connection = connections[name.text] else { throw unknownConnection(name, statement) }
-            current = connection
+            guard table.use(name.text) else { throw unknownConnection(name, statement) }
             return done
         case .connect(let step):
             return { try await self.connect(step, statement) }
@@ -294,10 +288,10 @@ final class ScenarioExecution {
     func target(_ statement: Statement, allowClosed: Bool = false) throws -> ProbeConnection {
         let connection: ProbeConnection
         if let name = statement.connection {
-            guard let named = connections[name.text] else { throw unknownConnection(name, statement) }
+            guard let named = table.connection(named: name.text) else { throw unknownConnection(name, statement) }
             connection = named
         } else {
-            guard let current else {
+            guard let current = table.current else {
                 throw failure(statement, "no connection to act on: open one with 'connect' or 'accept' first")
             }
             connection = current
@@ -309,7 +303,7 @@ final class ScenarioExecution {
     }
 
     func unknownConnection(_ name: Name, _ statement: Statement) -> StepFailure {
-        let open = connections.keys.filter { !$0.hasPrefix("#") }.sorted()
+        let open = table.names
         let known = open.isEmpty ? "no named connection is open" : "open: " + open.joined(separator: ", ")
         return failure(statement, "no connection named '\(name.text)' (\(known))")
     }

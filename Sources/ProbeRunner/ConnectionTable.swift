@@ -1,0 +1,59 @@
+/// The connections and listeners a scenario, or a copy of a `parallel` block, has opened, and
+/// the one an unprefixed step acts on.
+struct ConnectionTable {
+    private(set) var connections: [String: ProbeConnection] = [:]
+    private(set) var listeners: [String: ProbeListener] = [:]
+    /// The connection the last `use` named, or else the one opened last.
+    private(set) var current: ProbeConnection?
+    /// How many unnamed connections have been opened: the next is "#(count + 1)".
+    private var unnamed = 0
+
+    init() {}
+
+    /// A copy of a `parallel` block's table: none of the parent's connections, but unnamed ones
+    /// numbered on from the parent's, so a copy's "#3" is not taken for the parent's.
+    init(continuingFrom parent: ConnectionTable) {
+        unnamed = parent.unnamed
+    }
+
+    /// The name of the next unnamed connection: "#1", "#2", ….
+    mutating func nextUnnamedName() -> String {
+        unnamed += 1
+        return "#\(unnamed)"
+    }
+
+    /// Keeps `connection` under its name and makes it the current one.
+    mutating func add(_ connection: ProbeConnection) {
+        connections[connection.name] = connection
+        current = connection
+    }
+
+    mutating func add(_ listener: ProbeListener) {
+        listeners[listener.name] = listener
+    }
+
+    /// Makes the connection named `name` the current one; false when there is none.
+    mutating func use(_ name: String) -> Bool {
+        guard let connection = connections[name] else { return false }
+        current = connection
+        return true
+    }
+
+    func connection(named name: String) -> ProbeConnection? { connections[name] }
+
+    func listener(named name: String) -> ProbeListener? { listeners[name] }
+
+    /// The connections in name order.
+    var all: [ProbeConnection] { connections.values.sorted { $0.name < $1.name } }
+
+    /// The names of the named (not "#N") connections, sorted, for messages.
+    var names: [String] { connections.keys.filter { !$0.hasPrefix("#") }.sorted() }
+
+    /// Closes every connection not closed yet (FIN), then every listener.
+    func closeAll() async {
+        for connection in connections.values where !connection.isClosed {
+            await connection.close(at: nil)
+        }
+        for listener in listeners.values { await listener.close() }
+    }
+}
