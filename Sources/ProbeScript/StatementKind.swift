@@ -1,4 +1,5 @@
-/// What a statement does. Each case maps to one executor in the runner.
+/// What a statement does. Each step maps to one executor in the runner; `title`, `tags` and
+/// `include` only describe the file (the loader splices includes in before anything runs).
 public indirect enum StatementKind: Sendable, Hashable {
     case title(Template)
     case tags([String])
