@@ -99,4 +99,17 @@ import Testing
         #expect(WireEvaluator.evaluate(.terminator(.crlf), on: trace).passed)
         #expect(WireEvaluator.evaluate(.bytes(.equal, 13), on: trace).passed)
     }
+
+    /// Whether a zero window was advertised, as `tcpprobe show` says it: not by a trace whose
+    /// windows were all open, by one with a zero window, and not by a RST that carries zero.
+    @Test func aZeroWindowIsAdvertisedOnlyByASegmentThatSaysSo() {
+        let builder = PacketBuilder()
+        let open = DirectionTrace(segments: builder.serverSends(["a\r\n", "b\r\n"]))
+        #expect(!open.advertisedZeroWindow && open.zeroWindows == 0)
+        let closing = [builder.packet(fromClient: false, sequence: 100, flags: .ack, payload: Array("a".utf8), window: 0, at: 0),
+                       builder.packet(fromClient: false, sequence: 101, flags: .rst, window: 0, at: 1)].compactMap(PacketDecoder.segment)
+        let zero = DirectionTrace(segments: closing)
+        #expect(zero.advertisedZeroWindow && zero.zeroWindows == 1)
+        #expect(!DirectionTrace(segments: Array(closing.dropFirst())).advertisedZeroWindow, "a RST's window is not advertised")
+    }
 }
