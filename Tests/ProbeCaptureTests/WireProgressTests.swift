@@ -38,6 +38,27 @@ import Testing
         }
     }
 
+    /// A passing check leaves how far it got, so the next one on the grown trace reads only what is new.
+    @Test(arguments: checks.map { "\($0)" })
+    func aPassingCheckLeavesItsProgressAtTheLastLine(_ name: String) {
+        let check = Self.checks.first { "\($0)" == name }!
+        var pieces = ["a\r\n", "b\r\n", "c"]
+        if case .terminator(.lf) = check { pieces = ["a\n", "b\n", "c"] }
+        let trace = ConnectionTrace(segments: PacketBuilder().serverSends(pieces), probePort: 40000, peerPort: 7000).fromPeer
+        var progress: WireProgress?
+        _ = WireEvaluator.evaluate(check, on: trace, progress: &progress)
+        let whole = pieces.dropLast().joined().utf8.count
+        if case .terminator = check {
+            #expect(progress == nil, "an unterminated tail fails the terminator check, which leaves no progress")
+        } else {
+            #expect(progress?.end == whole && progress?.lines == 2 && progress?.traceID == trace.id, "\(String(describing: progress))")
+        }
+        let ended = ConnectionTrace(segments: PacketBuilder().serverSends(Array(pieces.dropLast())), probePort: 40000, peerPort: 7000).fromPeer
+        progress = nil
+        #expect(WireEvaluator.evaluate(check, on: ended, progress: &progress).passed)
+        #expect(progress?.end == whole && progress?.lines == 2 && progress?.traceID == ended.id, "\(check): \(String(describing: progress))")
+    }
+
     @Test func progressIsNotTakenToAnotherTrace() {
         let long = ConnectionTrace(segments: PacketBuilder().serverSends(["a\r\n", "b\r\n", "c\r\n"]), probePort: 40000, peerPort: 7000).fromPeer
         var progress: WireProgress?

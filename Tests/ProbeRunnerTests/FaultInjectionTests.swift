@@ -167,6 +167,20 @@ import Testing
         #expect(result.sweep?.failingOffsets == [])
     }
 
+    /// A paced send of one piece is one write: its log names no writes.
+    @Test func aSendOfOnePieceLogsNoWrites() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            send random 1KiB at 64KiB/s
+            send "abcd" split at 2 every 0
+            """, against: peer)
+        result.expectPassed()
+        let sends = result.log.map(\.message).filter { $0.contains(": sent ") }
+        #expect(sends.count == 2 && !sends[0].contains(" writes") && sends[1].contains(" in 2 writes: "), "\(sends)")
+    }
+
     @Test func aSweepLimitSamplesOffsets() async throws {
         let plan = SplitSweep(messageLength: 1000, limit: 256)
         #expect(plan.sampled)
