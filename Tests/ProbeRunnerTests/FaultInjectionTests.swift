@@ -179,6 +179,7 @@ import Testing
         result.expectPassed()
         let sends = result.log.map(\.message).filter { $0.contains(": sent ") }
         #expect(sends.count == 2 && !sends[0].contains(" writes") && sends[1].contains(" in 2 writes: "), "\(sends)")
+        #expect(!sends.contains { $0.contains("held") }, "nothing waited for a capture: \(sends)")
     }
 
     @Test func aSweepLimitSamplesOffsets() async throws {
