@@ -23,11 +23,11 @@ public struct SplitSweep: Sendable, Equatable {
             let dense = min(limit / 2, all)
             var chosen = Set(1...dense)
             let spread = limit - dense
+            // Evenly from just past the dense end to the last offset, which is always among them.
             for step in 0..<spread {
-                let offset = dense + 1 + Int((Double(step) / Double(max(1, spread - 1))) * Double(all - dense - 1))
+                let offset = spread == 1 ? all : dense + 1 + Int((Double(step) / Double(spread - 1)) * Double(all - dense - 1))
                 chosen.insert(min(all, offset))
             }
-            chosen.insert(all)
             offsets = chosen.sorted()
             sampled = true
         }

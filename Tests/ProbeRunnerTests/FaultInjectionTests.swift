@@ -167,6 +167,20 @@ import Testing
         #expect(result.sweep?.failingOffsets == [])
     }
 
+    /// A scenario that fails with the message sent whole is not swept: every offset would fail for that reason.
+    @Test func aScenarioThatFailsWholeIsNotSwept() async throws {
+        let peer = try await TestPeer.start(.lineReply)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            send line "msg:hello" split sweep
+            expect line "got:something else" within 500ms
+            """, against: peer)
+        result.expectFailure(line: 3, containing: "expected line")
+        #expect(result.sweep == nil)
+        #expect(result.notes.contains("split sweep not run: the scenario fails with the message sent whole"), "\(result.notes)")
+    }
+
     /// A paced send of one piece is one write: its log names no writes.
     @Test func aSendOfOnePieceLogsNoWrites() async throws {
         let peer = try await TestPeer.start(.silent)
@@ -190,6 +204,13 @@ import Testing
         #expect(plan.offsets == plan.offsets.sorted())
         let small = SplitSweep(messageLength: 11, limit: 256)
         #expect(!small.sampled && small.offsets == Array(1...10))
+        // Exactly at the limit every offset runs; past it, half dense from 1 and half spread to the end.
+        let atLimit = SplitSweep(messageLength: 257, limit: 256)
+        #expect(!atLimit.sampled && atLimit.offsets == Array(1...256))
+        let spread = SplitSweep(messageLength: 21, limit: 10)
+        #expect(spread.sampled && spread.offsets == [1, 2, 3, 4, 5, 6, 9, 13, 16, 20], "\(spread.offsets)")
+        #expect(SplitSweep(messageLength: 11, limit: 2).offsets == [1, 10], "the first and the last, and no more than the limit")
+        #expect(SplitSweep(messageLength: 11, limit: 1).offsets == [1])
     }
 }
 
