@@ -130,4 +130,32 @@ import Testing
             }
         }
     }
+
+    /// The edges mutants found untested: exact lengths, state kept between pieces, an empty line.
+    @Test func edgesOfLengthsAndPieces() {
+        #expect(decide(.byteCount(5, equals: nil), "abcde").left == "", "exactly N bytes is enough")
+        #expect(failure(decide(.until(Array("\r\n\r\n".utf8), max: 8), "0123456789ab").outcome)?.contains("within max 8") == true,
+                "max plus the delimiter's length without it is too many")
+        #expect(decide(.until(Array("\r\n\r\n".utf8), max: 8), "0123456789a").outcome == nil)
+        #expect(matched(decide(.line(.exact([])), "\r\n").outcome), "a terminator alone is an empty line")
+        #expect(failure(decide(.line(.any), "", end: .reset).outcome) == "expected a line, but the peer reset the connection (RST)")
+        let cr = ExpectationMatcher(.line(.any), terminator: [13], maxLine: 64)
+        #expect(cr.misframing(Array("a\nb".utf8)) == "received a line ending in a bare LF at offset 1; the terminator is CR")
+    }
+
+    /// One matcher fed a stream in pieces keeps what it has already matched and searched.
+    @Test func unorderedLinesArrivingInPieces() {
+        var matcher = ExpectationMatcher(.linesUnordered(remaining: [Array("aaaa".utf8), Array("b".utf8)]), terminator: [13, 10], maxLine: 64)
+        var buffer = ByteBuffer(string: "aaaa")
+        #expect(matcher.evaluate(&buffer, end: nil) == nil)
+        buffer.writeString("\r\n")
+        #expect(matcher.evaluate(&buffer, end: nil) == nil, "one of the two lines")
+        buffer.writeString("b\r\n")
+        #expect(matcher.evaluate(&buffer, end: nil) == .matched(captures: [:], detail: #"lines "aaaa", "b""#))
+        var other = ExpectationMatcher(.linesUnordered(remaining: [Array("a".utf8), Array("b".utf8)]), terminator: [13, 10], maxLine: 64)
+        var pieces = ByteBuffer(string: "b\r\n")
+        #expect(other.evaluate(&pieces, end: nil) == nil)
+        pieces.writeString("a\r\n")
+        #expect(other.evaluate(&pieces, end: nil) == .matched(captures: [:], detail: #"lines "b", "a""#))
+    }
 }
