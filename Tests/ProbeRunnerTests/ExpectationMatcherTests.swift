@@ -158,4 +158,15 @@ import Testing
         pieces.writeString("a\r\n")
         #expect(other.evaluate(&pieces, end: nil) == .matched(captures: [:], detail: #"lines "b", "a""#))
     }
+
+    /// How wire checks of every line match one: without captures or messages.
+    @Test func matchesALineAsTheWireChecksDo() throws {
+        let line = Array("Luke: hi".utf8)
+        #expect(ExpectationMatcher.matches(.any, line))
+        #expect(ExpectationMatcher.matches(.exact(line), line) && !ExpectationMatcher.matches(.exact(Array("Luke".utf8)), line))
+        #expect(ExpectationMatcher.matches(.contains(Array("hi".utf8)), line) && !ExpectationMatcher.matches(.contains(Array("ho".utf8)), line))
+        let literal = RegexLiteral(pattern: "^Luke", location: .init(file: "t.scn", line: 1, column: 1))
+        #expect(ExpectationMatcher.matches(.regex(try Regex("^Luke"), literal, groups: []), line))
+        #expect(!ExpectationMatcher.matches(.regex(try Regex("^Leia"), literal, groups: []), line))
+    }
 }

@@ -181,6 +181,22 @@ import Testing
         #expect(result.notes.contains("split sweep not run: the scenario fails with the message sent whole"), "\(result.notes)")
     }
 
+    /// A split send waits between its pieces, not after the last one: the next step starts when
+    /// the last piece has gone.
+    @Test func aPacedSendDoesNotWaitAfterItsLastPiece() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            send "ab" split at 1 every 300ms
+            """, against: peer)
+        result.expectPassed()
+        let sent = try #require(result.log.first { $0.message.contains(": sent 2 bytes") })
+        let connected = try #require(result.log.first { $0.message.contains("connected to") })
+        let took = sent.offset - connected.offset
+        #expect(took >= .milliseconds(290) && took < .milliseconds(550), "the send took \(took)")
+    }
+
     /// A paced send of one piece is one write: its log names no writes.
     @Test func aSendOfOnePieceLogsNoWrites() async throws {
         let peer = try await TestPeer.start(.silent)
