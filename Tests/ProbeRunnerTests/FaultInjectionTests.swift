@@ -212,6 +212,18 @@ import Testing
         #expect(!sends.contains { $0.contains("held") }, "nothing waited for a capture: \(sends)")
     }
 
+    /// The summary lists up to 20 failing offsets, and says when there are more.
+    @Test func aSweepSummaryListsTwentyFailingOffsetsAtMost() {
+        func summary(failing: Int) -> String {
+            let plan = SplitSweep(messageLength: 31, limit: 256)
+            return SweepReport(plan: plan, outcomes: plan.offsets.map { ($0, $0 > failing) }).summary
+        }
+        #expect(summary(failing: 20) == "split sweep over a 31-byte message: 10 of 30 offsets pass; failing offsets: "
+                + (1...20).map(String.init).joined(separator: ", ") + "; the smallest failing offset is 1")
+        #expect(summary(failing: 21).contains("failing offsets: " + (1...20).map(String.init).joined(separator: ", ") + ", …; the smallest"))
+        #expect(summary(failing: 0) == "split sweep over a 31-byte message: 30 of 30 offsets pass")
+    }
+
     @Test func aSweepLimitSamplesOffsets() async throws {
         let plan = SplitSweep(messageLength: 1000, limit: 256)
         #expect(plan.sampled)
