@@ -11,6 +11,10 @@ struct InjectedSplit {
     /// Whether each cut started a segment of `trace` (the probe's direction), and how far apart
     /// in time the pieces left: a fault is verified only where the wire shows it.
     func verdict(on trace: DirectionTrace) -> String {
+        Self.verdict(cuts: cuts, on: trace)
+    }
+
+    static func verdict(cuts: [Int], on trace: DirectionTrace) -> String {
         let writes = cuts.count + 1
         var gaps: [Double] = []
         var merged: [Int] = []
