@@ -69,7 +69,7 @@ public struct ConsoleReporter: Sendable {
     public func summary(_ run: RunReport) -> String {
         let failed = run.failed + run.errored
         var text = "\(run.passed) passed"
-        if run.skippedWireChecks > 0 { text += " (\(run.skippedWireChecks) wire check\(run.skippedWireChecks == 1 ? "" : "s") skipped)" }
+        if let skippedWire = run.skippedWireText { text += " (\(skippedWire))" }
         text += ", \(failed) failed"
         if run.skipped > 0 { text += ", \(run.skipped) skipped" }
         let colour = failed > 0 ? "1;31" : "1;32"

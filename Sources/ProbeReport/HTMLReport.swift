@@ -17,7 +17,7 @@ enum HTMLReport {
             pre{background:#f6f8fa;padding:8px;overflow:auto;font-size:12px}
             svg text{font:11px ui-monospace,monospace} .note{fill:#555} .failure{fill:#cf222e;font-weight:bold}
             </style></head><body>
-            <h1>tcpprobe: \(run.passed) passed\(run.skippedWireChecks > 0 ? " (\(run.skippedWireChecks) wire checks skipped)" : ""), \(run.failed + run.errored) failed\(run.skipped > 0 ? ", \(run.skipped) skipped" : "")\(run.interrupted ? " (interrupted)" : "")</h1>
+            <h1>tcpprobe: \(run.passed) passed\(run.skippedWireText.map { " (\($0))" } ?? ""), \(run.failed + run.errored) failed\(run.skipped > 0 ? ", \(run.skipped) skipped" : "")\(run.interrupted ? " (interrupted)" : "")</h1>
             <p>Started \(e(run.startedAt)), took \(DurationFormat.seconds(run.duration)) s.</p>
 
             """

@@ -29,6 +29,14 @@ public struct RunReport: Sendable {
     public var errored: Int { results.filter { $0.failure?.kind == .environment }.count }
     /// `assert wire` steps of passing scenarios that were skipped for want of capture.
     public var skippedWireChecks: Int { results.filter { $0.outcome.passed }.reduce(0) { $0 + $1.skippedWireChecks } }
+
+    /// "2 wire checks skipped" for the whole run, or nil when every wire check ran.
+    var skippedWireText: String? { Self.skippedWire(skippedWireChecks) }
+
+    /// "1 wire check skipped", "2 wire checks skipped"; nil for none.
+    static func skippedWire(_ count: Int) -> String? {
+        count == 0 ? nil : "\(count) wire check\(count == 1 ? "" : "s") skipped"
+    }
 }
 
 extension ScenarioResult {
@@ -42,7 +50,7 @@ extension ScenarioResult {
 
     /// "2 wire checks skipped", or nil when every wire check ran.
     var skippedWireText: String? {
-        skippedWireChecks == 0 ? nil : "\(skippedWireChecks) wire check\(skippedWireChecks == 1 ? "" : "s") skipped"
+        RunReport.skippedWire(skippedWireChecks)
     }
 
     /// The step log as text.
