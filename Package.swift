@@ -19,14 +19,20 @@ let package = Package(
     targets: [
         .target(name: "ProbeScript"),
         .target(name: "CSpawnExtras"),
+        // Processes and the OS (spawning, reaping, ports, /proc and netlink): no NIO.
+        .target(name: "ProbeHost", dependencies: ["CSpawnExtras"]),
+        // What a run found, as the reports read it: no NIO, no runner.
+        .target(
+            name: "ProbeResults",
+            dependencies: ["ProbeScript", .product(name: "Histogram", package: "hdrhistogram-swift")]
+        ),
         .target(
             name: "ProbeRunner",
             dependencies: [
-                "ProbeScript", "ProbeCapture", "CSpawnExtras",
+                "ProbeScript", "ProbeCapture", "ProbeHost", "ProbeResults",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
@@ -50,11 +56,11 @@ let package = Package(
             name: "linechat",
             dependencies: ["Transports", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .target(name: "ProbeReport", dependencies: ["ProbeScript", "ProbeRunner", "ProbeCapture"]),
+        .target(name: "ProbeReport", dependencies: ["ProbeScript", "ProbeResults"]),
         .executableTarget(
             name: "tcpprobe",
             dependencies: [
-                "ProbeScript", "ProbeRunner", "ProbeReport", "ProbeCapture",
+                "ProbeScript", "ProbeRunner", "ProbeReport", "ProbeCapture", "ProbeHost", "ProbeResults",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
@@ -62,16 +68,18 @@ let package = Package(
         // Coordinates the test targets' use of the machine (see MachineShare).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ProbeScriptTests", dependencies: ["ProbeScript"]),
+        .testTarget(name: "ProbeHostTests", dependencies: ["ProbeHost", "TestSupport"]),
+        .testTarget(name: "ProbeResultsTests", dependencies: ["ProbeResults", "ProbeScript"]),
         .testTarget(
             name: "ProbeRunnerTests",
             dependencies: [
-                "ProbeScript", "ProbeRunner", "ProbeCapture", "TestSupport",
+                "ProbeScript", "ProbeRunner", "ProbeCapture", "ProbeHost", "ProbeResults", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "ProbeReportTests", dependencies: ["ProbeReport", "ProbeRunner", "ProbeScript", "TestSupport"]),
+        .testTarget(name: "ProbeReportTests", dependencies: ["ProbeReport", "ProbeResults", "ProbeScript", "TestSupport"]),
         .testTarget(name: "ProbeCaptureTests", dependencies: ["ProbeCapture", "ProbeScript"]),
         .testTarget(
             name: "TransportsTests",

@@ -1,4 +1,4 @@
-import ProbeRunner
+import ProbeResults
 import ProbeScript
 
 /// Formats run results for a terminal: one line per scenario, and the details of a failure.

@@ -1,4 +1,4 @@
-import ProbeRunner
+import ProbeResults
 import ProbeScript
 
 /// One self-contained HTML file (no external assets): per scenario its outcome, and a ladder

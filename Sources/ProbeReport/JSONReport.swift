@@ -1,5 +1,5 @@
 import FoundationEssentials
-import ProbeRunner
+import ProbeResults
 import ProbeScript
 
 /// The run as JSON, following docs/report-schema.json. The nested types are that schema;

@@ -1,4 +1,4 @@
-import ProbeRunner
+import ProbeResults
 import ProbeScript
 
 /// JUnit XML as Jenkins and GitLab read it: a testsuite per scenario file, a testcase per

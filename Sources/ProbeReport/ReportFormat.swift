@@ -1,4 +1,4 @@
-import ProbeRunner
+import ProbeResults
 
 /// The machine-readable reports `--report FORMAT=FILE` writes.
 public enum ReportFormat: String, Sendable, CaseIterable {

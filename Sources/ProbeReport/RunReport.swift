@@ -1,4 +1,4 @@
-import ProbeRunner
+import ProbeResults
 import ProbeScript
 
 /// What the reports are made of: the run's results with when it started and how long it took.

@@ -1,4 +1,4 @@
-import ProbeRunner
+import ProbeResults
 
 /// TAP version 14: a plan, one test point per scenario, YAML diagnostics for failures.
 enum TAPReport {

@@ -1,4 +1,5 @@
 import NIOConcurrencyHelpers
+import ProbeResults
 import ProbeScript
 
 /// Runs many scenarios, at most `jobs` at a time, and hands each result over in input order.

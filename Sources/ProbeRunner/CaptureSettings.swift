@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ProbeCapture
+import ProbeHost
 
 /// How a run captures the wire: `--capture`, `--interface`, `--pcap-dir`, `--keep-pcap`, `--require-capture`,
 /// `--capture-buffer`, `--snaplen`.

@@ -1,4 +1,5 @@
 import NIOCore
+import ProbeHost
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -97,8 +98,9 @@ enum DirectConnect {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         for _ in 0..<1_024 {
-            let count = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
-            if count > 0 { bytes += chunk[0..<count] } else if count < 0, errno == EINTR { continue } else { break }
+            let count = Syscall.retryingInterrupts { recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT)) }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
         }
         return bytes
     }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import NIOCore
+import ProbeHost
 
 /// A regular file sent by `send file`, read a write at a time with pread(2), so a file of
 /// gigabytes costs one write's bytes of memory, not the whole file. Closed when released.
@@ -40,8 +41,9 @@ final class FileSlices {
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: range.count) { space in
             var done = 0
             while done < range.count {
-                let count = pread(descriptor, space.baseAddress! + done, range.count - done, off_t(range.lowerBound + done))
-                if count < 0, errno == EINTR { continue }
+                let count = Syscall.retryingInterrupts {
+                    pread(descriptor, space.baseAddress! + done, range.count - done, off_t(range.lowerBound + done))
+                }
                 if count < 0 { failure = String(cString: strerror(errno)); break }
                 if count == 0 { failure = "it ended at \(range.lowerBound + done) of \(self.count) bytes (did it shrink?)"; break }
                 done += count

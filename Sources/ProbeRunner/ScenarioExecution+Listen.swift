@@ -1,4 +1,6 @@
 import NIOCore
+import ProbeHost
+import ProbeResults
 import ProbeScript
 #if canImport(Glibc)
 import Glibc

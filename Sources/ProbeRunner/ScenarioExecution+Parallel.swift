@@ -1,3 +1,4 @@
+import ProbeResults
 import ProbeScript
 
 /// The `parallel` executor: N concurrent copies of a block, each with its own connections.

@@ -1,4 +1,5 @@
 import NIOCore
+import ProbeResults
 import ProbeScript
 
 /// The `send` executor, with its fault modifiers: chunks, split offsets, pacing and a bandwidth limit.

@@ -1,6 +1,8 @@
 import FoundationEssentials
 import NIOCore
 import NIOPosix
+import ProbeHost
+import ProbeResults
 import ProbeScript
 #if canImport(Glibc)
 import Glibc

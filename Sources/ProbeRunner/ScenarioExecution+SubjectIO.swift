@@ -1,3 +1,4 @@
+import ProbeHost
 import ProbeScript
 
 /// The `input` and `expect stdout|stderr` executors: a subject's standard streams as steps.

@@ -1,3 +1,4 @@
+import ProbeResults
 import ProbeScript
 
 /// Bytes that arrived and that no expect read: named, failed or ignored as `set unread` says,

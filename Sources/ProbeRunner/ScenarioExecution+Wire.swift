@@ -1,5 +1,7 @@
 import FoundationEssentials
 import ProbeCapture
+import ProbeHost
+import ProbeResults
 import ProbeScript
 #if canImport(Glibc)
 import Glibc

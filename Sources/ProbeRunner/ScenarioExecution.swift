@@ -2,6 +2,8 @@ import FoundationEssentials
 import NIOCore
 import NIOPosix
 import ProbeCapture
+import ProbeHost
+import ProbeResults
 import ProbeScript
 
 /// The state of one run of one scenario, and the dispatch of its statements to executors.
@@ -53,11 +55,11 @@ final class ScenarioExecution {
     /// Which copy of a `parallel` block this is; nil for the scenario itself.
     let copyIndex: Int?
 
-    let sweepMode: SplitSweep.Mode
+    let sweepMode: SweepMode
     /// The length of the message the first `split sweep` sent, once it ran.
     var sweptLength: Int?
 
-    init(scenario: Scenario, options: RunOptions, group: EventLoopGroup, sweepMode: SplitSweep.Mode = .discover) {
+    init(scenario: Scenario, options: RunOptions, group: EventLoopGroup, sweepMode: SweepMode = .discover) {
         self.scenario = scenario
         self.options = options
         self.group = group

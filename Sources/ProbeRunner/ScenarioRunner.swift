@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import ProbeResults
 import ProbeScript
 
 /// Runs scenarios and turns each into a `ScenarioResult`. It never prints.
@@ -42,7 +43,7 @@ public struct ScenarioRunner: Sendable {
         return result
     }
 
-    private func runOnce(_ scenario: Scenario, sweepMode: SplitSweep.Mode) async -> (ScenarioResult, sweptLength: Int?) {
+    private func runOnce(_ scenario: Scenario, sweepMode: SweepMode) async -> (ScenarioResult, sweptLength: Int?) {
         // One event loop per run: its channels live there, and so does the task that drives them.
         let loop = group.next()
         let execution = ScenarioExecution(scenario: scenario, options: options, group: loop, sweepMode: sweepMode)

@@ -1,3 +1,4 @@
+import ProbeResults
 import ProbeScript
 
 /// A scenario's step log, bounded so that a soak test of millions of steps runs in constant

@@ -2,6 +2,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import ProbeHost
 import ProbeReport
 
 /// Writes report files under a temporary name and renames them into place, so an interrupted
@@ -77,12 +78,10 @@ enum ReportWriter {
 
     /// Writes all of `text` to `descriptor`, which stays open.
     private static func writeAll(_ text: String, to descriptor: Int32, path: String) throws {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw WriteError(path: path, code: count < 0 ? errno : EIO) }
-            bytes = bytes.dropFirst(count)
+        do {
+            try Syscall.writeAll(text.utf8, to: descriptor)
+        } catch {
+            throw WriteError(path: path, code: error.code)
         }
     }
 }

@@ -4,7 +4,9 @@ import FoundationEssentials
 import Glibc
 #endif
 import ProbeCapture
+import ProbeHost
 import ProbeReport
+import ProbeResults
 import ProbeRunner
 import ProbeScript
 

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ProbeHost
 import ProbeRunner
 import ProbeScript
 

@@ -5,7 +5,9 @@ import Glibc
 #endif
 import NIOConcurrencyHelpers
 import ProbeCapture
+import ProbeHost
 import ProbeReport
+import ProbeResults
 import ProbeRunner
 
 /// Ctrl-C and SIGTERM: stop every spawned subject, flush every capture and write the reports

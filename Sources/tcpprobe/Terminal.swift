@@ -2,6 +2,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import ProbeHost
 
 /// Facts about the output streams: whether to colour, and writing to stderr.
 enum Terminal {
@@ -20,13 +21,9 @@ enum Terminal {
         writeError(text + "\n")
     }
 
-    /// Writes `text` to stderr unbuffered, retrying short writes.
+    /// Writes `text` to stderr unbuffered, retrying short writes; a stderr that takes no more
+    /// loses the rest, there being nowhere left to say so.
     static func writeError(_ text: String) {
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-            if count > 0 { written += count } else if count < 0, errno == EINTR { continue } else { return }
-        }
+        try? Syscall.writeAll(text.utf8, to: STDERR_FILENO)
     }
 }

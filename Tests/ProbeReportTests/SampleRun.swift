@@ -1,5 +1,5 @@
 import ProbeReport
-import ProbeRunner
+import ProbeResults
 import ProbeScript
 
 /// A fixed run — passing, failing, erroring, skipped, swept and parallel scenarios — with

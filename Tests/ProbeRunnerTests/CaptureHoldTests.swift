@@ -1,5 +1,6 @@
 import Foundation
 import NIOPosix
+import ProbeResults
 @testable import ProbeRunner
 import ProbeScript
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import ProbeCapture
+import ProbeResults
 import ProbeRunner
 import ProbeScript
 import Testing

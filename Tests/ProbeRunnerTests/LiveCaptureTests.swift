@@ -1,5 +1,6 @@
 import Foundation
 @testable import ProbeCapture
+import ProbeResults
 import ProbeRunner
 import ProbeScript
 import TestSupport

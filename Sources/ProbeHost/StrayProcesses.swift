@@ -1,6 +1,6 @@
 import CSpawnExtras
 import FoundationEssentials
-import NIOConcurrencyHelpers
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,17 +13,17 @@ import Glibc
 /// are stopped with its scenario (`stop(listeningOn:)`); at the end of the run, or on Ctrl-C,
 /// `stopAll` stops the rest.
 public enum StrayProcesses {
-    private static let adopted = NIOLockedValueBox(false)
+    private static let adopted = Atomic(false)
 
     /// Makes this process the reaper of its subjects' orphans. Only for a process whose children
     /// are all subjects (the `run` command): strays are the children no subject accounts for.
     public static func adopt() {
-        adopted.withLockedValue { $0 = become_child_subreaper() == 0 }
+        adopted.store(become_child_subreaper() == 0, ordering: .relaxed)
     }
 
     /// Children of this process that are not live subjects, with their command lines.
-    static func list() -> [(pid: pid_t, command: String)] {
-        guard adopted.withLockedValue({ $0 }) else { return [] }
+    public static func list() -> [(pid: pid_t, command: String)] {
+        guard adopted.load(ordering: .relaxed) else { return [] }
         // Not while a subject is being spawned: its pid would be a child no subject accounts for.
         let strays = SubjectRegistry.shared.spawning {
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
@@ -38,7 +38,7 @@ public enum StrayProcesses {
     }
 
     /// Reaps the strays that have exited, so a long run keeps no zombies.
-    static func reapExited() {
+    public static func reapExited() {
         for stray in list() {
             var status: Int32 = 0
             _ = waitpid(stray.pid, &status, WNOHANG)
@@ -57,7 +57,7 @@ public enum StrayProcesses {
     /// Stops the processes outside `subjects`' process groups whose environment holds one of
     /// their tokens: what a subject left running in the background, found even when tcpprobe
     /// is not their reaper. Returns what was stopped, by subject name.
-    static func stop(leftBy subjects: [Subject], grace: TimeInterval) -> [(subject: String, process: String)] {
+    public static func stop(leftBy subjects: [Subject], grace: TimeInterval) -> [(subject: String, process: String)] {
         let tokens = Dictionary(uniqueKeysWithValues: subjects.map { ($0.token, $0.name) })
         let groups = Set(subjects.map(\.pid))
         let live = SubjectRegistry.shared.pids()
@@ -79,7 +79,7 @@ public enum StrayProcesses {
     /// whose process group does: a daemon that cleared its environment, found by the port its
     /// subject was to be ready on, so it is stopped with its scenario and not at the end of the
     /// run. Returns what was stopped, by the subject named for the port.
-    static func stop(listeningOn ports: [Int: String], grace: TimeInterval) -> [(subject: String, process: String)] {
+    public static func stop(listeningOn ports: [Int: String], grace: TimeInterval) -> [(subject: String, process: String)] {
         let strays = Set(list().map(\.pid))
         guard !strays.isEmpty, !ports.isEmpty else { return [] }
         var portOfSocket: [UInt32: Int] = [:]

@@ -12,6 +12,11 @@ public enum WholeFile {
         public let path: String
         public let reason: String
         public var description: String { "\(path): \(reason)" }
+
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
     }
 
     public static func bytes(atPath path: String) throws -> [UInt8] {
@@ -21,25 +26,22 @@ public enum WholeFile {
     }
 
     /// A descriptor open for reading `path`, or the system's reason why not.
-    static func openForReading(_ path: String) throws -> Int32 {
+    public static func openForReading(_ path: String) throws -> Int32 {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Unreadable(path: path, reason: String(cString: strerror(errno))) }
         return descriptor
     }
 
     /// What `descriptor` (open on `path`) holds from where it stands to its end.
-    static func bytes(from descriptor: Int32, path: String) throws -> [UInt8] {
+    public static func bytes(from descriptor: Int32, path: String) throws -> [UInt8] {
         var status = stat()
         var bytes: [UInt8] = []
         if fstat(descriptor, &status) == 0, status.st_size > 0 { bytes.reserveCapacity(Int(status.st_size)) }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            let count = Syscall.retryingInterrupts { chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) } }
             if count == 0 { return bytes }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Unreadable(path: path, reason: String(cString: strerror(errno)))
-            }
+            if count < 0 { throw Unreadable(path: path, reason: String(cString: strerror(errno))) }
             bytes += chunk[..<count]
         }
     }

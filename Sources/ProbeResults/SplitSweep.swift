@@ -1,11 +1,5 @@
 /// The plan of a `split sweep`: which offsets of an N-byte message the scenario is re-run with.
 public struct SplitSweep: Sendable, Equatable {
-    /// Where the sweep is in a run: finding the message, or splitting it at one offset.
-    enum Mode: Sendable, Equatable {
-        case discover
-        case offset(Int)
-    }
-
     public var messageLength: Int
     public var offsets: [Int]
     /// True when the message had more split points than the limit, so offsets were sampled.
@@ -31,29 +25,5 @@ public struct SplitSweep: Sendable, Equatable {
             offsets = chosen.sorted()
             sampled = true
         }
-    }
-}
-
-/// What a sweep found: each offset's outcome.
-public struct SweepReport: Sendable {
-    public var plan: SplitSweep
-    public var outcomes: [(offset: Int, passed: Bool)]
-
-    public init(plan: SplitSweep, outcomes: [(offset: Int, passed: Bool)]) {
-        self.plan = plan
-        self.outcomes = outcomes
-    }
-
-    public var failingOffsets: [Int] { outcomes.filter { !$0.passed }.map(\.offset) }
-
-    public var summary: String {
-        let failing = failingOffsets
-        var text = "split sweep over a \(plan.messageLength)-byte message: \(outcomes.count - failing.count) of \(outcomes.count) offsets pass"
-        if plan.sampled { text += " (offsets sampled: the message has \(plan.messageLength - 1) split points, over --sweep-limit)" }
-        if let smallest = failing.first {
-            let shown = failing.prefix(20).map(String.init).joined(separator: ", ") + (failing.count > 20 ? ", …" : "")
-            text += "; failing offsets: \(shown); the smallest failing offset is \(smallest)"
-        }
-        return text
     }
 }

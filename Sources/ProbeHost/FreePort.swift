@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// Picks a TCP port that is free on the loopback interface right now.
 ///
@@ -14,15 +14,15 @@ import NIOConcurrencyHelpers
 /// two scenarios running side by side could pick the same one in that moment: a process never
 /// hands out a port twice while under half of the range has been handed out, nor one that
 /// another tcpprobe process has handed out (`PortClaims`).
-enum FreePort {
+public enum FreePort {
     /// Where picks below the ephemeral range start: clear of the well-known ports.
-    static let lowest = 10_000
+    public static let lowest = 10_000
 
     /// Ports this process has handed out.
-    private static let handedOut = NIOLockedValueBox<Set<Int>>([])
+    private static let handedOut = Mutex<Set<Int>>([])
 
     /// A free port, claimed in `claims` for other tcpprobe processes to leave alone.
-    static func pick(claims: PortClaims = .shared) -> Int? {
+    public static func pick(claims: PortClaims = .shared) -> Int? {
         if let ephemeral = ephemeralRange(), ephemeral.lowerBound - lowest >= 1_000 {
             for _ in 0..<64 {
                 let port = Int.random(in: lowest..<ephemeral.lowerBound)
@@ -36,7 +36,7 @@ enum FreePort {
     /// and marks it so; forgets every port once half of the `range` ports have gone out, so a
     /// long run never runs dry.
     private static func claim(_ port: Int, outOf range: Int, in claims: PortClaims) -> Bool {
-        handedOut.withLockedValue { ports in
+        handedOut.withLock { ports in
             if ports.count >= range / 2 {
                 ports.removeAll(keepingCapacity: true)
                 claims.releaseAll()
@@ -46,7 +46,7 @@ enum FreePort {
     }
 
     /// The kernel's range for ports it picks itself (`ip_local_port_range`), where it says.
-    static func ephemeralRange() -> ClosedRange<Int>? {
+    public static func ephemeralRange() -> ClosedRange<Int>? {
         guard let file = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r") else { return nil }
         defer { fclose(file) }
         var line = [CChar](repeating: 0, count: 64)

@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import ProbeRunner
+@testable import ProbeHost
 
 /// Readiness by port reads the kernel's socket tables; it must see a listener however many
 /// sockets come before it there.

@@ -1,4 +1,3 @@
-import ProbeCapture
 import ProbeScript
 
 /// Renders captured TCP segments as conversations: per connection, one row per segment, then

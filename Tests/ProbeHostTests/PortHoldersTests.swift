@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import ProbeRunner
+@testable import ProbeHost
 
 /// When a port is taken, the failure names what holds it: each socket's state and process.
 @Suite struct PortHoldersTests {

@@ -1,4 +1,4 @@
-@testable import ProbeRunner
+@testable import ProbeHost
 import Testing
 
 /// A command split into argv as a POSIX shell splits words, with no shell.

@@ -4,9 +4,9 @@ import Glibc
 
 /// Whether anything listens on a TCP port, asked of the kernel's socket tables so that checking
 /// readiness sends nothing to the subject (a probe connection would use up a one-shot accept).
-enum ListeningSockets {
+public enum ListeningSockets {
     /// nil when neither sock_diag nor /proc/net can be read (then the caller falls back to connecting).
-    static func isListening(port: Int) -> Bool? {
+    public static func isListening(port: Int) -> Bool? {
         if let ports = listeningPortsBySockDiag() { return ports.contains(port) }
         return isListeningByProcNet(port: port)
     }
@@ -14,7 +14,7 @@ enum ListeningSockets {
     /// Whether a listener on `port` takes connections to `host`: one bound to that address, or
     /// to the wildcard of its family (`[::]` takes IPv4 too unless it is v6-only). A host
     /// name, or a machine without sock_diag, asks only about the port.
-    static func isListening(port: Int, for host: String) -> Bool? {
+    public static func isListening(port: Int, for host: String) -> Bool? {
         guard let target = IPAddressBytes(host) else { return isListening(port: port) }
         var found = false
         let dumped = SocketTable.forEach(states: 1 << UInt32(SocketTable.Entry.listenState)) { entry in
@@ -27,14 +27,14 @@ enum ListeningSockets {
     /// (what `ss -lt` asks). Asking for listeners only, the kernel walks only its table of
     /// listeners, however many connections there are: reading /proc/net/tcp took about 22 ms
     /// with 8,000 sockets open. nil when the dump cannot be made.
-    static func listeningPortsBySockDiag() -> Set<Int>? {
+    public static func listeningPortsBySockDiag() -> Set<Int>? {
         var ports = Set<Int>()
         let dumped = SocketTable.forEach(states: 1 << UInt32(SocketTable.Entry.listenState)) { ports.insert($0.localPort) }
         return dumped ? ports : nil
     }
 
     /// The same question from /proc/net/tcp and tcp6; nil when neither can be read.
-    static func isListeningByProcNet(port: Int) -> Bool? {
+    public static func isListeningByProcNet(port: Int) -> Bool? {
         var readAny = false
         for file in ["/proc/net/tcp", "/proc/net/tcp6"] {
             guard let bytes = try? WholeFile.bytes(atPath: file) else { continue }

@@ -4,9 +4,9 @@ import Glibc
 
 /// The machine's TCP sockets as the kernel lists them over netlink sock_diag (what `ss` asks):
 /// listeners, connections, TIME-WAIT and sockets bound but not listening, IPv4 and IPv6.
-enum SocketTable {
+public enum SocketTable {
     /// One socket of the dump.
-    struct Entry {
+    public struct Entry {
         let family: Int32
         /// The kernel's TCP state number (10 is LISTEN).
         let state: UInt8
@@ -42,11 +42,11 @@ enum SocketTable {
     }
 
     /// Bit `1 << state` for each state wanted; every state by default.
-    static let allStates: UInt32 = 0xFFFF_FFFF
+    public static let allStates: UInt32 = 0xFFFF_FFFF
 
     /// Calls `body` with every TCP socket in one of `states`, IPv4 then IPv6; false when the
     /// dump cannot be made (no netlink, or an error on the way).
-    static func forEach(states: UInt32 = allStates, _ body: (Entry) -> Void) -> Bool {
+    public static func forEach(states: UInt32 = allStates, _ body: (Entry) -> Void) -> Bool {
         let fd = socket(AF_NETLINK, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 4 /* NETLINK_SOCK_DIAG */)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -75,8 +75,7 @@ enum SocketTable {
         guard send(fd, request, request.count, 0) == request.count else { return false }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         for _ in 0..<100_000 {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0, errno == EINTR { continue }
+            let count = Syscall.retryingInterrupts { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
             guard count > 0 else { return false }
             let done: Bool? = buffer.withUnsafeBytes { bytes in
                 var offset = 0

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProbeRunner
+@testable import ProbeHost
 
 /// `free-port` gives a port nobody holds, outside the range the kernel hands to outgoing
 /// connections, so a connection elsewhere cannot take it before the subject binds it.

@@ -1,36 +1,35 @@
 import CSpawnExtras
 import Dispatch
 import FoundationEssentials
-import NIOConcurrencyHelpers
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A program under test, spawned by `spawn` in a process group of its own, with its stdout
 /// and stderr kept (bounded) and its exit reaped, so no orphan or zombie is left behind.
-final class Subject: @unchecked Sendable {
-    let name: String
-    let command: String
-    let pid: pid_t
-    let stdout = OutputTail()
-    let stderr = OutputTail()
-    private let lock = NIOLock()
-    private var status: Int32?
-    /// Our end of its standard input when spawned with one; -1 when it has none or it was closed.
-    private var input: Int32
+public final class Subject: Sendable {
+    public let name: String
+    public let command: String
+    public let pid: pid_t
+    public let stdout = OutputTail()
+    public let stderr = OutputTail()
+    /// The raw wait status once it exited, and our end of its standard input when spawned with
+    /// one (-1 when it has none or it was closed).
+    private let state: Mutex<(status: Int32?, input: Int32)>
     /// True when it was spawned `with stdin`.
-    let spawnedWithStdin: Bool
+    public let spawnedWithStdin: Bool
     private let exited = DispatchSemaphore(value: 0)
 
     /// How long `stop` waits after SIGTERM before SIGKILL.
-    static let gracePeriod: Duration = .seconds(2)
+    public static let gracePeriod: Duration = .seconds(2)
 
     /// Why `writeInput` could not write.
-    enum InputError: Error, CustomStringConvertible {
+    public enum InputError: Error, CustomStringConvertible {
         case notOpen
         case failed(Int32)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .notOpen: return "its standard input is closed"
             case .failed(let code): return "its standard input took no more: \(String(cString: strerror(code)))"
@@ -38,11 +37,11 @@ final class Subject: @unchecked Sendable {
         }
     }
 
-    enum SpawnError: Error, CustomStringConvertible {
+    public enum SpawnError: Error, CustomStringConvertible {
         case notFound(String, searched: [String])
         case failed(String, errno: Int32)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .notFound(let program, let searched):
                 return "cannot find '\(program)' (looked next to tcpprobe and on PATH: \(searched.joined(separator: ":")))"
@@ -54,24 +53,24 @@ final class Subject: @unchecked Sendable {
 
     /// Set in every subject's environment, which its descendants inherit: it finds what a
     /// subject left running outside its process group.
-    static let tokenVariable = "TCPPROBE_SUBJECT"
-    private static let spawned = NIOLockedValueBox(0)
+    public static let tokenVariable = "TCPPROBE_SUBJECT"
+    private static let spawned = Atomic(0)
     /// This subject's value of `tokenVariable`, unique on the machine.
-    let token: String
+    public let token: String
 
     private init(name: String, command: String, pid: pid_t, input: Int32, token: String) {
         self.token = token
         self.name = name
         self.command = command
         self.pid = pid
-        self.input = input
+        self.state = Mutex((status: nil, input: input))
         self.spawnedWithStdin = input >= 0
     }
 
     /// Starts `argv` with the environment plus `environment`, in a new process group. Its
     /// standard input is /dev/null, or with `withStdin` a socket that `writeInput` writes (a
     /// socket, not a pipe, so a write to a subject that is gone fails with EPIPE, never SIGPIPE).
-    static func spawn(name: String, argv: [String], environment: [String: String], withStdin: Bool = false) throws -> Subject {
+    public static func spawn(name: String, argv: [String], environment: [String: String], withStdin: Bool = false) throws -> Subject {
         let executable = try locate(argv[0])
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], inPair: [Int32] = [-1, -1]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw SpawnError.failed(argv[0], errno: errno) }
@@ -111,7 +110,7 @@ final class Subject: @unchecked Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var merged = ProcessInfo.processInfo.environment
         merged.merge(environment) { _, new in new }
-        let token = "\(getpid())-\(spawned.withLockedValue { $0 += 1; return $0 })"
+        let token = "\(getpid())-\(spawned.add(1, ordering: .relaxed).newValue)"
         merged[tokenVariable] = token
         let cArguments = argv.map { strdup($0) } + [nil]
         let cEnvironment = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -144,7 +143,7 @@ final class Subject: @unchecked Sendable {
     }
 
     /// `program` as given when it has a slash; else next to the tcpprobe binary, then on PATH.
-    static func locate(_ program: String) throws -> String {
+    public static func locate(_ program: String) throws -> String {
         if program.contains("/") { return program }
         var own = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path(percentEncoded: false)
         if own.count > 1, own.hasSuffix("/") { own.removeLast() }
@@ -161,8 +160,9 @@ final class Subject: @unchecked Sendable {
         DetachedThread.run {
             var buffer = [UInt8](repeating: 0, count: 16 * 1024)
             while true {
-                let count = read(fd, &buffer, buffer.count)
-                if count > 0 { tail.append(buffer[0..<count]) } else if count == 0 || errno != EINTR { break }
+                let count = Syscall.retryingInterrupts { read(fd, &buffer, buffer.count) }
+                guard count > 0 else { break }
+                tail.append(buffer[0..<count])
             }
             close(fd)
             tail.finish()
@@ -172,22 +172,22 @@ final class Subject: @unchecked Sendable {
     private func startReaping() {
         DetachedThread.run { [self] in
             var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
-            lock.withLock { status = raw }
+            _ = Syscall.retryingInterrupts { waitpid(pid, &raw, 0) }
+            state.withLock { $0.status = raw }
             SubjectRegistry.shared.remove(self)
             exited.signal()
         }
     }
 
     /// True when it was spawned with a standard input that is still open.
-    var hasInput: Bool { lock.withLock { input >= 0 } }
+    public var hasInput: Bool { state.withLock { $0.input >= 0 } }
 
     /// Writes what its standard input takes of `bytes` now, without waiting: the count
     /// written, 0 when its buffer is full (the subject is not reading).
-    func writeInput(_ bytes: ArraySlice<UInt8>) throws -> Int {
-        try lock.withLock {
-            guard input >= 0 else { throw InputError.notOpen }
-            let written = bytes.withUnsafeBytes { send(input, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+    public func writeInput(_ bytes: ArraySlice<UInt8>) throws -> Int {
+        try state.withLock { state throws(InputError) in
+            guard state.input >= 0 else { throw InputError.notOpen }
+            let written = bytes.withUnsafeBytes { send(state.input, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
             if written >= 0 { return written }
             if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return 0 }
             throw InputError.failed(errno)
@@ -195,39 +195,39 @@ final class Subject: @unchecked Sendable {
     }
 
     /// Ends its standard input: the subject reads EOF.
-    func closeInput() {
-        lock.withLock {
-            guard input >= 0 else { return }
-            close(input)
-            input = -1
+    public func closeInput() {
+        state.withLock { state in
+            guard state.input >= 0 else { return }
+            close(state.input)
+            state.input = -1
         }
     }
 
     /// The raw wait status once the process has exited.
-    var exitStatus: Int32? { lock.withLock { status } }
+    public var exitStatus: Int32? { state.withLock { $0.status } }
 
-    var hasExited: Bool { exitStatus != nil }
+    public var hasExited: Bool { exitStatus != nil }
 
     /// `exit code 3` or `killed by signal 9`.
-    var exitDescription: String? {
+    public var exitDescription: String? {
         guard let raw = exitStatus else { return nil }
         if raw & 0x7F == 0 { return "exit code \((raw >> 8) & 0xFF)" }
         return "killed by signal \(raw & 0x7F)"
     }
 
     /// The exit code, or nil when it is still running or was killed by a signal.
-    var exitCode: Int? {
+    public var exitCode: Int? {
         guard let raw = exitStatus, raw & 0x7F == 0 else { return nil }
         return Int((raw >> 8) & 0xFF)
     }
 
     /// Waits up to `timeout` for the process to exit; true when it did.
-    func waitForExit(timeout: Duration) async -> Bool {
+    public func waitForExit(timeout: Duration) async -> Bool {
         await Polling.until(within: timeout) { hasExited }
     }
 
     /// Sends `signal` to the whole process group.
-    func signal(_ signal: Int32) {
+    public func signal(_ signal: Int32) {
         guard !hasExited else { return }
         _ = kill(-pid, signal)
     }
@@ -236,7 +236,7 @@ final class Subject: @unchecked Sendable {
     /// the subject had exited but left processes running in its group (`sh -c 'server &'`),
     /// which are stopped the same way.
     @discardableResult
-    func stop(grace: Duration = Subject.gracePeriod) async -> Bool {
+    public func stop(grace: Duration = Subject.gracePeriod) async -> Bool {
         closeInput()
         guard !hasExited else { return await stopLeftovers(grace: grace) }
         signal(SIGTERM)
@@ -262,7 +262,7 @@ final class Subject: @unchecked Sendable {
     }
 
     /// The same as `stop`, blocking, for signal handlers and process exit.
-    func stopNow(grace: TimeInterval) {
+    public func stopNow(grace: TimeInterval) {
         closeInput()
         guard !hasExited else { return }
         _ = kill(-pid, SIGTERM)
@@ -275,7 +275,7 @@ final class Subject: @unchecked Sendable {
     }
 
     /// What a failure report shows of the subject.
-    func report() -> String {
+    public func report() -> String {
         var lines = ["subject '\(name)' (pid \(pid), \(command)): \(exitDescription ?? "still running")"]
         for (label, tail) in [("stdout", stdout.tail()), ("stderr", stderr.tail())] where tail.total > 0 {
             lines.append("  \(label) (last lines of \(tail.total) bytes):")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ProbeRunner
+@testable import ProbeHost
 
 /// Files are read to their end, not by the size they report.
 @Suite struct WholeFileTests {

@@ -22,7 +22,7 @@ public struct ParallelSummary: Sendable {
 
     /// The percentiles of `latencies` (microseconds), each the smallest recorded value that
     /// at least that fraction of expects took no longer than, to the histogram's precision.
-    init(location: SourceLocation, copies: Int, passed: Int, latencies: Histogram<UInt64>) {
+    public init(location: SourceLocation, copies: Int, passed: Int, latencies: Histogram<UInt64>) {
         self.location = location
         self.copies = copies
         self.passed = passed

@@ -1,0 +1,23 @@
+/// What a sweep found: each offset's outcome.
+public struct SweepReport: Sendable {
+    public var plan: SplitSweep
+    public var outcomes: [(offset: Int, passed: Bool)]
+
+    public init(plan: SplitSweep, outcomes: [(offset: Int, passed: Bool)]) {
+        self.plan = plan
+        self.outcomes = outcomes
+    }
+
+    public var failingOffsets: [Int] { outcomes.filter { !$0.passed }.map(\.offset) }
+
+    public var summary: String {
+        let failing = failingOffsets
+        var text = "split sweep over a \(plan.messageLength)-byte message: \(outcomes.count - failing.count) of \(outcomes.count) offsets pass"
+        if plan.sampled { text += " (offsets sampled: the message has \(plan.messageLength - 1) split points, over --sweep-limit)" }
+        if let smallest = failing.first {
+            let shown = failing.prefix(20).map(String.init).joined(separator: ", ") + (failing.count > 20 ? ", …" : "")
+            text += "; failing offsets: \(shown); the smallest failing offset is \(smallest)"
+        }
+        return text
+    }
+}
