@@ -7,7 +7,7 @@ extension ScenarioExecution {
     /// `limit` has passed (the capture may then drop packets, and says so). Returns how long
     /// it waited.
     func waitForCapture(upTo limit: Duration, _ statement: Statement) async throws -> Duration {
-        guard let captureHold, captureHold.mustHold else { return .zero }
+        guard let captureHold = wire.hold, captureHold.mustHold else { return .zero }
         let began = clock.now
         repeat {
             try await sleep(for: CaptureHold.recheck, statement)

@@ -22,8 +22,8 @@ extension ScenarioExecution {
         let address = try resolve(step.address, "an address HOST:PORT", Address.parse)
         let connectTimeout = try step.timeout.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         let name = step.name?.text ?? table.nextUnnamedName()
-        try watch(port: address.port, statement)
-        let handler = InboundHandler(captureHold: captureHold)
+        try wire.watch(port: address.port, statement)
+        let handler = InboundHandler(captureHold: wire.hold)
         let wait = limit(connectTimeout).wait
         var bootstrap = ProbeConnection.configure(ClientBootstrap(group: group))
             .channelInitializer { channel in

@@ -12,15 +12,15 @@ extension ScenarioExecution {
         let resolved = try resolve(address, "an address HOST:PORT", Address.parse)
         guard table.listener(named: name.text) == nil else { throw failure(statement, "a listener named '\(name.text)' is already open") }
         let listener = ProbeListener(name: name.text)
-        if resolved.port != 0 { try watch(port: resolved.port, statement) }
+        if resolved.port != 0 { try wire.watch(port: resolved.port, statement) }
         do {
-            try await listener.bind(host: resolved.host, port: resolved.port, group: group, captureHold: captureHold)
+            try await listener.bind(host: resolved.host, port: resolved.port, group: group, captureHold: wire.hold)
         } catch {
             let holders = resolved.port == 0 ? nil : PortHolders.describe(port: resolved.port)
             throw StepFailure(.environment, at: statement.location, step: statement.text,
                               message: "cannot listen on \(resolved): \(Self.reason(error))" + (holders.map { "\n" + $0 } ?? ""))
         }
-        if resolved.port == 0, let port = listener.port { try watch(port: port, statement) }
+        if resolved.port == 0, let port = listener.port { try wire.watch(port: port, statement) }
         table.add(listener)
         record(statement, "listening on \(Address(host: resolved.host, port: listener.port ?? resolved.port))")
     }

@@ -26,10 +26,10 @@ extension ScenarioExecution {
         let failures = outcomes.filter { $0.failure != nil }
         let summary = ParallelSummary(location: statement.location, copies: copies, passed: copies - failures.count,
                                       latencies: recorder.recorded)
-        parallelSummaries.append(summary)
+        runRecord.parallelSummaries.append(summary)
         latencies?.add(recorder)
         record(statement, "parallel \(copies) in \(format(clock.now - started)): \(summary.description)")
-        if copyIndex == nil { notes.append("\(statement.location.fileAndLine) parallel \(copies): \(summary.description)") }
+        if copyIndex == nil { runRecord.notes.append("\(statement.location.fileAndLine) parallel \(copies): \(summary.description)") }
         guard let first = failures.first, var failure = first.failure else { return }
         // The scenario fails at the copy's failing step, and the message names the copy and the tally.
         failure.message = "copy \(first.copy) of parallel \(copies) (\(statement.location.fileAndLine)) failed; \(summary.description)\n" + failure.message

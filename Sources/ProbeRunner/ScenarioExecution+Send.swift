@@ -102,10 +102,7 @@ extension ScenarioExecution {
     @inline(never)
     private func recordSend(_ send: PreparedSend, head: [UInt8], writes: [String]) {
         let (payload, pieces, connection, statement) = (send.payload, send.pieces, send.connection, send.statement)
-        if pieces.count > 1, capture != nil {
-            let cuts = pieces.dropLast().map { send.streamStart + $0.upperBound }
-            injectedSplits.append(InjectedSplit(statement: statement, connection: connection, cuts: cuts))
-        }
+        if pieces.count > 1 { wire.noteSplit(statement, connection, cuts: pieces.dropLast().map { send.streamStart + $0.upperBound }) }
         guard copyIndex == nil else { return } // copies keep no log
         var message = "\(connection.label): sent \(payload.count) bytes " + ByteDiff.preview(head.prefix(80), limit: 80, total: payload.count)
         if !writes.isEmpty {
@@ -133,7 +130,7 @@ extension ScenarioExecution {
             }
         case .random(let size):
             let count = try resolve(size, "a size", Quantity.size)
-            if !notes.contains(where: { $0.hasPrefix("random seed") }) { notes.append("random seed \(seed) (rerun with --seed \(seed))") }
+            if !runRecord.notes.contains(where: { $0.hasPrefix("random seed") }) { runRecord.notes.append("random seed \(seed) (rerun with --seed \(seed))") }
             return .random(count: count)
         }
     }
@@ -164,14 +161,16 @@ extension ScenarioExecution {
     /// The first `split sweep` of a run is measured (discovery) or split at the run's offset;
     /// any later one is sent whole.
     private func sweepCuts(_ length: Int, _ statement: Statement) -> [Int] {
-        guard sweptLength == nil else {
+        switch sweep.cut(forMessageOf: length) {
+        case .notFirst:
             record(statement, "only the first split sweep of a scenario is swept; this one is sent whole")
             return []
+        case .whole:
+            return []
+        case .at(let offset):
+            record(statement, "split sweep: this run splits the \(length)-byte message at offset \(offset)")
+            return [offset]
         }
-        sweptLength = length
-        guard case .offset(let offset) = sweepMode, offset < length else { return [] }
-        record(statement, "split sweep: this run splits the \(length)-byte message at offset \(offset)")
-        return [offset]
     }
 
     /// The writes a send is made of, as ranges of its bytes: one, or the pieces its modifiers ask for.

@@ -22,8 +22,8 @@ extension ScenarioExecution {
         let readinessWait = try step.readinessWithin.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         if case .listening(let address)? = step.readiness {
             let target = try resolve(address, "an address HOST:PORT", Address.parse)
-            try watch(port: target.port, statement)
-            readyPortSubjects[target.port] = step.name.text
+            try wire.watch(port: target.port, statement)
+            subjects.portOwners[target.port] = step.name.text
             // Readiness is the port listening: a listener already there (a server left from an
             // earlier run, say) would pass it while the subject fails to bind.
             if ListeningSockets.isListening(port: target.port, for: target.host) == true {
@@ -73,7 +73,7 @@ extension ScenarioExecution {
                 try await Task.sleep(for: .milliseconds(10))
             }
             record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), listening on \(target) after \(format(clock.now - started))")
-            subjectPorts[step.name.text] = (target, statement)
+            subjects.readyPorts[step.name.text] = (target, statement)
         case .output(let stream, let literal)?:
             let regex: Regex<AnyRegexOutput>
             do { regex = try regexCache.regex(literal, lookup) } catch { throw failure(statement, "the regex \(literal.description) does not compile: \(error)") }
@@ -115,7 +115,7 @@ extension ScenarioExecution {
     /// The subjects made ready on a port that have put their server in the background, as
     /// failures at their `spawn`.
     func subjectsInTheBackground() -> [StepFailure] {
-        subjectPorts.sorted(by: { $0.key < $1.key }).compactMap { name, port in
+        subjects.readyPorts.sorted(by: { $0.key < $1.key }).compactMap { name, port in
             subjects[name].flatMap { wentToTheBackground($0, listeningOn: port.address, port.statement) }
         }
     }
@@ -145,7 +145,7 @@ extension ScenarioExecution {
 
     func kill(_ name: Name, signal: String?, _ statement: Statement) async throws {
         guard let subject = subjects[name.text] else { throw unknownSubject(name, statement) }
-        subjectPorts[name.text] = nil
+        subjects.readyPorts[name.text] = nil
         if let signal {
             let number = Self.signalNumbers[signal] ?? SIGTERM
             subject.signal(number)
@@ -163,7 +163,7 @@ extension ScenarioExecution {
 
     func expectExit(_ expectation: ExitExpectation, _ statement: Statement) async throws {
         guard let subject = subjects[expectation.name.text] else { throw unknownSubject(expectation.name, statement) }
-        subjectPorts[expectation.name.text] = nil
+        subjects.readyPorts[expectation.name.text] = nil
         let requested = try expectation.within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         let (wait, byDeadline) = limit(requested)
         let started = clock.now
@@ -182,25 +182,25 @@ extension ScenarioExecution {
     }
 
     func unknownSubject(_ name: Name, _ statement: Statement) -> StepFailure {
-        let known = subjects.keys.sorted()
+        let known = subjects.names
         return failure(statement, "no subject named '\(name.text)' (\(known.isEmpty ? "none was spawned" : "spawned: " + known.joined(separator: ", ")))")
     }
 
     /// Stops every subject of the run; on failure, their output goes into the report.
     func stopSubjects(reportOutput: Bool) async {
-        for subject in subjects.values.sorted(by: { $0.name < $1.name }) {
-            if reportOutput { notes.append(subject.report()) }
+        for subject in subjects.all {
+            if reportOutput { runRecord.notes.append(subject.report()) }
             if await subject.stop() {
-                notes.append("subject '\(subject.name)' had exited but left processes running in its process group; tcpprobe stopped them")
+                runRecord.notes.append("subject '\(subject.name)' had exited but left processes running in its process group; tcpprobe stopped them")
             }
         }
         // Only after subjects: ten thousand `parallel` copies without any need not look.
         guard !subjects.isEmpty else { return }
         let grace = Subject.gracePeriod / .seconds(1)
-        let escaped = StrayProcesses.stop(leftBy: Array(subjects.values), grace: grace)
-            + StrayProcesses.stop(listeningOn: readyPortSubjects, grace: grace)
+        let escaped = StrayProcesses.stop(leftBy: subjects.all, grace: grace)
+            + StrayProcesses.stop(listeningOn: subjects.portOwners, grace: grace)
         for (name, processes) in Dictionary(grouping: escaped, by: \.subject).sorted(by: { $0.key < $1.key }) {
-            notes.append("subject '\(name)' left \(processes.map(\.process).joined(separator: ", ")) running outside its process group (in the background); tcpprobe stopped it")
+            runRecord.notes.append("subject '\(name)' left \(processes.map(\.process).joined(separator: ", ")) running outside its process group (in the background); tcpprobe stopped it")
         }
         StrayProcesses.reapExited()
     }

@@ -22,7 +22,7 @@ extension ScenarioExecution {
         let what = "\(connection.label) had \(count) unread byte\(count == 1 ? "" : "s") \(when): "
             + ByteDiff.preview(head, limit: 80, total: count)
         if settings.unread == .note {
-            notes.append(what + " (no expect read them; `set unread fail` makes this a failure)")
+            runRecord.notes.append(what + " (no expect read them; `set unread fail` makes this a failure)")
             return
         }
         let location = statement?.location ?? scenario.statements.last?.location ?? SourceLocation(file: scenario.path, line: 1, column: 1)

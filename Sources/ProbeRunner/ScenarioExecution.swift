@@ -17,32 +17,15 @@ final class ScenarioExecution {
     var variables: [String: String]
     /// Its connections and listeners, and the current connection.
     var table = ConnectionTable()
-    var subjects: [String: Subject] = [:]
-    /// Subjects made ready on a port, until a `kill` or `expect exit` ends them on purpose: one
-    /// that exits 0 on its own while the port still listens has left a server in the background.
-    var subjectPorts: [String: (address: Address, statement: Statement)] = [:]
-    /// The subject each `ready on` port was for, kept to the scenario's end: a server left
-    /// listening there in the background is stopped with the scenario's subjects.
-    var readyPortSubjects: [Int: String] = [:]
+    var subjects = ScenarioSubjects()
 
     /// What `set` statements have set so far.
     var settings = Settings()
 
     var random: SeededGenerator
     let seed: UInt64
-    var log = StepLog()
-    var notes: [String] = []
-
-    var capture: (any PacketCapture)?
-    /// Holds the run's traffic while the capture falls behind; set with the capture.
-    var captureHold: CaptureHold?
-    /// Why there is no capture although the scenario asks for one.
-    var captureUnavailable: String?
-    var injectedSplits: [InjectedSplit] = []
-    /// The traces of earlier wire checks, extended by later ones.
-    var traceCache = ConnectionTraceCache()
-    /// How far each `assert wire` statement has judged its connection's stream.
-    var wireProgress: [WireProgressKey: WireProgress] = [:]
+    var runRecord: RunRecord
+    var wire = WireSession()
     /// The regexes expects have compiled (none kept in copies of a `parallel` block).
     var regexCache: RegexCache
     /// The addresses of the host names connected to, shared with the copies of `parallel` blocks.
@@ -50,20 +33,17 @@ final class ScenarioExecution {
 
     /// Where a copy of a `parallel` block records its expect latencies (nil outside one).
     let latencies: LatencyRecorder?
-    var parallelSummaries: [ParallelSummary] = []
-    var wire: [WireEvent] = []
     /// Which copy of a `parallel` block this is; nil for the scenario itself.
     let copyIndex: Int?
 
-    let sweepMode: SweepMode
-    /// The length of the message the first `split sweep` sent, once it ran.
-    var sweptLength: Int?
+    /// Where this run stands in a `split sweep` (copies of a `parallel` block take the parent's).
+    var sweep: SweepRun
 
-    init(scenario: Scenario, options: RunOptions, group: EventLoopGroup, sweepMode: SweepMode = .discover) {
+    init(scenario: Scenario, options: RunOptions, group: EventLoopGroup, sweep: SweepRun.Mode = .discover) {
         self.scenario = scenario
         self.options = options
         self.group = group
-        self.sweepMode = sweepMode
+        self.sweep = SweepRun(sweep)
         self.start = clock.now
         self.variables = options.variables
         self.seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
@@ -72,6 +52,7 @@ final class ScenarioExecution {
         self.latencies = nil
         self.regexCache = RegexCache()
         self.hostNames = HostNames()
+        self.runRecord = RunRecord(keepsLog: true)
     }
 
     /// A copy of a `parallel` block: the parent's clock, settings, variables and capture, with
@@ -81,16 +62,14 @@ final class ScenarioExecution {
         options = parent.options
         group = parent.group
         start = parent.start
-        sweepMode = parent.sweepMode
-        sweptLength = parent.sweptLength
+        sweep = parent.sweep
         seed = parent.seed &+ UInt64(copy + 1)
         random = SeededGenerator(seed: seed)
         variables = parent.variables
         variables[VariableChecker.parallelCopy] = String(copy)
         settings = parent.settings
-        capture = parent.capture
-        captureHold = parent.captureHold
-        captureUnavailable = parent.captureUnavailable
+        wire = WireSession(sharingCaptureOf: parent.wire)
+        runRecord = RunRecord(keepsLog: false)
         table = ConnectionTable(continuingFrom: parent.table)
         copyIndex = copy
         self.latencies = latencies
@@ -103,9 +82,7 @@ final class ScenarioExecution {
     var remaining: Duration { settings.deadline - elapsed }
 
     func record(_ statement: Statement?, _ message: String) {
-        // Copies of a parallel block keep no log: ten thousand copies would drown it.
-        guard copyIndex == nil else { return }
-        log.append(LogEntry(offset: elapsed, location: statement?.location, message: message))
+        runRecord.log(message, at: elapsed, statement?.location)
     }
 
     func lookup(_ name: String) -> String? { variables[name] }
@@ -114,22 +91,24 @@ final class ScenarioExecution {
 
     func run() async throws {
         do {
-            try startCapture()
+            try wire.start(for: scenario, options.capture, &runRecord, at: elapsed)
             try await execute(scenario.statements)
             try await judgeUnreadAtEnd()
             if let daemonized = subjectsInTheBackground().first { throw daemonized }
         } catch {
-            notes += subjectsInTheBackground().map { "line \($0.location.line): \($0.message)" }
-            await closeAll()
-            await stopSubjects(reportOutput: true)
-            verifyInjectedSplits()
-            finishCapture(passed: false)
+            runRecord.notes += subjectsInTheBackground().map { "line \($0.location.line): \($0.message)" }
+            await finish(passed: false)
             throw error
         }
+        await finish(passed: true)
+    }
+
+    /// Closes what the run left open, stops its subjects and its capture.
+    private func finish(passed: Bool) async {
         await closeAll()
-        await stopSubjects(reportOutput: false)
-        verifyInjectedSplits()
-        finishCapture(passed: true)
+        await stopSubjects(reportOutput: !passed)
+        wire.verifyInjectedSplits(&runRecord)
+        wire.finish(passed: passed, options.capture, keepingEventsOf: options.recordWire ? table.all : nil, &runRecord)
     }
 
     func closeAll() async {
@@ -250,7 +229,7 @@ final class ScenarioExecution {
         case .deadline(let value): settings.deadline = try resolve(value, "a duration", Quantity.duration)
         case .terminator(let value): settings.terminator = value
         case .maxLine(let value): settings.maxLine = try resolve(value, "a size", Quantity.size)
-        case .capture: break // read before the run starts: see needsCapture
+        case .capture: break // read before the run starts: see WireSession.isNeeded
         case .unread(let policy): settings.unread = policy
         }
     }

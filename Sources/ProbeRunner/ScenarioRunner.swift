@@ -15,7 +15,7 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs the scenario; with a `split sweep`, runs it again once per split offset.
     public func run(_ scenario: Scenario) async -> ScenarioResult {
-        let (discovery, length) = await runOnce(scenario, sweepMode: .discover)
+        let (discovery, length) = await runOnce(scenario, sweep: .discover)
         guard let length else { return discovery }
         guard discovery.outcome.passed else {
             var result = discovery
@@ -27,7 +27,7 @@ public struct ScenarioRunner: Sendable {
         var duration = discovery.duration
         var firstFailure: ScenarioResult?
         for offset in plan.offsets {
-            let (result, _) = await runOnce(scenario, sweepMode: .offset(offset))
+            let (result, _) = await runOnce(scenario, sweep: .offset(offset))
             duration += result.duration
             report.outcomes.append((offset, result.outcome.passed))
             if firstFailure == nil, !result.outcome.passed { firstFailure = result }
@@ -43,10 +43,10 @@ public struct ScenarioRunner: Sendable {
         return result
     }
 
-    private func runOnce(_ scenario: Scenario, sweepMode: SweepMode) async -> (ScenarioResult, sweptLength: Int?) {
+    private func runOnce(_ scenario: Scenario, sweep: SweepRun.Mode) async -> (ScenarioResult, sweptLength: Int?) {
         // One event loop per run: its channels live there, and so does the task that drives them.
         let loop = group.next()
-        let execution = ScenarioExecution(scenario: scenario, options: options, group: loop, sweepMode: sweepMode)
+        let execution = ScenarioExecution(scenario: scenario, options: options, group: loop, sweep: sweep)
         let outcome: ScenarioResult.Outcome
         do {
             try await withTaskExecutorPreference(EventLoopTaskExecutor(loop)) {
@@ -60,12 +60,12 @@ public struct ScenarioRunner: Sendable {
             outcome = .failed(StepFailure(.environment, at: SourceLocation(file: scenario.path, line: 1, column: 1), step: "", message: message))
         }
         var result = ScenarioResult(path: scenario.path, title: scenario.title, outcome: outcome,
-                                    duration: execution.elapsed, log: execution.log.entries, notes: execution.notes)
-        result.parallel = execution.parallelSummaries
-        result.wire = execution.wire
-        if execution.captureUnavailable != nil {
+                                    duration: execution.elapsed, log: execution.runRecord.log.entries, notes: execution.runRecord.notes)
+        result.parallel = execution.runRecord.parallelSummaries
+        result.wire = execution.wire.events
+        if execution.wire.unavailable != nil {
             result.skippedWireChecks = scenario.allStatements.filter { if case .assertWire = $0.kind { true } else { false } }.count
         }
-        return (result, execution.sweptLength)
+        return (result, execution.sweep.sweptLength)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import NIOPosix
 import ProbeResults
 @testable import ProbeRunner
 import ProbeScript
@@ -7,23 +6,16 @@ import Testing
 
 /// A run's own traffic waits while its capture falls behind, and goes on when it catches up.
 @Suite struct CaptureHoldTests {
-    /// Runs `text` against `peer` with `capture` in place of a live one.
+    /// Runs `text` against `peer` with `capture` in place of a live one, handed to the run
+    /// through its options.
     private func run(_ text: String, against peer: TestPeer, capture: ScriptedCapture) async throws -> ScenarioResult {
         let loaded = ScenarioLoader.load("hold.scn", predefinedVariables: ["port"]) { _ in text }
         let scenario = try #require(loaded.scenario, "\(loaded.diagnostics)")
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
-        let execution = ScenarioExecution(scenario: scenario, options: RunOptions(variables: ["port": String(peer.port)]), group: loop)
-        execution.capture = capture
-        execution.captureHold = CaptureHold(capture)
-        var failure: Error?
-        do {
-            try await withTaskExecutorPreference(EventLoopTaskExecutor(loop)) { try await execution.run() }
-        } catch {
-            failure = error
-        }
-        #expect(failure == nil, "\(String(describing: failure))")
-        return ScenarioResult(path: scenario.path, title: scenario.title, outcome: .passed, duration: execution.elapsed,
-                              log: execution.log.entries, notes: execution.notes)
+        var settings = CaptureSettings(always: true, keep: .never)
+        settings.open = { _, _ in capture }
+        let result = await ScenarioHarness.runOnOwnLoop(scenario, options: RunOptions(variables: ["port": String(peer.port)], capture: settings))
+        #expect(result.outcome.passed, "\(String(describing: result.failure))")
+        return result
     }
 
     @Test func thresholdsHoldAboveFourFifthsAndResumeBelowThreeFifths() {

@@ -1,0 +1,20 @@
+import ProbeResults
+import ProbeScript
+
+/// What a run leaves for its result besides the outcome: the step log, the notes, and one
+/// summary per `parallel` block. A copy of a `parallel` block keeps no log: ten thousand
+/// copies would drown it.
+struct RunRecord {
+    /// False for a copy of a `parallel` block.
+    let keepsLog: Bool
+    private(set) var log = StepLog()
+    /// Facts worth reporting even on success, such as the random seed.
+    var notes: [String] = []
+    var parallelSummaries: [ParallelSummary] = []
+
+    /// Logs `message`, `offset` into the run, at `location`.
+    mutating func log(_ message: String, at offset: Duration, _ location: SourceLocation?) {
+        guard keepsLog else { return }
+        log.append(LogEntry(offset: offset, location: location, message: message))
+    }
+}

@@ -1,0 +1,182 @@
+import FoundationEssentials
+import ProbeCapture
+import ProbeHost
+import ProbeResults
+import ProbeScript
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A run's capture and what is judged on it: the capture and its hold (shared with the copies
+/// of a `parallel` block), the traces earlier wire checks built, how far each `assert wire`
+/// has judged its stream, the sends split on purpose, and the segments kept for the report.
+/// The capture comes from `CaptureSettings.open` when set, so tests hand it a fake one.
+struct WireSession {
+    /// One `assert wire` statement on one direction of one connection.
+    struct ProgressKey: Hashable {
+        var statement: SourceLocation
+        var direction: WireAssertion.Direction
+        var probePort: Int
+        var peerPort: Int
+    }
+
+    /// How much of each payload is read back for checks of lengths and flags: enough for the
+    /// rows that show failing segments, so a gigabyte transfer is judged without holding it.
+    static let shownPayload = 64
+
+    private(set) var capture: (any PacketCapture)?
+    /// Holds the run's traffic while the capture falls behind; set with the capture.
+    private(set) var hold: CaptureHold?
+    /// Why there is no capture although the scenario asks for one.
+    private(set) var unavailable: String?
+    private var injectedSplits: [InjectedSplit] = []
+    /// The traces of earlier wire checks, extended by later ones.
+    private var traceCache = ConnectionTraceCache()
+    private var progress: [ProgressKey: WireProgress] = [:]
+    /// The segments of the run's connections kept for the ladder diagram (at most 2000).
+    private(set) var events: [WireEvent] = []
+
+    init() {}
+
+    /// A copy of a `parallel` block's session: the parent's capture, nothing judged yet.
+    init(sharingCaptureOf parent: WireSession) {
+        capture = parent.capture
+        hold = parent.hold
+        unavailable = parent.unavailable
+    }
+
+    /// True when `scenario` asks for capture, or the run captures every scenario.
+    static func isNeeded(by scenario: Scenario, _ settings: CaptureSettings) -> Bool {
+        settings.always || scenario.allStatements.contains { statement in
+            switch statement.kind {
+            case .assertWire, .set(.capture(.on)), .set(.capture(.headers)): return true
+            default: return false
+            }
+        }
+    }
+
+    /// Starts the capture when the scenario needs one, logging where it goes; without
+    /// privileges, notes why wire assertions will be skipped, or fails when capture is required.
+    mutating func start(for scenario: Scenario, _ settings: CaptureSettings, _ record: inout RunRecord, at offset: Duration) throws {
+        guard Self.isNeeded(by: scenario, settings) else { return }
+        let directory = settings.directory
+        let base = ScenarioLoader.defaultTitle(scenario.path).map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
+        let name = "\(String(base))-\(Int(Date().timeIntervalSince1970 * 1000))-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).pcap"
+        let path = joinPath(directory, name)
+        let headersOnly = scenario.allStatements.contains { if case .set(.capture(.headers)) = $0.kind { true } else { false } }
+        let snapLength = headersOnly ? min(settings.snapLength, PcapCapture.minimumSnapLength) : settings.snapLength
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let capture = try settings.open?(path, snapLength)
+                ?? PcapCapture(interface: settings.interface, path: path, bufferSize: settings.bufferSize, snapLength: snapLength)
+            self.capture = capture
+            hold = CaptureHold(capture)
+            record.log("capturing on \(settings.interface) to \(path)", at: offset, nil)
+        } catch {
+            let location = SourceLocation(file: scenario.path, line: 1, column: 1)
+            if settings.required {
+                throw StepFailure(.environment, at: location, step: "capture", message: "cannot capture: \(error) (--require-capture)")
+            }
+            unavailable = "\(error)"
+            record.notes.append("wire assertions skipped: \(error)")
+        }
+    }
+
+    /// Adds a port to the capture filter before traffic on it starts.
+    func watch(port: Int, _ statement: Statement) throws {
+        do {
+            try capture?.watch(port: port)
+        } catch {
+            throw StepFailure(.environment, at: statement.location, step: statement.text, message: "\(error)")
+        }
+    }
+
+    /// Keeps a send's cuts (stream offsets) to check on the wire that its writes left apart.
+    mutating func noteSplit(_ statement: Statement, _ connection: ProbeConnection, cuts: [Int]) {
+        guard capture != nil else { return }
+        injectedSplits.append(InjectedSplit(statement: statement, connection: connection, cuts: cuts))
+    }
+
+    /// Why a connection's traffic cannot be judged.
+    enum TraceProblem: Error {
+        /// The capture dropped packets or cut payloads: a verdict would be a guess.
+        case inconclusive(String)
+        case noPorts
+        case unreadable(String)
+    }
+
+    /// The traffic of the connection between `probePort` and `peerPort` captured so far, each
+    /// payload cut to `payloadPrefix` bytes.
+    mutating func trace(_ capture: any PacketCapture, probePort: Int?, peerPort: Int?, payloadPrefix: Int) throws(TraceProblem) -> ConnectionTrace {
+        capture.sync()
+        if let incompleteness = capture.stats().incompleteness { throw .inconclusive("\(incompleteness), so the wire cannot be judged") }
+        guard let probePort, let peerPort else { throw .noPorts }
+        let segments: [TCPSegment]
+        do {
+            segments = try capture.segments(payloadPrefix: payloadPrefix)
+        } catch {
+            if case .tooLarge? = error as? PcapFile.ReadError { throw .inconclusive("\(error)") }
+            throw .unreadable("\(error)")
+        }
+        return traceCache.trace(of: segments, probePort: probePort, peerPort: peerPort, payloadPrefix: payloadPrefix)
+    }
+
+    /// Judges `check` on `direction`, going on from where this statement's last judgement of
+    /// that stream stopped.
+    mutating func judge(_ check: WireCheck, on direction: DirectionTrace, _ key: ProgressKey) -> WireVerdict {
+        WireEvaluator.evaluate(check, on: direction, progress: &progress[key])
+    }
+
+    /// Checks each chunked or split send on the wire, and notes whether its writes left as
+    /// separate segments.
+    func verifyInjectedSplits(_ record: inout RunRecord) {
+        guard let capture, !injectedSplits.isEmpty else { return }
+        capture.sync()
+        guard let segments = try? capture.segments(payloadPrefix: 0) else { return }
+        for split in injectedSplits {
+            guard let probePort = split.connection.localPort, let peerPort = split.connection.remotePort else { continue }
+            let trace = ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort).fromProbe
+            record.notes.append("\(split.statement.location.fileAndLine) \(split.statement.text): \(split.verdict(on: trace))")
+        }
+    }
+
+    /// Stops the capture, keeps or removes its file as `--keep-pcap` says, names a kept file in
+    /// the notes, and keeps `connections`' segments for the report when `settings` ask.
+    mutating func finish(passed: Bool, _ settings: CaptureSettings, keepingEventsOf connections: [ProbeConnection]?, _ record: inout RunRecord) {
+        guard let capture else { return }
+        if let connections { keepEvents(of: connections, capture) }
+        let stats = capture.stop()
+        if let incompleteness = stats.incompleteness { record.notes.append("\(incompleteness): the pcap is incomplete") }
+        if let held = hold?.summary { record.notes.append(held) }
+        let keep: Bool
+        switch settings.keep {
+        case .always: keep = true
+        case .never: keep = false
+        case .failed: keep = !passed
+        }
+        if keep {
+            record.notes.append("pcap: \(capture.path)")
+        } else {
+            try? FileManager.default.removeItem(atPath: capture.path)
+        }
+        self.capture = nil
+        hold = nil
+    }
+
+    /// Keeps the segments of `connections` (at most 2000) for the ladder diagram.
+    private mutating func keepEvents(of connections: [ProbeConnection], _ capture: any PacketCapture) {
+        capture.sync()
+        guard let segments = try? capture.segments(payloadPrefix: Self.shownPayload) else { return }
+        guard let start = segments.first?.timestamp else { return }
+        for connection in connections {
+            guard let probePort = connection.localPort, let peerPort = connection.remotePort else { continue }
+            for segment in ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort).segments {
+                events.append(WireEvent(offset: segment.timestamp - start, connection: connection.label, fromProbe: segment.sourcePort == probePort,
+                                        flags: segment.flags.description, length: segment.length,
+                                        preview: ByteEscaper.escape(segment.payload.prefix(40))))
+            }
+        }
+        events.sort { $0.offset < $1.offset }
+        if events.count > 2000 { events = Array(events.prefix(2000)) }
+    }
+}
