@@ -62,7 +62,6 @@ let package = Package(
             dependencies: [
                 "ProbeScript", "ProbeRunner", "ProbeReport", "ProbeCapture", "ProbeHost", "ProbeResults",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         // Coordinates the test targets' use of the machine (see MachineShare).

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import ProbeHost
 import ProbeReport
+import ProbeResults
 
 /// Writes report files under a temporary name and renames them into place, so an interrupted
 /// run never leaves a truncated report behind. Standard output (`-`, `/dev/stdout`,

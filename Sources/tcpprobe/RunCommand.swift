@@ -4,7 +4,6 @@ import FoundationEssentials
 import Glibc
 #endif
 import ProbeCapture
-import ProbeHost
 import ProbeReport
 import ProbeResults
 import ProbeRunner
@@ -94,9 +93,6 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        SignalHandling.install()
-        SignalHandling.raiseFileLimit()
-        StrayProcesses.adopt()
         let variables = try scenarioOptions.parsedVariables()
         let (selected, skipped) = try selectScenarios(variables: variables)
         if list {
@@ -115,31 +111,23 @@ struct RunCommand: AsyncParsableCommand {
         options.recordWire = targets.contains { $0.format == .html }
         options.onStep = { path, step in progress.step(path, step) }
         let reporter = ConsoleReporter(useColour: Terminal.useColour(scenarioOptions.color), verbose: verbose)
-        let clock = ContinuousClock()
-        let started = clock.now
-        let startedAt = Date().formatted(.iso8601)
-        SignalHandling.expectReports(targets, startedAt: startedAt)
-        let batch = BatchRunner(runner: ScenarioRunner(options: options), jobs: jobs, failFast: failFast)
-        let skippedResults = skipped.map { ScenarioResult(path: $0.0.path, title: $0.0.title, outcome: .skipped($0.1), duration: .zero, log: [], notes: []) }
-        for result in skippedResults {
-            print(reporter.render(result))
-            SignalHandling.finished(result)
+        let session = RunSession(options: options, jobs: jobs, failFast: failFast, repetitions: repetitions)
+        session.takeOverProcess { interruption in
+            Terminal.printError("\ninterrupted: stopped subjects, flushed captures and reports")
+            for note in interruption.report.notes { Terminal.printError(note) }
+            for path in interruption.keptCaptures { Terminal.printError("kept \(path)") }
+            try? ReportWriter.write(interruption.report, to: targets)
         }
-        let ran = await batch.run(selected, repetitions: repetitions) { result in
-            SignalHandling.finished(result)
+        let (report, notStarted) = await session.run(selected, skipping: skipped) { result in
             progress.clear()
             print(reporter.render(result))
             fflush(stdout)
             progress.finished()
         }
         progress.clear()
-        let strays = SignalHandling.stopStrays()
-        let results = skippedResults + ran
-        let report = RunReport(results: results, startedAt: startedAt, duration: clock.now - started, notes: strays)
+        for note in report.notes { Terminal.printError(note) }
         print(reporter.summary(report))
-        if ran.count < selected.count * repetitions {
-            print("--fail-fast: \(selected.count * repetitions - ran.count) scenario run(s) not started")
-        }
+        if notStarted > 0 { print("--fail-fast: \(notStarted) scenario run(s) not started") }
         do {
             try ReportWriter.write(report, to: targets)
         } catch {
@@ -159,12 +147,12 @@ struct RunCommand: AsyncParsableCommand {
 
     /// The scenarios the paths, --tag and shard select, and those --skip-tag skips (with the
     /// reason, reported as skipped); exits 2 on invalid files or when nothing is selected.
-    private func selectScenarios(variables: [String: String]) throws -> (run: [Scenario], skipped: [(Scenario, String)]) {
+    private func selectScenarios(variables: [String: String]) throws -> (run: [Scenario], skipped: [(scenario: Scenario, reason: String)]) {
         let catalog = try scenarioOptions.loadCatalog(variables: variables)
         if catalog.diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode.invalidInput }
         var selected = catalog.scenarios.filter { tags.isEmpty || !Set(tags).isDisjoint(with: $0.tags) }
         if let shard = shard.flatMap(Shard.init) { selected = shard.select(selected) }
-        let skipped = selected.compactMap { scenario -> (Scenario, String)? in
+        let skipped = selected.compactMap { scenario -> (scenario: Scenario, reason: String)? in
             scenario.tags.first(where: skippedTags.contains).map { (scenario, "--skip-tag \($0)") }
         }
         let run = selected.filter { Set(skippedTags).isDisjoint(with: $0.tags) }

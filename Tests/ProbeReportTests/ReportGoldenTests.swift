@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import ProbeReport
+import ProbeResults
 import TestSupport
 import Testing
 
