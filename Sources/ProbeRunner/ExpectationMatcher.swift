@@ -1,12 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import NIOCore
 import ProbeScript
 
 /// Decides an expectation against the bytes received so far and how the inbound side ended.
-/// Pure: no sockets, no clock. It consumes what it matched (or the line it rejected) from the
-/// buffer, and says how much buffer it may need so reading never stalls below that.
+/// Pure: no sockets, no clock. Line expects take their lines from the connection's framing;
+/// byte expects read the stream. It consumes what it matched (or the line it rejected) from
+/// the buffer, and says how much buffer it may need so reading never stalls below that.
 struct ExpectationMatcher: @unchecked Sendable {
     /// A line check with its values resolved (variables filled in, regex compiled).
     enum LineRule {
@@ -30,16 +28,15 @@ struct ExpectationMatcher: @unchecked Sendable {
     }
 
     var rule: Rule
-    var terminator: [UInt8]
-    var maxLine: Int
-    /// Bytes already searched for a terminator or delimiter without finding it.
-    private var searched = 0
+    /// How the stream is cut into the lines that line expects read.
+    private var framing: any Framing
+    /// Where `expect until` has looked for its delimiter.
+    private var search = ByteSearch()
     private var matchedLines: [String] = []
 
-    init(_ rule: Rule, terminator: [UInt8], maxLine: Int) {
+    init(_ rule: Rule, framing: any Framing) {
         self.rule = rule
-        self.terminator = terminator
-        self.maxLine = maxLine
+        self.framing = framing
     }
 
     /// For `expect nothing for D`, reaching the timeout is success.
@@ -51,7 +48,7 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// How many unconsumed bytes the matcher may need to see before it can decide.
     var bufferNeeded: Int {
         switch rule {
-        case .line, .linesUnordered: return maxLine + terminator.count
+        case .line, .linesUnordered: return framing.bufferNeeded
         case .exactBytes(let bytes): return bytes.count
         case .byteCount(let count, _): return count
         case .until(let delimiter, let max): return max + delimiter.count
@@ -82,30 +79,13 @@ struct ExpectationMatcher: @unchecked Sendable {
         }
     }
 
-    /// Why a line never came, when what arrived has lines that end otherwise than the
-    /// terminator says: "received a line ending in a bare LF at offset 4; the terminator is CRLF".
-    /// Nil for other rules, and when the bytes hold no line ending at all.
+    /// Why a line never came, when what arrived is framed otherwise than the framing says;
+    /// nil for other rules, and when nothing says so.
     func misframing(_ pending: [UInt8]) -> String? {
         switch rule {
-        case .line, .linesUnordered: break
+        case .line, .linesUnordered: return framing.misframing(pending)
         default: return nil
         }
-        let name = terminator == [13, 10] ? "CRLF" : terminator == [10] ? "LF" : terminator == [13] ? "CR" : ByteDiff.preview(terminator)
-        for index in pending.indices {
-            let next = index + 1 < pending.count ? pending[index + 1] : nil
-            let ending: [UInt8]
-            switch (pending[index], next) {
-            case (13, 10): ending = [13, 10]
-            case (10, _): ending = [10]
-            case (13, .some): ending = [13]
-            default: continue
-            }
-            // A line did end there when the terminator starts where this ending does (CR in CRLF).
-            guard !pending[index...].starts(with: terminator) else { return nil }
-            let shown = ending == [13, 10] ? "CRLF" : ending == [10] ? "a bare LF" : "a bare CR"
-            return "received a line ending in \(shown) at offset \(index); the terminator is \(name)"
-        }
-        return nil
     }
 
     /// Decides if it can: nil means "wait for more".
@@ -115,7 +95,7 @@ struct ExpectationMatcher: @unchecked Sendable {
             guard let bytes = nextLine(&buffer, end: end) else { return nil }
             switch bytes {
             case .failure(let message): return .failed(message)
-            case .success(let received): return Self.check(line, received)
+            case .message(let received): return Self.check(line, received)
             }
         case .linesUnordered(var remaining):
             while !remaining.isEmpty {
@@ -123,7 +103,7 @@ struct ExpectationMatcher: @unchecked Sendable {
                     rule = .linesUnordered(remaining: remaining)
                     return nil
                 }
-                guard case .success(let received) = next else {
+                guard case .message(let received) = next else {
                     if case .failure(let message) = next { return .failed(message) }
                     return nil
                 }
@@ -145,7 +125,7 @@ struct ExpectationMatcher: @unchecked Sendable {
             }
             return end.map { .failed("\($0) after \(buffer.readableBytes) of \(count) expected bytes: \(ByteDiff.preview(buffer.readableBytesView))") }
         case .until(let delimiter, let max):
-            if let index = find(delimiter, in: buffer, limit: max + delimiter.count) {
+            if let index = search.find(delimiter, in: buffer, limit: max + delimiter.count) {
                 let bytes = buffer.readBytes(length: index + delimiter.count)!
                 return .matched(captures: [:], detail: "\(bytes.count) bytes up to the delimiter: \(ByteDiff.preview(bytes))")
             }
@@ -195,52 +175,10 @@ struct ExpectationMatcher: @unchecked Sendable {
         return .failed("\(end) before all expected bytes arrived\n" + ByteDiff.render(expected: expected, received: available))
     }
 
-    private enum LineResult {
-        case success([UInt8])
-        case failure(String)
-    }
-
-    /// Takes the next whole line (without its terminator) from the buffer, if there is one.
-    private mutating func nextLine(_ buffer: inout ByteBuffer, end: InboundEnd?) -> LineResult? {
-        if let index = find(terminator, in: buffer, limit: maxLine + terminator.count) {
-            let line = buffer.readBytes(length: index)!
-            buffer.moveReaderIndex(forwardBy: terminator.count)
-            searched = 0
-            return .success(line)
-        }
-        if buffer.readableBytes >= maxLine + terminator.count {
-            return .failure("no line terminator \(ByteDiff.preview(terminator)) within max-line \(maxLine) bytes; "
-                            + "received \(ByteDiff.preview(buffer.readableBytesView.prefix(64)))… (\(buffer.readableBytes) bytes buffered)")
-        }
-        guard let end else { return nil }
-        if buffer.readableBytes > 0 {
-            let misframed = misframing(Array(buffer.readableBytesView.prefix(200))).map { "; " + $0 } ?? ""
-            return .failure("\(end) in the middle of a line: received \(ByteDiff.preview(buffer.readableBytesView)) without a terminator \(ByteDiff.preview(terminator))" + misframed)
-        }
-        return .failure("expected \(waitingFor), but \(end)")
-    }
-
-    /// Index of `needle` in the readable bytes, searching at most `limit` bytes; remembers how
-    /// far it looked so a line arriving in many pieces is scanned once, not once per piece.
-    private mutating func find(_ needle: [UInt8], in buffer: ByteBuffer, limit: Int) -> Int? {
-        let count = min(buffer.readableBytes, limit)
-        guard count >= needle.count, !needle.isEmpty else { return nil }
-        let from = max(0, searched - needle.count + 1)
-        let first = Int32(needle[0])
-        let found: Int? = buffer.withUnsafeReadableBytes { bytes in
-            guard let base = bytes.baseAddress else { return nil }
-            var offset = from
-            // memchr finds candidates for the first byte; the rest of the needle is compared there.
-            while offset + needle.count <= count, let hit = memchr(base + offset, first, count - offset) {
-                let index = base.distance(to: UnsafeRawPointer(hit))
-                if index + needle.count > count { return nil }
-                if (1..<needle.count).allSatisfy({ bytes[index + $0] == needle[$0] }) { return index }
-                offset = index + 1
-            }
-            return nil
-        }
-        if found == nil { searched = count }
-        return found
+    /// The next line from the framing; when the stream ended between lines, why none comes.
+    private mutating func nextLine(_ buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage? {
+        if let next = framing.nextMessage(from: &buffer, end: end) { return next }
+        return end.map { .failure("expected \(waitingFor), but \($0)") }
     }
 
     /// Whether one line passes `line`, without saying why: what wire checks of every line ask.

@@ -5,7 +5,7 @@ import ProbeScript
 extension ScenarioExecution {
     func expect(_ expectation: Expectation, within: Argument<Duration>?, _ statement: Statement) async throws {
         let connection = try target(statement)
-        let matcher = ExpectationMatcher(try rule(for: expectation, statement), terminator: settings.terminator.bytes, maxLine: settings.maxLine)
+        let matcher = ExpectationMatcher(try rule(for: expectation, statement), framing: settings.framing)
         let requested: Duration
         if case .nothing(let duration) = expectation {
             requested = try resolve(duration, "a duration", Quantity.duration)

@@ -120,7 +120,7 @@ extension ScenarioExecution {
         case .bytes(let template):
             return .bytes(template.render(lookup))
         case .line(let template):
-            return .bytes(template.render(lookup) + settings.terminator.bytes)
+            return .bytes(settings.framing.frame(template.render(lookup)))
         case .file(let template):
             let path = ScenarioLoader.resolve(template.renderString(lookup), from: statement.location.file)
             do {

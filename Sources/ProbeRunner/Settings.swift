@@ -10,4 +10,7 @@ struct Settings {
     var terminator: Terminator = .crlf
     var maxLine = 64 * 1024
     var unread = UnreadPolicy.note
+
+    /// The framing a connection's expects and `send line` use under these settings.
+    var framing: any Framing { TerminatedLineFraming(terminator: terminator.bytes, maxLine: maxLine) }
 }

@@ -8,7 +8,7 @@ import Testing
     /// Feeds `input` to a matcher for `rule` and returns its verdict and the bytes it left unread.
     private func decide(_ rule: ExpectationMatcher.Rule, _ input: String, end: InboundEnd? = nil,
                         terminator: [UInt8] = [13, 10], maxLine: Int = 64) -> (outcome: MatchOutcome?, left: String) {
-        var matcher = ExpectationMatcher(rule, terminator: terminator, maxLine: maxLine)
+        var matcher = ExpectationMatcher(rule, framing: TerminatedLineFraming(terminator: terminator, maxLine: maxLine))
         var buffer = ByteBuffer(string: input)
         let outcome = matcher.evaluate(&buffer, end: end)
         return (outcome, String(buffer: buffer))
@@ -86,16 +86,16 @@ import Testing
     }
 
     @Test func aLineThatNeverCameIsExplainedByTheEndingsThatDid() {
-        let crlf = ExpectationMatcher(.line(.any), terminator: [13, 10], maxLine: 64)
+        let crlf = ExpectationMatcher(.line(.any), framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64))
         #expect(crlf.misframing(Array("+PONG\n".utf8)) == "received a line ending in a bare LF at offset 5; the terminator is CRLF")
         #expect(crlf.misframing(Array("ab\rcd".utf8)) == "received a line ending in a bare CR at offset 2; the terminator is CRLF")
         #expect(crlf.misframing(Array("ab\r".utf8)) == nil, "a CR at the end may be half a CRLF")
         #expect(crlf.misframing(Array("abc".utf8)) == nil)
-        let lf = ExpectationMatcher(.line(.any), terminator: [10], maxLine: 64)
+        let lf = ExpectationMatcher(.line(.any), framing: TerminatedLineFraming(terminator: [10], maxLine: 64))
         #expect(lf.misframing(Array("a\rb".utf8)) == "received a line ending in a bare CR at offset 1; the terminator is LF")
-        let cr = ExpectationMatcher(.line(.any), terminator: [13], maxLine: 64)
+        let cr = ExpectationMatcher(.line(.any), framing: TerminatedLineFraming(terminator: [13], maxLine: 64))
         #expect(cr.misframing(Array("a\r\n".utf8)) == nil, "a CR is the terminator, so a line did come")
-        #expect(ExpectationMatcher(.any, terminator: [13, 10], maxLine: 64).misframing(Array("a\n".utf8)) == nil, "only lines have endings")
+        #expect(ExpectationMatcher(.any, framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64)).misframing(Array("a\n".utf8)) == nil, "only lines have endings")
     }
 
     /// Reads lines off `stream` arriving in `pieces`, one matcher per line as expect steps do,
@@ -103,12 +103,12 @@ import Testing
     private func lines(of pieces: [[UInt8]], terminator: [UInt8]) -> [String] {
         var buffer = ByteBuffer()
         var lines: [String] = []
-        var matcher = ExpectationMatcher(.line(.any), terminator: terminator, maxLine: 64)
+        var matcher = ExpectationMatcher(.line(.any), framing: TerminatedLineFraming(terminator: terminator, maxLine: 64))
         for piece in pieces {
             buffer.writeBytes(piece)
             while case .matched(_, let detail)? = matcher.evaluate(&buffer, end: nil) {
                 lines.append(detail)
-                matcher = ExpectationMatcher(.line(.any), terminator: terminator, maxLine: 64)
+                matcher = ExpectationMatcher(.line(.any), framing: TerminatedLineFraming(terminator: terminator, maxLine: 64))
             }
         }
         return lines
@@ -139,20 +139,20 @@ import Testing
         #expect(decide(.until(Array("\r\n\r\n".utf8), max: 8), "0123456789a").outcome == nil)
         #expect(matched(decide(.line(.exact([])), "\r\n").outcome), "a terminator alone is an empty line")
         #expect(failure(decide(.line(.any), "", end: .reset).outcome) == "expected a line, but the peer reset the connection (RST)")
-        let cr = ExpectationMatcher(.line(.any), terminator: [13], maxLine: 64)
+        let cr = ExpectationMatcher(.line(.any), framing: TerminatedLineFraming(terminator: [13], maxLine: 64))
         #expect(cr.misframing(Array("a\nb".utf8)) == "received a line ending in a bare LF at offset 1; the terminator is CR")
     }
 
     /// One matcher fed a stream in pieces keeps what it has already matched and searched.
     @Test func unorderedLinesArrivingInPieces() {
-        var matcher = ExpectationMatcher(.linesUnordered(remaining: [Array("aaaa".utf8), Array("b".utf8)]), terminator: [13, 10], maxLine: 64)
+        var matcher = ExpectationMatcher(.linesUnordered(remaining: [Array("aaaa".utf8), Array("b".utf8)]), framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64))
         var buffer = ByteBuffer(string: "aaaa")
         #expect(matcher.evaluate(&buffer, end: nil) == nil)
         buffer.writeString("\r\n")
         #expect(matcher.evaluate(&buffer, end: nil) == nil, "one of the two lines")
         buffer.writeString("b\r\n")
         #expect(matcher.evaluate(&buffer, end: nil) == .matched(captures: [:], detail: #"lines "aaaa", "b""#))
-        var other = ExpectationMatcher(.linesUnordered(remaining: [Array("a".utf8), Array("b".utf8)]), terminator: [13, 10], maxLine: 64)
+        var other = ExpectationMatcher(.linesUnordered(remaining: [Array("a".utf8), Array("b".utf8)]), framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64))
         var pieces = ByteBuffer(string: "b\r\n")
         #expect(other.evaluate(&pieces, end: nil) == nil)
         pieces.writeString("a\r\n")

@@ -1,0 +1,29 @@
+import NIOCore
+
+/// How a connection's byte stream is cut into messages, and how a message is put on it: the
+/// layer between the socket and the expects. Byte-level send modifiers (split, chunk, drip)
+/// act below it, on the framed bytes; message expects (`expect line`) read above it, and byte
+/// expects (`expect bytes`, `expect until`) read the stream beside it.
+protocol Framing: Sendable {
+    /// A message as it goes on the wire.
+    func frame(_ message: [UInt8]) -> [UInt8]
+
+    /// Takes the next whole message from `buffer`, or says why there is none to come; nil
+    /// means wait for more. `end` is how the inbound side ended, if it has.
+    mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage?
+
+    /// How many unconsumed bytes it may need to see before it can decide.
+    var bufferNeeded: Int { get }
+
+    /// Why no message came when what arrived is framed otherwise ("received a line ending in
+    /// a bare LF at offset 4; the terminator is CRLF"); nil when nothing says so.
+    func misframing(_ pending: [UInt8]) -> String?
+}
+
+/// What a framing took from the stream.
+enum FramedMessage: Equatable {
+    /// A whole message, its framing removed.
+    case message([UInt8])
+    /// No message can come: the framing was broken, or the stream ended.
+    case failure(String)
+}

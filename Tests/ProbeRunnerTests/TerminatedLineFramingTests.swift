@@ -1,0 +1,55 @@
+import NIOCore
+@testable import ProbeRunner
+import Testing
+
+/// The line framing on its own: what `send line` puts on the wire and how lines are taken off it.
+struct TerminatedLineFramingTests {
+    @Test func aLineGoesOutWithItsTerminator() {
+        #expect(TerminatedLineFraming(terminator: [13, 10], maxLine: 8).frame(Array("hi".utf8)) == Array("hi\r\n".utf8))
+        #expect(TerminatedLineFraming(terminator: [0], maxLine: 8).frame([]) == [0])
+    }
+
+    /// One framing reads every line of a stream that arrives cut at any two places.
+    @Test(arguments: [[13, 10], [10], Array("||".utf8)])
+    func everyCutOfAStreamGivesTheSameLines(_ terminator: [UInt8]) {
+        let texts = ["a", "", "bcd", "e\rf"]
+        let stream = texts.flatMap { Array($0.utf8) + terminator }
+        for first in 0...stream.count {
+            for second in first...stream.count {
+                var framing = TerminatedLineFraming(terminator: terminator, maxLine: 16)
+                var buffer = ByteBuffer()
+                var found: [String] = []
+                for piece in [stream[..<first], stream[first..<second], stream[second...]] {
+                    buffer.writeBytes(piece)
+                    while case .message(let line)? = framing.nextMessage(from: &buffer, end: nil) {
+                        found.append(String(decoding: line, as: UTF8.self))
+                    }
+                }
+                #expect(found == texts, "cut at \(first) and \(second)")
+                if found != texts { return }
+                #expect(framing.nextMessage(from: &buffer, end: .eof) == nil, "a stream that ends between lines leaves no failure to the framing")
+            }
+        }
+    }
+
+    @Test func aLineOverMaxLineAndAStreamEndingMidLineFail() {
+        var framing = TerminatedLineFraming(terminator: [13, 10], maxLine: 4)
+        #expect(framing.bufferNeeded == 6)
+        var buffer = ByteBuffer(bytes: Array("abcde".utf8))
+        #expect(framing.nextMessage(from: &buffer, end: nil) == nil, "5 bytes may still be 4 and a CRLF split after its CR")
+        buffer.writeBytes(Array("f".utf8))
+        guard case .failure(let tooLong)? = framing.nextMessage(from: &buffer, end: nil) else {
+            Issue.record("a line over max-line must fail")
+            return
+        }
+        #expect(tooLong.hasPrefix("no line terminator \"\\r\\n\" within max-line 4 bytes"), "\(tooLong)")
+
+        var cut = ByteBuffer(bytes: Array("ok\n".utf8))
+        guard case .failure(let midLine)? = framing.nextMessage(from: &cut, end: .eof) else {
+            Issue.record("a stream that ends mid-line must fail")
+            return
+        }
+        #expect(midLine.contains("in the middle of a line") && midLine.hasSuffix("received a line ending in a bare LF at offset 2; the terminator is CRLF"),
+                "\(midLine)")
+    }
+}
