@@ -185,6 +185,7 @@ extension ScenarioExecution {
             guard cuts == cuts.sorted(), Set(cuts).count == cuts.count else {
                 throw failure(statement, "split offsets must increase: \(cuts.map(String.init).joined(separator: ","))")
             }
+            if let first = cuts.first, first < 1 { throw failure(statement, "split offsets start at 1, not \(first)") }
             if let last = cuts.last, last >= count {
                 throw failure(statement, "split offset \(last) is not inside the \(count) bytes being sent (offsets run from 1 to \(count - 1))")
             }
@@ -198,7 +199,7 @@ extension ScenarioExecution {
         }
         var pieces: [Range<Int>] = []
         var from = 0
-        for cut in cuts + [count] where cut > from {
+        for cut in cuts + [count] {
             pieces.append(from..<cut)
             from = cut
         }

@@ -35,16 +35,24 @@ final class CannedCapture: PacketCapture, @unchecked Sendable {
                 segment(1001 + UInt32(bytes.count), [.fin, .ack], at: 0.02)]
     }
 
-    /// Runs `text` against `peer` with a canned capture that says the peer sent `wire`.
-    private func run(_ text: String, against peer: TestPeer, wire: String) async throws -> ScenarioResult {
+    /// Runs `text` against `peer` with a canned capture that says the peer sent `wire`, or with
+    /// none to be had when `wire` is nil; `recordWire` as the HTML report asks.
+    private func run(_ text: String, against peer: TestPeer, wire: String?, recordWire: Bool = false) async throws -> ScenarioResult {
         let loaded = ScenarioLoader.load("canned.scn", predefinedVariables: ["port"]) { _ in text }
         let scenario = try #require(loaded.scenario, "\(loaded.diagnostics)")
         var capture = CaptureSettings(keep: .never)
         let peerPort = peer.port
         capture.open = { _, _ in
-            CannedCapture { peer.log.clientPorts.last.map { Self.peerSends(wire, from: peerPort, to: $0) } ?? [] }
+            guard let wire else { throw NoCapture() }
+            return CannedCapture { peer.log.clientPorts.last.map { Self.peerSends(wire, from: peerPort, to: $0) } ?? [] }
         }
-        return await ScenarioHarness.runOnOwnLoop(scenario, options: RunOptions(variables: ["port": String(peerPort)], capture: capture))
+        var options = RunOptions(variables: ["port": String(peerPort)], capture: capture)
+        options.recordWire = recordWire
+        return await ScenarioHarness.runOnOwnLoop(scenario, options: options)
+    }
+
+    private struct NoCapture: Error, CustomStringConvertible {
+        var description: String { "no capture here" }
     }
 
     @Test func aCannedCaptureMakesAWireAssertionPassAndFail() async throws {
@@ -62,5 +70,39 @@ final class CannedCapture: PacketCapture, @unchecked Sendable {
         #expect(passed.log.contains { $0.message.hasSuffix("wire from peer: 1 lines, each ending in crlf") }, "\(passed.log.map(\.message))")
         let failed = try await run(scenario, against: peer, wire: "+OK\n")
         failed.expectFailure(line: 4, containing: "wire from peer:", "bare LF")
+    }
+
+    /// A run that cannot capture passes on its other steps, and counts the wire checks it skipped.
+    @Test func aRunWithoutCaptureCountsTheWireChecksItSkipped() async throws {
+        let peer = try await TestPeer.start(.finAfter(Array("+OK\r\n".utf8)))
+        defer { Task { await peer.stop() } }
+        let scenario = """
+            connect 127.0.0.1:{port}
+            expect line "+OK"
+            assert wire from peer terminator crlf
+            expect eof
+            assert wire from peer fin
+            """
+        let skipped = try await run(scenario, against: peer, wire: nil)
+        skipped.expectPassed()
+        #expect(skipped.skippedWireChecks == 2)
+        #expect(skipped.notes.contains("wire assertions skipped: no capture here"), "\(skipped.notes)")
+        let judged = try await run(scenario, against: peer, wire: "+OK\r\n")
+        judged.expectPassed()
+        #expect(judged.skippedWireChecks == 0)
+    }
+
+    /// With `recordWire` (the HTML report's ladder), the run's segments come back in its result.
+    @Test func aRecordedRunKeepsItsSegmentsForTheReport() async throws {
+        let peer = try await TestPeer.start(.finAfter(Array("+OK\r\n".utf8)))
+        defer { Task { await peer.stop() } }
+        let scenario = "connect 127.0.0.1:{port}\nexpect line \"+OK\"\nexpect eof\nassert wire from peer fin"
+        let recorded = try await run(scenario, against: peer, wire: "+OK\r\n", recordWire: true)
+        recorded.expectPassed()
+        #expect(recorded.wire.map(\.length) == [0, 5, 0], "\(recorded.wire)")
+        #expect(recorded.wire.allSatisfy { !$0.fromProbe && $0.connection == "connection #1" })
+        #expect(recorded.wire.map(\.offset) == [0, 0.01, 0.02])
+        let plain = try await run(scenario, against: peer, wire: "+OK\r\n")
+        #expect(plain.wire.isEmpty, "kept only when asked")
     }
 }

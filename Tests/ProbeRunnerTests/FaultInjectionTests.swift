@@ -36,6 +36,16 @@ import Testing
         #expect(offsets.last! >= 190, "the last write went out at \(offsets.last!) ms, before its planned 190 ms")
     }
 
+    /// A swept scenario's duration is that of all its runs: the discovery run and one a split offset.
+    @Test func aSweepTakesAsLongAsAllItsRuns() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("connect 127.0.0.1:{port}\nsend \"abcd\" split sweep\nsleep 30ms", against: peer)
+        result.expectPassed()
+        #expect(result.sweep?.outcomes.count == 3)
+        #expect(result.duration >= .milliseconds(120), "four runs of at least 30 ms each: \(result.duration)")
+    }
+
     @Test func splitAtWritesTheNamedPieces() async throws {
         let peer = try await TestPeer.start(.silent)
         defer { Task { await peer.stop() } }
