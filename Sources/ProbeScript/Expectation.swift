@@ -5,6 +5,10 @@ public enum Expectation: Sendable, Hashable {
     case exactBytes(Template)
     case byteCount(Argument<Int>, equals: Template?)
     case until(Template, max: Argument<Int>)
+    /// `expect until /RE/ max SIZE`: up to and with the first match of the regex.
+    case untilMatch(RegexLiteral, max: Argument<Int>)
+    /// `expect eventually line … [max SIZE]`: lines skipped until one matches; nil max is 1 MiB.
+    case eventually(LineMatch, max: Argument<Int>?)
     case any
     case eof
     case reset

@@ -28,7 +28,8 @@ public enum Grammar {
         Entry(keyword: "send", synopsis: ["send \"BYTES\"|hex\"..\"|line \"TEXT\"|file \"PATH\"|random SIZE [in chunks of N] [split at I,J,...|split sweep] [every D] [at RATE]"], actsOnConnection: true, parse: { .send(try $0.parseSend()) }),
         Entry(keyword: "expect", synopsis: [
             "expect line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect lines unordered \"A\", \"B\"...",
-            "expect \"BYTES\"|hex\"..\"", "expect bytes N [= \"BYTES\"]", "expect until \"DELIM\" max SIZE",
+            "expect \"BYTES\"|hex\"..\"", "expect bytes N [= \"BYTES\"]", "expect until \"DELIM\"|/RE/ max SIZE",
+            "expect eventually line \"TEXT\"|/RE/|contains \"TEXT\" [max SIZE]",
             "expect any|eof|reset|close", "expect nothing for D", "expect exit NAME [code N] [within D]",
             "expect stdout|stderr NAME line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect stdout|stderr NAME eof",
             "... [within D] on any expect",
@@ -60,7 +61,7 @@ public enum Grammar {
     static let connectOptions = ["timeout", "rcvbuf", "sndbuf", "expect"]
     static let sendForms = ["line", "file", "random"]
     static let sendModifiers = ["in", "split", "every", "at"]
-    static let expectForms = ["line", "lines", "bytes", "until", "any", "eof", "reset", "close", "nothing", "exit", "stdout", "stderr"]
+    static let expectForms = ["line", "lines", "bytes", "until", "eventually", "any", "eof", "reset", "close", "nothing", "exit", "stdout", "stderr"]
     static let lineForms = ["contains", "any"]
     static let slowReadStops = ["for", "until", "total"]
     static let spawnOptions = ["ready", "with", "env"]

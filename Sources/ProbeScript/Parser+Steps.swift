@@ -69,10 +69,20 @@ extension Parser {
                 let count = try size("a byte count")
                 expectation = .byteCount(count, equals: take("=") ? try data("the expected bytes") : nil)
             case "until":
+                if case .regex = current.kind {
+                    let regex = try regex()
+                    try keyword(["max"], after: "expect until /RE/")
+                    expectation = .untilMatch(regex, max: try size("a maximum size"))
+                    break
+                }
                 let delimiter = try data("a delimiter")
                 if delimiter.literalBytes == [] { throw failure("the delimiter cannot be empty", at: tokens[position - 1]) }
                 try keyword(["max"], after: "expect until DELIMITER")
                 expectation = .until(delimiter, max: try size("a maximum size"))
+            case "eventually":
+                try keyword(["line"], after: "expect eventually")
+                let match = try lineMatch()
+                expectation = .eventually(match, max: take("max") ? try size("a maximum size") : nil)
             case "any": expectation = .any
             case "eof": expectation = .eof
             case "reset": expectation = .reset

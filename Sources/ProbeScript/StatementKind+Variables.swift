@@ -64,7 +64,8 @@ extension StatementKind {
     public var definedVariables: [String] {
         switch self {
         case .variable(let name, _): return [name.text]
-        case .expect(.line(.regex(let regex)), _): return regex.groupNames
+        case .expect(.line(.regex(let regex)), _), .expect(.eventually(.regex(let regex), _), _), .expect(.untilMatch(let regex, _), _):
+            return regex.groupNames
         case .expectOutput(let output):
             if case .line(.regex(let regex)) = output.awaited { return regex.groupNames }
             return []
@@ -84,6 +85,8 @@ extension Expectation {
         case .exactBytes(let template): return [template]
         case .byteCount(let count, let equals): return count.templates + (equals.map { [$0] } ?? [])
         case .until(let delimiter, let max): return [delimiter] + max.templates
+        case .untilMatch(let regex, let max): return [regex.template] + max.templates
+        case .eventually(let match, let max): return match.templates + max.templates
         case .nothing(let duration): return duration.templates
         case .any, .eof, .reset, .close: return []
         }

@@ -4,6 +4,31 @@ import Testing
 
 /// Every form of `expect`, passing and failing, against in-process peers.
 @Suite struct ExpectTests {
+    /// An HTTP-like reply read as users read one: skip to Content-Length, take the headers'
+    /// end by regex, then exactly that many bytes of body.
+    @Test func eventuallyAndUntilARegexReadAnHTTPReply() async throws {
+        let reply = "HTTP/1.1 200 OK\r\nServer: t\r\nContent-Length: 12\r\nConnection: close\r\n\r\nhello world!"
+        let peer = try await TestPeer.start(.finAfter(Array(reply.utf8)))
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            expect eventually line /^content-length: (?<len>\\d+)$/i max 4KiB
+            expect until /(?<last>[A-Za-z]+)\\r\\n\\r\\n/ max 8KiB
+            expect bytes {len} = "hello world!"
+            expect eof
+            """, against: peer)
+        result.expectPassed()
+        let messages = result.log.map(\.message)
+        #expect(messages.contains { $0.contains("after skipping 2 lines (28 bytes)") && $0.contains("{len}=\"12\"") }, "\(messages)")
+        #expect(messages.contains { $0.contains("{last}=\"close\"") }, "\(messages)")
+
+        let missing = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            expect eventually line /^ETag: / max 32
+            """, against: peer)
+        missing.expectFailure(line: 2, containing: "skipped 3 lines (48 bytes, over max 32) and none was a line matching /^ETag: /")
+    }
+
     @Test func linesBytesAndDelimitersFromAnEchoPeer() async throws {
         let peer = try await TestPeer.start(.echo)
         defer { Task { await peer.stop() } }

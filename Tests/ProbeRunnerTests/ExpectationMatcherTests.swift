@@ -169,4 +169,64 @@ import Testing
         #expect(ExpectationMatcher.matches(.regex(try Regex("^Luke"), literal, groups: []), line))
         #expect(!ExpectationMatcher.matches(.regex(try Regex("^Leia"), literal, groups: []), line))
     }
+
+    private func regex(_ pattern: String, ignoresCase: Bool = false) throws -> (Regex<AnyRegexOutput>, RegexLiteral) {
+        let literal = RegexLiteral(pattern: pattern, ignoresCase: ignoresCase, location: .init(file: "t.scn", line: 1, column: 1))
+        return (try literal.compile(expandedPattern: pattern), literal)
+    }
+
+    /// `expect eventually line`: lines that do not pass are skipped, up to max bytes of them.
+    @Test func eventuallySkipsLinesUntilOnePassesWithinMax() throws {
+        let (compiled, literal) = try regex(#"^content-length: (?<len>\d+)$"#, ignoresCase: true)
+        let rule = ExpectationMatcher.Rule.eventually(.regex(compiled, literal, groups: ["len"]), max: 64, skipped: (0, 0))
+        let found = decide(rule, "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Length: 12\r\n\r\nhello")
+        guard case .matched(let captures, let detail)? = found.outcome else {
+            Issue.record("\(String(describing: found.outcome))")
+            return
+        }
+        #expect(captures == ["len": "12"])
+        #expect(detail.hasSuffix("after skipping 2 lines (28 bytes)"), "\(detail)")
+        #expect(found.left == "\r\nhello", "the matching line is taken, nothing after it")
+
+        // Fed a line at a time, it waits between them and keeps its count.
+        var matcher = ExpectationMatcher(rule, framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64))
+        var buffer = ByteBuffer(string: "a\r\nb")
+        #expect(matcher.evaluate(&buffer, end: nil) == nil)
+        buffer.writeString("\r\nContent-Length: 3\r\n")
+        guard case .matched(_, let later)? = matcher.evaluate(&buffer, end: nil) else {
+            Issue.record("the line that came later was not found")
+            return
+        }
+        #expect(later.hasSuffix("after skipping 2 lines (6 bytes)"), "\(later)")
+
+        // Over max bytes of skipped lines, or a stream that ends first, fails.
+        let over = ExpectationMatcher.Rule.eventually(.contains(Array("needle".utf8)), max: 10, skipped: (0, 0))
+        let tooFar = try #require(failure(decide(over, "0123\r\n4567\r\n89ab\r\nneedle\r\n").outcome))
+        #expect(tooFar.hasPrefix("skipped 2 lines (12 bytes, over max 10) and none was a line containing \"needle\""), "\(tooFar)")
+        #expect(matched(decide(over, "0123\r\n45\r\nneedle\r\n").outcome), "10 bytes skipped, terminators counted, is not over max 10")
+        #expect(failure(decide(over, "0123\r\n", end: .eof).outcome)?.contains("(after skipping 1 lines)") == true)
+    }
+
+    /// `expect until /re/`: up to and with the first match, bytes one to a character.
+    @Test func untilARegexTakesUpToTheFirstMatchWithinMax() throws {
+        let (compiled, literal) = try regex(#"\r\n\r\n"#)
+        let blank = ExpectationMatcher.Rule.untilMatch(compiled, literal, groups: [], max: 16)
+        let headers = decide(blank, "a: b\r\nc: d\r\n\r\nbody")
+        #expect(matched(headers.outcome) && headers.left == "body", "\(String(describing: headers.outcome))")
+        #expect(decide(blank, "a: b\r\n\r").outcome == nil, "a match may still come")
+        #expect(failure(decide(blank, String(repeating: "x", count: 16)).outcome)?.contains("within max 16 bytes") == true)
+        #expect(failure(decide(blank, "a: b\r\n", end: .eof).outcome)?.hasPrefix("the peer closed the connection (FIN) before a match of /\\r\\n\\r\\n/") == true)
+
+        // Named groups set variables, read back as UTF-8; offsets count bytes, whatever they are.
+        let (sized, sizedLiteral) = try regex(#"(?<name>[^ ]+) (?<size>\d+)\r\n"#)
+        var matcher = ExpectationMatcher(.untilMatch(sized, sizedLiteral, groups: ["name", "size"], max: 64),
+                                         framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64))
+        var buffer = ByteBuffer(bytes: [0xFF] + Array("\u{e9}t\u{e9} 42\r\nrest".utf8))
+        guard case .matched(let captures, _)? = matcher.evaluate(&buffer, end: nil) else {
+            Issue.record("no match")
+            return
+        }
+        #expect(captures == ["name": "\u{FFFD}\u{e9}t\u{e9}", "size": "42"])
+        #expect(String(buffer: buffer) == "rest")
+    }
 }

@@ -55,6 +55,11 @@ import Testing
         cases.append(("expect bytes 5", { if case .byteCount(_, nil) = $0 { return true }; return false }))
         cases.append((#"expect bytes 5 = "hello""#, { if case .byteCount(_, .some) = $0 { return true }; return false }))
         cases.append((#"expect until "\r\n\r\n" max 8KiB"#, { if case .until(_, let max) = $0 { return max.literal == 8192 }; return false }))
+        cases.append((#"expect until /\r\n\r\n/ max 8KiB"#, { if case .untilMatch(let regex, let max) = $0 { return regex.pattern == #"\r\n\r\n"# && max.literal == 8192 }; return false }))
+        cases.append(("expect eventually line /^Content-Length: (?<len>\\d+)$/i max 64KiB", {
+            if case .eventually(.regex(let regex), let max) = $0 { return regex.ignoresCase && regex.groupNames == ["len"] && max?.literal == 65536 }; return false
+        }))
+        cases.append((#"expect eventually line contains "ok""#, { if case .eventually(.contains, nil) = $0 { return true }; return false }))
         cases.append(("expect any", { $0 == .any }))
         cases.append(("expect eof", { $0 == .eof }))
         cases.append(("expect reset", { $0 == .reset }))

@@ -20,6 +20,10 @@ struct ExpectationMatcher: @unchecked Sendable {
         case exactBytes([UInt8])
         case byteCount(Int, equals: [UInt8]?)
         case until([UInt8], max: Int)
+        /// Up to and with the first match of a regex within `max` bytes, read one byte to a character.
+        case untilMatch(Regex<AnyRegexOutput>, RegexLiteral, groups: [String], max: Int)
+        /// Lines skipped until one passes, failing once over `max` bytes were skipped.
+        case eventually(LineRule, max: Int, skipped: (lines: Int, bytes: Int))
         case any
         case eof
         case reset
@@ -48,7 +52,8 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// How many unconsumed bytes the matcher may need to see before it can decide.
     var bufferNeeded: Int {
         switch rule {
-        case .line, .linesUnordered: return framing.bufferNeeded
+        case .line, .linesUnordered, .eventually: return framing.bufferNeeded
+        case .untilMatch(_, _, _, let max): return max
         case .exactBytes(let bytes): return bytes.count
         case .byteCount(let count, _): return count
         case .until(let delimiter, let max): return max + delimiter.count
@@ -59,13 +64,10 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// What the step waits for, as the timeout message says it.
     var waitingFor: String {
         switch rule {
-        case .line(let line):
-            switch line {
-            case .exact(let bytes): return "line " + ByteDiff.preview(bytes)
-            case .regex(_, let literal, _): return "a line matching \(literal.description)"
-            case .contains(let bytes): return "a line containing " + ByteDiff.preview(bytes)
-            case .any: return "a line"
-            }
+        case .line(let line): return Self.describe(line)
+        case .eventually(let line, let max, let skipped):
+            return "\(Self.describe(line)), skipping other lines (\(skipped.lines) skipped so far, max \(max) bytes)"
+        case .untilMatch(_, let literal, _, let max): return "bytes up to a match of \(literal.description) (max \(max))"
         case .linesUnordered(let remaining):
             return "\(remaining.count) more line(s), in any order: " + remaining.map { ByteDiff.preview($0) }.joined(separator: ", ")
         case .exactBytes(let bytes): return "bytes " + ByteDiff.preview(bytes)
@@ -79,11 +81,21 @@ struct ExpectationMatcher: @unchecked Sendable {
         }
     }
 
+    /// How a line rule reads in messages: `line "a"`, `a line matching /re/`.
+    private static func describe(_ line: LineRule) -> String {
+        switch line {
+        case .exact(let bytes): return "line " + ByteDiff.preview(bytes)
+        case .regex(_, let literal, _): return "a line matching \(literal.description)"
+        case .contains(let bytes): return "a line containing " + ByteDiff.preview(bytes)
+        case .any: return "a line"
+        }
+    }
+
     /// Why a line never came, when what arrived is framed otherwise than the framing says;
     /// nil for other rules, and when nothing says so.
     func misframing(_ pending: [UInt8]) -> String? {
         switch rule {
-        case .line, .linesUnordered: return framing.misframing(pending)
+        case .line, .linesUnordered, .eventually: return framing.misframing(pending)
         default: return nil
         }
     }
@@ -115,6 +127,28 @@ struct ExpectationMatcher: @unchecked Sendable {
                 matchedLines.append(ByteDiff.preview(received))
             }
             return .matched(captures: [:], detail: "lines " + matchedLines.joined(separator: ", "))
+        case .eventually(let line, let max, var skipped):
+            defer { rule = .eventually(line, max: max, skipped: skipped) }
+            while true {
+                let before = buffer.readableBytes
+                guard let next = nextLine(&buffer, end: end) else { return nil }
+                guard case .message(let received) = next else {
+                    if case .failure(let message) = next { return .failed(message + " (after skipping \(skipped.lines) lines)") }
+                    return nil
+                }
+                if Self.matches(line, received) {
+                    guard case .matched(let captures, let detail) = Self.check(line, received) else { return Self.check(line, received) }
+                    return .matched(captures: captures, detail: detail + " after skipping \(skipped.lines) lines (\(skipped.bytes) bytes)")
+                }
+                skipped.lines += 1
+                skipped.bytes += before - buffer.readableBytes
+                if skipped.bytes > max {
+                    return .failed("skipped \(skipped.lines) lines (\(skipped.bytes) bytes, over max \(max)) and none was \(Self.describe(line)); "
+                                   + "the last: \(ByteDiff.preview(received))")
+                }
+            }
+        case .untilMatch(let regex, let literal, let groups, let max):
+            return expectMatch(regex, literal, groups, max: max, in: &buffer, end: end)
         case .exactBytes(let expected):
             return expectPrefix(expected, in: &buffer, end: end, label: "bytes")
         case .byteCount(let count, let equals):
@@ -159,6 +193,31 @@ struct ExpectationMatcher: @unchecked Sendable {
         case (.reset, .reset), (.close, .reset): return .matched(captures: [:], detail: "RST")
         default: return .failed("expected \(waitingFor), but \(end)")
         }
+    }
+
+    /// Takes the bytes up to and with the first match of `regex` in the first `max` bytes.
+    /// Bytes are matched one to a character (U+0000-U+00FF) and by Unicode scalar, so `\r\n`
+    /// matches CR LF and offsets are byte offsets; captured groups are read back as UTF-8.
+    private func expectMatch(_ regex: Regex<AnyRegexOutput>, _ literal: RegexLiteral, _ groups: [String], max: Int,
+                             in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+        let window = Array(buffer.readableBytesView.prefix(max))
+        let text = String(String.UnicodeScalarView(window.map { Unicode.Scalar($0) }))
+        if let match = try? regex.matchingSemantics(.unicodeScalar).firstMatch(in: text) {
+            let scalars = text.unicodeScalars
+            let length = scalars.distance(from: scalars.startIndex, to: match.range.upperBound)
+            var captures: [String: String] = [:]
+            for name in groups {
+                if let substring = match.output[name]?.substring {
+                    captures[name] = String(decoding: substring.unicodeScalars.map { UInt8($0.value) }, as: UTF8.self)
+                }
+            }
+            let bytes = buffer.readBytes(length: length)!
+            return .matched(captures: captures, detail: "\(bytes.count) bytes up to a match of \(literal.description): \(ByteDiff.preview(bytes))")
+        }
+        if buffer.readableBytes >= max {
+            return .failed("no match of \(literal.description) within max \(max) bytes; received \(ByteDiff.preview(buffer.readableBytesView))")
+        }
+        return end.map { .failed("\($0) before a match of \(literal.description); received \(ByteDiff.preview(buffer.readableBytesView))") }
     }
 
     /// Compares the buffer with `expected` as soon as any byte differs, not only once all arrived.

@@ -34,6 +34,9 @@ extension ScenarioExecution {
         }
     }
 
+    /// How many bytes of lines `expect eventually` skips at most when the step names no `max`.
+    static let eventuallyMax = 1 << 20
+
     /// ` → {name}="value" ...` for the variables a match set, or nothing.
     static func describe(_ captures: [String: String]) -> String {
         captures.isEmpty ? "" : " → " + captures.sorted { $0.key < $1.key }.map { "{\($0.key)}=\"\($0.value)\"" }.joined(separator: " ")
@@ -49,6 +52,11 @@ extension ScenarioExecution {
             return .byteCount(try resolve(count, "a size", Quantity.size), equals: equals?.render(lookup))
         case .until(let delimiter, let max):
             return .until(delimiter.render(lookup), max: try resolve(max, "a size", Quantity.size))
+        case .untilMatch(let literal, let max):
+            return .untilMatch(try compile(literal, statement), literal, groups: literal.groupNames, max: try resolve(max, "a size", Quantity.size))
+        case .eventually(let match, let max):
+            return .eventually(try lineRule(match, statement), max: try max.map { try resolve($0, "a size", Quantity.size) } ?? Self.eventuallyMax,
+                               skipped: (0, 0))
         case .any: return .any
         case .eof: return .eof
         case .reset: return .reset
@@ -62,12 +70,16 @@ extension ScenarioExecution {
         case .exact(let template): return .exact(template.render(lookup))
         case .contains(let template): return .contains(template.render(lookup))
         case .any: return .any
-        case .regex(let literal):
-            do {
-                return .regex(try regexCache.regex(literal, lookup), literal, groups: literal.groupNames)
-            } catch {
-                throw failure(statement, "the regex \(literal.description) does not compile once its variables are filled in: \(error)")
-            }
+        case .regex(let literal): return .regex(try compile(literal, statement), literal, groups: literal.groupNames)
+        }
+    }
+
+    /// The regex with its variables filled in, compiled (or from the cache).
+    private func compile(_ literal: RegexLiteral, _ statement: Statement) throws -> Regex<AnyRegexOutput> {
+        do {
+            return try regexCache.regex(literal, lookup)
+        } catch {
+            throw failure(statement, "the regex \(literal.description) does not compile once its variables are filled in: \(error)")
         }
     }
 }
