@@ -67,11 +67,13 @@ public final class Subject: Sendable {
         self.spawnedWithStdin = input >= 0
     }
 
-    /// Starts `argv` with the environment plus `environment`, in a new process group. Its
-    /// standard input is /dev/null, or with `withStdin` a socket that `writeInput` writes (a
-    /// socket, not a pipe, so a write to a subject that is gone fails with EPIPE, never SIGPIPE).
-    public static func spawn(name: String, argv: [String], environment: [String: String], withStdin: Bool = false) throws -> Subject {
-        let executable = try locate(argv[0])
+    /// Starts `argv` in `directory` with the environment plus `environment`, in a new process
+    /// group; `command` is how reports show it. Its standard input is /dev/null, or with
+    /// `withStdin` a socket that `writeInput` writes (a socket, not a pipe, so a write to a
+    /// subject that is gone fails with EPIPE, never SIGPIPE).
+    public static func spawn(name: String, argv: [String], command: String, in directory: String, environment: [String: String],
+                             withStdin: Bool = false) throws -> Subject {
+        let executable = try locate(argv[0], from: directory)
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], inPair: [Int32] = [-1, -1]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw SpawnError.failed(argv[0], errno: errno) }
         if withStdin, socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &inPair) != 0 {
@@ -86,6 +88,11 @@ public final class Subject: Sendable {
             posix_spawn_file_actions_adddup2(&actions, inPair[1], 0)
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        let moving = spawn_file_actions_chdir(&actions, directory)
+        guard moving == 0 else {
+            for fd in outPipe + errPipe + inPair where fd >= 0 { close(fd) }
+            throw SpawnError.failed(argv[0], errno: moving)
         }
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
@@ -133,7 +140,7 @@ public final class Subject: Sendable {
                 for fd in [outPipe[0], errPipe[0], inPair[0]] where fd >= 0 { close(fd) }
                 throw SpawnError.failed(argv[0], errno: result)
             }
-            let subject = Subject(name: name, command: argv.joined(separator: " "), pid: pid, input: inPair[0], token: token)
+            let subject = Subject(name: name, command: command, pid: pid, input: inPair[0], token: token)
             subject.startReading(outPipe[0], into: subject.stdout)
             subject.startReading(errPipe[0], into: subject.stderr)
             subject.startReaping()
@@ -142,9 +149,11 @@ public final class Subject: Sendable {
         }
     }
 
-    /// `program` as given when it has a slash; else next to the tcpprobe binary, then on PATH.
-    public static func locate(_ program: String) throws -> String {
-        if program.contains("/") { return program }
+    /// `program` when it has a slash (from `directory` when relative, where it will run);
+    /// else next to the tcpprobe binary, then on PATH.
+    public static func locate(_ program: String, from directory: String) throws -> String {
+        if program.hasPrefix("/") { return program }
+        if program.contains("/") { return joinPath(directory, program) }
         var own = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path(percentEncoded: false)
         if own.count > 1, own.hasSuffix("/") { own.removeLast() }
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)

@@ -18,7 +18,7 @@ public enum Grammar {
                                          "set capture on|off|headers", "set unread note|fail|ignore"], actsOnConnection: false, parse: { .set(try $0.parseSetting()) }),
         Entry(keyword: "var", synopsis: ["var NAME = \"VALUE\"|WORD|free-port"], actsOnConnection: false, parse: { try $0.parseVariable() }),
         Entry(keyword: "include", synopsis: ["include \"FILE\""], actsOnConnection: false, parse: { try $0.parseInclude() }),
-        Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [within D] [with stdin] [env K=V...]"], actsOnConnection: false, parse: { .spawn(try $0.parseSpawn()) }),
+        Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [within D] [with stdin] [cwd \"DIR\"] [env K=V...]"], actsOnConnection: false, parse: { .spawn(try $0.parseSpawn()) }),
         Entry(keyword: "kill", synopsis: ["kill NAME [SIGNAL]"], actsOnConnection: false, parse: { try $0.parseKill() }),
         Entry(keyword: "input", synopsis: ["input NAME line \"TEXT\"|\"BYTES\"|hex\"..\"|eof   (to a subject spawned with stdin)"], actsOnConnection: false, parse: { .input(try $0.parseInput()) }),
         Entry(keyword: "connect", synopsis: ["connect [NAME] HOST:PORT [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout]"], actsOnConnection: false, parse: { .connect(try $0.parseConnect()) }),
@@ -64,7 +64,7 @@ public enum Grammar {
     static let expectForms = ["line", "lines", "bytes", "until", "eventually", "any", "eof", "reset", "close", "nothing", "exit", "stdout", "stderr"]
     static let lineForms = ["contains", "any"]
     static let slowReadStops = ["for", "until", "total"]
-    static let spawnOptions = ["ready", "with", "env"]
+    static let spawnOptions = ["ready", "with", "cwd", "env"]
     static let wireProperties = ["terminator", "lines", "line", "segments", "max-segment", "bytes", "fin", "rst", "no", "zero-window"]
 
     /// The reference text of every statement, as `tcpprobe grammar` prints it.

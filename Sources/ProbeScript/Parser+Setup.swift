@@ -40,6 +40,7 @@ extension Parser {
         var readiness: SpawnStep.Readiness?
         var readinessWithin: Argument<Duration>?
         var withStdin = false
+        var workingDirectory: Template?
         var environment: [(key: String, value: Template)] = []
         while !atStatementEnd {
             if current.word == "within", readiness == nil {
@@ -59,6 +60,8 @@ extension Parser {
             case "with":
                 try keyword(["stdin"], after: "with")
                 withStdin = true
+            case "cwd":
+                workingDirectory = try string("a directory")
             default:
                 repeat {
                     environment.append(try environmentEntry())
@@ -66,7 +69,7 @@ extension Parser {
             }
         }
         return SpawnStep(name: name, command: command, readiness: readiness, readinessWithin: readinessWithin,
-                         withStdin: withStdin, environment: environment)
+                         withStdin: withStdin, workingDirectory: workingDirectory, environment: environment)
     }
 
     /// `KEY=VALUE` or `KEY="a value"`.

@@ -1,4 +1,4 @@
-/// `spawn NAME "command" [ready on ADDR | ready when stdout|stderr /re/ [within D]] [with stdin] [env K=V ...]`.
+/// `spawn NAME "command" [ready on ADDR | ready when stdout|stderr /re/ [within D]] [with stdin] [cwd "DIR"] [env K=V ...]`.
 public struct SpawnStep: Sendable, Hashable {
     public enum Readiness: Sendable, Hashable {
         case listening(Argument<Address>)
@@ -15,20 +15,23 @@ public struct SpawnStep: Sendable, Hashable {
     /// `with stdin`: its standard input is a pipe that `input NAME ...` writes; else /dev/null.
     public var withStdin: Bool
     public var environment: [(key: String, value: Template)]
+    /// `cwd "DIR"`: where it runs, from the folder of the file the step is in; that folder when nil.
+    public var workingDirectory: Template?
 
     public init(name: Name, command: Template, readiness: Readiness?, readinessWithin: Argument<Duration>? = nil,
-                withStdin: Bool = false, environment: [(key: String, value: Template)]) {
+                withStdin: Bool = false, workingDirectory: Template? = nil, environment: [(key: String, value: Template)]) {
         self.name = name
         self.command = command
         self.readiness = readiness
         self.readinessWithin = readinessWithin
         self.withStdin = withStdin
+        self.workingDirectory = workingDirectory
         self.environment = environment
     }
 
     public static func == (lhs: SpawnStep, rhs: SpawnStep) -> Bool {
         lhs.name == rhs.name && lhs.command == rhs.command && lhs.readiness == rhs.readiness
-            && lhs.readinessWithin == rhs.readinessWithin && lhs.withStdin == rhs.withStdin
+            && lhs.readinessWithin == rhs.readinessWithin && lhs.withStdin == rhs.withStdin && lhs.workingDirectory == rhs.workingDirectory
             && lhs.environment.map(\.key) == rhs.environment.map(\.key)
             && lhs.environment.map(\.value) == rhs.environment.map(\.value)
     }

@@ -6,7 +6,7 @@ extension StatementKind {
         case .title(let template): return [template]
         case .variable(_, .text(let template)): return [template]
         case .spawn(let spawn):
-            var templates = [spawn.command] + spawn.environment.map(\.value) + spawn.readinessWithin.templates
+            var templates = [spawn.command] + spawn.environment.map(\.value) + spawn.readinessWithin.templates + (spawn.workingDirectory.map { [$0] } ?? [])
             switch spawn.readiness {
             case .listening(let address)?: templates += address.templates
             case .output(_, let regex)?: templates.append(regex.template)

@@ -99,3 +99,32 @@ import Testing
             """).expectFailure(line: 4, containing: "it is not reading its standard input")
     }
 }
+
+/// Where a subject runs, and how its command is shown.
+@Suite struct SubjectDirectoryTests {
+    @Test func aSubjectRunsInItsScenarioFolderOrItsCwdAndKeepsItsQuoting() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-cwd-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let script = directory + "/where.sh"
+        try "#!/bin/sh\npwd -P\n".write(toFile: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        let physical = URL(filePath: directory).resolvingSymlinksInPath().path(percentEncoded: false)
+        let result = try await ScenarioHarness.run("""
+            spawn here "./where.sh"
+            expect stdout here line "{dir}"
+            expect exit here code 0
+            spawn there "../where.sh" cwd "sub"
+            expect stdout there line "{dir}/sub"
+            expect exit there code 0
+            spawn quoted "printf '%s|' a '' b"
+            expect stdout quoted line "a||b|"
+            expect exit quoted code 0
+            """, variables: ["dir": physical], path: directory + "/cwd.scn")
+        result.expectPassed()
+        #expect(result.log.contains { $0.message.hasSuffix("): printf '%s|' a '' b") }, "the command as written: \(result.log.map(\.message))")
+
+        let missing = try await ScenarioHarness.run("spawn nowhere \"./where.sh\" cwd \"missing\"", path: directory + "/missing.scn")
+        missing.expectFailure(line: 1, containing: "the subject's working directory \(directory)/missing is not a directory")
+    }
+}

@@ -9,6 +9,10 @@
 /// GNU extension this calls, so it is wrapped here.
 int spawn_file_actions_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
+/// Adds a file action that changes the child's working directory to `path` before it runs
+/// its program. 0, or an errno (ENOSYS before glibc 2.29). Hidden by Swift's Glibc module too.
+int spawn_file_actions_chdir(posix_spawn_file_actions_t *actions, const char *path);
+
 /// Makes this process the reaper of its descendants' orphans (Linux PR_SET_CHILD_SUBREAPER):
 /// a process that leaves its parent's session and outlives it becomes this process's child
 /// instead of init's. 0, or an errno. prctl is variadic, which Swift cannot call.

@@ -10,14 +10,30 @@ import Glibc
 
 /// The `spawn`, `kill` and `expect exit` executors.
 extension ScenarioExecution {
+    /// Where a subject runs, as an absolute path: `cwd "DIR"`, or the folder of the file the
+    /// step is written in, relative paths resolved from that folder as `include` resolves them.
+    private func workingDirectory(_ step: SpawnStep, _ statement: Statement) throws -> String {
+        let given = step.workingDirectory?.renderString(lookup) ?? "."
+        var path = ScenarioLoader.resolve(given, from: statement.location.file)
+        if !path.hasPrefix("/") { path = joinPath(FileManager.default.currentDirectoryPath, path) }
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory else {
+            throw StepFailure(.environment, at: statement.location, step: statement.text,
+                              message: "the subject's working directory \(path) is not a directory")
+        }
+        return path
+    }
+
     func spawn(_ step: SpawnStep, _ statement: Statement) async throws {
         func environmentError(_ message: String) -> StepFailure {
             StepFailure(.environment, at: statement.location, step: statement.text, message: message)
         }
         guard subjects[step.name.text] == nil else { throw failure(statement, "a subject named '\(step.name.text)' is already running") }
+        let command = step.command.renderString(lookup)
         let argv: [String]
-        do { argv = try ShellWords.split(step.command.renderString(lookup)) } catch { throw failure(statement, "bad command: \(error)") }
+        do { argv = try ShellWords.split(command) } catch { throw failure(statement, "bad command: \(error)") }
         guard !argv.isEmpty else { throw failure(statement, "the command is empty") }
+        let directory = try workingDirectory(step, statement)
         let environment = Dictionary(step.environment.map { ($0.key, $0.value.renderString(lookup)) }) { _, last in last }
         let readinessWait = try step.readinessWithin.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         if case .listening(let address)? = step.readiness {
@@ -33,7 +49,7 @@ extension ScenarioExecution {
         }
         let subject: Subject
         do {
-            subject = try Subject.spawn(name: step.name.text, argv: argv, environment: environment, withStdin: step.withStdin)
+            subject = try Subject.spawn(name: step.name.text, argv: argv, command: command, in: directory, environment: environment, withStdin: step.withStdin)
         } catch {
             throw environmentError("\(error)")
         }
@@ -42,7 +58,7 @@ extension ScenarioExecution {
         let (wait, _) = limit(readinessWait)
         switch step.readiness {
         case nil:
-            record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)): \(argv.joined(separator: " "))")
+            record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)): \(command)")
             return
         case .listening(let address)?:
             let target = try resolve(address, "an address HOST:PORT", Address.parse)
