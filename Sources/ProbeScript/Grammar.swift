@@ -34,7 +34,7 @@ public enum Grammar {
             "expect stdout|stderr NAME line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect stdout|stderr NAME eof",
             "... [within D] on any expect",
         ], actsOnConnection: true, parse: { try $0.parseExpect() }),
-        Entry(keyword: "read", synopsis: ["read slowly N byte(s) every D (for D | until eof | total SIZE)"], actsOnConnection: true, parse: { .readSlowly(try $0.parseSlowRead()) }),
+        Entry(keyword: "read", synopsis: ["read slowly N byte(s)|SIZE every D (for D | until eof | total SIZE)"], actsOnConnection: true, parse: { .readSlowly(try $0.parseSlowRead()) }),
         Entry(keyword: "pause", synopsis: ["pause reading"], actsOnConnection: true, parse: { try $0.keyword(["reading"], after: "pause"); return .pauseReading }),
         Entry(keyword: "resume", synopsis: ["resume reading"], actsOnConnection: true, parse: { try $0.keyword(["reading"], after: "resume"); return .resumeReading }),
         Entry(keyword: "sleep", synopsis: ["sleep DURATION"], actsOnConnection: false, parse: { .sleep(try $0.duration()) }),

@@ -143,8 +143,9 @@ extension Parser {
         try keyword(["slowly"], after: "read")
         let bytes = try size("a number of bytes per read")
         if bytes.literal == 0 { throw failure("each slow read takes at least 1 byte", at: tokens[position - 1]) }
-        try keyword(["byte", "bytes"], after: "read slowly N")
-        try keyword(["every"], after: "read slowly N bytes")
+        // `1 byte`, `64 bytes`, or a size as everywhere else: `16KiB`.
+        if !take("byte") { _ = take("bytes") }
+        try keyword(["every"], after: "read slowly SIZE")
         let interval = try duration()
         let stop: SlowRead.Stop
         switch try keyword(Grammar.slowReadStops, after: "read slowly N bytes every D") {

@@ -145,6 +145,10 @@ import Testing
         #expect(read.bytesPerRead.literal == 1)
         guard case .after(let duration) = read.stop else { Issue.record("not for"); return }
         #expect(duration.literal == .seconds(2))
+        guard case .readSlowly(let sized) = try kind("read slowly 16KiB every 10ms until eof") else { Issue.record("a size per read"); return }
+        #expect(sized.bytesPerRead.literal == 16 * 1024 && sized.stop == .eof)
+        guard case .spawn(let moved) = try kind(#"spawn s "./s" cwd "fixtures/a""#) else { Issue.record("not spawn cwd"); return }
+        #expect(moved.workingDirectory?.literalBytes == Array("fixtures/a".utf8))
         guard case .expectExit(let exit) = try kind("expect exit client code 0 within 3s") else { Issue.record("not exit"); return }
         #expect(exit.code?.literal == 0)
         #expect(try kind("kill server") == .kill(Name("server", at: SourceLocation(file: "test.scn", line: 1, column: 6)), signal: nil))
