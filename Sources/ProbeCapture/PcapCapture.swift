@@ -76,7 +76,15 @@ public final class PcapCapture: @unchecked Sendable {
         } catch {
             throw fail(nil, error)
         }
-        guard let dumper = pcap_dump_open(ring.handle, partialPath) else {
+        // Only its owner may read it: a capture holds whole payloads, passwords among them.
+        let descriptor = open(partialPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0, let file = fdopen(descriptor, "w") else {
+            let reason = errno == ENOSPC ? "the disk is full" : String(cString: strerror(errno))
+            if descriptor >= 0 { close(descriptor) }
+            throw fail(ring, CaptureError.failed("cannot write \(partialPath): \(reason)"))
+        }
+        guard let dumper = pcap_dump_fopen(ring.handle, file) else {
+            fclose(file)
             throw fail(ring, CaptureError.failed("cannot write \(partialPath): \(String(cString: pcap_geterr(ring.handle)))"))
         }
         self.stopPipe = stopPipe

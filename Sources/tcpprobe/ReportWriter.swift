@@ -6,8 +6,8 @@ import ProbeHost
 import ProbeReport
 import ProbeResults
 
-/// Writes report files under a temporary name and renames them into place, so an interrupted
-/// run never leaves a truncated report behind. Standard output (`-`, `/dev/stdout`,
+/// Writes report files (0600) under a temporary name and renames them into place, so an
+/// interrupted run never leaves a truncated report behind. Standard output (`-`, `/dev/stdout`,
 /// `/dev/fd/1`) and the like are written on their descriptor, and a target that exists and is
 /// not a regular file (a pipe, `/dev/null`) is written straight: renaming onto either would
 /// replace it, and as root would replace `/dev/stdout` itself.
@@ -55,7 +55,8 @@ enum ReportWriter {
             let directory = target.path.lastIndex(of: "/").map { String(target.path[..<$0]) } ?? ""
             if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
             try Data(target.format.render(report).utf8).write(to: URL(filePath: temporary))
-            guard rename(temporary, target.path) == 0 else {
+            // Reports quote what the peers sent, as captures do: only their owner reads them.
+            guard chmod(temporary, 0o600) == 0, rename(temporary, target.path) == 0 else {
                 let code = errno
                 try? FileManager.default.removeItem(atPath: temporary)
                 throw RenameError(path: target.path, code: code)

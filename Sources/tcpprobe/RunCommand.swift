@@ -54,7 +54,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "The interface to capture on.")
     var interface = "lo"
 
-    @Option(help: "Where pcap files are written (default: $TMPDIR/tcpprobe-pcap).")
+    @Option(help: "Where pcap files are written, 0600 in a folder of your own (default: $XDG_RUNTIME_DIR/tcpprobe, else /tmp/tcpprobe-UID, made 0700).")
     var pcapDir: String?
 
     @Option(help: "Which pcap files to keep: always, failed or never.")

@@ -47,4 +47,55 @@ struct CapturePermissionTests {
         let notCI = try await unprivileged(["run", "w.scn"], in: directory, ci: "false")
         #expect(notCI.status == 0, "CI=false is no CI: \(notCI.stdout)\(notCI.stderr)")
     }
+
+    /// Runs `command` as `nobody`.
+    private func asNobody(_ command: [String]) async throws -> ProbeProcess.Output {
+        try await ProbeProcess.run(["--reuid=65534", "--regid=65534", "--clear-groups"] + command,
+                                   executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
+    }
+
+    private func mode(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    /// Captures and reports hold whole payloads: another user can neither read them nor plant
+    /// the folder they are written to.
+    @Test func capturesArePrivateAndAPlantedFolderIsRefused() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-private-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for runtime in ["ours", "planted"] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(runtime), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o1777])
+        }
+        try Data("""
+            var port = free-port
+            listen l 127.0.0.1:{port}
+            connect a 127.0.0.1:{port}
+            accept b on l
+            b: send line "password=hunter2"
+            a: expect line "password=hunter2"
+            a: assert wire from peer terminator crlf
+            """.utf8).write(to: directory.appendingPathComponent("w.scn"))
+        let ours = directory.appendingPathComponent("ours").path
+        let kept = try await ProbeProcess.run(["run", "--keep-pcap", "always", "--report", "json=r.json", "w.scn"], in: directory,
+                                              environment: ["XDG_RUNTIME_DIR": ours, "CI": ""])
+        #expect(kept.status == 0, "\(kept.stdout)\(kept.stderr)")
+        let folder = ours + "/tcpprobe"
+        #expect(try mode(folder) == 0o700)
+        let pcaps = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".pcap") }
+        try #require(pcaps.count == 1, "\(pcaps)")
+        let pcap = folder + "/" + pcaps[0]
+        #expect(try mode(pcap) == 0o600)
+        #expect(try mode(directory.appendingPathComponent("r.json").path) == 0o600)
+        let peek = try await asNobody(["/bin/cat", pcap])
+        #expect(peek.status != 0 && !peek.stdout.contains("hunter2"), "another user read the capture")
+
+        let planted = directory.appendingPathComponent("planted").path
+        let made = try await asNobody(["/bin/mkdir", "-m", "0777", planted + "/tcpprobe"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let refused = try await ProbeProcess.run(["run", "w.scn"], in: directory, environment: ["XDG_RUNTIME_DIR": planted, "CI": ""])
+        #expect(refused.status == 3, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stdout.contains("cannot capture into \(planted)/tcpprobe: it belongs to uid 65534"), "\(refused.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: planted + "/tcpprobe").isEmpty, "nothing was written there")
+    }
 }

@@ -12,7 +12,10 @@ public struct CaptureSettings: Sendable {
     /// Capture every scenario, not only those with `assert wire` or `set capture on`.
     public var always: Bool
     public var interface: String
+    /// Where pcap files go: a private folder (see `PrivateDirectory`).
     public var directory: String
+    /// True when `directory` is the default, which is made private if it is not.
+    public var directoryIsDefault: Bool
     public var keep: Keep
     /// Without capture privileges, fail with an environment error instead of skipping wire assertions.
     public var required: Bool
@@ -31,7 +34,8 @@ public struct CaptureSettings: Sendable {
         self.snapLength = snapLength
         self.always = always
         self.interface = interface
-        self.directory = directory ?? joinPath(FileManager.default.temporaryDirectory.path(percentEncoded: false), "tcpprobe-pcap")
+        self.directory = directory ?? PrivateDirectory.defaultPath(named: "tcpprobe", environment: ProcessInfo.processInfo.environment)
+        self.directoryIsDefault = directory == nil
         self.keep = keep
         self.required = required
     }

@@ -66,7 +66,12 @@ struct WireSession {
         let headersOnly = scenario.allStatements.contains { if case .set(.capture(.headers)) = $0.kind { true } else { false } }
         let snapLength = headersOnly ? min(settings.snapLength, PcapCapture.minimumSnapLength) : settings.snapLength
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try PrivateDirectory.prepare(directory, tightened: settings.directoryIsDefault)
+        } catch {
+            throw StepFailure(.environment, at: SourceLocation(file: scenario.path, line: 1, column: 1), step: "capture",
+                              message: "cannot capture into \(error)")
+        }
+        do {
             let capture = try settings.open?(path, snapLength)
                 ?? PcapCapture(interface: settings.interface, path: path, bufferSize: settings.bufferSize, snapLength: snapLength)
             self.capture = capture
