@@ -67,10 +67,22 @@ enum JUnitReport {
             all.append(Case(name: "\(result.title) [\(skippedWire)]", time: "0.000", skipped: "capture was not possible"))
         }
         if let sweep = result.sweep {
+            // The scenario's own case is the run with the message whole: it fails only when that
+            // run did. An offset's failure is counted once, on the offset, which the scenario's
+            // failure (reported at the smallest failing offset) is about.
+            let offsetsTook = sweep.outcomes.reduce(Duration.zero) { $0 + $1.duration }
+            all[0].time = DurationFormat.seconds(max(.zero, result.duration - offsetsTook))
+            let smallest = sweep.failingOffsets.first
+            var offsetFailure: Problem?
+            if smallest != nil, let failure = all[0].failure {
+                offsetFailure = failure
+                all[0].failure = nil
+            }
             for outcome in sweep.outcomes {
-                var offset = Case(name: "\(result.title) [split at offset \(outcome.offset)]", time: "0.000")
+                var offset = Case(name: "\(result.title) [split at offset \(outcome.offset)]", time: DurationFormat.seconds(outcome.duration))
                 if !outcome.passed {
-                    offset.failure = Problem(message: "fails with the swept message split at offset \(outcome.offset)", text: sweep.summary)
+                    let generic = Problem(message: "fails with the swept message split at offset \(outcome.offset)", text: sweep.summary)
+                    offset.failure = outcome.offset == smallest ? offsetFailure ?? generic : generic
                 }
                 all.append(offset)
             }

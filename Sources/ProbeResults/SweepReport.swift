@@ -1,9 +1,10 @@
 /// What a sweep found: each offset's outcome.
 public struct SweepReport: Sendable {
     public var plan: SplitSweep
-    public var outcomes: [(offset: Int, passed: Bool)]
+    /// Each offset's run: whether it passed, and how long it took.
+    public var outcomes: [(offset: Int, passed: Bool, duration: Duration)]
 
-    public init(plan: SplitSweep, outcomes: [(offset: Int, passed: Bool)]) {
+    public init(plan: SplitSweep, outcomes: [(offset: Int, passed: Bool, duration: Duration)]) {
         self.plan = plan
         self.outcomes = outcomes
     }

@@ -72,6 +72,26 @@ import Testing
         #expect(try junit.nodes(forXPath: "//testcase[@name='sweep [2 wire checks skipped]']/skipped").count == 1)
         #expect(ReportFormat.html.render(run).contains("(2 wire checks skipped)"))
     }
+    /// A swept scenario that failed at one offset is one failure, counted on that offset, and
+    /// every run of the sweep carries its own time.
+    @Test func aSweepFailingAtOneOffsetIsOneJUnitFailure() throws {
+        var failure = StepFailure(at: SampleRun.at("Scenarios/sweep.scn", 4), step: "expect line \"ok\"",
+                                  message: "with the swept message split at offset 2:\nexpected line: \"ok\"")
+        failure.connection = "connection #1"
+        var result = ScenarioResult(path: "Scenarios/sweep.scn", title: "sweep", outcome: .failed(failure), duration: .milliseconds(100),
+                                    log: [], notes: [])
+        result.sweep = SweepReport(plan: SplitSweep(messageLength: 4, limit: 256),
+                                   outcomes: [(1, true, .milliseconds(20)), (2, false, .milliseconds(30)), (3, true, .milliseconds(25))])
+        let run = RunReport(results: [result], startedAt: "2026-01-02T03:04:05Z", duration: .milliseconds(100))
+        let junit = try XMLDocument(xmlString: ReportFormat.junit.render(run))
+        #expect(try junit.nodes(forXPath: "/testsuites[@failures='1']").count == 1, "\(ReportFormat.junit.render(run))")
+        #expect(try junit.nodes(forXPath: "//testcase[@name='sweep']/failure").isEmpty, "the run with the message whole passed")
+        let atTwo = try junit.nodes(forXPath: "//testcase[@name='sweep [split at offset 2]']/failure/@message").map { $0.stringValue ?? "" }
+        #expect(atTwo == ["with the swept message split at offset 2:"], "the failure itself, on its offset")
+        let times = try junit.nodes(forXPath: "//testcase/@time").map { $0.stringValue ?? "" }
+        #expect(times == ["0.025", "0.020", "0.030", "0.025"], "the whole-message run, then each offset's: \(times)")
+    }
+
     static var withNotes: RunReport {
         var run = SampleRun.report
         run.notes = ["stopped 1 process that subjects left running in the background (run servers in the foreground):\n  pid 41 (nginx: master process <nginx.conf>)"]

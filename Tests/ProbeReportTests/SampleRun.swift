@@ -40,7 +40,7 @@ enum SampleRun {
     static var swept: ScenarioResult {
         var result = ScenarioResult(path: "Scenarios/sweep.scn", title: "sweep", outcome: .passed, duration: .milliseconds(300), log: [],
                                     notes: ["split sweep over a 4-byte message: 3 of 3 offsets pass"])
-        result.sweep = SweepReport(plan: SplitSweep(messageLength: 4, limit: 256), outcomes: [(1, true), (2, true), (3, true)])
+        result.sweep = SweepReport(plan: SplitSweep(messageLength: 4, limit: 256), outcomes: [(1, true, .zero), (2, true, .zero), (3, true, .zero)])
         return result
     }
 }

@@ -7,7 +7,7 @@ struct SplitSweepTests {
     @Test func aSweepSummaryListsTwentyFailingOffsetsAtMost() {
         func summary(failing: Int) -> String {
             let plan = SplitSweep(messageLength: 31, limit: 256)
-            return SweepReport(plan: plan, outcomes: plan.offsets.map { ($0, $0 > failing) }).summary
+            return SweepReport(plan: plan, outcomes: plan.offsets.map { ($0, $0 > failing, .zero) }).summary
         }
         #expect(summary(failing: 20) == "split sweep over a 31-byte message: 10 of 30 offsets pass; failing offsets: "
                 + (1...20).map(String.init).joined(separator: ", ") + "; the smallest failing offset is 1")

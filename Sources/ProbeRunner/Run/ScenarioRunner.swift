@@ -29,7 +29,7 @@ public struct ScenarioRunner: Sendable {
         for offset in plan.offsets {
             let (result, _) = await runOnce(scenario, sweep: .offset(offset))
             duration += result.duration
-            report.outcomes.append((offset, result.outcome.passed))
+            report.outcomes.append((offset, result.outcome.passed, result.duration))
             if firstFailure == nil, !result.outcome.passed { firstFailure = result }
         }
         var result = firstFailure ?? discovery
