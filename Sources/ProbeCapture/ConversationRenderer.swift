@@ -38,13 +38,51 @@ public struct ConversationRenderer: Sendable {
         let server = (address: first.destinationAddress, port: first.destinationPort)
         let clientName = Address(host: client.address, port: client.port).description
         let serverName = Address(host: server.address, port: server.port).description
-        let formatter = SegmentFormatter(start: segments[0].timestamp, leftPort: client.port)
-        var lines = ["connection \(clientName) → \(serverName): \(segments.count) segments (→ client to server, ← server to client)"]
-        lines += segments.map { "  " + formatter.row($0) }
+        let formatter = SegmentFormatter(start: segments[0].timestamp, leftPort: client.port, windowShifts: Self.windowShifts(segments))
+        var lines = ["connection \(clientName) → \(serverName): \(segments.count) segments (→ client to server, ← server to client; "
+                     + "times from its first segment, windows in bytes)"]
+        lines += zip(segments, Self.repeats(segments)).map { "  " + formatter.row($0, marks: $1) }
         let trace = ConnectionTrace(segments: segments, probePort: client.port, peerPort: server.port)
         lines += summary(trace.fromProbe, arrow: "→", from: clientName)
         lines += summary(trace.fromPeer, arrow: "←", from: serverName)
         return lines.joined(separator: "\n")
+    }
+
+    /// Each side's window-scale shift, by port: only when both its SYN and the other side's
+    /// carried the option (RFC 7323); none otherwise, and windows are shown as sent.
+    public static func windowShifts(_ segments: [TCPSegment]) -> [Int: Int] {
+        var offered: [Int: Int] = [:]
+        var synSenders: Set<Int> = []
+        for segment in segments where segment.flags.contains(.syn) {
+            synSenders.insert(segment.sourcePort)
+            if let scale = segment.windowScale { offered[segment.sourcePort] = scale }
+        }
+        return synSenders.count == 2 && offered.count == 2 ? offered : [:]
+    }
+
+    /// Per segment, what repeats earlier traffic of its side: data sent again
+    /// ("[RETRANSMISSION]") and a FIN sent again ("[DUP FIN]").
+    static func repeats(_ segments: [TCPSegment]) -> [[String]] {
+        var next: [Int: UInt32] = [:]
+        var finSeen: Set<Int> = []
+        return segments.map { segment in
+            let side = segment.sourcePort
+            let span = UInt32(truncatingIfNeeded: segment.length) &+ (segment.flags.contains(.syn) ? 1 : 0) &+ (segment.flags.contains(.fin) ? 1 : 0)
+            var marks: [String] = []
+            if segment.flags.contains(.fin) {
+                if finSeen.contains(side) { marks.append("[DUP FIN]") }
+                finSeen.insert(side)
+            }
+            if segment.length > 0, let expected = next[side], Int32(bitPattern: segment.sequence &- expected) < 0 {
+                marks.append("[RETRANSMISSION]")
+            }
+            if span > 0 {
+                let end = segment.sequence &+ span
+                if let expected = next[side], Int32(bitPattern: end &- expected) <= 0 { return marks }
+                next[side] = end
+            }
+            return marks
+        }
     }
 
     private func summary(_ trace: DirectionTrace, arrow: String, from name: String) -> [String] {

@@ -84,12 +84,24 @@ public enum PacketDecoder {
         let dataOffset = Int(bytes[tcpStart + 12] >> 4) * 4
         guard dataOffset >= 20, tcpStart + dataOffset <= end else { return nil }
         let payloadStart = tcpStart + dataOffset
+        let flags = TCPSegment.Flags(rawValue: bytes[tcpStart + 13] & 0x1F)
+        var windowScale: Int?
+        if flags.contains(.syn) {
+            // Options: kind 0 ends them, 1 pads, any other has a length byte; 3 is the window scale.
+            var option = tcpStart + 20
+            while option < payloadStart, bytes[option] != 0 {
+                if bytes[option] == 1 { option += 1; continue }
+                guard option + 1 < payloadStart, bytes[option + 1] >= 2 else { break }
+                if bytes[option] == 3, bytes[option + 1] == 3, option + 2 < payloadStart { windowScale = min(14, Int(bytes[option + 2])) }
+                option += Int(bytes[option + 1])
+            }
+        }
         return TCPSegment(timestamp: timestamp, sourceAddress: source, destinationAddress: destination,
                           sourcePort: u16(tcpStart), destinationPort: u16(tcpStart + 2),
                           sequence: u32(tcpStart + 4), acknowledgement: u32(tcpStart + 8),
-                          flags: TCPSegment.Flags(rawValue: bytes[tcpStart + 13] & 0x1F), window: u16(tcpStart + 14),
+                          flags: flags, window: u16(tcpStart + 14),
                           payload: Array(bytes[payloadStart..<(payloadStart + min(end - payloadStart, payloadPrefix))]),
-                          length: ipEnd - payloadStart)
+                          length: ipEnd - payloadStart, windowScale: windowScale)
     }
 
     /// Dotted decimal, written digit by digit: at most 15 bytes, so a small string that needs

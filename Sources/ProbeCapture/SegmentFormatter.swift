@@ -1,19 +1,31 @@
 import ProbeScript
 
-/// One segment as a row of text: relative time, direction, flags, length, window and payload.
+/// One segment as a row of text: time since the connection's first segment, direction, flags,
+/// length, window and payload.
 public struct SegmentFormatter: Sendable {
     public var start: Double
     /// The port of the side drawn on the left (the probe, or the client).
     public var leftPort: Int
     public var payloadLimit: Int
+    /// Each side's window-scale shift by its port, when both SYNs agreed on scaling: a window
+    /// is then shown as the bytes it stands for, as Wireshark's calculated window size shows it.
+    public var windowShifts: [Int: Int]
 
-    public init(start: Double, leftPort: Int, payloadLimit: Int = 60) {
+    public init(start: Double, leftPort: Int, payloadLimit: Int = 60, windowShifts: [Int: Int] = [:]) {
         self.start = start
         self.leftPort = leftPort
         self.payloadLimit = payloadLimit
+        self.windowShifts = windowShifts
     }
 
-    public func row(_ segment: TCPSegment) -> String {
+    /// The window `segment` advertises, in bytes: its field scaled, except on a SYN (never scaled).
+    public func window(of segment: TCPSegment) -> Int {
+        guard !segment.flags.contains(.syn), let shift = windowShifts[segment.sourcePort] else { return segment.window }
+        return segment.window << shift
+    }
+
+    /// `marks` adds what the caller knows of the segment ("[RETRANSMISSION]").
+    public func row(_ segment: TCPSegment, marks extra: [String] = []) -> String {
         let time = DurationFormat.fixed(segment.timestamp - start, places: 6)
         let arrow = segment.sourcePort == leftPort ? "→" : "←"
         var marks: [String] = []
@@ -21,11 +33,12 @@ public struct SegmentFormatter: Sendable {
         if segment.flags.contains(.rst) { marks.append("[RST]") }
         if segment.window == 0, !segment.flags.contains(.rst) { marks.append("[ZERO WINDOW]") }
         let flags = segment.flags.description + String(repeating: " ", count: max(0, 11 - segment.flags.description.count))
-        var text = "+\(time)s \(arrow) \(flags) len \(segment.length) win \(segment.window)"
+        var text = "+\(time)s \(arrow) \(flags) len \(segment.length) win \(window(of: segment))"
         if !segment.payload.isEmpty {
             let shown = segment.payload.prefix(payloadLimit)
             text += " \"\(ByteEscaper.escape(shown))\"" + (segment.length > shown.count ? "…" : "")
         }
+        marks += extra
         if !marks.isEmpty { text += " " + marks.joined(separator: " ") }
         return text
     }

@@ -27,6 +27,8 @@ public struct TCPSegment: Sendable, Equatable {
     public var flags: Flags
     /// The raw window field (unscaled); 0 is a zero window whatever the scale.
     public var window: Int
+    /// The shift of the window-scale option, on a SYN that carries one.
+    public var windowScale: Int?
     /// The payload bytes at hand: all of them, or the first few (a snap length, a read-back prefix).
     public var payload: [UInt8]
     /// How many payload bytes the segment carried on the wire.
@@ -35,7 +37,8 @@ public struct TCPSegment: Sendable, Equatable {
     public var isTruncated: Bool { payload.count < length }
 
     public init(timestamp: Double, sourceAddress: String, destinationAddress: String, sourcePort: Int, destinationPort: Int,
-                sequence: UInt32, acknowledgement: UInt32, flags: Flags, window: Int, payload: [UInt8], length: Int? = nil) {
+                sequence: UInt32, acknowledgement: UInt32, flags: Flags, window: Int, payload: [UInt8], length: Int? = nil,
+                windowScale: Int? = nil) {
         self.timestamp = timestamp
         self.sourceAddress = sourceAddress
         self.destinationAddress = destinationAddress
@@ -45,6 +48,7 @@ public struct TCPSegment: Sendable, Equatable {
         self.acknowledgement = acknowledgement
         self.flags = flags
         self.window = window
+        self.windowScale = windowScale
         self.payload = payload
         self.length = max(payload.count, length ?? payload.count)
     }

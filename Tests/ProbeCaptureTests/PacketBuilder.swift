@@ -8,12 +8,15 @@ struct PacketBuilder {
     var clientPort = 40000
     var serverPort = 7000
 
-    func packet(fromClient: Bool, sequence: UInt32, flags: TCPSegment.Flags, payload: [UInt8] = [], window: Int = 512, at time: Double) -> CapturedPacket {
+    /// `options` are TCP options, padded to whole words.
+    func packet(fromClient: Bool, sequence: UInt32, flags: TCPSegment.Flags, payload: [UInt8] = [], window: Int = 512,
+                options: [UInt8] = [], at time: Double) -> CapturedPacket {
+        let padded = options + [UInt8](repeating: 0, count: (4 - options.count % 4) % 4)
         let (sourcePort, destinationPort) = fromClient ? (clientPort, serverPort) : (serverPort, clientPort)
         var tcp: [UInt8] = [UInt8(sourcePort >> 8), UInt8(sourcePort & 0xFF), UInt8(destinationPort >> 8), UInt8(destinationPort & 0xFF)]
         tcp += [UInt8(sequence >> 24), UInt8((sequence >> 16) & 0xFF), UInt8((sequence >> 8) & 0xFF), UInt8(sequence & 0xFF)]
-        tcp += [0, 0, 0, 1, 0x50, flags.rawValue, UInt8(window >> 8), UInt8(window & 0xFF), 0, 0, 0, 0]
-        tcp += payload
+        tcp += [0, 0, 0, 1, UInt8((20 + padded.count) / 4) << 4, flags.rawValue, UInt8(window >> 8), UInt8(window & 0xFF), 0, 0, 0, 0]
+        tcp += padded + payload
         var ip: [UInt8]
         if ipv6 {
             ip = [0x60, 0, 0, 0, UInt8(tcp.count >> 8), UInt8(tcp.count & 0xFF), 6, 64]

@@ -166,7 +166,7 @@ struct LiveCaptureTests {
         let ours = try PcapFile.packets(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: String(pcap))))).compactMap(PacketDecoder.segment)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tshark)
-        process.arguments = ["-r", String(pcap), "-T", "fields", "-e", "tcp.len", "-e", "tcp.flags"]
+        process.arguments = ["-r", String(pcap), "-T", "fields", "-e", "tcp.len", "-e", "tcp.flags", "-e", "tcp.window_size"]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -176,11 +176,15 @@ struct LiveCaptureTests {
         let theirs = output.split(separator: "\n").map { $0.split(separator: "\t") }
         #expect(theirs.count == ours.count, "tshark saw \(theirs.count) packets, tcpprobe \(ours.count)")
         #expect(ours.count >= 10)
+        // `show`'s windows are tshark's calculated window sizes: scaled by the SYNs' option.
+        let formatter = SegmentFormatter(start: 0, leftPort: 0, windowShifts: ConversationRenderer.windowShifts(ours))
+        #expect(!formatter.windowShifts.isEmpty, "Linux scales windows on loopback")
         for (row, segment) in zip(theirs, ours) {
-            #expect(row.count == 2, "tshark row \(row)")
+            #expect(row.count == 3, "tshark row \(row)")
             #expect(row.first.flatMap { Int($0) } == segment.payload.count)
-            let flags = row.last.flatMap { UInt8($0.dropFirst(2), radix: 16) }.map { $0 & 0x1F }
+            let flags = row[1...].first.flatMap { UInt8($0.dropFirst(2), radix: 16) }.map { $0 & 0x1F }
             #expect(flags == segment.flags.rawValue)
+            #expect(row.last.flatMap { Int($0) } == formatter.window(of: segment), "tshark \(row), ours \(formatter.row(segment))")
         }
     }
 

@@ -26,10 +26,11 @@ extension ScenarioExecution {
         let key = WireSession.ProgressKey(statement: statement.location, direction: assertion.direction, probePort: trace.probePort, peerPort: trace.peerPort)
         let verdict = wire.judge(check, on: direction, key)
         guard verdict.passed else {
-            let formatter = SegmentFormatter(start: trace.segments.first?.timestamp ?? 0, leftPort: trace.probePort)
+            let formatter = SegmentFormatter(start: trace.segments.first?.timestamp ?? 0, leftPort: trace.probePort,
+                                             windowShifts: ConversationRenderer.windowShifts(trace.segments))
             var message = "wire from \(assertion.direction.rawValue): \(verdict.summary)"
             if !verdict.evidence.isEmpty {
-                message += "\nsegments (→ probe to peer, ← peer to probe):\n" + verdict.evidence.map { "  " + formatter.row($0) }.joined(separator: "\n")
+                message += "\nsegments (→ probe to peer, ← peer to probe; times from the connection's first segment, not the scenario's start):\n" + verdict.evidence.map { "  " + formatter.row($0) }.joined(separator: "\n")
             }
             throw await withRecentBytes(failure(statement, message, connection), connection)
         }
