@@ -228,8 +228,41 @@ import Testing
             kill stubborn
             """)
         result.expectPassed()
-        #expect(result.log.contains { $0.message == "stopped 'stubborn': killed by signal 9" }, "\(result.log.map(\.message))")
+        #expect(result.log.contains { $0.message.hasPrefix("stopped 'stubborn' in ") && $0.message.hasSuffix(": killed by signal 9") }, "\(result.log.map(\.message))")
         #expect(clock.now - started >= .seconds(2))
+    }
+
+    /// A sweep re-runs its subjects: when stopping them is a good part of the sweep's time, the
+    /// result says so, and how to keep a slow server outside.
+    @Test func aSweepSaysWhenStoppingSubjectsTookMuchOfIt() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            spawn slow "sh -c 'trap \\"sleep 0.4; exit 0\\" TERM; echo up; while true; do sleep 0.05; done'" ready when stdout /up/
+            connect 127.0.0.1:{port}
+            send "abc" split sweep
+            """, against: peer)
+        result.expectPassed()
+        #expect(result.stoppingSubjects >= .milliseconds(1200), "three runs of a 0.4 s exit: \(result.stoppingSubjects)")
+        #expect(result.notes.contains { $0.hasPrefix("stopping subjects took ") && $0.contains("(3 runs): a server slow to exit can stay outside the sweep") },
+                "\(result.notes)")
+    }
+
+    /// A failure shows the subjects that exited or wrote something; a silent server still
+    /// running explains nothing.
+    @Test func aFailureShowsOnlySubjectsWithSomethingToSay() async throws {
+        let result = try await ScenarioHarness.run("""
+            spawn quiet "sleep 5"
+            spawn chatty "sh -c 'echo hello from chatty; sleep 5'" ready when stdout /hello/
+            spawn gone "true"
+            set deadline 300ms
+            sleep 1s
+            """)
+        result.expectFailure(line: 5, containing: "deadline")
+        let shown = result.notes.filter { $0.hasPrefix("subject '") }
+        #expect(shown.contains { $0.hasPrefix("subject 'chatty'") && $0.contains("hello from chatty") }, "\(shown)")
+        #expect(shown.contains { $0.hasPrefix("subject 'gone'") && $0.contains("exit code 0") }, "\(shown)")
+        #expect(!shown.contains { $0.hasPrefix("subject 'quiet'") }, "\(shown)")
     }
 
     @Test(.heavy) func parallelThousandCopiesAllPassWithPercentiles() async throws {

@@ -167,8 +167,11 @@ extension ScenarioExecution {
             subject.signal(number)
             record(statement, "sent SIG\(signal) to '\(name.text)'")
         } else {
+            let started = clock.now
             await subject.stop()
-            record(statement, "stopped '\(name.text)': \(subject.exitDescription ?? "still running")")
+            let took = clock.now - started
+            runRecord.stoppingSubjects += took
+            record(statement, "stopped '\(name.text)' in \(format(took)): \(subject.exitDescription ?? "still running")")
         }
     }
 
@@ -204,8 +207,13 @@ extension ScenarioExecution {
 
     /// Stops every subject of the run; on failure, their output goes into the report.
     func stopSubjects(reportOutput: Bool) async {
+        let started = clock.now
+        defer { runRecord.stoppingSubjects += clock.now - started }
         for subject in subjects.all {
-            if reportOutput { runRecord.notes.append(subject.report()) }
+            // A server still running that said nothing explains nothing: only the others are shown.
+            if reportOutput, subject.hasExited || subject.stdout.tail().total + subject.stderr.tail().total > 0 {
+                runRecord.notes.append(subject.report())
+            }
             if await subject.stop() {
                 runRecord.notes.append("subject '\(subject.name)' had exited but left processes running in its process group; tcpprobe stopped them")
             }

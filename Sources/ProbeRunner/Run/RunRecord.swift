@@ -11,6 +11,8 @@ struct RunRecord {
     /// Facts worth reporting even on success, such as the random seed.
     var notes: [String] = []
     var parallelSummaries: [ParallelSummary] = []
+    /// How long stopping its subjects took, at `kill` and at the end.
+    var stoppingSubjects: Duration = .zero
 
     /// Logs `message`, `offset` into the run, at `location`.
     mutating func log(_ message: String, at offset: Duration, _ location: SourceLocation?) {

@@ -25,10 +25,12 @@ public struct ScenarioRunner: Sendable {
         let plan = SplitSweep(messageLength: length, limit: options.sweepLimit)
         var report = SweepReport(plan: plan, outcomes: [])
         var duration = discovery.duration
+        var stopping = discovery.stoppingSubjects
         var firstFailure: ScenarioResult?
         for offset in plan.offsets {
             let (result, _) = await runOnce(scenario, sweep: .offset(offset))
             duration += result.duration
+            stopping += result.stoppingSubjects
             report.outcomes.append((offset, result.outcome.passed, result.duration))
             if firstFailure == nil, !result.outcome.passed { firstFailure = result }
         }
@@ -36,6 +38,12 @@ public struct ScenarioRunner: Sendable {
         result.duration = duration
         result.sweep = report
         result.notes.insert(report.summary, at: 0)
+        result.stoppingSubjects = stopping
+        if stopping >= .seconds(1), stopping * 10 >= duration {
+            result.notes.insert("stopping subjects took \(DurationFormat.short(stopping)) of the sweep's \(DurationFormat.short(duration)) "
+                                + "(\(plan.offsets.count + 1) runs): a server slow to exit can stay outside the sweep, started before "
+                                + "`tcpprobe run` with its port passed in --var", at: 1)
+        }
         if case .failed(var failure) = result.outcome, let smallest = report.failingOffsets.first {
             failure.message = "with the swept message split at offset \(smallest):\n" + failure.message
             result.outcome = .failed(failure)
@@ -62,6 +70,7 @@ public struct ScenarioRunner: Sendable {
         var result = ScenarioResult(path: scenario.path, title: scenario.title, outcome: outcome,
                                     duration: execution.elapsed, log: execution.runRecord.log.entries, notes: execution.runRecord.notes)
         result.parallel = execution.runRecord.parallelSummaries
+        result.stoppingSubjects = execution.runRecord.stoppingSubjects
         result.wire = execution.wire.events
         if execution.wire.unavailable != nil {
             result.skippedWireChecks = scenario.allStatements.filter { if case .assertWire = $0.kind { true } else { false } }.count
