@@ -6,11 +6,14 @@ public struct CaptureStats: Sendable, Equatable {
     public var dropped: Int
     /// Packets the interface dropped.
     public var interfaceDropped: Int
+    /// Why the pcap file could not be written whole ("the disk is full"), if it could not.
+    public var writeFailure: String?
 
-    public init(received: Int, dropped: Int, interfaceDropped: Int) {
+    public init(received: Int, dropped: Int, interfaceDropped: Int, writeFailure: String? = nil) {
         self.received = received
         self.dropped = dropped
         self.interfaceDropped = interfaceDropped
+        self.writeFailure = writeFailure
     }
 
     /// No packets at all: what a capture that is not running reports.
@@ -19,6 +22,7 @@ public struct CaptureStats: Sendable, Equatable {
     /// Why a capture with these counters cannot judge the wire, or nil when it lost nothing.
     /// A full buffer comes with its remedies.
     public var incompleteness: String? {
+        if let writeFailure { return "the pcap file could not be written whole (\(writeFailure))" }
         guard dropped > 0 || interfaceDropped > 0 else { return nil }
         let hint = dropped > 0 ? " (its buffer filled: a larger --capture-buffer, or --snaplen for a bulk transfer, holds longer bursts)" : ""
         return "the capture dropped \(dropped + interfaceDropped) packets" + hint

@@ -28,6 +28,8 @@ public final class PcapCapture: @unchecked Sendable {
     /// The reader's own thread; shutting it down waits for the reader to finish.
     private let reader = NIOThreadPool(numberOfThreads: 1)
     private var finished = false
+    /// Why writing the pcap file failed, once it has (see `flush`).
+    private var writeFailure: String?
     /// What `segments` has decoded of the file so far, by payload prefix (checks of lengths
     /// and checks of content take turns), kept until the capture stops (at most the payload
     /// limit of payload, when checks read whole payloads).
@@ -132,7 +134,11 @@ public final class PcapCapture: @unchecked Sendable {
                 _ = poll(&descriptors, 2, 50)
             }
             if descriptors[0].revents != 0 { break }
-            let drained = lock.withLock { drain() }
+            let drained = lock.withLock {
+                let count = drain()
+                noteWriteFailure()
+                return count
+            }
             emptyDrains = drained > 0 ? 0 : min(emptyDrains + 1, Self.quietTicks)
         }
     }
@@ -153,8 +159,23 @@ public final class PcapCapture: @unchecked Sendable {
         lock.withLock {
             guard !finished else { return }
             _ = drain()
-            pcap_dump_flush(dumper)
+            flush()
         }
+    }
+
+    /// Writes out what the file's buffer holds. Under `lock`.
+    private func flush() {
+        let flushed = pcap_dump_flush(dumper) == 0
+        noteWriteFailure(flushed ? nil : errno)
+    }
+
+    /// After packets were written (or flushed): a write that failed, for a full disk say, makes
+    /// the capture incomplete, since wire checks read the file. Its errno is read at once, the
+    /// stream's error flag being all that stays. Under `lock`.
+    private func noteWriteFailure(_ flushError: Int32? = nil) {
+        let code = flushError ?? errno
+        guard writeFailure == nil, flushError != nil || ferror(pcap_dump_file(dumper)) != 0 else { return }
+        writeFailure = code == ENOSPC ? "the disk is full" : String(cString: strerror(code))
     }
 
     public func stats() -> CaptureStats {
@@ -162,7 +183,10 @@ public final class PcapCapture: @unchecked Sendable {
     }
 
     private func readStats() -> CaptureStats {
-        finished ? .empty : ring.counters().since(baseline)
+        guard !finished else { return .empty }
+        var stats = ring.counters().since(baseline)
+        stats.writeFailure = writeFailure
+        return stats
     }
 
     /// The TCP segments written so far (call `sync()` first to include the latest), each with
@@ -198,8 +222,8 @@ public final class PcapCapture: @unchecked Sendable {
         try? reader.syncShutdownGracefully()
         return lock.withLock {
             _ = drain()
+            flush()
             let stats = readStats()
-            pcap_dump_flush(dumper)
             pcap_dump_close(dumper)
             CaptureRingPool.shared.giveBack(ring)
             close(stopPipe[0])

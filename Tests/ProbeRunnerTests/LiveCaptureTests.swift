@@ -299,6 +299,24 @@ struct LiveCaptureTests {
         }
     }
 
+    /// A pcap the disk cannot hold makes the capture incomplete, saying why: wire checks read
+    /// the file. The file is a `/dev/full` (char 1,7), whose every write fails with ENOSPC.
+    @Test func aFullDiskMakesTheCaptureIncompleteAndSaysSo() async throws {
+        let directory = try newDirectory("tcpprobe-full")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let path = directory + "/full.pcap"
+        try #require(mknod(path + ".part", S_IFCHR | 0o600, dev_t(1 << 8 | 7)) == 0, "mknod: \(String(cString: strerror(errno)))")
+        let capture = try PcapCapture(path: path)
+        defer { capture.stop() }
+        try capture.watch(port: peer.port)
+        #expect(capture.stats().incompleteness == nil)
+        try exchange(64 * 1024, withPort: peer.port)
+        capture.sync()
+        #expect(capture.stats().incompleteness == "the pcap file could not be written whole (the disk is full)")
+    }
+
     /// The pcap goes to a FIFO nobody reads, so the capture's writer blocks for real: the ring
     /// fill climbs past the hold mark, the overflow is counted as dropped, and once the FIFO is
     /// read again the fill falls back to nothing.
