@@ -1,5 +1,7 @@
 import Foundation
+import ProbeHost
 import ProbeRunner
+import TestSupport
 import Testing
 
 /// Every form of `expect`, passing and failing, against in-process peers.
@@ -27,6 +29,42 @@ import Testing
             expect eventually line /^ETag: / max 32
             """, against: peer)
         missing.expectFailure(line: 2, containing: "skipped 3 lines (48 bytes, over max 32) and none was a line matching /^ETag: /")
+    }
+
+    /// A real HTTP server's reply, as a newcomer reads one: the status line, skip to
+    /// Content-Length, the headers' end by regex, then exactly that body; and a header that
+    /// never comes fails at max.
+    @Test(.nginx) func eventuallyFindsNginxsContentLength() async throws {
+        let nginx = try #require(Requirement.nginx.path)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-nginx-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/www", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "hello from nginx\n".write(toFile: directory + "/www/hello.txt", atomically: true, encoding: .utf8)
+        let port = try #require(FreePort.pick())
+        let temporary = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map { "\($0)_temp_path \(directory)/\($0);" }.joined(separator: " ")
+        try """
+            daemon off; master_process off; worker_processes 1; pid \(directory)/nginx.pid; error_log \(directory)/error.log;
+            events { worker_connections 16; }
+            http { access_log off; \(temporary)
+                   server { listen 127.0.0.1:\(port); root \(directory)/www; } }
+            """.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
+        let request = """
+            spawn web "\(nginx) -p {dir} -c {dir}/nginx.conf -e {dir}/error.log" ready on 127.0.0.1:{port} within 10s
+            connect 127.0.0.1:{port}
+            send "GET /hello.txt HTTP/1.1\\r\\nHost: probe\\r\\n\\r\\n"
+            expect line "HTTP/1.1 200 OK"
+
+            """
+        let variables = ["dir": directory, "port": String(port)]
+        let result = try await ScenarioHarness.run(request + """
+            expect eventually line /^content-length: (?<len>\\d+)$/i max 4KiB
+            expect until /\\r\\n\\r\\n/ max 8KiB
+            expect bytes {len} = "hello from nginx\\n"
+            """, variables: variables)
+        result.expectPassed()
+        #expect(result.log.contains { $0.message.contains("{len}=\"17\"") }, "\(result.log.map(\.message))")
+        let missing = try await ScenarioHarness.run(request + "expect eventually line /^X-Never: / max 64", variables: variables)
+        missing.expectFailure(line: 5, containing: "over max 64) and none was a line matching /^X-Never: /")
     }
 
     @Test func linesBytesAndDelimitersFromAnEchoPeer() async throws {
