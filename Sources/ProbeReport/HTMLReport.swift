@@ -42,14 +42,23 @@ enum HTMLReport {
         }
     }
 
-    /// A row of the ladder: an arrow between the lines, or a note on the timeline.
+    /// A row of the ladder: an arrow between the lines, a note on the timeline, or where rows
+    /// were left out.
     private struct Row {
-        enum Kind { case toPeer, toProbe, note, failure }
+        enum Kind { case toPeer, toProbe, note, failure, gap }
         var kind: Kind
         var time: Double
         var text: String
     }
 
+    /// How many rows a ladder draws at most; the rest are listed below it, folded.
+    static let drawnRows = 500
+    /// Of those, the rows kept around the failure: before it (what led there) and after.
+    static let rowsBeforeFailure = 60
+    static let rowsAfterFailure = 20
+
+    /// Every row, in time order: the captured segments (or, without capture, the step log) and
+    /// the failure where it happened.
     private static func rows(_ result: ScenarioResult) -> [Row] {
         var rows: [Row]
         if !result.wire.isEmpty {
@@ -65,14 +74,46 @@ enum HTMLReport {
             }
         }
         if let failure = result.failure {
-            let end = Double(result.duration / .microseconds(1)) / 1e6
-            rows.append(Row(kind: .failure, time: end, text: "✘ line \(failure.location.line): \(failure.step) — \(failure.message.split(separator: "\n").first ?? "")"))
+            let time = Double((result.failedAt ?? result.duration) / .microseconds(1)) / 1e6
+            let row = Row(kind: .failure, time: time, text: "✘ line \(failure.location.line): \(failure.step) — \(failure.message.split(separator: "\n").first ?? "")")
+            rows.insert(row, at: rows.firstIndex { $0.time > time } ?? rows.count)
         }
-        return Array(rows.prefix(500))
+        return rows
+    }
+
+    /// The rows to draw, at most `drawnRows`: the first ones, and those around the failure,
+    /// with a gap row where rows were left out; and the rows left out.
+    private static func drawn(_ rows: [Row]) -> (drawn: [Row], leftOut: [Row]) {
+        guard rows.count > drawnRows else { return (rows, []) }
+        var kept = Set<Int>()
+        if let failure = rows.firstIndex(where: { $0.kind == .failure }) {
+            kept.formUnion(max(0, failure - rowsBeforeFailure)...min(rows.count - 1, failure + rowsAfterFailure))
+        }
+        let budget = drawnRows - 2 - kept.count // room for two gap rows
+        kept.formUnion(0..<max(0, budget))
+        var drawn: [Row] = []
+        var leftOut: [Row] = []
+        var gap: [Row] = []
+        func closeGap() {
+            guard let first = gap.first else { return }
+            drawn.append(Row(kind: .gap, time: first.time, text: "… \(gap.count) rows left out here (listed below the diagram)"))
+            leftOut += gap
+            gap = []
+        }
+        for (index, row) in rows.enumerated() {
+            if kept.contains(index) {
+                closeGap()
+                drawn.append(row)
+            } else {
+                gap.append(row)
+            }
+        }
+        closeGap()
+        return (drawn, leftOut)
     }
 
     private static func ladder(_ result: ScenarioResult) -> String {
-        let rows = rows(result)
+        let (rows, leftOut) = drawn(rows(result))
         guard !rows.isEmpty else { return "" }
         let rowHeight = 22, top = 30, left = 90, right = 610, width = 1100
         let height = top + rows.count * rowHeight + 20
@@ -95,9 +136,15 @@ enum HTMLReport {
             case .failure:
                 svg += "<line x1=\"\(left)\" y1=\"\(y)\" x2=\"\(right)\" y2=\"\(y)\" stroke=\"#cf222e\" stroke-dasharray=\"4 3\"/>"
                 svg += "<text x=\"\(right + 12)\" y=\"\(y + 4)\" class=\"failure\">\(e(String(row.text.prefix(80))))</text>\n"
+            case .gap:
+                svg += "<text x=\"\(left + 10)\" y=\"\(y + 4)\" class=\"note\">\(e(row.text))</text>\n"
             }
         }
-        return svg + "</svg>\n"
+        svg += "</svg>\n"
+        guard !leftOut.isEmpty else { return svg }
+        let listed = leftOut.map { "+\(DurationFormat.fixed($0.time, places: 3))s \($0.kind == .toProbe ? "←" : $0.kind == .toPeer ? "→" : " ") \($0.text)" }
+        return svg + "<details class=\"left-out\"><summary>\(leftOut.count) rows left out of the diagram</summary><pre>"
+            + e(listed.joined(separator: "\n")) + "</pre></details>\n"
     }
 
     private static func e(_ text: String) -> String { XMLEscaping.escape(text) }

@@ -38,6 +38,8 @@ public struct ScenarioResult: Sendable {
     /// How many `assert wire` steps did not judge anything because the run could not capture:
     /// a pass with these is a pass of the other steps only, and every report says so.
     public var skippedWireChecks = 0
+    /// When the failing step failed, since the scenario started (nil when it passed).
+    public var failedAt: Duration?
     /// How long stopping its subjects took: SIGTERM to exit, SIGKILL after the grace period.
     public var stoppingSubjects: Duration = .zero
 

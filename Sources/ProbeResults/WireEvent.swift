@@ -1,6 +1,6 @@
 /// One segment of a scenario's connections, kept for the HTML ladder diagram.
 public struct WireEvent: Sendable {
-    /// Seconds since the first captured segment.
+    /// Seconds since the scenario started, as the step log counts.
     public var offset: Double
     public var connection: String
     public var fromProbe: Bool

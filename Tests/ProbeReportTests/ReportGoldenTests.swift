@@ -92,6 +92,53 @@ import Testing
         #expect(times == ["0.025", "0.020", "0.030", "0.025"], "the whole-message run, then each offset's: \(times)")
     }
 
+    /// A failing scenario of 1,200 segments: its ladder draws 500 rows, the failure where it
+    /// happened and the segments before it among them, and lists the rest, folded.
+    static var longFailure: RunReport {
+        let failure = StepFailure(at: SampleRun.at("Scenarios/bulk.scn", 7), step: "assert wire from peer terminator crlf",
+                                  message: "wire from peer: a line ends in a bare LF", connection: "connection #1")
+        var result = ScenarioResult(path: "Scenarios/bulk.scn", title: "bulk", outcome: .failed(failure), duration: .seconds(2), log: [], notes: [])
+        result.wire = (0..<1200).map { WireEvent(offset: Double($0) / 1000, connection: "connection #1", fromProbe: $0 % 2 == 0,
+                                                  flags: "PSH,ACK", length: 1000 + $0, preview: "") }
+        result.failedAt = .microseconds(900_500)
+        return RunReport(results: [result], startedAt: "2026-01-02T03:04:05Z", duration: .seconds(2))
+    }
+
+    @Test func aLongLadderKeepsItsFailureAndSaysWhatItLeftOut() throws {
+        let html = ReportFormat.html.render(Self.longFailure)
+        let svg = try #require(html.range(of: "<svg").flatMap { start in html.range(of: "</svg>").map { html[start.lowerBound..<$0.upperBound] } })
+        #expect(svg.contains("✘ line 7: assert wire from peer terminator crlf"))
+        #expect(svg.contains("+0.900s") && svg.contains("len 1900") && svg.contains("len 1901"), "the segments around the failure are drawn")
+        let failure = try #require(svg.range(of: "✘ line 7"))
+        #expect(svg[..<failure.lowerBound].contains("len 1900") && !svg[..<failure.lowerBound].contains("len 1901"),
+                "the failure is drawn where it happened, not at the end")
+        #expect(svg.contains("rows left out here (listed below the diagram)"))
+        #expect(!svg.contains("len 2100"), "a segment long after the failure is not drawn")
+        #expect(html.contains("<details class=\"left-out\"><summary>703 rows left out of the diagram</summary>"))
+        #expect(html.contains("+1.100s → connection #1 PSH,ACK len 2100"), "and is listed, folded")
+    }
+
+    @Test(.chromium) func aLongLadderRendersInChromium() async throws {
+        let chromium = try #require(Requirement.chromium.path)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-ladder-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let page = directory.appendingPathComponent("r.html")
+        try Data(ReportFormat.html.render(Self.longFailure).utf8).write(to: page)
+        let screenshot = directory.appendingPathComponent("r.png")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: chromium)
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1100,11200",
+                             "--screenshot=\(screenshot.path)", page.absoluteString]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let png = try Data(contentsOf: screenshot)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "chromium rendered a PNG")
+        #expect(png.count > 50_000, "a tall page of 500 rows: \(png.count) bytes")
+    }
+
     static var withNotes: RunReport {
         var run = SampleRun.report
         run.notes = ["stopped 1 process that subjects left running in the background (run servers in the foreground):\n  pid 41 (nginx: master process <nginx.conf>)"]

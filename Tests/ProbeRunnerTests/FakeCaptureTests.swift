@@ -25,14 +25,15 @@ final class CannedCapture: PacketCapture, @unchecked Sendable {
 
 @Suite struct FakeCaptureTests {
     /// The segments of a peer on `peerPort` that sends `payload` to `probePort` after a handshake, then FIN.
-    static func peerSends(_ payload: String, from peerPort: Int, to probePort: Int) -> [TCPSegment] {
+    /// Timed from `start` (seconds since 1970, the capture's clock).
+    static func peerSends(_ payload: String, from peerPort: Int, to probePort: Int, start: Double = 0) -> [TCPSegment] {
         func segment(_ sequence: UInt32, _ flags: TCPSegment.Flags, _ bytes: [UInt8] = [], at time: Double) -> TCPSegment {
             TCPSegment(timestamp: time, sourceAddress: "127.0.0.1", destinationAddress: "127.0.0.1", sourcePort: peerPort,
                        destinationPort: probePort, sequence: sequence, acknowledgement: 1, flags: flags, window: 512, payload: bytes)
         }
         let bytes = Array(payload.utf8)
-        return [segment(1000, [.syn, .ack], at: 0), segment(1001, [.psh, .ack], bytes, at: 0.01),
-                segment(1001 + UInt32(bytes.count), [.fin, .ack], at: 0.02)]
+        return [segment(1000, [.syn, .ack], at: start), segment(1001, [.psh, .ack], bytes, at: start + 0.01),
+                segment(1001 + UInt32(bytes.count), [.fin, .ack], at: start + 0.02)]
     }
 
     /// Runs `text` against `peer` with a canned capture that says the peer sent `wire`, or with
@@ -44,7 +45,8 @@ final class CannedCapture: PacketCapture, @unchecked Sendable {
         let peerPort = peer.port
         capture.open = { _, _ in
             guard let wire else { throw NoCapture() }
-            return CannedCapture { peer.log.clientPorts.last.map { Self.peerSends(wire, from: peerPort, to: $0) } ?? [] }
+            let opened = Date().timeIntervalSince1970 // the traffic "starts" as the capture opens
+            return CannedCapture { peer.log.clientPorts.last.map { Self.peerSends(wire, from: peerPort, to: $0, start: opened) } ?? [] }
         }
         var options = RunOptions(variables: ["port": String(peerPort)], capture: capture)
         options.recordWire = recordWire
@@ -101,7 +103,10 @@ final class CannedCapture: PacketCapture, @unchecked Sendable {
         recorded.expectPassed()
         #expect(recorded.wire.map(\.length) == [0, 5, 0], "\(recorded.wire)")
         #expect(recorded.wire.allSatisfy { !$0.fromProbe && $0.connection == "connection #1" })
-        #expect(recorded.wire.map(\.offset) == [0, 0.01, 0.02])
+        // Timed as the step log is, from the scenario's start: the capture opened at once.
+        let offsets = recorded.wire.map(\.offset)
+        #expect(offsets[0] >= 0 && offsets[0] < 0.5 && abs(offsets[1] - offsets[0] - 0.01) < 1e-6 && abs(offsets[2] - offsets[0] - 0.02) < 1e-6,
+                "\(offsets)")
         let plain = try await run(scenario, against: peer, wire: "+OK\r\n")
         #expect(plain.wire.isEmpty, "kept only when asked")
     }

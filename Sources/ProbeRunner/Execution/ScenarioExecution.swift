@@ -96,6 +96,7 @@ final class ScenarioExecution {
             try await judgeUnreadAtEnd()
             if let daemonized = subjectsInTheBackground().first { throw daemonized }
         } catch {
+            runRecord.failedAt = elapsed
             runRecord.notes += subjectsInTheBackground().map { "line \($0.location.line): \($0.message)" }
             await finish(passed: false)
             throw error

@@ -13,6 +13,8 @@ struct RunRecord {
     var parallelSummaries: [ParallelSummary] = []
     /// How long stopping its subjects took, at `kill` and at the end.
     var stoppingSubjects: Duration = .zero
+    /// When the step that failed the run failed.
+    var failedAt: Duration?
 
     /// Logs `message`, `offset` into the run, at `location`.
     mutating func log(_ message: String, at offset: Duration, _ location: SourceLocation?) {

@@ -71,6 +71,7 @@ public struct ScenarioRunner: Sendable {
                                     duration: execution.elapsed, log: execution.runRecord.log.entries, notes: execution.runRecord.notes)
         result.parallel = execution.runRecord.parallelSummaries
         result.stoppingSubjects = execution.runRecord.stoppingSubjects
+        result.failedAt = execution.runRecord.failedAt
         result.wire = execution.wire.events
         if execution.wire.unavailable != nil {
             result.skippedWireChecks = scenario.allStatements.filter { if case .assertWire = $0.kind { true } else { false } }.count

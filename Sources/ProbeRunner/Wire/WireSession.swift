@@ -35,6 +35,9 @@ struct WireSession {
     private var progress: [ProgressKey: WireProgress] = [:]
     /// The segments of the run's connections kept for the ladder diagram (at most 2000).
     private(set) var events: [WireEvent] = []
+    /// When the scenario started, on the capture's clock (seconds since 1970), so its segments
+    /// are timed as its step log is.
+    private var scenarioStart = 0.0
 
     init() {}
 
@@ -59,6 +62,7 @@ struct WireSession {
     /// privileges, notes why wire assertions will be skipped, or fails when capture is required.
     mutating func start(for scenario: Scenario, _ settings: CaptureSettings, _ record: inout RunRecord, at offset: Duration) throws {
         guard Self.isNeeded(by: scenario, settings) else { return }
+        scenarioStart = Date().timeIntervalSince1970 - Double(offset / .microseconds(1)) / 1e6
         let directory = settings.directory
         let base = ScenarioLoader.defaultTitle(scenario.path).map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
         let name = "\(String(base))-\(Int(Date().timeIntervalSince1970 * 1000))-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).pcap"
@@ -172,11 +176,10 @@ struct WireSession {
     private mutating func keepEvents(of connections: [ProbeConnection], _ capture: any PacketCapture) {
         capture.sync()
         guard let segments = try? capture.segments(payloadPrefix: Self.shownPayload) else { return }
-        guard let start = segments.first?.timestamp else { return }
         for connection in connections {
             guard let probePort = connection.localPort, let peerPort = connection.remotePort else { continue }
             for segment in ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort).segments {
-                events.append(WireEvent(offset: segment.timestamp - start, connection: connection.label, fromProbe: segment.sourcePort == probePort,
+                events.append(WireEvent(offset: segment.timestamp - scenarioStart, connection: connection.label, fromProbe: segment.sourcePort == probePort,
                                         flags: segment.flags.description, length: segment.length,
                                         preview: ByteEscaper.escape(segment.payload.prefix(40))))
             }
