@@ -8,8 +8,8 @@ import Glibc
 /// An activated libpcap handle on one interface: the kernel ring that captured packets land in.
 ///
 /// Setting up a ring clears every page of it (about 70 ms for 256 MiB, near a second when the
-/// memory is cold), so rings are kept in `CaptureRingPool` and reused by the captures of a run.
-/// Between captures the filter keeps nothing (`tcp port 0`).
+/// memory is cold), so the process keeps one and every capture shares it (`SharedCaptureRing`).
+/// While no capture watches a port the filter keeps nothing (`tcp port 0`).
 final class CaptureRing: @unchecked Sendable {
     let interface: String
     let bufferSize: Int
@@ -109,11 +109,6 @@ final class CaptureRing: @unchecked Sendable {
             taken = counters.received - counters.dropped
         }
         return total
-    }
-
-    /// Throws away whatever is waiting in the ring.
-    func discardPending() {
-        _ = drain({ _, _, _ in }, nil)
     }
 
     /// Whether the kernel flags `interface` as a loopback device (`IFF_LOOPBACK` in sysfs).

@@ -17,6 +17,37 @@ public enum PacketDecoder {
     /// its headers are whole: its `length` comes from the IP header.
     public static func segment(linkType: UInt32, data bytes: UnsafeRawBufferPointer, timestamp: Double,
                                payloadPrefix: Int = .max) -> TCPSegment? {
+        guard let offset = ipStart(linkType: linkType, data: bytes) else { return nil }
+        return ip(bytes, at: offset, timestamp: timestamp, payloadPrefix: payloadPrefix)
+    }
+
+    /// The source and destination ports of a TCP packet, read without decoding the rest: how a
+    /// shared capture ring tells whose packet it is. Nil for anything else.
+    static func ports(linkType: UInt32, data bytes: UnsafeRawBufferPointer) -> (source: Int, destination: Int)? {
+        guard let start = ipStart(linkType: linkType, data: bytes) else { return nil }
+        var tcpStart: Int
+        switch bytes[start] >> 4 {
+        case 4:
+            guard bytes.count >= start + 20, bytes[start + 9] == 6, (Int(bytes[start + 6]) & 0x1F) << 8 | Int(bytes[start + 7]) == 0 else { return nil }
+            tcpStart = start + Int(bytes[start] & 0x0F) * 4
+        case 6:
+            guard bytes.count >= start + 40 else { return nil }
+            var next = bytes[start + 6]
+            tcpStart = start + 40
+            while next == 0 || next == 43 || next == 60, tcpStart + 2 <= bytes.count {
+                next = bytes[tcpStart]
+                tcpStart += (Int(bytes[tcpStart + 1]) + 1) * 8
+            }
+            guard next == 6 else { return nil }
+        default:
+            return nil
+        }
+        guard bytes.count >= tcpStart + 4 else { return nil }
+        return (Int(bytes[tcpStart]) << 8 | Int(bytes[tcpStart + 1]), Int(bytes[tcpStart + 2]) << 8 | Int(bytes[tcpStart + 3]))
+    }
+
+    /// Where the IP header starts past the link layer, or nil for a link type or frame not IP.
+    private static func ipStart(linkType: UInt32, data bytes: UnsafeRawBufferPointer) -> Int? {
         var offset: Int
         switch linkType {
         case ethernet:
@@ -39,8 +70,7 @@ public enum PacketDecoder {
         default:
             return nil
         }
-        guard bytes.count > offset else { return nil }
-        return ip(bytes, at: offset, timestamp: timestamp, payloadPrefix: payloadPrefix)
+        return bytes.count > offset ? offset : nil
     }
 
     private static func ip(_ bytes: UnsafeRawBufferPointer, at start: Int, timestamp: Double, payloadPrefix: Int) -> TCPSegment? {

@@ -60,7 +60,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Which pcap files to keep: always, failed or never.")
     var keepPcap: CaptureSettings.Keep = .failed
 
-    @Option(help: "The capture's kernel buffer, e.g. 512MiB: larger holds longer bursts without drops. Set up once per run and reused by its scenarios. Default: 256MiB, or 16MiB with --snaplen.")
+    @Option(help: "The capture's kernel buffer, e.g. 128MiB: larger holds longer bursts before the run's traffic waits for it. One for the whole run, shared by its scenarios. Default: 32MiB (whole packets take twice that in memory), or 16MiB with --snaplen.")
     var captureBuffer: String?
 
     @Option(help: ArgumentHelp("Keep at most this many bytes of each captured packet (at least 160): headers and lengths for a bulk transfer, whose payloads then go unchecked. Default: whole packets.", valueName: "bytes"))
@@ -77,7 +77,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let captureBuffer, (Quantity.size(captureBuffer) ?? 0) < 1_048_576 {
-            throw ValidationError("--capture-buffer takes a size of at least 1MiB, such as 256MiB")
+            throw ValidationError("--capture-buffer takes a size of at least 1MiB, such as 32MiB")
         }
         if let snaplen, snaplen < PcapCapture.minimumSnapLength {
             throw ValidationError("--snaplen must be at least \(PcapCapture.minimumSnapLength), so that every header is kept whole")

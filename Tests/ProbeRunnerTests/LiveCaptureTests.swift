@@ -252,20 +252,44 @@ struct LiveCaptureTests {
         }
     }
 
+    /// Captures that run at once share the process's ring, and each file holds only the traffic
+    /// of its own ports.
+    @Test func capturesAtOnceShareOneRingAndEachKeepsItsOwnTraffic() async throws {
+        let directory = try newDirectory("tcpprobe-shared")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let peers = [try await TestPeer.start(.silent), try await TestPeer.start(.silent), try await TestPeer.start(.silent)]
+        defer { Task { for peer in peers { await peer.stop() } } }
+        let opened = SharedCaptureRing.opened
+        let captures = try peers.indices.map { try PcapCapture(path: directory + "/c\($0).pcap") }
+        #expect(SharedCaptureRing.opened - opened <= 1, "one ring for all of them")
+        for (capture, peer) in zip(captures, peers) { try capture.watch(port: peer.port) }
+        for round in 0..<3 {
+            for (index, peer) in peers.enumerated() { try exchange(100 * (index + 1) + round, withPort: peer.port) }
+        }
+        for (index, capture) in captures.enumerated() {
+            let stats = capture.stop()
+            #expect(stats.incompleteness == nil)
+            let segments = try PcapFile.segments(atPath: capture.path)
+            #expect(segments.allSatisfy { [$0.sourcePort, $0.destinationPort].contains(peers[index].port) }, "capture \(index)")
+            let sent = segments.filter { $0.destinationPort == peers[index].port }.reduce(0) { $0 + $1.length }
+            #expect(sent == 3 * 100 * (index + 1) + 3, "capture \(index) holds its three exchanges, whole")
+        }
+    }
+
     @Test func aSecondCaptureReusesTheRingAndKeepsOnlyItsOwnTrafficAndCounts() async throws {
         let directory = try newDirectory("tcpprobe-ring")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try await TestPeer.start(.silent)
         let second = try await TestPeer.start(.silent)
         defer { Task { await first.stop(); await second.stop() } }
-        let opened = CaptureRingPool.shared.opened
+        let opened = SharedCaptureRing.opened
         let earlier = try PcapCapture(path: directory + "/first.pcap")
         try earlier.watch(port: first.port)
         try exchange(100, withPort: first.port)
         earlier.stop()
 
         let later = try PcapCapture(path: directory + "/second.pcap")
-        #expect(CaptureRingPool.shared.opened - opened <= 1, "the second capture should reuse the first one's ring")
+        #expect(SharedCaptureRing.opened - opened <= 1, "the second capture should reuse the first one's ring")
         try later.watch(port: second.port)
         try exchange(100, withPort: first.port) // the first capture's port, no longer watched
         try exchange(200, withPort: second.port)

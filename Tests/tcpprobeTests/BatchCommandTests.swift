@@ -104,6 +104,41 @@ import Testing
         #expect(left == ["s00.scn"], "no file was made for a report: \(left)")
     }
 
+    /// One capture ring for the run: with four jobs over eight scenarios, each scenario's pcap
+    /// holds its own connection and nothing of the others', and reads in tshark.
+    @Test(.root, .tshark) func fourJobsCaptureEightScenariosEachIntoItsOwnPcap() async throws {
+        let tshark = try #require(Requirement.tshark.path)
+        let directory = try scenarios(8) { index in
+            "var p = free-port\nlisten l 127.0.0.1:{p}\nconnect a 127.0.0.1:{p}\naccept b on l\n"
+                + (0..<5).map { "a: send line \"scenario-\(index)-\($0)\"\nb: expect line \"scenario-\(index)-\($0)\"\nsleep 5ms" }.joined(separator: "\n") + "\n"
+        }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = try await ProbeProcess.run(["run", "--capture", "--keep-pcap", "always", "--pcap-dir", "pcaps", "--jobs", "4", "."], in: directory)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let pcaps = directory.appendingPathComponent("pcaps")
+        let files = try FileManager.default.contentsOfDirectory(atPath: pcaps.path).filter { $0.hasSuffix(".pcap") }.sorted()
+        try #require(files.count == 8, "\(files)")
+        for file in files {
+            let index = try #require(Int(file.dropFirst(1).prefix(2)), "\(file)") // s03-….pcap
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: tshark)
+            process.arguments = ["-r", pcaps.appendingPathComponent(file).path, "-T", "fields", "-e", "tcp.stream", "-e", "tcp.payload"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let rows = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "tshark reads \(file)")
+            #expect(Set(rows.map { $0.split(separator: "\t", omittingEmptySubsequences: false)[0] }) == ["0"], "\(file) holds one connection")
+            let payload = rows.compactMap { $0.split(separator: "\t").dropFirst().first }.joined()
+            let text = String(decoding: stride(from: 0, to: payload.count - 1, by: 2).compactMap {
+                UInt8(payload[payload.index(payload.startIndex, offsetBy: $0)...].prefix(2), radix: 16)
+            }, as: UTF8.self)
+            #expect(text == (0..<5).map { "scenario-\(index)-\($0)\r\n" }.joined(), "\(file): \(text)")
+        }
+    }
+
     @Test func completionScriptsComeFromTheArgumentParser() async throws {
         let output = try await ProbeProcess.run(["--generate-completion-script", "bash"])
         #expect(output.status == 0)

@@ -1,0 +1,121 @@
+import CPcap
+import NIOConcurrencyHelpers
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one kernel ring the process captures on, per interface, size and snap length, shared by
+/// every capture that runs at once: its filter keeps the ports of them all, and its reader hands
+/// each packet to the capture whose ports it carries (to each of them when several watch a
+/// port). However many scenarios run side by side, the ring's memory (about twice its size
+/// for whole packets) and its set-up are paid once.
+final class SharedCaptureRing: @unchecked Sendable {
+    private static let registryLock = NIOLock()
+    private nonisolated(unsafe) static var rings: [String: SharedCaptureRing] = [:]
+    private nonisolated(unsafe) static var openedCount = 0
+
+    /// How many rings the process has opened.
+    static var opened: Int { registryLock.withLock { openedCount } }
+
+    /// The ring for these settings, opened on first use and kept for the process's life.
+    static func ring(interface: String, bufferSize: Int, snapLength: Int) throws -> SharedCaptureRing {
+        try registryLock.withLock {
+            let key = "\(interface)|\(bufferSize)|\(snapLength)"
+            if let ring = rings[key] { return ring }
+            let ring = SharedCaptureRing(try CaptureRing(interface: interface, bufferSize: bufferSize, snapLength: snapLength))
+            rings[key] = ring
+            openedCount += 1
+            return ring
+        }
+    }
+
+    let ring: CaptureRing
+    private let linkType: UInt32
+    /// Guards the sinks, the routes and the ring's draining.
+    private let lock = NIOLock()
+    private var sinks: [ObjectIdentifier: CaptureSink] = [:]
+    /// The sinks of each port watched.
+    private var routes: [Int: [CaptureSink]] = [:]
+    private let reader = NIOThreadPool(numberOfThreads: 1)
+
+    private init(_ ring: CaptureRing) {
+        self.ring = ring
+        linkType = UInt32(bitPattern: pcap_datalink(ring.handle))
+        reader.start()
+        reader.submit { [unowned self] _ in self.readLoop() }
+    }
+
+    /// Runs `body` with the reader held off: what is drained in it is drained for everyone.
+    func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try lock.withLock(body)
+    }
+
+    /// Adds a capture's sink, watching no port yet. Under `locked`.
+    func add(_ sink: CaptureSink) {
+        sinks[ObjectIdentifier(sink)] = sink
+    }
+
+    /// Takes a capture's sink out, after draining what is waiting for it. Under `locked`.
+    func remove(_ sink: CaptureSink) {
+        _ = drain()
+        sinks.removeValue(forKey: ObjectIdentifier(sink))
+        try? route()
+    }
+
+    /// Adds `port` to what `sink` keeps. Under `locked`.
+    func watch(_ port: Int, for sink: CaptureSink) throws {
+        sink.ports.insert(port)
+        try route()
+    }
+
+    /// Sets the filter to every sink's ports, and which sinks each port's packets go to.
+    private func route() throws {
+        var routes: [Int: [CaptureSink]] = [:]
+        for sink in sinks.values {
+            for port in sink.ports { routes[port, default: []].append(sink) }
+        }
+        self.routes = routes
+        try ring.setFilter(ports: Set(routes.keys))
+    }
+
+    /// Hands every packet waiting in the ring to the sinks whose ports it carries. Under `locked`.
+    func drain() -> Int {
+        ring.drain({ user, header, bytes in
+            guard let user, let header, let bytes else { return }
+            Unmanaged<SharedCaptureRing>.fromOpaque(user).takeUnretainedValue().deliver(header, bytes)
+        }, Unmanaged.passUnretained(self).toOpaque().assumingMemoryBound(to: UInt8.self))
+    }
+
+    private func deliver(_ header: UnsafePointer<pcap_pkthdr>, _ bytes: UnsafePointer<UInt8>) {
+        let data = UnsafeRawBufferPointer(start: bytes, count: Int(header.pointee.caplen))
+        guard let (source, destination) = PacketDecoder.ports(linkType: linkType, data: data) else { return }
+        let first = routes[source] ?? []
+        for sink in first { sink.write(header, bytes) }
+        for sink in routes[destination] ?? [] where !first.contains(where: { $0 === sink }) { sink.write(header, bytes) }
+    }
+
+    /// While packets flow the reader drains the ring on a clock instead of sleeping in `poll`
+    /// on the capture socket: a sleeping reader has to be woken for every packet, which costs
+    /// the sending core an interrupt-disabled wake-up (an IPI on a VM) per packet. After
+    /// `quietTicks` empty drains in a row it goes back to `poll`, so an idle ring costs nothing.
+    private static let tickMilliseconds: Int32 = 1
+    private static let quietTicks = 10
+
+    private func readLoop() {
+        // The reader must win the CPU against the traffic it records, or the ring overflows.
+        // Raising priority needs CAP_SYS_NICE; without it the thread keeps the default.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, -15) // on Linux: this thread only
+        var descriptor = pollfd(fd: pcap_get_selectable_fd(ring.handle), events: Int16(POLLIN), revents: 0)
+        var emptyDrains = Self.quietTicks
+        while true {
+            if emptyDrains < Self.quietTicks {
+                usleep(UInt32(Self.tickMilliseconds) * 1000) // packets wake no one
+            } else {
+                _ = poll(&descriptor, 1, 50)
+            }
+            let drained = lock.withLock { drain() }
+            emptyDrains = drained > 0 ? 0 : min(emptyDrains + 1, Self.quietTicks)
+        }
+    }
+}
