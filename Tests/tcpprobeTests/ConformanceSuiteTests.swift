@@ -20,9 +20,10 @@ import Testing
         }
     }
 
+    /// Run from another directory than the repository's: subjects run in their scenario's folder.
     @Test(arguments: ["bsd", "dispatch", "nio"])
     func theSuitePassesOnEveryTransport(_ transport: String) async throws {
-        let output = try await ProbeProcess.run(["run", "--var", "transport=\(transport)", Self.scenarios])
+        let output = try await ProbeProcess.run(["run", "--var", "transport=\(transport)", Self.scenarios], in: FileManager.default.temporaryDirectory)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.stdout.contains("18 passed, 0 failed"))
     }
