@@ -9,7 +9,7 @@ import Glibc
 ///
 /// Setting up a ring clears every page of it (about 70 ms for 256 MiB, near a second when the
 /// memory is cold), so the process keeps one and every capture shares it (`SharedCaptureRing`).
-/// While no capture watches a port the filter keeps nothing (`tcp port 0`).
+/// While no capture runs the filter keeps nothing (`tcp port 0`).
 final class CaptureRing: @unchecked Sendable {
     let interface: String
     let bufferSize: Int
@@ -49,7 +49,7 @@ final class CaptureRing: @unchecked Sendable {
         self.handle = handle
         if Self.isLoopback(interface) { ignoreOutgoing() }
         do {
-            try setFilter(ports: [])
+            try setFilter(keepingTCP: false)
             guard pcap_setnonblock(handle, 1, &errors) == 0 else {
                 throw CaptureError.failed("cannot make the capture non-blocking: \(String(cString: errors))")
             }
@@ -59,9 +59,9 @@ final class CaptureRing: @unchecked Sendable {
         }
     }
 
-    /// Keeps the TCP traffic of `ports`; no ports keeps nothing (port 0 carries no traffic).
-    func setFilter(ports: Set<Int>) throws {
-        let expression = ports.isEmpty ? "tcp port 0" : ports.sorted().map { "tcp port \($0)" }.joined(separator: " or ")
+    /// Keeps all TCP traffic, or none (port 0 carries no traffic).
+    func setFilter(keepingTCP: Bool) throws {
+        let expression = keepingTCP ? "tcp" : "tcp port 0"
         var program = bpf_program()
         guard pcap_compile(handle, &program, expression, 1, PCAP_NETMASK_UNKNOWN) == 0 else {
             throw CaptureError.failed("cannot compile the capture filter '\(expression)': \(String(cString: pcap_geterr(handle)))")

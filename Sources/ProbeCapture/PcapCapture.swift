@@ -70,10 +70,16 @@ public final class PcapCapture: @unchecked Sendable {
             fclose(file)
             throw CaptureError.failed("cannot write \(partialPath): \(String(cString: pcap_geterr(shared.ring.handle)))")
         }
+        let sink = CaptureSink(dumper: dumper)
+        do {
+            try shared.locked { try shared.add(sink) }
+        } catch {
+            pcap_dump_close(dumper)
+            throw error
+        }
         self.shared = shared
-        sink = CaptureSink(dumper: dumper)
+        self.sink = sink
         baseline = shared.ring.counters()
-        shared.locked { shared.add(sink) }
         CaptureRegistry.shared.add(self)
     }
 
@@ -82,7 +88,7 @@ public final class PcapCapture: @unchecked Sendable {
         (path.hasSuffix(".pcap") ? String(path.dropLast(5)) : path) + ".interrupted.pcap"
     }
 
-    /// Adds `port` to the filter; call before traffic on that port starts.
+    /// Keeps the packets of `port` from now on; call before traffic on that port starts.
     public func watch(port: Int) throws {
         try shared.locked {
             guard !finished else { return }

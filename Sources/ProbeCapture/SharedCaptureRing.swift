@@ -6,10 +6,14 @@ import Glibc
 #endif
 
 /// The one kernel ring the process captures on, per interface, size and snap length, shared by
-/// every capture that runs at once: its filter keeps the ports of them all, and its reader hands
-/// each packet to the capture whose ports it carries (to each of them when several watch a
-/// port). However many scenarios run side by side, the ring's memory (about twice its size
-/// for whole packets) and its set-up are paid once.
+/// every capture that runs at once: its reader hands each packet to the capture whose ports it
+/// carries (to each of them when several watch a port). However many scenarios run side by
+/// side, the ring's memory (about twice its size for whole packets) and its set-up are paid once.
+///
+/// The kernel filter keeps all TCP while any capture runs, and nothing otherwise: it changes
+/// only when no capture has traffic in flight. A filter that followed every scenario's ports
+/// would change as scenarios start and end, under the traffic of the others, and libpcap
+/// re-filters what waits in the ring when the filter changes.
 final class SharedCaptureRing: @unchecked Sendable {
     private static let registryLock = NIOLock()
     private nonisolated(unsafe) static var rings: [String: SharedCaptureRing] = [:]
@@ -37,6 +41,8 @@ final class SharedCaptureRing: @unchecked Sendable {
     private var sinks: [ObjectIdentifier: CaptureSink] = [:]
     /// The sinks of each port watched.
     private var routes: [Int: [CaptureSink]] = [:]
+    /// Whether the kernel filter keeps TCP (some capture runs) or nothing.
+    private var keepingTCP = false
     private let reader = NIOThreadPool(numberOfThreads: 1)
 
     private init(_ ring: CaptureRing) {
@@ -52,8 +58,9 @@ final class SharedCaptureRing: @unchecked Sendable {
     }
 
     /// Adds a capture's sink, watching no port yet. Under `locked`.
-    func add(_ sink: CaptureSink) {
+    func add(_ sink: CaptureSink) throws {
         sinks[ObjectIdentifier(sink)] = sink
+        try route()
     }
 
     /// Takes a capture's sink out, after draining what is waiting for it. Under `locked`.
@@ -69,14 +76,17 @@ final class SharedCaptureRing: @unchecked Sendable {
         try route()
     }
 
-    /// Sets the filter to every sink's ports, and which sinks each port's packets go to.
+    /// Which sinks each port's packets go to; the kernel filter keeps TCP while there are sinks.
     private func route() throws {
         var routes: [Int: [CaptureSink]] = [:]
         for sink in sinks.values {
             for port in sink.ports { routes[port, default: []].append(sink) }
         }
         self.routes = routes
-        try ring.setFilter(ports: Set(routes.keys))
+        if keepingTCP != !sinks.isEmpty {
+            try ring.setFilter(keepingTCP: !sinks.isEmpty)
+            keepingTCP = !sinks.isEmpty
+        }
     }
 
     /// Hands every packet waiting in the ring to the sinks whose ports it carries. Under `locked`.
