@@ -81,15 +81,20 @@ enum HTMLReport {
         return rows
     }
 
-    /// The rows to draw, at most `drawnRows`: the first ones, and those around the failure,
-    /// with a gap row where rows were left out; and the rows left out.
-    private static func drawn(_ rows: [Row]) -> (drawn: [Row], leftOut: [Row]) {
+    /// The rows to draw, at most `drawnRows`: the segments the failure names, those around the
+    /// failure and the first ones, with a gap row where rows were left out; and the rows left out.
+    private static func drawn(_ rows: [Row], naming named: [Double]) -> (drawn: [Row], leftOut: [Row]) {
         guard rows.count > drawnRows else { return (rows, []) }
         var kept = Set<Int>()
+        for time in named.prefix(100) {
+            if let index = rows.firstIndex(where: { $0.kind != .failure && abs($0.time - time) < 1e-6 }) { kept.insert(index) }
+        }
         if let failure = rows.firstIndex(where: { $0.kind == .failure }) {
             kept.formUnion(max(0, failure - rowsBeforeFailure)...min(rows.count - 1, failure + rowsAfterFailure))
         }
-        let budget = drawnRows - 2 - kept.count // room for two gap rows
+        // Room for a gap row before each stretch kept, and one after the last.
+        let stretches = kept.filter { !kept.contains($0 - 1) }.count
+        let budget = drawnRows - kept.count - stretches - 1
         kept.formUnion(0..<max(0, budget))
         var drawn: [Row] = []
         var leftOut: [Row] = []
@@ -113,7 +118,7 @@ enum HTMLReport {
     }
 
     private static func ladder(_ result: ScenarioResult) -> String {
-        let (rows, leftOut) = drawn(rows(result))
+        let (rows, leftOut) = drawn(rows(result), naming: result.failure?.namedSegments ?? [])
         guard !rows.isEmpty else { return "" }
         let rowHeight = 22, top = 30, left = 90, right = 610, width = 1100
         let height = top + rows.count * rowHeight + 20

@@ -22,6 +22,9 @@ public struct StepFailure: Error, Sendable {
     /// The last bytes received on that connection, and how many arrived in all.
     public var recentBytes: [UInt8] = []
     public var totalReceived = 0
+    /// When the captured segments the failure names were seen (seconds since the scenario
+    /// started, as `WireEvent.offset`), so a report can show them.
+    public var namedSegments: [Double] = []
 
     public init(_ kind: Kind = .assertion, at location: SourceLocation, step: String, message: String,
                 connection: String? = nil, waited: Duration? = nil) {

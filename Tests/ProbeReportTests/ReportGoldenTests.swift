@@ -93,10 +93,11 @@ import Testing
     }
 
     /// A failing scenario of 1,200 segments: its ladder draws 500 rows, the failure where it
-    /// happened and the segments before it among them, and lists the rest, folded.
+    /// happened, the segments before it and the one it names among them, and lists the rest, folded.
     static var longFailure: RunReport {
-        let failure = StepFailure(at: SampleRun.at("Scenarios/bulk.scn", 7), step: "assert wire from peer terminator crlf",
+        var failure = StepFailure(at: SampleRun.at("Scenarios/bulk.scn", 7), step: "assert wire from peer terminator crlf",
                                   message: "wire from peer: a line ends in a bare LF", connection: "connection #1")
+        failure.namedSegments = [0.450] // the segment with the bare LF, long before the failure
         var result = ScenarioResult(path: "Scenarios/bulk.scn", title: "bulk", outcome: .failed(failure), duration: .seconds(2), log: [], notes: [])
         result.wire = (0..<1200).map { WireEvent(offset: Double($0) / 1000, connection: "connection #1", fromProbe: $0 % 2 == 0,
                                                   flags: "PSH,ACK", length: 1000 + $0, preview: "") }
@@ -114,7 +115,8 @@ import Testing
                 "the failure is drawn where it happened, not at the end")
         #expect(svg.contains("rows left out here (listed below the diagram)"))
         #expect(!svg.contains("len 2100"), "a segment long after the failure is not drawn")
-        #expect(html.contains("<details class=\"left-out\"><summary>703 rows left out of the diagram</summary>"))
+        #expect(svg.contains("len 1450"), "the segment the failure names is drawn, far from the failure")
+        #expect(html.contains("<details class=\"left-out\"><summary>704 rows left out of the diagram</summary>"))
         #expect(html.contains("+1.100s → connection #1 PSH,ACK len 2100"), "and is listed, folded")
     }
 

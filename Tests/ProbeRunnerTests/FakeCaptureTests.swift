@@ -72,6 +72,8 @@ final class CannedCapture: PacketCapture, @unchecked Sendable {
         #expect(passed.log.contains { $0.message.hasSuffix("wire from peer: 1 lines, each ending in crlf") }, "\(passed.log.map(\.message))")
         let failed = try await run(scenario, against: peer, wire: "+OK\n")
         failed.expectFailure(line: 4, containing: "wire from peer:", "bare LF")
+        let named = failed.failure?.namedSegments ?? []
+        #expect(!named.isEmpty && named.allSatisfy { $0 >= 0 && $0 < 5 }, "the segments it names, timed from the scenario's start: \(named)")
     }
 
     /// A run that cannot capture passes on its other steps, and counts the wire checks it skipped.

@@ -31,6 +31,7 @@ import Testing
         let invalid = try await ProbeProcess.run(["run", "pass.scn", "invalid.scn"], in: directory)
         #expect(invalid.status == 2)
         #expect(invalid.stderr.contains("invalid.scn:1:1: error: expected a statement, found 'sned'"))
+        #expect(invalid.stderr.hasSuffix("\n") && !invalid.stderr.hasSuffix("\n\n"), "the diagnostics end with one newline: \(invalid.stderr.debugDescription)")
         #expect(invalid.stdout.isEmpty, "nothing runs when a file is invalid")
 
         let usage = try await ProbeProcess.run(["run", "--var", "novalue", "pass.scn"], in: directory)

@@ -32,7 +32,9 @@ extension ScenarioExecution {
             if !verdict.evidence.isEmpty {
                 message += "\nsegments (→ probe to peer, ← peer to probe; times from the connection's first segment, not the scenario's start):\n" + verdict.evidence.map { "  " + formatter.row($0) }.joined(separator: "\n")
             }
-            throw await withRecentBytes(failure(statement, message, connection), connection)
+            var failed = failure(statement, message, connection)
+            failed.namedSegments = verdict.evidence.map { wire.offset(ofCaptured: $0.timestamp) }
+            throw await withRecentBytes(failed, connection)
         }
         var why = ""
         if case .zeroWindow = assertion.property, assertion.direction == .probe { why = await whyTheProbeStoppedReading(connection) }

@@ -91,6 +91,11 @@ struct WireSession {
         }
     }
 
+    /// A captured segment's time as the step log counts: seconds since the scenario started.
+    func offset(ofCaptured timestamp: Double) -> Double {
+        timestamp - scenarioStart
+    }
+
     /// Adds a port to the capture filter before traffic on it starts.
     func watch(port: Int, _ statement: Statement) throws {
         do {
@@ -179,7 +184,7 @@ struct WireSession {
         for connection in connections {
             guard let probePort = connection.localPort, let peerPort = connection.remotePort else { continue }
             for segment in ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort).segments {
-                events.append(WireEvent(offset: segment.timestamp - scenarioStart, connection: connection.label, fromProbe: segment.sourcePort == probePort,
+                events.append(WireEvent(offset: offset(ofCaptured: segment.timestamp), connection: connection.label, fromProbe: segment.sourcePort == probePort,
                                         flags: segment.flags.description, length: segment.length,
                                         preview: ByteEscaper.escape(segment.payload.prefix(40))))
             }
