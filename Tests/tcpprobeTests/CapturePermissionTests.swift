@@ -9,8 +9,12 @@ import Testing
 struct CapturePermissionTests {
     /// Runs tcpprobe as `nobody` with no capabilities, with `CI` set to `ci`.
     private func unprivileged(_ arguments: [String], in directory: URL, ci: String) async throws -> ProbeProcess.Output {
-        try await ProbeProcess.run(["--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all",
-                              ProbeProcess.binary.path] + arguments, in: directory, environment: ["CI": ci],
+        try await asNobody(["--inh-caps=-all", "--bounding-set=-all", ProbeProcess.binary.path] + arguments, in: directory, environment: ["CI": ci])
+    }
+
+    /// Runs `command` (setpriv's options first, if any) as `nobody`.
+    private func asNobody(_ command: [String], in directory: URL? = nil, environment: [String: String] = [:]) async throws -> ProbeProcess.Output {
+        try await ProbeProcess.run(["--reuid=65534", "--regid=65534", "--clear-groups"] + command, in: directory, environment: environment,
                                    executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
     }
 
@@ -48,11 +52,7 @@ struct CapturePermissionTests {
         #expect(notCI.status == 0, "CI=false is no CI: \(notCI.stdout)\(notCI.stderr)")
     }
 
-    /// Runs `command` as `nobody`.
-    private func asNobody(_ command: [String]) async throws -> ProbeProcess.Output {
-        try await ProbeProcess.run(["--reuid=65534", "--regid=65534", "--clear-groups"] + command,
-                                   executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
-    }
+
 
     private func mode(_ path: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1

@@ -46,6 +46,7 @@ struct WireSession {
         capture = parent.capture
         hold = parent.hold
         unavailable = parent.unavailable
+        scenarioStart = parent.scenarioStart
     }
 
     /// True when `scenario` asks for capture, or the run captures every scenario.
