@@ -84,6 +84,7 @@ final class SharedCaptureRing: @unchecked Sendable {
         }
         self.routes = routes
         if keepingTCP != !sinks.isEmpty {
+            _ = drain() // what waits is delivered before libpcap re-filters the ring
             try ring.setFilter(keepingTCP: !sinks.isEmpty)
             keepingTCP = !sinks.isEmpty
         }
