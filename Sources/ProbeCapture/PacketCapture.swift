@@ -11,6 +11,8 @@ public protocol PacketCapture: AnyObject, Sendable {
     /// About what share of the capture's buffer waits to be written (0 to 1): senders hold off
     /// while it is high, so the run's own traffic never outruns the capture.
     func ringFill() -> Double
+    /// About how many packets the capture's buffer holds.
+    var ringSlots: Int { get }
     /// The TCP segments captured so far (after `sync()`), each keeping at most `payloadPrefix`
     /// bytes of its payload: checks of lengths and flags need none of it.
     func segments(payloadPrefix: Int) throws -> [TCPSegment]
@@ -18,4 +20,6 @@ public protocol PacketCapture: AnyObject, Sendable {
     @discardableResult func stop() -> CaptureStats
 }
 
-extension PcapCapture: PacketCapture {}
+extension PcapCapture: PacketCapture {
+    public var ringSlots: Int { shared.ring.capacity }
+}

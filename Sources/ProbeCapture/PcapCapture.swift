@@ -17,7 +17,7 @@ public final class PcapCapture: @unchecked Sendable {
     public let partialPath: String
     public let interface: String
 
-    private let shared: SharedCaptureRing
+    let shared: SharedCaptureRing
     private let sink: CaptureSink
     /// The ring's counters when this capture began; `stats()` reports what happened since
     /// (the ring's drops while it ran make it incomplete, whoever's packets they were).

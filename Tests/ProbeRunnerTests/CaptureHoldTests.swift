@@ -33,6 +33,17 @@ import Testing
         #expect(hold.summary?.contains("held sending for 250ms and reading for 40ms") == true, "\(hold.summary ?? "nil")")
     }
 
+    /// A small ring holds earlier: a fifth of 510 slots is under the 128 kept free for what the
+    /// kernel still takes once the run holds.
+    @Test func aSmallRingHoldsEarlierToKeepItsReserveFree() {
+        let small = ScriptedCapture(fill: 0.76, slots: 510)
+        let hold = CaptureHold(small)
+        #expect(abs(hold.holdMark - (1 - 128.0 / 510)) < 1e-9 && abs(hold.resumeMark - (hold.holdMark - 0.2)) < 1e-9)
+        #expect(hold.mustHold, "76% of 510 slots leaves 122 free, under the reserve")
+        #expect(!CaptureHold(ScriptedCapture(fill: 0.76)).mustHold, "a large ring holds at 80%")
+        #expect(CaptureHold(ScriptedCapture(fill: 0, slots: 100)).holdMark == 0.3, "never lower than 30%")
+    }
+
     @Test func aSendWaitsUntilTheCaptureCatchesUp() async throws {
         let peer = try await TestPeer.start(.silent)
         defer { Task { await peer.stop() } }

@@ -19,6 +19,7 @@ final class CannedCapture: PacketCapture, @unchecked Sendable {
     func sync() {}
     func stats() -> CaptureStats { .empty }
     func ringFill() -> Double { 0 }
+    let ringSlots = 4096
     func segments(payloadPrefix: Int) throws -> [TCPSegment] { script() }
     func stop() -> CaptureStats { .empty }
 }

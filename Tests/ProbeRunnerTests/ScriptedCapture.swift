@@ -10,11 +10,13 @@ final class ScriptedCapture: PacketCapture, @unchecked Sendable {
     /// After this many more reads of the fill, it becomes `later` (a writer catching up).
     private var readsLeft: Int
     private let later: Double
+    let ringSlots: Int
 
     /// Reports `fill`, and `later` once the fill has been read `reads` times (never by default):
     /// a hold rechecks every millisecond, so the reads count out how long it lasts, however
     /// slowly the run gets to it.
-    init(fill: Double, forReads reads: Int = .max, then later: Double = 0) {
+    init(fill: Double, forReads reads: Int = .max, then later: Double = 0, slots: Int = 4096) {
+        ringSlots = slots
         self.fill = fill
         self.readsLeft = reads
         self.later = later

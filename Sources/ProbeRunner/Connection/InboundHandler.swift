@@ -132,7 +132,7 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     /// While holding for the capture: looks again every `CaptureHold.recheck`, and reads on
-    /// once the capture is under `CaptureHold.resumeBelow` full or the inbound side has ended.
+    /// once the capture is under its resume mark or the inbound side has ended.
     private func recheckCapture(_ captureHold: CaptureHold, on loop: EventLoop) {
         loop.scheduleTask(in: CaptureHold.recheck.timeAmount) { [self] in
             guard let since = heldSince else { return }

@@ -8,12 +8,20 @@ import ProbeScript
 /// adds up how long sending and reading were held, for the run's notes.
 final class CaptureHold: @unchecked Sendable {
     /// Traffic holds once more than this share of the capture's buffer waits to be written,
-    /// leaving a fifth of the ring for what is already in the socket buffers (a 256 MiB ring:
-    /// about 800 slots, against at most about 160 for a 4 MiB send buffer, its ACKs and a write)…
+    /// leaving at least a fifth of the ring for what the kernel still takes once the run holds…
     static let holdAbove = 0.8
     /// …and goes on once less than this share does. Holding earlier, at a half until a
     /// quarter, held more often for no fewer drops (none either way).
     static let resumeBelow = 0.6
+    /// Slots kept free on a small ring, whatever its share: after the run holds, a peer may
+    /// still send up to the probe's receive buffer (about 6 MiB, 96 whole packets), and ACKs
+    /// take a slot each. The 32 MiB default ring has about 510 whole-packet slots.
+    static let reservedSlots = 128
+
+    /// This capture's marks: `holdAbove` and `resumeBelow`, lowered on a ring whose fifth is
+    /// under `reservedSlots`.
+    let holdMark: Double
+    let resumeMark: Double
     /// How often a hold looks at the capture again.
     static let recheck: Duration = .milliseconds(1)
 
@@ -24,12 +32,15 @@ final class CaptureHold: @unchecked Sendable {
 
     init(_ capture: any PacketCapture) {
         self.capture = capture
+        let slots = Double(max(1, capture.ringSlots))
+        holdMark = max(0.3, min(Self.holdAbove, 1 - Double(Self.reservedSlots) / slots))
+        resumeMark = holdMark - (Self.holdAbove - Self.resumeBelow)
     }
 
-    /// Whether traffic should stop for now: the capture's buffer is over `holdAbove` full.
-    var mustHold: Bool { capture.ringFill() > Self.holdAbove }
-    /// Whether held traffic may go on: the capture's buffer is under `resumeBelow` full.
-    var mayResume: Bool { capture.ringFill() < Self.resumeBelow }
+    /// Whether traffic should stop for now: the capture's buffer is over `holdMark` full.
+    var mustHold: Bool { capture.ringFill() > holdMark }
+    /// Whether held traffic may go on: the capture's buffer is under `resumeMark` full.
+    var mayResume: Bool { capture.ringFill() < resumeMark }
 
     func heldSending(for duration: Duration) {
         lock.withLock { sending += duration }
