@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .target(name: "ProbeScript"),
@@ -50,6 +51,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -82,7 +85,7 @@ let package = Package(
         .testTarget(name: "ProbeCaptureTests", dependencies: ["ProbeCapture", "ProbeScript"]),
         .testTarget(
             name: "TransportsTests",
-            dependencies: ["Transports", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["Transports", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .testTarget(name: "tcpprobeTests", dependencies: ["tcpprobe", "TestSupport"]),
         .testTarget(name: "linechatTests", dependencies: ["linechat"]),

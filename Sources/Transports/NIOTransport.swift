@@ -1,11 +1,15 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import NIOSSL
+import NIOTLS
 
-/// A transport on SwiftNIO: a channel handler feeds the unframer; writes go through the pipeline.
+/// A transport on SwiftNIO: a channel handler feeds the unframer; writes go through the
+/// pipeline, and through TLS when it has some.
 public final class NIOTransport: TCPTransport, @unchecked Sendable {
     private let core: TransportCore
     private let target: (host: String, port: Int)?
+    private let tls: TransportTLS?
     private let lock = NIOLock()
     private var channel: Channel?
     private var outputClosed = false
@@ -16,14 +20,17 @@ public final class NIOTransport: TCPTransport, @unchecked Sendable {
     public var state: TransportState { core.state }
     public var events: AsyncStream<TransportEvent> { core.events }
 
-    public init(connectingTo host: String, port: Int, unframer: any LineUnframer = LineFraming()) {
+    /// A client of `host:port`, over TLS when `tls` is a client's.
+    public init(connectingTo host: String, port: Int, unframer: any LineUnframer = LineFraming(), tls: TransportTLS? = nil) {
         core = TransportCore(unframer: unframer)
         target = (host, port)
+        self.tls = tls
     }
 
     init(accepted channel: Channel, unframer: any LineUnframer) {
         core = TransportCore(unframer: unframer)
         target = nil
+        tls = nil
         self.channel = channel
     }
 
@@ -32,25 +39,32 @@ public final class NIOTransport: TCPTransport, @unchecked Sendable {
     public func start() {
         guard core.beginStarting() else { return }
         if let target {
+            let context: NIOSSLContext?
+            do {
+                context = try tls?.makeContext()
+            } catch {
+                core.stopped(error)
+                return
+            }
+            let serverName = tls?.serverName
             ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .channelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
                 .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
                 .channelInitializer { [self] channel in
-                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+                    channel.eventLoop.makeCompletedFuture {
+                        if let context {
+                            try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverName))
+                        }
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                    }
                 }
                 .connect(host: target.host, port: target.port)
                 .whenComplete { [self] result in
                     switch result {
                     case .success(let channel):
-                        let (writes, stop) = lock.withLock { () -> ([[UInt8]], Bool) in
-                            self.channel = channel
-                            defer { pending = [] }
-                            return (pending, pendingStop)
-                        }
-                        core.started()
-                        for bytes in writes { channel.write(channel.allocator.buffer(bytes: bytes), promise: nil) }
-                        channel.flush()
-                        if stop { channel.close(mode: .output, promise: nil) }
+                        // Over TLS it starts once the handshake is done (`handshakeCompleted`):
+                        // a half-close issued before would end the connection mid-handshake.
+                        if context == nil { begin(on: channel) }
                     case .failure(let error):
                         core.stopped(error)
                     }
@@ -60,6 +74,19 @@ public final class NIOTransport: TCPTransport, @unchecked Sendable {
             // event stream has kept whatever arrived since.
             core.started()
         }
+    }
+
+    /// Connected (and over TLS, shaken hands): reports the start and sends what waited.
+    fileprivate func begin(on channel: Channel) {
+        let (writes, stop) = lock.withLock { () -> ([[UInt8]], Bool) in
+            self.channel = channel
+            defer { pending = [] }
+            return (pending, pendingStop)
+        }
+        core.started()
+        for bytes in writes { channel.write(channel.allocator.buffer(bytes: bytes), promise: nil) }
+        channel.flush()
+        if stop { channel.close(mode: .output, promise: nil) }
     }
 
     public func send(bytes: [UInt8]) {
@@ -101,6 +128,9 @@ public final class NIOTransport: TCPTransport, @unchecked Sendable {
         }
 
         func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            if case TLSUserEvent.handshakeCompleted = event, transport.target != nil {
+                transport.begin(on: context.channel)
+            }
             if case ChannelEvent.inputClosed = event {
                 peerClosed = true
                 transport.core.peerClosed()
@@ -129,9 +159,11 @@ public final class NIOTransportListener: TransportListener, @unchecked Sendable 
     public let connections: AsyncStream<any TCPTransport>
     private let channel: Channel
 
-    public init(host: String, port: Int, makeUnframer: @escaping @Sendable () -> any LineUnframer) throws {
+    /// Listens on `host:port`, over TLS when `tls` is a server's.
+    public init(host: String, port: Int, tls: TransportTLS? = nil, makeUnframer: @escaping @Sendable () -> any LineUnframer) throws {
         let (stream, continuation) = AsyncStream.makeStream(of: (any TCPTransport).self)
         connections = stream
+        let context = try tls?.makeContext()
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
@@ -139,6 +171,7 @@ public final class NIOTransportListener: TransportListener, @unchecked Sendable 
             .childChannelInitializer { channel in
                 let transport = NIOTransport(accepted: channel, unframer: makeUnframer())
                 return channel.eventLoop.makeCompletedFuture {
+                    if let context { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
                     try channel.pipeline.syncOperations.addHandler(transport.handler)
                     continuation.yield(transport)
                 }

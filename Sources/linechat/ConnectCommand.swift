@@ -19,8 +19,16 @@ struct ConnectCommand: AsyncParsableCommand {
     @Option(help: "Plant a bug in how it reads lines (see `linechat faults`).")
     var fault: Fault?
 
+    @Flag(help: "Connect over TLS, verifying the server's certificate (nio transport only).")
+    var tls = false
+
+    @Option(help: ArgumentHelp("With --tls: trust the CA certificates in this PEM file instead of the system's.", valueName: "FILE"))
+    var ca: String?
+
     func validate() throws {
         guard Self.split(address) != nil else { throw ValidationError("expected HOST:PORT, got '\(address)'") }
+        if tls, transport != .nio { throw ValidationError("--tls runs on the nio transport only") }
+        if ca != nil, !tls { throw ValidationError("--ca goes with --tls") }
         if let fault, !fault.isInReading {
             let reading = Fault.allCases.filter(\.isInReading).map(\.rawValue).joined(separator: ", ")
             throw ValidationError("'\(fault.rawValue)' is a server's bug; a client plants only \(reading)")
@@ -37,7 +45,11 @@ struct ConnectCommand: AsyncParsableCommand {
     func run() async throws {
         let (host, port) = Self.split(address)!
         let unframer: any LineUnframer = fault.map { FaultyUnframer(fault: $0, maximumLength: LineFraming.defaultMaximumLength) } ?? LineFraming()
-        let connection = transport.connect(host: host, port: port, unframer: unframer)
+        // A host name is sent as SNI and the certificate verified for it; an IP address is not
+        // sent (SNI carries names only), and the certificate's chain is still verified.
+        let serverName = host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? nil : host
+        let connection = tls ? NIOTransport(connectingTo: host, port: port, unframer: unframer, tls: .client(trusting: ca, serverName: serverName))
+            : transport.connect(host: host, port: port, unframer: unframer)
         connection.start()
         var refusedALine = false
         for await event in connection.events {

@@ -24,14 +24,27 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Write the size of each read to stderr (\"read N\"), for benchmarks.")
     var traceReads = false
 
+    @Option(name: .customLong("tls"), parsing: .upToNextOption,
+            help: ArgumentHelp("Serve over TLS with this certificate chain and key (PEM files); nio transport only.", valueName: "CERT KEY"))
+    var tls: [String] = []
+
+    func validate() throws {
+        guard tls.isEmpty || tls.count == 2 else { throw ValidationError("--tls takes two files: CERT KEY") }
+        if !tls.isEmpty, transport != .nio { throw ValidationError("--tls runs on the nio transport only") }
+    }
+
     func run() async throws {
         let maximum = maxLine
         let (fault, traceReads) = (self.fault, self.traceReads)
-        let listener = try transport.listen(host: host, port: port) { () -> any LineUnframer in
+        let makeUnframer = { @Sendable () -> any LineUnframer in
             let unframer: any LineUnframer = fault.map { FaultyUnframer(fault: $0, maximumLength: maximum) } ?? LineFraming(maximumLength: maximum)
             return traceReads ? ReadTracingUnframer(inner: unframer) : unframer
         }
-        print("linechat listening on \(host.contains(":") ? "[\(host)]" : host):\(listener.port) (transport \(transport.rawValue)\(fault.map { ", fault \($0.rawValue)" } ?? ""))")
+        let listener: any TransportListener = tls.isEmpty
+            ? try transport.listen(host: host, port: port, makeUnframer: makeUnframer)
+            : try NIOTransportListener(host: host, port: port, tls: .server(certificate: tls[0], key: tls[1]), makeUnframer: makeUnframer)
+        print("linechat listening on \(host.contains(":") ? "[\(host)]" : host):\(listener.port) (transport \(transport.rawValue)"
+              + (tls.isEmpty ? "" : ", TLS") + "\(fault.map { ", fault \($0.rawValue)" } ?? ""))")
         fflush(stdout)
         let room = ChatRoom()
         await withDiscardingTaskGroup { group in

@@ -48,6 +48,7 @@ extension Trait where Self == Requirement {
     }
     public static var xmllint: Self { .executable("xmllint", ["/usr/bin/xmllint"], remedy: "apt-get install libxml2-utils") }
     public static var curl: Self { .executable("curl", ["/usr/bin/curl"], remedy: "apt-get install curl") }
+    public static var openssl: Self { .executable("openssl", ["/usr/bin/openssl"], remedy: "apt-get install openssl") }
     public static var nginx: Self { .executable("nginx", ["/usr/sbin/nginx", "/usr/local/sbin/nginx"], remedy: "apt-get install nginx") }
     public static var setpriv: Self { .executable("setpriv", ["/usr/bin/setpriv"], remedy: "apt-get install util-linux") }
     /// Root, for live capture (CAP_NET_RAW) and for dropping privileges in tests.

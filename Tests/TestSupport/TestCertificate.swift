@@ -1,0 +1,27 @@
+import Foundation
+
+/// Self-signed certificates for TLS tests, made by the openssl command (see `Requirement.openssl`).
+public enum TestCertificate {
+    /// A certificate for CN localhost (SANs localhost and 127.0.0.1) and its key, as PEM files in
+    /// `directory`; throws when openssl is missing or fails.
+    public static func make(in directory: URL) throws -> (certificate: String, key: String) {
+        let (certificate, key) = (directory.appendingPathComponent("cert.pem").path, directory.appendingPathComponent("key.pem").path)
+        guard let openssl = Requirement.openssl.path else { throw Failure(reason: "openssl is missing") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: openssl)
+        process.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+                             "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                             "-keyout", key, "-out", certificate]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failure(reason: "openssl req exited \(process.terminationStatus)") }
+        return (certificate, key)
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let reason: String
+        public var description: String { "cannot make a test certificate: \(reason)" }
+    }
+}
