@@ -6,23 +6,6 @@ import Transports
 @Suite struct TransportTests {
     static let pairs = TransportKind.allCases.flatMap { server in TransportKind.allCases.map { (server, $0) } }
 
-    /// Collects a transport's events until it stops (bounded by `timeout`).
-    private func events(of transport: any TCPTransport, timeout: Duration = .seconds(5)) async -> [String] {
-        await bounded(timeout) {
-            var seen: [String] = []
-            for await event in transport.events {
-                switch event {
-                case .started: seen.append("started")
-                case .received(let line): seen.append("line:\(line)")
-                case .framingError: seen.append("framing-error")
-                case .peerClosed: seen.append("peer-closed")
-                case .stopped(let error): seen.append(error == nil ? "stopped" : "stopped:error")
-                }
-            }
-            return seen
-        } ?? ["timed out"]
-    }
-
     /// A listener of `server`'s kind and a connection to it of `client`'s, both sides started.
     private func connectedPair(_ server: TransportKind, _ client: TransportKind, maximumLength: Int = LineFraming.defaultMaximumLength)
         async throws -> (listener: any TransportListener, client: any TCPTransport, server: any TCPTransport) {
@@ -50,12 +33,12 @@ import Transports
         connection.send(bytes: Array("split ".utf8))
         connection.send(bytes: Array("line\r\n".utf8))
         connection.stop()
-        async let serverEvents = events(of: serverSide)
+        async let serverEvents = eventLog(of: serverSide)
         // The server answers after the client's half-close, then stops too.
         try await Task.sleep(for: .milliseconds(100))
         serverSide.send(line: "bye from \(server)")
         serverSide.stop()
-        let clientSeen = await events(of: connection)
+        let clientSeen = await eventLog(of: connection)
         let serverSeen = await serverEvents
         #expect(serverSeen == ["started", "line:hello from \(client)", "line:split line", "peer-closed", "stopped"])
         #expect(clientSeen == ["started", "line:bye from \(server)", "peer-closed", "stopped"])
@@ -68,7 +51,7 @@ import Transports
     func anAbortReportsNoPeerCloseAndResets(_ kind: TransportKind) async throws {
         let (listener, client, serverSide) = try await connectedPair(kind, kind)
         defer { listener.close() }
-        async let serverEvents = events(of: serverSide)
+        async let serverEvents = eventLog(of: serverSide)
         let clientSeen = await bounded {
             var seen: [String] = []
             for await event in client.events {
@@ -136,7 +119,7 @@ import Transports
             }
             serverSide.start()
             serverSide.abort()
-            let seen = await events(of: client)
+            let seen = await eventLog(of: client)
             guard seen.last == "stopped" || seen.last == "stopped:error" else {
                 return ["loop \(loop) round \(round): the client saw \(seen)"]
             }
@@ -148,7 +131,7 @@ import Transports
         for kind in TransportKind.allCases {
             let transport = kind.connect(host: "127.0.0.1", port: 1)
             transport.start()
-            let seen = await events(of: transport)
+            let seen = await eventLog(of: transport)
             #expect(seen == ["stopped:error"], "\(kind)")
         }
     }
