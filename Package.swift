@@ -16,6 +16,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         .target(name: "ProbeScript"),
@@ -34,6 +37,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
@@ -68,7 +76,15 @@ let package = Package(
             ]
         ),
         // Coordinates the test targets' use of the machine (see MachineShare).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(name: "ProbeScriptTests", dependencies: ["ProbeScript"]),
         .testTarget(name: "ProbeHostTests", dependencies: ["ProbeHost", "TestSupport"]),
         .testTarget(name: "ProbeResultsTests", dependencies: ["ProbeResults", "ProbeScript"]),
@@ -79,7 +95,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ]
+            ],
+            // Peers: programs the tests spawn as real peers (Python, the standard library only).
+            exclude: ["Peers"]
         ),
         .testTarget(name: "ProbeReportTests", dependencies: ["ProbeReport", "ProbeResults", "ProbeScript", "TestSupport"]),
         .testTarget(name: "ProbeCaptureTests", dependencies: ["ProbeCapture", "ProbeScript"]),

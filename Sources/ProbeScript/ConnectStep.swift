@@ -1,6 +1,9 @@
-/// `connect [NAME] ADDR [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout]`.
+/// `connect [NAME] ADDR [tls OPTIONS] [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout|tls-failure]`.
 public struct ConnectStep: Sendable, Hashable {
-    public enum Failure: String, Sendable, Hashable, CaseIterable { case refused, timeout }
+    public enum Failure: String, Sendable, Hashable, CaseIterable {
+        case refused, timeout
+        case tlsFailure = "tls-failure"
+    }
 
     public var name: Name?
     public var address: Argument<Address>
@@ -8,6 +11,8 @@ public struct ConnectStep: Sendable, Hashable {
     public var receiveBuffer: Argument<Int>?
     public var sendBuffer: Argument<Int>?
     public var expectedFailure: Failure?
+    /// `tls …`: the connection speaks TLS from its first byte; the handshake is part of the step.
+    public var tls: TLSOptions?
 
     public init(name: Name?, address: Argument<Address>, timeout: Argument<Duration>? = nil,
                 receiveBuffer: Argument<Int>? = nil, sendBuffer: Argument<Int>? = nil, expectedFailure: Failure? = nil) {

@@ -21,9 +21,9 @@ public enum Grammar {
         Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [within D] [with stdin] [cwd \"DIR\"] [env K=V...]"], actsOnConnection: false, parse: { .spawn(try $0.parseSpawn()) }),
         Entry(keyword: "kill", synopsis: ["kill NAME [SIGNAL]"], actsOnConnection: false, parse: { try $0.parseKill() }),
         Entry(keyword: "input", synopsis: ["input NAME line \"TEXT\"|\"BYTES\"|hex\"..\"|eof   (to a subject spawned with stdin)"], actsOnConnection: false, parse: { .input(try $0.parseInput()) }),
-        Entry(keyword: "connect", synopsis: ["connect [NAME] HOST:PORT [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout]"], actsOnConnection: false, parse: { .connect(try $0.parseConnect()) }),
-        Entry(keyword: "listen", synopsis: ["listen NAME HOST:PORT"], actsOnConnection: false, parse: { try $0.parseListen() }),
-        Entry(keyword: "accept", synopsis: ["accept NAME on LISTENER [within D]"], actsOnConnection: false, parse: { try $0.parseAccept() }),
+        Entry(keyword: "connect", synopsis: ["connect [NAME] HOST:PORT [tls [insecure] [ca \"FILE\"] [sni \"NAME\"] [alpn \"P\",...] [version 1.2|1.3] [cert \"FILE\" key \"FILE\"]] [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout|tls-failure]"], actsOnConnection: false, parse: { .connect(try $0.parseConnect()) }),
+        Entry(keyword: "listen", synopsis: ["listen NAME HOST:PORT [tls [cert \"FILE\" key \"FILE\"] [client-ca \"FILE\"] [alpn \"P\",...] [version 1.2|1.3]]   ({NAME.port}, {NAME.cert})"], actsOnConnection: false, parse: { try $0.parseListen() }),
+        Entry(keyword: "accept", synopsis: ["accept NAME on LISTENER [within D] [expect tls-failure]"], actsOnConnection: false, parse: { try $0.parseAccept() }),
         Entry(keyword: "use", synopsis: ["use NAME"], actsOnConnection: false, parse: { .use(try $0.name("a connection name")) }),
         Entry(keyword: "send", synopsis: ["send \"BYTES\"|hex\"..\"|line \"TEXT\"|file \"PATH\"|random SIZE [in chunks of N] [split at I,J,...|split sweep] [every D] [at RATE]"], actsOnConnection: true, parse: { .send(try $0.parseSend()) }),
         Entry(keyword: "expect", synopsis: [
@@ -48,7 +48,11 @@ public enum Grammar {
             "assert wire from peer|probe line \"TEXT\"|/RE/ in 1 segment", "assert wire from peer|probe segments OP N",
             "assert wire from peer|probe max-segment OP SIZE", "assert wire from peer|probe bytes OP SIZE",
             "assert wire from peer|probe fin|rst|no fin|no rst|zero-window", "(OP is = != < <= > >=)",
-        ], actsOnConnection: true, parse: { .assertWire(try $0.parseWireAssertion()) }),
+            "assert tls version = 1.2|1.3", "assert tls alpn = \"P\"", "assert tls cipher /RE/", "assert tls peer subject /RE/",
+        ], actsOnConnection: true, parse: { try $0.parseAssert() }),
+        Entry(keyword: "starttls", synopsis: ["starttls [TLS OPTIONS]   (client role on a connect, server role on an accept)"], actsOnConnection: true, parse: {
+            .startTLS(try $0.tlsOptions(TLSOptions.allOptions, after: "starttls"))
+        }),
     ]
 
     public static let statementKeywords: [String] = statements.map(\.keyword)
@@ -58,7 +62,7 @@ public enum Grammar {
     }
 
     static let settings = ["timeout", "deadline", "terminator", "max-line", "capture", "unread"]
-    static let connectOptions = ["timeout", "rcvbuf", "sndbuf", "expect"]
+    static let connectOptions = ["tls", "timeout", "rcvbuf", "sndbuf", "expect"]
     static let sendForms = ["line", "file", "random"]
     static let sendModifiers = ["in", "split", "every", "at"]
     static let expectForms = ["line", "lines", "bytes", "until", "eventually", "any", "eof", "reset", "close", "nothing", "exit", "stdout", "stderr"]

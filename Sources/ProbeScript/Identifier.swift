@@ -13,11 +13,16 @@ public enum Identifier {
         return text.unicodeScalars.allSatisfy(isContinuation)
     }
 
-    /// When `scalars[start...]` reads `name}`, the index of that `}`.
+    /// When `scalars[start...]` reads `name}` or `name.field}` (a listener's `{l.port}`), the
+    /// index of that `}`.
     static func closingBrace(in scalars: [Unicode.Scalar], from start: Int) -> Int? {
         guard start < scalars.count, isStart(scalars[start]) else { return nil }
         var index = start + 1
         while index < scalars.count, isContinuation(scalars[index]) { index += 1 }
+        if index + 1 < scalars.count, scalars[index] == ".", isStart(scalars[index + 1]) {
+            index += 2
+            while index < scalars.count, isContinuation(scalars[index]) { index += 1 }
+        }
         return index < scalars.count && scalars[index] == "}" ? index : nil
     }
 }

@@ -127,9 +127,13 @@ extension Parser {
             case "timeout": step.timeout = try duration()
             case "rcvbuf": step.receiveBuffer = try size("a receive buffer size")
             case "sndbuf": step.sendBuffer = try size("a send buffer size")
+            case "tls": step.tls = try tlsOptions(TLSOptions.clientOptions, after: "connect ... tls")
             default:
                 let failures = ConnectStep.Failure.allCases.map(\.rawValue)
                 step.expectedFailure = ConnectStep.Failure(rawValue: try keyword(failures, after: "connect ... expect"))
+                if step.expectedFailure == .tlsFailure, step.tls == nil {
+                    throw failure("'expect tls-failure' needs 'tls' before it", at: tokens[position - 1], hint: "connect HOST:PORT tls ca \"ca.pem\" expect tls-failure")
+                }
             }
         }
         return step

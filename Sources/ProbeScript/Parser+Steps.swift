@@ -159,7 +159,7 @@ extension Parser {
     }
 
     mutating func parseWireAssertion() throws -> WireAssertion {
-        try keyword(["wire"], after: "assert")
+        try keyword(["wire", "tls"], after: "assert")
         try keyword(["from"], after: "assert wire")
         let direction = WireAssertion.Direction(rawValue: try keyword(WireAssertion.Direction.allCases.map(\.rawValue), after: "assert wire from"))!
         let property: WireAssertion.Property

@@ -281,15 +281,27 @@ public struct Parser {
 
     mutating func parseListen() throws -> StatementKind {
         let name = try name("a listener name")
-        return .listen(name, try address())
+        let address = try address()
+        guard !atStatementEnd else { return .listen(name, address, tls: nil) }
+        try keyword(["tls"], after: "the address")
+        return .listen(name, address, tls: try tlsOptions(TLSOptions.serverOptions, after: "listen ... tls"))
     }
 
     mutating func parseAccept() throws -> StatementKind {
         let name = try name("a connection name")
         try keyword(["on"], after: "accept NAME")
         let listener = try self.name("a listener name")
-        let within = take("within") ? try duration() : nil
-        return .accept(name, listener: listener, within: within)
+        var within: Argument<Duration>?
+        var expectTLSFailure = false
+        while !atStatementEnd {
+            if try keyword(["within", "expect"], after: "the listener name") == "within" {
+                within = try duration()
+            } else {
+                try keyword(["tls-failure"], after: "accept ... expect")
+                expectTLSFailure = true
+            }
+        }
+        return .accept(name, listener: listener, within: within, expectTLSFailure: expectTLSFailure)
     }
 
     mutating func parseRepeat() throws -> StatementKind {

@@ -24,8 +24,11 @@ extension StatementKind {
             }
         case .connect(let connect):
             return connect.address.templates + connect.timeout.templates + connect.receiveBuffer.templates + connect.sendBuffer.templates
-        case .listen(_, let address): return address.templates
-        case .accept(_, _, let within): return within.templates
+                + (connect.tls?.templates ?? [])
+        case .listen(_, let address, let tls): return address.templates + (tls?.templates ?? [])
+        case .accept(_, _, let within, _): return within.templates
+        case .startTLS(let options): return options.templates
+        case .assertTLS(let assertion): return assertion.templates
         case .send(let send):
             var templates: [Template]
             switch send.data {
@@ -64,6 +67,7 @@ extension StatementKind {
     public var definedVariables: [String] {
         switch self {
         case .variable(let name, _): return [name.text]
+        case .listen(let name, _, let tls): return ["\(name.text).port"] + (tls == nil ? [] : ["\(name.text).cert"])
         case .expect(.line(.regex(let regex)), _), .expect(.eventually(.regex(let regex), _), _), .expect(.untilMatch(let regex, _), _):
             return regex.groupNames
         case .expectOutput(let output):

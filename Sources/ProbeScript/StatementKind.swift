@@ -13,8 +13,9 @@ public indirect enum StatementKind: Sendable, Hashable {
     case expectExit(ExitExpectation)
     case expectOutput(OutputExpectation)
     case connect(ConnectStep)
-    case listen(Name, Argument<Address>)
-    case accept(Name, listener: Name, within: Argument<Duration>?)
+    case listen(Name, Argument<Address>, tls: TLSOptions?)
+    /// `expectTLSFailure`: the client's handshake on the accepted connection must fail.
+    case accept(Name, listener: Name, within: Argument<Duration>?, expectTLSFailure: Bool)
     case use(Name)
     case send(SendStep)
     case expect(Expectation, within: Argument<Duration>?)
@@ -28,6 +29,10 @@ public indirect enum StatementKind: Sendable, Hashable {
     case repeatBlock(Argument<Int>, body: [Statement])
     case parallel(Argument<Int>, body: [Statement])
     case assertWire(WireAssertion)
+    /// `starttls`: upgrades the current connection in place, client role on a `connect`, server
+    /// role on an `accept`.
+    case startTLS(TLSOptions)
+    case assertTLS(TLSAssertion)
 }
 
 /// `set NAME VALUE`.

@@ -191,6 +191,7 @@ struct ExpectationMatcher: @unchecked Sendable {
         switch (rule, end) {
         case (.eof, .eof), (.close, .eof): return .matched(captures: [:], detail: "FIN")
         case (.reset, .reset), (.close, .reset): return .matched(captures: [:], detail: "RST")
+        case (.close, .truncated): return .matched(captures: [:], detail: "FIN without close_notify")
         default: return .failed("expected \(waitingFor), but \(end)")
         }
     }

@@ -72,6 +72,8 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case ChannelEvent.inputClosed = event {
             finish(.eof)
+        } else if let end = event as? InboundEnd {
+            finish(end)
         }
         context.fireUserInboundEventTriggered(event)
     }
@@ -222,6 +224,13 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
         try options?.setOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator())
         try options?.setOption(ChannelOptions.maxMessagesPerRead, value: 4)
         setPaused(paused)
+    }
+
+    /// Takes every byte no expect has consumed: at `starttls` they belong to the TLS layer.
+    func takeUnconsumed() -> ByteBuffer {
+        let taken = buffer
+        buffer.clear()
+        return taken
     }
 
     /// How many received bytes no expect has consumed.

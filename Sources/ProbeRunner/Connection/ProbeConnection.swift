@@ -13,14 +13,20 @@ final class ProbeConnection: @unchecked Sendable {
     private(set) var outputClosed = false
     private(set) var bytesSent = 0
 
+    /// The host a `connect` named (a `starttls` client sends it as SNI); nil for an accepted one.
+    let connectedHost: String?
+    /// Its TLS layer, once a handshake is done (`connect … tls`, `listen … tls`, `starttls`).
+    var tls: TLSSession?
+
     /// The ports, kept from the start: a closed channel no longer knows them.
     let localPort: Int?
     let remotePort: Int?
 
     /// `remotePort` names the peer's port when the channel no longer knows it (it was reset
     /// before the connect completed).
-    init(name: String, channel: Channel, handler: InboundHandler, remotePort: Int? = nil) {
+    init(name: String, channel: Channel, handler: InboundHandler, connectedHost: String?, remotePort: Int? = nil) {
         self.name = name
+        self.connectedHost = connectedHost
         self.channel = channel
         self.handler = handler
         self.localPort = channel.localAddress?.port
@@ -74,14 +80,19 @@ final class ProbeConnection: @unchecked Sendable {
         return written
     }
 
-    /// Graceful close: FIN, then release.
+    /// Graceful close: FIN (over TLS close_notify and FIN, without waiting for the peer's
+    /// close_notify), then release.
     func close(at location: SourceLocation?) async {
         closedAt = location
         isClosed = true
         let handler = self.handler
         let channel = self.channel
-        try? await channel.eventLoop.submit { handler.markClosedByProbe() }.flatMap { _ in
-            channel.close()
+        let tap = tls?.tap
+        try? await channel.eventLoop.submit { handler.markClosedByProbe() }.flatMap { _ -> EventLoopFuture<Void> in
+            guard let tap else { return channel.close() }
+            return channel.close(mode: .output).flatMapError { _ in channel.eventLoop.makeSucceededVoidFuture() }.flatMap {
+                tap.closeBelowTLS() ?? channel.close()
+            }
         }.get()
     }
 
@@ -91,12 +102,19 @@ final class ProbeConnection: @unchecked Sendable {
         try await channel.close(mode: .output).get()
     }
 
-    /// Reset: SO_LINGER 0, then close, so the kernel sends RST.
+    /// Reset: SO_LINGER 0, then close, so the kernel sends RST (under a TLS layer, which would
+    /// send close_notify first).
     func abort(at location: SourceLocation) async throws {
         closedAt = location
+        isClosed = true
         let provider = channel as! SocketOptionProvider
         try await provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
-        await close(at: location)
+        let handler = self.handler
+        let tap = tls?.tap
+        let channel = self.channel
+        try? await channel.eventLoop.submit { handler.markClosedByProbe() }.flatMap { _ in
+            tap?.closeBelowTLS() ?? channel.close()
+        }.get()
     }
 
     /// Stops or resumes draining the socket.

@@ -2,17 +2,25 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
+/// A connection a listener accepted, set up and waiting for an `accept` step.
+struct AcceptedConnection {
+    let channel: Channel
+    let handler: InboundHandler
+    /// Its TLS layer, its handshake under way, on a `listen … tls`.
+    let tls: TLSSession?
+}
+
 /// A listening socket of the probe (`listen`): it queues accepted connections until an
 /// `accept` step takes them, in arrival order.
 final class ProbeListener: @unchecked Sendable {
     let name: String
     private(set) var channel: Channel?
     private let lock = NIOLock()
-    private var accepted: [(Channel, InboundHandler)] = []
-    private var waiter: EventLoopPromise<(Channel, InboundHandler)?>?
+    private var accepted: [AcceptedConnection] = []
+    private var waiter: EventLoopPromise<AcceptedConnection?>?
     /// Accepted channels in arrival order, and those set up but not yet handed over.
     private var arrivals: [ObjectIdentifier] = []
-    private var prepared: [ObjectIdentifier: (Channel, InboundHandler)] = [:]
+    private var prepared: [ObjectIdentifier: AcceptedConnection] = [:]
 
     init(name: String) {
         self.name = name
@@ -21,8 +29,10 @@ final class ProbeListener: @unchecked Sendable {
     var port: Int? { channel?.localAddress?.port }
 
     /// Binds `host:port` on `group`; accepted connections get the probe's socket options and
-    /// buffering, and hold their reads for `captureHold` when the run captures.
-    func bind(host: String, port: Int, group: EventLoopGroup, captureHold: CaptureHold?) async throws {
+    /// buffering, hold their reads for `captureHold` when the run captures, and with `tls`
+    /// begin their handshake as they arrive (the `accept` step waits for its outcome).
+    func bind(host: String, port: Int, group: EventLoopGroup, captureHold: CaptureHold?,
+              tls: (@Sendable (Channel) throws -> TLSSession)?) async throws {
         channel = try await ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -36,7 +46,12 @@ final class ProbeListener: @unchecked Sendable {
                 let handler = InboundHandler(captureHold: captureHold)
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(handler)
-                    ready(channel, handler)
+                    let session = try tls.map { make in
+                        let session = try make(channel)
+                        try session.install(on: channel, early: nil)
+                        return session
+                    }
+                    ready(AcceptedConnection(channel: channel, handler: handler, tls: session))
                 }
             }
             .bind(host: host, port: port).get()
@@ -61,10 +76,10 @@ final class ProbeListener: @unchecked Sendable {
     }
 
     /// A child is set up: hand over every connection that is ready, in arrival order.
-    private func ready(_ channel: Channel, _ handler: InboundHandler) {
-        typealias Delivery = (EventLoopPromise<(Channel, InboundHandler)?>, (Channel, InboundHandler))
+    private func ready(_ connection: AcceptedConnection) {
+        typealias Delivery = (EventLoopPromise<AcceptedConnection?>, AcceptedConnection)
         let deliveries: [Delivery] = lock.withLock {
-            prepared[ObjectIdentifier(channel)] = (channel, handler)
+            prepared[ObjectIdentifier(connection.channel)] = connection
             var out: [Delivery] = []
             while let first = arrivals.first, let connection = prepared.removeValue(forKey: first) {
                 arrivals.removeFirst()
@@ -81,9 +96,9 @@ final class ProbeListener: @unchecked Sendable {
     }
 
     /// The next accepted connection, or nil when none arrives within `timeout`.
-    func next(within timeout: TimeAmount, on loop: EventLoop) async throws -> (Channel, InboundHandler)? {
-        let promise = loop.makePromise(of: (Channel, InboundHandler)?.self)
-        let ready: (Channel, InboundHandler)? = lock.withLock {
+    func next(within timeout: TimeAmount, on loop: EventLoop) async throws -> AcceptedConnection? {
+        let promise = loop.makePromise(of: AcceptedConnection?.self)
+        let ready: AcceptedConnection? = lock.withLock {
             if !accepted.isEmpty { return accepted.removeFirst() }
             waiter = promise
             return nil
@@ -107,11 +122,11 @@ final class ProbeListener: @unchecked Sendable {
 
     /// Stops listening and closes connections no `accept` took.
     func close() async {
-        let leftovers = lock.withLock { () -> [(Channel, InboundHandler)] in
+        let leftovers = lock.withLock { () -> [AcceptedConnection] in
             defer { accepted = [] }
             return accepted
         }
-        for (channel, _) in leftovers { try? await channel.close().get() }
+        for leftover in leftovers { try? await leftover.channel.close().get() }
         try? await channel?.close().get()
     }
 }

@@ -14,6 +14,8 @@ final class PreparedSend {
     let rate: Int?
     /// The connection's byte count before this send, where its cuts are counted from.
     let streamStart: Int
+    /// Over TLS, the connection's count of application data records sent before this send.
+    let recordsBefore: Int?
     /// How long its writes waited for the capture to catch up.
     var heldForCapture: Duration = .zero
 
@@ -25,6 +27,7 @@ final class PreparedSend {
         self.interval = interval
         self.rate = rate
         self.streamStart = connection.bytesSent
+        self.recordsBefore = connection.tls?.tap.applicationRecordsSent
     }
 
     /// One unpaced write of bytes held in memory: the usual send.

@@ -11,10 +11,18 @@ extension ScenarioExecution {
     /// synchronous, so a waiting `parallel` copy keeps no large frame from it.
     func connect(_ step: ConnectStep, _ statement: Statement) async throws {
         let attempt = try prepareConnect(step, statement)
+        let tls = try step.tls.map { try tlsContext($0, role: .client, host: attempt.address.host, statement) }
         let started = clock.now
         let outcome: Result<(channel: Channel, resetWith: [UInt8]?), Error>
         do { outcome = .success(try await attempt.connect()) } catch { outcome = .failure(error) }
-        try finishConnect(outcome, attempt, waited: clock.now - started, step, statement)
+        guard let connection = try finishConnect(outcome, attempt, waited: clock.now - started, step, statement), let tls else { return }
+        let session = try await connection.channel.eventLoop.submit {
+            let session = try tls.setup.makeSession(tls.context, on: connection.channel.eventLoop)
+            try session.install(on: connection.channel, early: connection.handler.takeUnconsumed())
+            return session
+        }.get()
+        let left = attempt.timeout - (clock.now - started)
+        try await finishHandshake(session, on: connection, within: left, expectFailure: step.expectedFailure == .tlsFailure, statement)
     }
 
     @inline(never)
@@ -41,12 +49,14 @@ extension ScenarioExecution {
                               receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: wait, hostNames: hostNames)
     }
 
-    /// Keeps the connection, or says how the connect failed (which `expect refused|timeout` may want).
+    /// Keeps the connection, or says how the connect failed (which `expect refused|timeout` may
+    /// want). The connection is returned when it is open and a TLS handshake may follow.
     @inline(never)
     private func finishConnect(_ outcome: Result<(channel: Channel, resetWith: [UInt8]?), Error>, _ attempt: ConnectAttempt, waited: Duration,
-                               _ step: ConnectStep, _ statement: Statement) throws {
+                               _ step: ConnectStep, _ statement: Statement) throws -> ProbeConnection? {
         let address = attempt.address
         let channel: Channel
+        let tcpFailureExpected = step.expectedFailure.map { $0 != .tlsFailure } ?? false
         switch outcome {
         case .failure(let error):
             let reason = ConnectFailure(error)
@@ -55,24 +65,27 @@ extension ScenarioExecution {
                     throw failure(statement, "expected the connect to \(address) to fail with \(expected.rawValue), but it failed with \(reason)", waited: waited)
                 }
                 record(statement, "connect to \(address) failed as expected: \(reason)")
-                return
+                return nil
             }
             throw failure(statement, "cannot connect to \(address): \(reason)", waited: waited)
         case .success(let connected):
             channel = connected.channel
-            if let early = connected.resetWith, step.expectedFailure == nil {
-                let connection = keep(ProbeConnection(name: attempt.name, channel: channel, handler: attempt.handler, remotePort: address.port))
+            if let early = connected.resetWith, !tcpFailureExpected {
+                let connection = keep(ProbeConnection(name: attempt.name, channel: channel, handler: attempt.handler,
+                                                      connectedHost: address.host, remotePort: address.port))
                 record(statement, "\(connection.label): connected to \(address), but the peer had already reset it (RST), after sending \(early.count) bytes first")
-                return
+                if step.tls != nil { throw failure(statement, "no TLS handshake: the peer reset the connection (RST) at once", connection, waited: waited) }
+                return nil
             }
         }
-        if let expected = step.expectedFailure {
+        if let expected = step.expectedFailure, tcpFailureExpected {
             channel.close(promise: nil)
             throw failure(statement, "expected the connect to \(address) to fail with \(expected.rawValue), but it succeeded", waited: waited)
         }
-        let connection = keep(ProbeConnection(name: attempt.name, channel: channel, handler: attempt.handler))
+        let connection = keep(ProbeConnection(name: attempt.name, channel: channel, handler: attempt.handler, connectedHost: address.host))
         let local = channel.localAddress.map(Self.describe) ?? "?"
         record(statement, "\(connection.label): connected to \(address) from \(local)")
+        return connection
     }
 
     /// Makes `connection` the scenario's current one, under its name.

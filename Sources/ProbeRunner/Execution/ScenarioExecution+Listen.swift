@@ -8,13 +8,21 @@ import Glibc
 
 /// The `listen` and `accept` executors: the probe as the server for clients under test.
 extension ScenarioExecution {
-    func listen(_ name: Name, _ address: Argument<Address>, _ statement: Statement) async throws {
+    /// Sets `{NAME.port}`, and with TLS `{NAME.cert}`, the certificate's PEM file.
+    func listen(_ name: Name, _ address: Argument<Address>, tls options: TLSOptions?, _ statement: Statement) async throws {
         let resolved = try resolve(address, "an address HOST:PORT", Address.parse)
         guard table.listener(named: name.text) == nil else { throw failure(statement, "a listener named '\(name.text)' is already open") }
         let listener = ProbeListener(name: name.text)
         if resolved.port != 0 { try wire.watch(port: resolved.port, statement) }
+        let tls = try options.map { try tlsContext($0, role: .server, host: nil, statement) }
+        let makeSession: (@Sendable (Channel) throws -> TLSSession)? = tls.map { tls in
+            { channel in try tls.setup.makeSession(tls.context, on: channel.eventLoop) }
+        }
+        if let options {
+            variables["\(name.text).cert"] = tls?.runtimeCertificatePath ?? file(options.certificate!, statement)
+        }
         do {
-            try await listener.bind(host: resolved.host, port: resolved.port, group: group, captureHold: wire.hold)
+            try await listener.bind(host: resolved.host, port: resolved.port, group: group, captureHold: wire.hold, tls: makeSession)
         } catch {
             let holders = resolved.port == 0 ? nil : PortHolders.describe(port: resolved.port)
             throw StepFailure(.environment, at: statement.location, step: statement.text,
@@ -22,7 +30,9 @@ extension ScenarioExecution {
         }
         if resolved.port == 0, let port = listener.port { try wire.watch(port: port, statement) }
         table.add(listener)
-        record(statement, "listening on \(Address(host: resolved.host, port: listener.port ?? resolved.port))")
+        variables["\(name.text).port"] = String(listener.port ?? resolved.port)
+        let certificate = variables["\(name.text).cert"].map { ", TLS with the certificate \($0)" } ?? ""
+        record(statement, "listening on \(Address(host: resolved.host, port: listener.port ?? resolved.port))\(certificate)")
     }
 
     /// The system's words for a failed bind or listen ("Address already in use"), not NIO's
@@ -32,7 +42,7 @@ extension ScenarioExecution {
         return String(cString: strerror(error.errnoCode))
     }
 
-    func accept(_ name: Name, on listenerName: Name, within: Argument<Duration>?, _ statement: Statement) async throws {
+    func accept(_ name: Name, on listenerName: Name, within: Argument<Duration>?, expectTLSFailure: Bool, _ statement: Statement) async throws {
         guard let listener = table.listener(named: listenerName.text) else {
             let open = table.listeners.keys.sorted()
             throw failure(statement, "no listener named '\(listenerName.text)' (\(open.isEmpty ? "none is open" : "open: " + open.joined(separator: ", ")))")
@@ -40,13 +50,18 @@ extension ScenarioExecution {
         let requested = try within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         let (wait, byDeadline) = limit(requested)
         let started = clock.now
-        guard let (channel, handler) = try await listener.next(within: wait.timeAmount, on: group.next()) else {
+        guard let accepted = try await listener.next(within: wait.timeAmount, on: group.next()) else {
             let why = byDeadline ? "the scenario deadline of \(format(settings.deadline)) passed" : "no client connected within \(format(wait))"
             throw failure(statement, "\(why) to listener '\(listenerName.text)'", waited: clock.now - started)
         }
-        let connection = ProbeConnection(name: name.text, channel: channel, handler: handler)
+        let connection = ProbeConnection(name: name.text, channel: accepted.channel, handler: accepted.handler, connectedHost: nil)
         table.add(connection)
-        let peer = channel.remoteAddress.map(Self.describe) ?? "?"
+        let peer = accepted.channel.remoteAddress.map(Self.describe) ?? "?"
         record(statement, "\(connection.label): accepted from \(peer) after \(format(clock.now - started))")
+        if let session = accepted.tls {
+            try await finishHandshake(session, on: connection, within: requested, expectFailure: expectTLSFailure, statement)
+        } else if expectTLSFailure {
+            throw failure(statement, "'expect tls-failure' needs a listener opened with 'listen … tls'", connection)
+        }
     }
 }

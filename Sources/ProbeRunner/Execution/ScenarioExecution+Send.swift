@@ -109,6 +109,14 @@ extension ScenarioExecution {
             let shown = writes.count > 24 ? writes.prefix(12) + ["…"] + writes.suffix(4) : writes[...]
             message += " in \(pieces.count) writes: " + shown.joined(separator: " ")
         }
+        if let before = send.recordsBefore, let tls = connection.tls {
+            let records = tls.tap.applicationRecordsSent - before
+            message += records == 1 ? ", in 1 TLS record" : ", in \(records) TLS records"
+            if tls.role == .server, tls.version == "1.3", !tls.hasSentData {
+                message += " (with the session tickets a TLS 1.3 server sends before its first data)"
+            }
+            tls.hasSentData = true
+        }
         if case .random = payload { message += " (seed \(seed))" }
         if send.heldForCapture > .zero { message += "; held \(format(send.heldForCapture)) for the capture to catch up" }
         record(statement, message)

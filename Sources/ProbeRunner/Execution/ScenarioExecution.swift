@@ -195,10 +195,15 @@ final class ScenarioExecution {
             return { try await self.readSlowly(read, statement) }
         case .assertWire(let assertion):
             return { try await self.assertWire(assertion, statement) }
-        case .listen(let name, let address):
-            return { try await self.listen(name, address, statement) }
-        case .accept(let name, let listener, let within):
-            return { try await self.accept(name, on: listener, within: within, statement) }
+        case .listen(let name, let address, let tls):
+            return { try await self.listen(name, address, tls: tls, statement) }
+        case .accept(let name, let listener, let within, let expectTLSFailure):
+            return { try await self.accept(name, on: listener, within: within, expectTLSFailure: expectTLSFailure, statement) }
+        case .startTLS(let options):
+            return { try await self.startTLS(options, statement) }
+        case .assertTLS(let assertion):
+            try assertTLS(assertion, statement)
+            return done
         case .spawn(let step):
             return { try await self.spawn(step, statement) }
         case .kill(let name, let signal):

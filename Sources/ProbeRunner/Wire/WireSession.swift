@@ -38,11 +38,16 @@ struct WireSession {
     /// When the scenario started, on the capture's clock (seconds since 1970), so its segments
     /// are timed as its step log is.
     private var scenarioStart = 0.0
+    /// The TLS secrets of the run's connections, written beside a kept pcap.
+    let keyLog: TLSKeyLog
 
-    init() {}
+    init() {
+        keyLog = TLSKeyLog(environment: ProcessInfo.processInfo.environment)
+    }
 
     /// A copy of a `parallel` block's session: the parent's capture, nothing judged yet.
     init(sharingCaptureOf parent: WireSession) {
+        keyLog = parent.keyLog
         capture = parent.capture
         hold = parent.hold
         unavailable = parent.unavailable
@@ -171,11 +176,23 @@ struct WireSession {
         }
         if keep {
             record.notes.append("pcap: \(capture.path)")
+            if !keyLog.isEmpty { writeKeys(beside: capture.path, &record) }
         } else {
             try? FileManager.default.removeItem(atPath: capture.path)
         }
         self.capture = nil
         hold = nil
+    }
+
+    /// Writes the TLS keys as NAME.keys beside NAME.pcap, for Wireshark and `tcpprobe show`.
+    private func writeKeys(beside pcap: String, _ record: inout RunRecord) {
+        let path = (pcap.hasSuffix(".pcap") ? String(pcap.dropLast(5)) : pcap) + ".keys"
+        do {
+            try keyLog.write(to: path)
+            record.notes.append("TLS keys: \(path)")
+        } catch {
+            record.notes.append("\(error)")
+        }
     }
 
     /// Keeps the segments of `connections` (at most 2000) for the ladder diagram.

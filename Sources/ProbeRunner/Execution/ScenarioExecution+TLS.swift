@@ -1,0 +1,184 @@
+import FoundationEssentials
+import NIOCore
+import NIOSSL
+import ProbeHost
+import ProbeResults
+import ProbeScript
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// TLS on connections: the options of `connect … tls`, `listen … tls` and `starttls` made into
+/// a context, the handshake judged as part of the step that asks for it, `starttls` and
+/// `assert tls`.
+extension ScenarioExecution {
+    /// A TLS layer's settings and the context made from them.
+    struct TLSContext {
+        var setup: TLSSetup
+        var context: NIOSSLContext
+        /// The PEM file of the run-time certificate, when the server shows it.
+        var runtimeCertificatePath: String?
+    }
+
+    /// Resolves `options` for `role`: variables rendered, files read from the step's folder,
+    /// and, for a server named no certificate, the run-time one.
+    func tlsContext(_ options: TLSOptions, role: TLSSession.Role, host: String?, _ statement: Statement) throws -> TLSContext {
+        var setup = TLSSetup(role: role)
+        setup.insecure = options.insecure
+        setup.version = options.version
+        setup.applicationProtocols = options.applicationProtocols.map { $0.renderString(lookup) }
+        var runtimeCertificatePath: String?
+        switch role {
+        case .client:
+            if options.clientCA != nil { throw failure(statement, "client-ca is an option of a TLS server, and this side is the client") }
+            setup.trustRoots = try options.ca.map { try certificates($0, "ca", statement) }
+            if let name = options.serverName {
+                setup.serverName = name.renderString(lookup)
+            } else if let host, (try? SocketAddress(ipAddress: host, port: 0)) == nil {
+                setup.serverName = host
+            }
+        case .server:
+            if options.insecure || options.ca != nil || options.serverName != nil {
+                throw failure(statement, "insecure, ca and sni are options of a TLS client, and this side is the server (client-ca asks clients for certificates)")
+            }
+            setup.trustRoots = try options.clientCA.map { try certificates($0, "client-ca", statement) }
+        }
+        if let certificate = options.certificate, let key = options.key {
+            setup.certificateChain = try certificates(certificate, "cert", statement)
+            let path = file(key, statement)
+            do {
+                setup.privateKey = try NIOSSLPrivateKey(file: path, format: .pem)
+            } catch {
+                throw failure(statement, "cannot read the private key \(path): \(Self.fileProblem(path, error))")
+            }
+        } else if role == .server {
+            let runtime: RuntimeCertificate
+            do { runtime = try RuntimeCertificate.shared.get() } catch { throw failure(statement, "cannot make a certificate: \(error)") }
+            setup.certificateChain = [runtime.certificate]
+            setup.privateKey = runtime.privateKey
+            runtimeCertificatePath = try writeRuntimeCertificate(runtime, statement)
+        }
+        do {
+            return TLSContext(setup: setup, context: try setup.makeContext(keyLog: wire.keyLog), runtimeCertificatePath: runtimeCertificatePath)
+        } catch {
+            throw failure(statement, "cannot set up TLS: \(error)")
+        }
+    }
+
+    /// A path as the scenario wrote it, relative to the folder of the step's file.
+    func file(_ template: Template, _ statement: Statement) -> String {
+        ScenarioLoader.resolve(template.renderString(lookup), from: statement.location.file)
+    }
+
+    private func certificates(_ template: Template, _ option: String, _ statement: Statement) throws -> [NIOSSLCertificate] {
+        let path = file(template, statement)
+        do {
+            let certificates = try NIOSSLCertificate.fromPEMFile(path)
+            guard !certificates.isEmpty else { throw failure(statement, "\(option) \(path) holds no PEM certificate") }
+            return certificates
+        } catch let failure as StepFailure {
+            throw failure
+        } catch {
+            throw failure(statement, "cannot read the certificates of \(option) \(path): \(Self.fileProblem(path, error))")
+        }
+    }
+
+    /// "no such file" when the file is missing, else the TLS library's words.
+    private static func fileProblem(_ path: String, _ error: Error) -> String {
+        FileManager.default.fileExists(atPath: path) ? "\(error)" : "no such file"
+    }
+
+    /// Writes the run-time certificate (public; no key) where captures go, for `{l.cert}`.
+    private func writeRuntimeCertificate(_ runtime: RuntimeCertificate, _ statement: Statement) throws -> String {
+        let settings = options.capture
+        do {
+            try PrivateDirectory.prepare(settings.directory, tightened: settings.directoryIsDefault)
+            let path = joinPath(settings.directory, "localhost-\(getpid()).pem")
+            try Data(runtime.certificatePEM.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            return path
+        } catch {
+            throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot write the run-time certificate: \(error)")
+        }
+    }
+
+    /// Waits for `session`'s handshake on `connection` within `timeout`; keeps the session, or
+    /// fails the step saying why (or passes it, when the handshake was to fail).
+    func finishHandshake(_ session: TLSSession, on connection: ProbeConnection, within timeout: Duration,
+                         expectFailure: Bool, _ statement: Statement) async throws {
+        let loop = connection.channel.eventLoop
+        let started = clock.now
+        let (wait, byDeadline) = limit(max(timeout, .zero))
+        let timer = loop.scheduleTask(in: wait.timeAmount) { session.watch.fail(TLSHandshakeFailure.TimedOut()) }
+        do {
+            let negotiated = try await session.watch.done.futureResult.get()
+            timer.cancel()
+            try await loop.submit { session.noteAgreement(applicationProtocol: negotiated) }.get()
+        } catch {
+            timer.cancel()
+            let waited = clock.now - started
+            let words = try await loop.submit { TLSHandshakeFailure.explain(error, session, waited: wait) }.get()
+            await connection.close(at: statement.location)
+            if expectFailure {
+                record(statement, "\(connection.label): the TLS handshake failed as expected: \(words)")
+                return
+            }
+            let deadline = byDeadline ? " (the scenario deadline of \(format(settings.deadline)) cut the wait)" : ""
+            throw failure(statement, "TLS handshake failed: \(words)\(deadline)", connection, waited: waited)
+        }
+        connection.tls = session
+        if expectFailure {
+            throw failure(statement, "expected the TLS handshake to fail, but it succeeded: \(session.summary)", connection, waited: clock.now - started)
+        }
+        record(statement, "\(connection.label): TLS handshake done as \(session.role.rawValue) in \(format(clock.now - started)): \(session.summary)")
+    }
+
+    /// `starttls`: the client role on a connection the probe opened, the server role on one it
+    /// accepted; bytes already read and not yet expected go to the TLS layer.
+    func startTLS(_ options: TLSOptions, _ statement: Statement) async throws {
+        let connection = try target(statement)
+        guard connection.tls == nil else { throw failure(statement, "\(connection.label) already speaks TLS", connection) }
+        let role: TLSSession.Role = connection.connectedHost == nil ? .server : .client
+        let tls = try tlsContext(options, role: role, host: connection.connectedHost, statement)
+        let channel = connection.channel
+        let handler = connection.handler
+        let session = try await channel.eventLoop.submit {
+            let session = try tls.setup.makeSession(tls.context, on: channel.eventLoop)
+            try session.install(on: channel, early: handler.takeUnconsumed())
+            return session
+        }.get()
+        try await finishHandshake(session, on: connection, within: settings.timeout, expectFailure: false, statement)
+    }
+
+    /// `assert tls …` on the current connection's session.
+    func assertTLS(_ assertion: TLSAssertion, _ statement: Statement) throws {
+        let connection = try target(statement)
+        guard let session = connection.tls else {
+            throw failure(statement, "\(connection.label) does not speak TLS (open it with 'connect … tls', 'listen … tls' or 'starttls')", connection)
+        }
+        let (what, actual, holds): (String, String?, Bool)
+        switch assertion {
+        case .version(let version):
+            (what, actual) = ("version \(version.rawValue)", session.version)
+            holds = actual == version.rawValue
+        case .applicationProtocol(let name):
+            let expected = name.renderString(lookup)
+            (what, actual) = ("alpn \"\(expected)\"", session.applicationProtocol)
+            holds = (actual ?? "") == expected
+        case .cipher(let regex):
+            (what, actual) = ("cipher \(regex.description)", session.cipher)
+            holds = actual.map { matches(regex, $0) } ?? false
+        case .peerSubject(let regex):
+            (what, actual) = ("peer subject \(regex.description)", session.peerSubject)
+            holds = actual.map { matches(regex, $0) } ?? false
+        }
+        guard holds else {
+            throw failure(statement, "expected TLS \(what), but it is \(actual.map { "\"\($0)\"" } ?? "none")", connection)
+        }
+        record(statement, "\(connection.label): TLS \(what): \(actual ?? "none")")
+    }
+
+    private func matches(_ regex: RegexLiteral, _ text: String) -> Bool {
+        guard let compiled = try? regexCache.regex(regex, lookup) else { return false }
+        return (try? compiled.firstMatch(in: text)) != nil
+    }
+}

@@ -1,0 +1,50 @@
+import NIOCore
+import NIOSSL
+import NIOTLS
+
+/// Sits above the TLS layer and tells the step that opened the connection (or `starttls`) how
+/// the handshake went; afterwards it turns a close without close_notify into the inbound end
+/// `.truncated`. All state is touched on the channel's event loop only.
+final class TLSHandshakeWatch: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    /// The ALPN protocol agreed on, or the error the handshake failed with.
+    let done: EventLoopPromise<String?>
+    private var finished = false
+
+    init(on loop: EventLoop) {
+        done = loop.makePromise()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case TLSUserEvent.handshakeCompleted(let negotiated) = event, !finished {
+            finished = true
+            done.succeed(negotiated)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if !finished {
+            finished = true
+            done.fail(error)
+        } else if case NIOSSLError.uncleanShutdown? = error as? NIOSSLError {
+            context.fireUserInboundEventTriggered(InboundEnd.truncated)
+            return
+        }
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        fail(NIOSSLError.handshakeFailed(.sslError([])))
+        context.fireChannelInactive()
+    }
+
+    /// Ends the wait with `error` unless the handshake already ended (a timeout, or the close).
+    func fail(_ error: Error) {
+        guard !finished else { return }
+        finished = true
+        done.fail(error)
+    }
+}

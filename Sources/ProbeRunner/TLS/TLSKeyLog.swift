@@ -1,0 +1,64 @@
+import FoundationEssentials
+import NIOCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The TLS secrets of a scenario's connections, in the NSS key log format (`SSLKEYLOGFILE`):
+/// kept in memory for decrypting the run's own capture, written 0600 beside a kept pcap as
+/// NAME.keys, and appended as they come to `$SSLKEYLOGFILE` when that is set. Never reported.
+final class TLSKeyLog: Sendable {
+    private let lines = Mutex<[String]>([])
+    /// `$SSLKEYLOGFILE`, when set.
+    private let sharedFile: String?
+
+    init(environment: [String: String]) {
+        sharedFile = environment["SSLKEYLOGFILE"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Takes one line from the TLS layer's key log callback.
+    func add(_ buffer: ByteBuffer) {
+        let line = String(buffer: buffer).trimmingTrailingNewlines
+        lines.withLock { $0.append(line) }
+        if let sharedFile { Self.append(line + "\n", to: sharedFile) }
+    }
+
+    var isEmpty: Bool { lines.withLock { $0.isEmpty } }
+
+    /// Every line so far, for decryption.
+    var all: [String] { lines.withLock { $0 } }
+
+    /// Writes the lines to `path` (0600, replacing nothing: a file there already is an error).
+    func write(to path: String) throws {
+        let text = all.map { $0 + "\n" }.joined()
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw KeyLogError(path: path, code: errno) }
+        defer { close(fd) }
+        let written = text.utf8CString.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
+        guard written == text.utf8.count else { throw KeyLogError(path: path, code: errno) }
+    }
+
+    /// Appends to the user's key log file, made 0600 when missing (other programs append too,
+    /// so each line goes in one write).
+    private static func append(_ text: String, to path: String) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        _ = text.utf8CString.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+    }
+
+    struct KeyLogError: Error, CustomStringConvertible {
+        let path: String
+        let code: Int32
+        var description: String { "cannot write the TLS keys to \(path): \(String(cString: strerror(code)))" }
+    }
+}
+
+private extension String {
+    var trimmingTrailingNewlines: String {
+        var text = self
+        while text.last == "\n" || text.last == "\r" { text.removeLast() }
+        return text
+    }
+}

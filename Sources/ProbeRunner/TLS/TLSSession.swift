@@ -1,0 +1,122 @@
+import NIOCore
+import NIOSSL
+import ProbeCapture
+import X509
+
+/// The TLS layer of one connection: its role, its handlers, and once the handshake is done,
+/// what it agreed on (for `assert tls` and the log).
+final class TLSSession: @unchecked Sendable {
+    enum Role: String { case client, server }
+
+    let role: Role
+    let tap: TLSRecordTap
+    let handler: NIOSSLHandler
+    let watch: TLSHandshakeWatch
+    /// The first certificate the verification refused, for the failure's words.
+    let refused: RefusedCertificate
+
+    private(set) var applicationProtocol: String?
+    private(set) var version: String?
+    private(set) var cipher: String?
+    private(set) var peerSubject: String?
+    /// Set after the first send: a TLS 1.3 server's first data goes out after its session tickets.
+    var hasSentData = false
+
+    init(role: Role, handler: NIOSSLHandler, refused: RefusedCertificate, on loop: EventLoop) {
+        self.role = role
+        self.handler = handler
+        self.refused = refused
+        tap = TLSRecordTap(serverSide: role == .server)
+        watch = TLSHandshakeWatch(on: loop)
+    }
+
+    /// Puts the layer under the connection's reader, then hands the TLS layer `early`: bytes the
+    /// reader took off the socket before the upgrade (a client's hello sent right after the
+    /// plaintext answer to STARTTLS). On the channel's event loop.
+    func install(on channel: Channel, early: ByteBuffer?) throws {
+        let pipeline = channel.pipeline.syncOperations
+        try pipeline.addHandler(watch, position: .first)
+        try pipeline.addHandler(handler, position: .first)
+        try pipeline.addHandler(tap, position: .first)
+        if let early, early.readableBytes > 0 {
+            channel.pipeline.fireChannelRead(early)
+            channel.pipeline.fireChannelReadComplete()
+        }
+    }
+
+    /// Reads what the handshake agreed on; on the channel's event loop once it is done.
+    func noteAgreement(applicationProtocol: String?) {
+        self.applicationProtocol = applicationProtocol
+        if let hello = tap.serverHello {
+            version = hello.versionName
+            cipher = TLSCipherSuite.name(of: hello.cipherSuite)
+        } else {
+            version = handler.tlsVersion.map(Self.name)
+        }
+        peerSubject = handler.peerCertificate.flatMap(Self.subject)
+    }
+
+    /// "TLS 1.3, TLS_AES_128_GCM_SHA256, alpn h2, peer CN=localhost".
+    var summary: String {
+        var parts = ["TLS \(version ?? "?")"]
+        if let cipher { parts.append(cipher) }
+        if let applicationProtocol { parts.append("alpn \(applicationProtocol)") }
+        if let peerSubject { parts.append("peer \(peerSubject)") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// A certificate's subject as RFC 4514 writes it (`CN=localhost`).
+    static func subject(of certificate: NIOSSLCertificate) -> String? {
+        guard let der = try? certificate.toDERBytes(), let parsed = try? Certificate(derEncoded: der) else { return nil }
+        return parsed.subject.description
+    }
+
+    /// A certificate's issuer, written as `subject(of:)` writes subjects.
+    static func issuer(of certificate: NIOSSLCertificate) -> String? {
+        guard let der = try? certificate.toDERBytes(), let parsed = try? Certificate(derEncoded: der) else { return nil }
+        return parsed.issuer.description
+    }
+
+    private static func name(_ version: TLSVersion) -> String {
+        switch version {
+        case .tlsv1: return "1.0"
+        case .tlsv11: return "1.1"
+        case .tlsv12: return "1.2"
+        case .tlsv13: return "1.3"
+        }
+    }
+}
+
+/// What the certificate verification refused first, seen in BoringSSL's callback, which does
+/// not say why (the failure's words come from the certificate itself). The callback sees the
+/// chain from its root down to the leaf.
+///
+/// It also checks the leaf's name: NIOSSL accepts a certificate whose IP address SAN matches
+/// the peer's address even when a host name was asked for, and `sni "chat.test"` must mean
+/// that the certificate names chat.test. Refused here, the handshake fails with an alert.
+final class RefusedCertificate: @unchecked Sendable {
+    /// The name the peer's certificate must hold (a client that verifies, with a host name).
+    let requiredName: String?
+    private(set) var certificate: NIOSSLCertificate?
+    /// Why the leaf does not hold `requiredName`.
+    private(set) var nameMismatch: String?
+
+    init(requiredName: String?) {
+        self.requiredName = requiredName
+    }
+
+    /// The callback for NIOSSL's handlers: notes, and refuses only a leaf without the name.
+    func callback(_ result: NIOSSLVerificationResult, _ certificate: NIOSSLCertificate) -> NIOSSLVerificationResult {
+        var result = result
+        if result == .certificateVerified, let requiredName, let der = try? certificate.toDERBytes(),
+           let parsed = try? Certificate(derEncoded: der), !CertificateNames.isAuthority(parsed) {
+            let names = CertificateNames.names(of: parsed)
+            if !names.contains(where: { CertificateNames.matches($0, host: requiredName) }) {
+                nameMismatch = "the certificate does not match the host name: it is for \(names.isEmpty ? "no name" : names.joined(separator: ", ")), not \(requiredName)"
+                result = .failed
+            }
+        }
+        if result == .failed, self.certificate == nil { self.certificate = certificate }
+        return result
+    }
+}

@@ -1,0 +1,35 @@
+/// What `tls` on `connect` or `listen`, and `starttls`, say about the TLS layer. Paths and
+/// names are templates, resolved (and files read) when the step runs.
+public struct TLSOptions: Sendable, Hashable {
+    /// `version 1.2|1.3`: the one version the handshake may agree on.
+    public enum Version: String, Sendable, Hashable, CaseIterable {
+        case v1_2 = "1.2"
+        case v1_3 = "1.3"
+    }
+
+    /// `insecure`: the server's certificate is not verified.
+    public var insecure = false
+    /// `ca "FILE"`: the PEM roots the peer's certificate must chain to (instead of the system's).
+    public var ca: Template?
+    /// `sni "NAME"`: the server name sent, and the name the certificate must match.
+    public var serverName: Template?
+    /// `alpn "h2", "http/1.1"`: the application protocols offered (client) or accepted (server).
+    public var applicationProtocols: [Template] = []
+    public var version: Version?
+    /// `cert "FILE" key "FILE"`: this side's certificate chain and private key, PEM.
+    public var certificate: Template?
+    public var key: Template?
+    /// `client-ca "FILE"`: a server requires a client certificate chaining to these roots.
+    public var clientCA: Template?
+
+    public init() {}
+
+    /// The options `connect … tls` takes, `listen … tls` takes, and `starttls` (either role) takes.
+    public static let clientOptions = ["insecure", "ca", "sni", "alpn", "version", "cert", "key"]
+    public static let serverOptions = ["cert", "key", "client-ca", "alpn", "version"]
+    public static let allOptions = clientOptions + ["client-ca"]
+
+    public var templates: [Template] {
+        [ca, serverName, certificate, key, clientCA].compactMap { $0 } + applicationProtocols
+    }
+}

@@ -1,0 +1,66 @@
+"""An SMTP-like STARTTLS peer for tcpprobe's tests.
+
+server CERT KEY ENDING: listens on 127.0.0.1 (prints its port), greets with 220, answers
+STARTTLS with "220 ready", upgrades, answers one line with "250 over TLS: LINE", then ends
+with close_notify (ENDING=close_notify) or with a bare FIN (ENDING=truncate).
+client PORT CA: connects, reads the greeting, sends STARTTLS, reads "220 ready", upgrades
+trusting CA for localhost, sends "hello", prints the answer and closes.
+"""
+import socket
+import ssl
+import sys
+
+
+def read_line(sock):
+    line = b""
+    while not line.endswith(b"\n") and len(line) < 4096:
+        byte = sock.recv(1)
+        if not byte:
+            break
+        line += byte
+    return line
+
+
+def server(cert, key, ending):
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    listener.settimeout(10)
+    print(listener.getsockname()[1], flush=True)
+    connection, _ = listener.accept()
+    connection.settimeout(10)
+    connection.sendall(b"220 peer.test ESMTP\r\n")
+    if read_line(connection) != b"STARTTLS\r\n":
+        connection.sendall(b"500 expected STARTTLS\r\n")
+        return
+    connection.sendall(b"220 ready\r\n")
+    secure = context.wrap_socket(connection, server_side=True)
+    line = read_line(secure).rstrip(b"\r\n")
+    secure.sendall(b"250 over TLS: " + line + b"\r\n")
+    if ending == "truncate":
+        secure.shutdown(socket.SHUT_WR)  # SSLSocket.shutdown sends no close_notify
+    else:
+        secure.unwrap()
+        connection.shutdown(socket.SHUT_WR)
+    read_line(connection)
+
+
+def client(port, ca):
+    connection = socket.create_connection(("127.0.0.1", int(port)), timeout=10)
+    print(read_line(connection).decode().strip(), flush=True)
+    connection.sendall(b"STARTTLS\r\n")
+    print(read_line(connection).decode().strip(), flush=True)
+    context = ssl.create_default_context(cafile=ca)
+    secure = context.wrap_socket(connection, server_hostname="localhost")
+    secure.sendall(b"hello\r\n")
+    print(read_line(secure).decode().strip(), flush=True)
+    secure.close()
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "server":
+        server(*sys.argv[2:5])
+    else:
+        client(*sys.argv[2:4])

@@ -1,0 +1,133 @@
+import Foundation
+import ProbeHost
+import ProbeResults
+import TestSupport
+import Testing
+
+/// TLS against real peers the tests start: `openssl s_server -crlf` (the sample's test server),
+/// nginx with `ssl`, and curl as the client of `listen … tls`; each also refused at the
+/// handshake for a reason it names.
+@Suite struct TLSRealPeerTests {
+    /// A test authority in a folder removed after the test.
+    final class Folder {
+        let url: URL
+        let authority: TestAuthority
+
+        init() throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-tls-peer-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            authority = try TestAuthority(in: url)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: url) }
+    }
+
+    /// `openssl s_server -crlf`: lines both ways, then refusals: an expired certificate, a
+    /// self-signed one without `insecure`, and a client certificate required but not given.
+    @Test(.openssl) func openSSLServer() async throws {
+        let folder = try Folder()
+        let authority = folder.authority
+        let good = try authority.issue("good")
+        let port = try #require(FreePort.pick())
+        let server = "spawn server \"openssl s_server -accept 127.0.0.1:{p} -cert {cert} -key {key} -crlf -quiet {extra}\" with stdin ready on 127.0.0.1:{p} within 10s"
+        let roundTrip = try await ScenarioHarness.run("""
+            set timeout 5s
+            \(server)
+            connect 127.0.0.1:{p} tls ca "{ca}"
+            send line "iam:Leia"
+            expect stdout server line "iam:Leia"
+            input server line "msg:hello from s_server"
+            expect line "msg:hello from s_server"
+            assert tls peer subject /CN=localhost/
+            """, variables: ["p": String(port), "cert": good.certificate, "key": good.key, "ca": authority.rootPath, "extra": ""])
+        roundTrip.expectPassed()
+
+        let expired = try authority.issue("expired", validFrom: Date() - 7200, until: Date() - 3600)
+        let selfSigned = try authority.issue("self", selfSigned: true)
+        let cases: [(certificate: (certificate: String, key: String), extra: String, client: String, reason: String)] = [
+            (expired, "", "ca \"{ca}\"", "certificate verification failed: the certificate CN=localhost has expired"),
+            (selfSigned, "", "", "certificate verification failed: the certificate CN=localhost is self-signed and not trusted"),
+            (good, "-Verify 1", "ca \"{ca}\" version 1.2", "the peer refused the handshake with the alert handshake_failure"),
+        ]
+        for (certificate, extra, client, reason) in cases {
+            let port = try #require(FreePort.pick())
+            let refused = try await ScenarioHarness.run("""
+                set timeout 5s
+                \(server)
+                connect 127.0.0.1:{p} tls \(client)
+                """, variables: ["p": String(port), "cert": certificate.certificate, "key": certificate.key, "ca": authority.rootPath, "extra": extra])
+            refused.expectFailure(line: 3, containing: "TLS handshake failed: \(reason)")
+        }
+    }
+
+    /// curl, trusting `{l.cert}`, gets its HTTPS answer from the probe; without it, curl refuses
+    /// the run-time certificate and the probe's accept says so.
+    @Test(.curl) func curlAsTheClientOfListenTLS() async throws {
+        let trusted = try await ScenarioHarness.run("""
+            set timeout 5s
+            listen l 127.0.0.1:0 tls alpn "http/1.1"
+            spawn client "curl -sS --cacert {l.cert} https://127.0.0.1:{l.port}/hello"
+            accept s on l
+            expect line "GET /hello HTTP/1.1"
+            expect until "\\r\\n\\r\\n" max 4KiB
+            send "HTTP/1.1 200 OK\\r\\nContent-Length: 16\\r\\nConnection: close\\r\\n\\r\\nhello over TLS\\r\\n"
+            expect stdout client line "hello over TLS"
+            expect exit client code 0
+            assert tls alpn = "http/1.1"
+            """)
+        trusted.expectPassed()
+        let untrusted = try await ScenarioHarness.run("""
+            set timeout 5s
+            listen l 127.0.0.1:0 tls
+            spawn client "curl -sS https://127.0.0.1:{l.port}/hello"
+            accept s on l expect tls-failure
+            expect exit client code 60
+            """)
+        untrusted.expectPassed()
+        #expect(untrusted.log.contains { $0.message.contains("failed as expected: the peer refused the handshake with the alert unknown_ca") },
+                "\(untrusted.log.map(\.message))")
+    }
+
+    /// nginx with `ssl`: an HTTPS request with `ca` and `sni`; a wrong `sni` or `ca` fails the
+    /// verification with a clear message.
+    @Test(.nginx) func nginxWithSSL() async throws {
+        let nginx = try #require(Requirement.nginx.path)
+        let folder = try Folder()
+        let directory = folder.url.path
+        let server = try folder.authority.issue("server")
+        try FileManager.default.createDirectory(atPath: directory + "/www", withIntermediateDirectories: true)
+        try "hello from nginx\n".write(toFile: directory + "/www/hello.txt", atomically: true, encoding: .utf8)
+        let port = try #require(FreePort.pick())
+        let temporary = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map { "\($0)_temp_path \(directory)/\($0);" }.joined(separator: " ")
+        try """
+            daemon off; master_process off; worker_processes 1; pid \(directory)/nginx.pid; error_log \(directory)/error.log;
+            events { worker_connections 16; }
+            http { access_log off; \(temporary)
+                   server { listen 127.0.0.1:\(port) ssl; ssl_certificate \(server.certificate); ssl_certificate_key \(server.key);
+                            root \(directory)/www; } }
+            """.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
+        let stranger = try TestAuthority(in: try TLSTests.subfolder(of: folder.url), name: "stranger CA")
+        let spawn = "spawn web \"\(nginx) -p {dir} -c {dir}/nginx.conf -e {dir}/error.log\" ready on 127.0.0.1:{port} within 10s"
+        let variables = ["dir": directory, "port": String(port), "ca": folder.authority.rootPath, "stranger": stranger.rootPath]
+        let request = try await ScenarioHarness.run("""
+            \(spawn)
+            connect 127.0.0.1:{port} tls ca "{ca}" sni "localhost"
+            send "GET /hello.txt HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n"
+            expect line "HTTP/1.1 200 OK"
+            expect eventually line /^content-length: 17$/i
+            expect until "\\r\\n\\r\\n" max 4KiB
+            expect "hello from nginx\\n"
+            """, variables: variables)
+        request.expectPassed()
+        let wrongName = try await ScenarioHarness.run("""
+            \(spawn)
+            connect 127.0.0.1:{port} tls ca "{ca}" sni "chat.test"
+            """, variables: variables)
+        wrongName.expectFailure(line: 2, containing: "the certificate does not match the host name: it is for localhost, not chat.test")
+        let wrongRoot = try await ScenarioHarness.run("""
+            \(spawn)
+            connect 127.0.0.1:{port} tls ca "{stranger}"
+            """, variables: variables)
+        wrongRoot.expectFailure(line: 2, containing: "the certificate CN=localhost is issued by CN=tcpprobe test CA, which is not trusted")
+    }
+}

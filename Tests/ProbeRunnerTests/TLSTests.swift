@@ -1,0 +1,222 @@
+import Foundation
+import ProbeResults
+import TestSupport
+import Testing
+
+/// TLS between the probe's own client and server, with certificates a test authority issues:
+/// the handshake as part of the step, `assert tls`, failures that say why, mutual TLS, and
+/// close_notify.
+@Suite struct TLSTests {
+    /// A folder with a test authority and its leaf certificates, removed after the test.
+    final class Certificates {
+        let directory: URL
+        let authority: TestAuthority
+
+        init() throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-tls-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            authority = try TestAuthority(in: directory)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    @Test func aRoundTripBetweenTheProbesOwnClientAndServer() async throws {
+        let result = try await ScenarioHarness.run("""
+            set timeout 3s
+            listen l 127.0.0.1:0 tls alpn "chat/1", "http/1.1"
+            connect c 127.0.0.1:{l.port} tls ca "{l.cert}" alpn "chat/1"
+            accept s on l
+            c: send line "hello"
+            s: expect line "hello"
+            s: send line "world"
+            c: expect line "world"
+            c: assert tls version = 1.3
+            c: assert tls alpn = "chat/1"
+            c: assert tls cipher /^TLS_(AES|CHACHA20)/
+            c: assert tls peer subject /CN=localhost/
+            s: assert tls alpn = "chat/1"
+            c: send "chunk" in chunks of 1
+            s: expect "chunk"
+            c: close
+            s: expect eof
+            """)
+        result.expectPassed()
+        #expect(result.log.contains { $0.message.contains("in 5 writes") && $0.message.hasSuffix("in 5 TLS records") }, "\(result.log.map(\.message))")
+        #expect(result.log.contains { $0.message.contains("TLS handshake done as client") && $0.message.contains("TLS 1.3") }, "\(result.log.map(\.message))")
+        let wrong = try await ScenarioHarness.run("""
+            listen l 127.0.0.1:0 tls
+            connect c 127.0.0.1:{l.port} tls insecure version 1.2
+            accept s on l
+            c: assert tls cipher /ECDHE_ECDSA_WITH_(AES|CHACHA20)/
+            c: assert tls version = 1.3
+            """)
+        wrong.expectFailure(line: 5, containing: "expected TLS version 1.3, but it is \"1.2\"")
+    }
+
+    /// Each verification failure names its reason and the certificate; `expect tls-failure`
+    /// passes on them and fails on a handshake that succeeds.
+    @Test func handshakeFailuresSayWhy() async throws {
+        let certificates = try Certificates()
+        let authority = certificates.authority
+        let good = try authority.issue("good")
+        let expired = try authority.issue("expired", validFrom: Date() - 7200, until: Date() - 3600)
+        let selfSigned = try authority.issue("self", selfSigned: true)
+        let stranger = try TestAuthority(in: try Self.subfolder(of: certificates.directory), name: "stranger CA").issue("stranger")
+        let cases: [(server: (certificate: String, key: String), client: String, reason: String)] = [
+            (expired, "ca \"{ca}\"", "the certificate CN=localhost has expired"),
+            (good, "ca \"{ca}\" sni \"chat.test\"", "the certificate does not match the host name: it is for localhost, not chat.test"),
+            (selfSigned, "", "is self-signed and not trusted (trust it with ca \"FILE\", or skip verification with insecure)"),
+            (stranger, "ca \"{ca}\"", "the certificate CN=localhost is issued by CN=stranger CA, which is not trusted"),
+        ]
+        for (server, client, reason) in cases {
+            let variables = ["ca": authority.rootPath, "cert": server.certificate, "key": server.key]
+            let failing = try await ScenarioHarness.run("""
+                listen l 127.0.0.1:0 tls cert "{cert}" key "{key}"
+                connect c 127.0.0.1:{l.port} tls \(client)
+                """, variables: variables)
+            failing.expectFailure(line: 2, containing: "TLS handshake failed: ", reason)
+            let expected = try await ScenarioHarness.run("""
+                listen l 127.0.0.1:0 tls cert "{cert}" key "{key}"
+                connect c 127.0.0.1:{l.port} tls \(client) expect tls-failure
+                accept s on l expect tls-failure
+                """, variables: variables)
+            expected.expectPassed()
+            #expect(expected.log.contains { $0.message.contains("the TLS handshake failed as expected: the peer refused the handshake with the alert") })
+        }
+        let succeeded = try await ScenarioHarness.run("""
+            listen l 127.0.0.1:0 tls cert "{cert}" key "{key}"
+            connect c 127.0.0.1:{l.port} tls ca "{ca}" expect tls-failure
+            """, variables: ["ca": authority.rootPath, "cert": good.certificate, "key": good.key])
+        succeeded.expectFailure(line: 2, containing: "expected the TLS handshake to fail, but it succeeded: TLS 1.3")
+    }
+
+    /// A server with `client-ca` refuses a client without a certificate, and names the subject
+    /// of one that shows its own.
+    @Test func mutualTLS() async throws {
+        let certificates = try Certificates()
+        let authority = certificates.authority
+        let server = try authority.issue("server")
+        let client = try authority.issue("client", commonName: "probe-client")
+        let variables = ["ca": authority.rootPath, "cert": server.certificate, "key": server.key,
+                         "ccert": client.certificate, "ckey": client.key]
+        let refused = try await ScenarioHarness.run("""
+            listen l 127.0.0.1:0 tls cert "{cert}" key "{key}" client-ca "{ca}"
+            connect c 127.0.0.1:{l.port} tls ca "{ca}" version 1.2 expect tls-failure
+            accept s on l
+            """, variables: variables)
+        refused.expectFailure(line: 3, containing: "TLS handshake failed: the client sent no certificate, and this server requires one (client-ca)")
+        #expect(refused.log.contains { $0.message.contains("failed as expected: the peer refused the handshake with the alert handshake_failure") }, "\(refused.log.map(\.message))")
+        let mutual = try await ScenarioHarness.run("""
+            listen l 127.0.0.1:0 tls cert "{cert}" key "{key}" client-ca "{ca}"
+            connect c 127.0.0.1:{l.port} tls ca "{ca}" cert "{ccert}" key "{ckey}"
+            accept s on l
+            s: assert tls peer subject /CN=probe-client/
+            c: send line "signed"
+            s: expect line "signed"
+            """, variables: variables)
+        mutual.expectPassed()
+    }
+
+    /// A peer that answers the ClientHello with plain text, one that closes during the
+    /// handshake, and one that never answers: each fails the connect within its timeout, saying which.
+    @Test func hostilePeersFailTheHandshakeInTime() async throws {
+        let garbage = try await TestPeer.start(.finAfter(Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8)))
+        defer { Task { await garbage.stop() } }
+        let answered = try await ScenarioHarness.run("connect 127.0.0.1:{port} tls insecure timeout 2s", against: garbage)
+        answered.expectFailure(line: 1, containing: "the peer does not speak TLS: it answered \"HTTP/1.1 400 Bad Request")
+        let closing = try await TestPeer.start(.finAfter([]))
+        defer { Task { await closing.stop() } }
+        let closed = try await ScenarioHarness.run("connect 127.0.0.1:{port} tls insecure timeout 2s", against: closing)
+        // The peer closes as it accepts: the probe sees its FIN, or its RST for the ClientHello.
+        closed.expectFailure(line: 1, containing: "TLS handshake failed: the peer ", "during the handshake")
+        let silent = try await TestPeer.start(.silent)
+        defer { Task { await silent.stop() } }
+        let started = ContinuousClock.now
+        let unanswered = try await ScenarioHarness.run("connect 127.0.0.1:{port} tls insecure timeout 300ms", against: silent)
+        unanswered.expectFailure(line: 1, containing: "no TLS handshake within", "the peer sent nothing")
+        #expect(ContinuousClock.now - started < .seconds(3))
+    }
+
+    /// Over TLS `expect eof` wants close_notify; a bare FIN fails it and passes `expect close`.
+    /// `abort` resets without close_notify.
+    @Test func closeNotifyAndTruncation() async throws {
+        let certificates = try Certificates()
+        let server = try certificates.authority.issue("server")
+        for (ending, expectation, passes) in [("close_notify", "eof", true), ("truncate", "eof", false), ("truncate", "close", true)] {
+            let result = try await ScenarioHarness.run("""
+                set timeout 5s
+                spawn peer "python3 \(Self.peerScript) server {cert} {key} \(ending)" ready when stdout /^(?<pport>[0-9]+)$/ within 10s
+                connect 127.0.0.1:{pport}
+                expect line /^220 /
+                send line "STARTTLS"
+                expect line "220 ready"
+                starttls ca "{ca}" sni "localhost"
+                send line "hi"
+                expect line "250 over TLS: hi"
+                expect \(expectation)
+                """, variables: ["ca": certificates.authority.rootPath, "cert": server.certificate, "key": server.key])
+            if passes {
+                result.expectPassed()
+            } else {
+                result.expectFailure(line: 10, containing: "the peer closed the connection without close_notify (FIN only: a truncation)")
+            }
+        }
+        let aborted = try await ScenarioHarness.run("""
+            listen l 127.0.0.1:0 tls
+            connect c 127.0.0.1:{l.port} tls ca "{l.cert}"
+            accept s on l
+            c: abort
+            s: expect reset
+            """)
+        aborted.expectPassed()
+    }
+
+    /// `starttls` in the server role: a client upgrades like SMTP, trusting the certificate the
+    /// step names.
+    @Test func startTLSAsTheServer() async throws {
+        let certificates = try Certificates()
+        let server = try certificates.authority.issue("server")
+        let result = try await ScenarioHarness.run("""
+            set timeout 5s
+            listen l 127.0.0.1:0
+            spawn client "python3 \(Self.peerScript) client {l.port} {ca}"
+            accept s on l
+            send line "220 probe.test ESMTP"
+            expect line "STARTTLS"
+            send line "220 ready"
+            starttls cert "{cert}" key "{key}"
+            assert tls peer subject //
+            expect line "hello"
+            send line "250 over TLS"
+            expect stdout client line "250 over TLS"
+            expect exit client code 0
+            """, variables: ["ca": certificates.authority.rootPath, "cert": server.certificate, "key": server.key])
+        result.expectFailure(line: 9, containing: "expected TLS peer subject //, but it is none")
+        let passing = try await ScenarioHarness.run("""
+            set timeout 5s
+            listen l 127.0.0.1:0
+            spawn client "python3 \(Self.peerScript) client {l.port} {ca}"
+            accept s on l
+            send line "220 probe.test ESMTP"
+            expect line "STARTTLS"
+            send line "220 ready"
+            starttls cert "{cert}" key "{key}"
+            expect line "hello"
+            send line "250 over TLS"
+            expect stdout client line "220 probe.test ESMTP"
+            expect stdout client line "220 ready"
+            expect stdout client line "250 over TLS"
+            expect exit client code 0
+            """, variables: ["ca": certificates.authority.rootPath, "cert": server.certificate, "key": server.key])
+        passing.expectPassed()
+    }
+
+    static let peerScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/starttls_peer.py").path
+
+    static func subfolder(of directory: URL) throws -> URL {
+        let folder = directory.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
