@@ -49,6 +49,7 @@ let package = Package(
             name: "ProbeCapture",
             dependencies: [
                 "CPcap", "ProbeScript",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]

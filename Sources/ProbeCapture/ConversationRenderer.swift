@@ -1,12 +1,17 @@
 import ProbeScript
 
 /// Renders captured TCP segments as conversations: per connection, one row per segment, then
-/// each direction's bytes grouped into lines with how many segments carried each.
+/// each direction's bytes grouped into lines with how many segments carried each. A connection
+/// that speaks TLS also gets a row per record, decrypted with `keys`, and its lines are the
+/// decrypted ones, with how many records carried each.
 public struct ConversationRenderer: Sendable {
     public var terminator: [UInt8]
+    /// The TLS secrets to decrypt with (a key log); nil shows records still encrypted.
+    public var keys: TLSKeyMaterial?
 
-    public init(terminator: [UInt8] = [13, 10]) {
+    public init(terminator: [UInt8] = [13, 10], keys: TLSKeyMaterial? = nil) {
         self.terminator = terminator
+        self.keys = keys
     }
 
     public func render(_ segments: [TCPSegment], port: Int? = nil) -> String {
@@ -43,8 +48,23 @@ public struct ConversationRenderer: Sendable {
                      + "times from its first segment, windows in bytes)"]
         lines += zip(segments, Self.repeats(segments)).map { "  " + formatter.row($0, marks: $1) }
         let trace = ConnectionTrace(segments: segments, probePort: client.port, peerPort: server.port)
-        lines += summary(trace.fromProbe, arrow: "→", from: clientName)
-        lines += summary(trace.fromPeer, arrow: "←", from: serverName)
+        guard !trace.fromProbe.payloadsTruncated, TLSConversation.helloStart(in: trace.fromProbe.stream, type: 1) != nil else {
+            lines += summary(trace.fromProbe, arrow: "→", from: clientName)
+            lines += summary(trace.fromPeer, arrow: "←", from: serverName)
+            return lines.joined(separator: "\n")
+        }
+        let conversation = TLSConversation(client: trace.fromProbe.stream, server: trace.fromPeer.stream, keys: keys ?? TLSKeyMaterial(lines: [String]()))
+        let suite = conversation.cipherSuite.map { " " + TLSCipherSuite.name(of: $0) } ?? ""
+        let state = keys == nil ? "not decrypted: no key log (--keylog FILE, or FILE.keys beside the pcap)"
+            : conversation.problem.map { "not all decrypted: \($0)" } ?? "decrypted with the key log"
+        lines.append("  TLS \(conversation.version.map(TLSVersionName.name) ?? "?")\(suite): \(conversation.clientRecords.count + conversation.serverRecords.count) records, \(state)")
+        lines += TLSRecordRows.rows(conversation, client: trace.fromProbe, server: trace.fromPeer, start: segments[0].timestamp).map { "  " + $0 }
+        for (records, start, tcp, arrow, name) in [(conversation.clientRecords, conversation.clientStart, trace.fromProbe, "→", clientName),
+                                                   (conversation.serverRecords, conversation.serverStart, trace.fromPeer, "←", serverName)] {
+            let application = TLSApplicationTrace(records: records, tlsStart: start, tcp: tcp)
+            let label = start == 0 ? "TLS records, decrypted" : "plaintext segments and then TLS records (decrypted), as TLS began at offset \(start)"
+            lines += summary(application.trace, arrow: arrow, from: name, unit: .record, carriers: label)
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -85,8 +105,9 @@ public struct ConversationRenderer: Sendable {
         }
     }
 
-    private func summary(_ trace: DirectionTrace, arrow: String, from name: String) -> [String] {
-        var lines = ["  \(arrow) \(name) sent \(trace.byteCount) bytes in \(trace.dataSegments.count) data segments"
+    private func summary(_ trace: DirectionTrace, arrow: String, from name: String, unit: WireUnit = .segment,
+                         carriers: String = "data segments") -> [String] {
+        var lines = ["  \(arrow) \(name) sent \(trace.byteCount) bytes in \(trace.dataSegments.count) \(carriers)"
                      + (trace.retransmissions > 0 ? ", \(trace.retransmissions) retransmitted" : "")
                      + (trace.hasFIN ? ", FIN" : "") + (trace.hasRST ? ", RST" : "")
                      + (trace.advertisedZeroWindow ? ", zero window advertised" : "")]
@@ -100,7 +121,7 @@ public struct ConversationRenderer: Sendable {
             if shown > 200 { continue }
             let carriers = trace.dataSegments.filter { $0.range.overlaps(line) }.count
             lines.append("    \(arrow) \"\(ByteEscaper.escape(trace.stream[line].prefix(120)))\"\(line.count > 120 ? "…" : "")"
-                         + (carriers > 1 ? "  (split across \(carriers) segments)" : ""))
+                         + (carriers > 1 ? "  (split across \(unit.count(carriers)))" : ""))
         }
         if shown > 200 { lines.append("    … \(shown - 200) more lines") }
         if start < trace.stream.count {

@@ -2,14 +2,15 @@ import ProbeScript
 
 /// Judges wire checks against a reassembled direction of a connection.
 public enum WireEvaluator {
-    public static func evaluate(_ check: WireCheck, on trace: DirectionTrace) -> WireVerdict {
+    public static func evaluate(_ check: WireCheck, on trace: DirectionTrace, unit: WireUnit = .segment) -> WireVerdict {
         var progress: WireProgress?
-        return evaluate(check, on: trace, progress: &progress)
+        return evaluate(check, on: trace, unit: unit, progress: &progress)
     }
 
     /// Judges `check`, carrying on from `progress` when it was made on this same trace (grown
     /// since), and leaves in it how far this judgement got, for the next run of the same check.
-    public static func evaluate(_ check: WireCheck, on trace: DirectionTrace, progress: inout WireProgress?) -> WireVerdict {
+    /// `unit` names what the trace's segments are: TCP segments, or TLS records.
+    public static func evaluate(_ check: WireCheck, on trace: DirectionTrace, unit: WireUnit = .segment, progress: inout WireProgress?) -> WireVerdict {
         let resume = progress.flatMap { $0.traceID == trace.id && $0.end <= trace.stream.count ? $0 : nil }
         progress = nil
         if !trace.holes.isEmpty, needsStream(check) {
@@ -23,7 +24,7 @@ public enum WireEvaluator {
         case .terminator(let terminator):
             return checkTerminator(terminator, trace, from: resume, progress: &progress)
         case .linesUnsplit(let terminator):
-            return checkLinesUnsplit(terminator, trace, from: resume, progress: &progress)
+            return checkLinesUnsplit(terminator, trace, unit, from: resume, progress: &progress)
         case .lineInOneSegment(let description, let terminator, let matches):
             // Every line that matches, not only the first: a reply split the third time it is sent fails.
             var matched = 0
@@ -37,13 +38,15 @@ public enum WireEvaluator {
             }
             if let split {
                 let which = matched == 1 ? "" : " (the \(ordinal(matched)) that matches, at stream offset \(split.line.lowerBound))"
-                return WireVerdict(passed: false, summary: "line \(description)\(which) arrived in \(split.carriers.count) segments",
+                return WireVerdict(passed: false, summary: "line \(description)\(which) arrived in \(unit.count(split.carriers.count))",
                                    evidence: split.carriers.map(\.segment))
             }
             guard matched > 0 else {
                 return WireVerdict(passed: false, summary: "no captured line matches \(description)", evidence: trace.dataSegments.suffix(10).map(\.segment))
             }
-            return WireVerdict(passed: true, summary: matched == 1 ? "line \(description) arrived in 1 segment" : "\(matched) lines \(description), each in 1 segment")
+            return WireVerdict(passed: true, summary: matched == 1 ? "line \(description) arrived in \(unit.count(1))" : "\(matched) lines \(description), each in \(unit.count(1))")
+        case .records(let op, let count):
+            return compare("TLS application data records", trace.dataSegments.count, op, count, evidence: trace.dataSegments.map(\.segment))
         case .segments(let op, let count):
             let actual = trace.dataSegments.count
             return compare("data-bearing segments", actual, op, count, evidence: trace.dataSegments.map(\.segment))
@@ -169,7 +172,7 @@ public enum WireEvaluator {
 
     /// No line split across segments. Lines and data segments both run in stream order: one
     /// walk through the two finds the first line whose first carrier ends before it does.
-    private static func checkLinesUnsplit(_ terminator: [UInt8], _ trace: DirectionTrace, from resume: WireProgress?,
+    private static func checkLinesUnsplit(_ terminator: [UInt8], _ trace: DirectionTrace, _ unit: WireUnit, from resume: WireProgress?,
                                           progress: inout WireProgress?) -> WireVerdict {
         let start = resume?.end ?? 0
         var lines = resume?.lines ?? 0
@@ -191,11 +194,11 @@ public enum WireEvaluator {
         if let line = split {
             let carriers = trace.carriers(of: line)
             let text = ByteEscaper.escape(trace.stream[line].prefix(60))
-            return WireVerdict(passed: false, summary: "the line \"\(text)\" (\(line.count) bytes at offset \(line.lowerBound)) was split across \(carriers.count) segments",
+            return WireVerdict(passed: false, summary: "the line \"\(text)\" (\(line.count) bytes at offset \(line.lowerBound)) was split across \(unit.count(carriers.count))",
                                evidence: carriers.map(\.segment))
         }
         progress = WireProgress(traceID: trace.id, end: end, lines: lines)
-        return WireVerdict(passed: true, summary: "\(lines) lines, none split across segments")
+        return WireVerdict(passed: true, summary: "\(lines) lines, none split across \(unit.plural)")
     }
 
     /// The offset of the first CR or LF that breaks `terminator`'s rule, found in a tight loop

@@ -15,7 +15,7 @@ enum HTMLReport {
             h1{font-size:20px} h2{font-size:16px;margin-top:32px}
             .pass{color:#1a7f37} .fail{color:#cf222e} .skip{color:#9a6700}
             pre{background:#f6f8fa;padding:8px;overflow:auto;font-size:12px}
-            svg text{font:11px ui-monospace,monospace} .note{fill:#555} .failure{fill:#cf222e;font-weight:bold}
+            svg text{font:11px ui-monospace,monospace} .note{fill:#555} .record{fill:#0969da} .failure{fill:#cf222e;font-weight:bold}
             </style></head><body>
             <h1>tcpprobe: \(run.passed) passed\(run.skippedWireText.map { " (\($0))" } ?? ""), \(run.failed + run.errored) failed\(run.skipped > 0 ? ", \(run.skipped) skipped" : "")\(run.interrupted ? " (interrupted)" : "")</h1>
             <p>Started \(e(run.startedAt)), took \(DurationFormat.seconds(run.duration)) s.</p>
@@ -45,7 +45,7 @@ enum HTMLReport {
     /// A row of the ladder: an arrow between the lines, a note on the timeline, or where rows
     /// were left out.
     private struct Row {
-        enum Kind { case toPeer, toProbe, note, failure, gap }
+        enum Kind { case toPeer, toProbe, recordToPeer, recordToProbe, note, failure, gap }
         var kind: Kind
         var time: Double
         var text: String
@@ -63,6 +63,9 @@ enum HTMLReport {
         var rows: [Row]
         if !result.wire.isEmpty {
             rows = result.wire.map { event in
+                if let record = event.record {
+                    return Row(kind: event.fromProbe ? .recordToPeer : .recordToProbe, time: event.offset, text: "\(event.connection) TLS \(record)")
+                }
                 let text = "\(event.connection) \(event.flags) len \(event.length)" + (event.preview.isEmpty ? "" : " \"\(event.preview)\"")
                 return Row(kind: event.fromProbe ? .toPeer : .toProbe, time: event.offset, text: text)
             }
@@ -136,6 +139,12 @@ enum HTMLReport {
                 let colour = row.text.contains("RST") ? "#cf222e" : (row.text.contains("FIN") ? "#9a6700" : "#444")
                 svg += "<line x1=\"\(from)\" y1=\"\(y)\" x2=\"\(to)\" y2=\"\(y + 8)\" stroke=\"\(colour)\" marker-end=\"url(#arrow)\"/>"
                 svg += "<text x=\"\(left + 10)\" y=\"\(y - 2)\">\(e(String(row.text.prefix(90))))</text>\n"
+            case .recordToPeer, .recordToProbe:
+                // A TLS record, over the segment that completed it: blue, dashed, and the alerts red.
+                let (from, to) = row.kind == .recordToPeer ? (left, right) : (right, left)
+                let colour = row.text.contains(" alert ") ? "#cf222e" : "#0969da"
+                svg += "<line x1=\"\(from)\" y1=\"\(y)\" x2=\"\(to)\" y2=\"\(y + 8)\" stroke=\"\(colour)\" stroke-dasharray=\"6 3\" marker-end=\"url(#arrow)\"/>"
+                svg += "<text x=\"\(left + 10)\" y=\"\(y - 2)\" class=\"record\">\(e(String(row.text.prefix(90))))</text>\n"
             case .note:
                 svg += "<text x=\"\(right + 12)\" y=\"\(y + 4)\" class=\"note\">\(e(String(row.text.prefix(80))))</text>\n"
             case .failure:
@@ -147,7 +156,15 @@ enum HTMLReport {
         }
         svg += "</svg>\n"
         guard !leftOut.isEmpty else { return svg }
-        let listed = leftOut.map { "+\(DurationFormat.fixed($0.time, places: 3))s \($0.kind == .toProbe ? "←" : $0.kind == .toPeer ? "→" : " ") \($0.text)" }
+        let listed = leftOut.map { row -> String in
+            let arrow: String
+            switch row.kind {
+            case .toProbe, .recordToProbe: arrow = "←"
+            case .toPeer, .recordToPeer: arrow = "→"
+            default: arrow = " "
+            }
+            return "+\(DurationFormat.fixed(row.time, places: 3))s \(arrow) \(row.text)"
+        }
         return svg + "<details class=\"left-out\"><summary>\(leftOut.count) rows left out of the diagram</summary><pre>"
             + e(listed.joined(separator: "\n")) + "</pre></details>\n"
     }

@@ -174,8 +174,9 @@ extension Parser {
             let countToken = current
             let count = try self.count("a segment count")
             guard count.literal == 1 else { throw failure("only 'in 1 segment' is supported", at: countToken) }
-            try keyword(["segment", "segments"], after: "in 1")
+            try keyword(["segment", "segments", "record"], after: "in 1")
             property = .lineInOneSegment(match)
+        case "records": property = .records(try comparison(), try count("a record count"))
         case "segments": property = .segments(try comparison(), try count("a segment count"))
         case "max-segment": property = .maxSegment(try comparison(), try size("a segment size"))
         case "bytes": property = .bytes(try comparison(), try size("a byte count"))

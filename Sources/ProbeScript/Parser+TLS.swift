@@ -21,11 +21,7 @@ extension Parser {
                     options.applicationProtocols.append(try string("a protocol name"))
                 }
             case "version":
-                let versionToken = try word("a TLS version")
-                guard let version = TLSOptions.Version(rawValue: versionToken.word!) else {
-                    throw failure("'\(versionToken.word!)' is not a TLS version tcpprobe speaks", at: versionToken, hint: "version 1.2 or version 1.3")
-                }
-                options.version = version
+                options.version = try argument("a TLS version tcpprobe speaks", hint: "version 1.2 or version 1.3", TLSOptions.Version.init(rawValue:))
             case "cert":
                 certificateToken = token
                 options.certificate = try string("a PEM certificate file")

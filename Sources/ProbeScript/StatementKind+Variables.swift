@@ -54,7 +54,7 @@ extension StatementKind {
         case .assertWire(let assertion):
             switch assertion.property {
             case .lineInOneSegment(let match): return match.templates
-            case .segments(_, let count), .maxSegment(_, let count), .bytes(_, let count): return count.templates
+            case .records(_, let count), .segments(_, let count), .maxSegment(_, let count), .bytes(_, let count): return count.templates
             default: return []
             }
         case .tags, .set, .variable(_, .freePort), .include, .kill, .use, .pauseReading, .resumeReading,

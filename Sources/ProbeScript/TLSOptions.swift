@@ -15,7 +15,7 @@ public struct TLSOptions: Sendable, Hashable {
     public var serverName: Template?
     /// `alpn "h2", "http/1.1"`: the application protocols offered (client) or accepted (server).
     public var applicationProtocols: [Template] = []
-    public var version: Version?
+    public var version: Argument<Version>?
     /// `cert "FILE" key "FILE"`: this side's certificate chain and private key, PEM.
     public var certificate: Template?
     public var key: Template?
@@ -30,6 +30,6 @@ public struct TLSOptions: Sendable, Hashable {
     public static let allOptions = clientOptions + ["client-ca"]
 
     public var templates: [Template] {
-        [ca, serverName, certificate, key, clientCA].compactMap { $0 } + applicationProtocols
+        [ca, serverName, certificate, key, clientCA].compactMap { $0 } + applicationProtocols + version.templates
     }
 }

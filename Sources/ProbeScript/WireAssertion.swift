@@ -5,7 +5,10 @@ public struct WireAssertion: Sendable, Hashable {
     public enum Property: Sendable, Hashable {
         case terminator(Terminator)
         case linesUnsplit
+        /// `line … in 1 segment` (over TLS, and as `in 1 record`: in one TLS record).
         case lineInOneSegment(LineMatch)
+        /// `records OP N`: TLS application data records.
+        case records(ComparisonOperator, Argument<Int>)
         case segments(ComparisonOperator, Argument<Int>)
         case maxSegment(ComparisonOperator, Argument<Int>)
         case bytes(ComparisonOperator, Argument<Int>)
@@ -15,6 +18,15 @@ public struct WireAssertion: Sendable, Hashable {
 
     public var direction: Direction
     public var property: Property
+
+    /// True for the properties that read the application's bytes, which over TLS are judged on
+    /// the decrypted records; the rest are properties of TCP.
+    public var readsPlaintext: Bool {
+        switch property {
+        case .terminator, .linesUnsplit, .lineInOneSegment, .records: return true
+        default: return false
+        }
+    }
 
     public init(direction: Direction, property: Property) {
         self.direction = direction

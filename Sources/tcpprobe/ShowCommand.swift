@@ -7,7 +7,7 @@ import ProbeReport
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Render a pcap file as conversations: segments, lines, FIN, RST and zero windows."
+        abstract: "Render a pcap file as conversations: segments, lines, FIN, RST and zero windows; TLS records, decrypted with a key log."
     )
 
     @Argument(help: "A pcap file (as tcpprobe, tcpdump or Wireshark write them).")
@@ -15,6 +15,9 @@ struct ShowCommand: ParsableCommand {
 
     @Option(help: "Only connections with this port.")
     var port: Int?
+
+    @Option(help: "An NSS key log (SSLKEYLOGFILE) to decrypt TLS with (default: FILE.keys beside FILE.pcap, when it is there).")
+    var keylog: String?
 
     func run() throws {
         let segments: [TCPSegment]
@@ -24,6 +27,17 @@ struct ShowCommand: ParsableCommand {
             Terminal.printError("error: \(file): \(error)")
             throw ExitCode.invalidInput
         }
-        print(ConversationRenderer().render(segments, port: port))
+        let besideFile = (file.hasSuffix(".pcap") ? String(file.dropLast(5)) : file) + ".keys"
+        let keyLogPath = keylog ?? (FileManager.default.fileExists(atPath: besideFile) ? besideFile : nil)
+        var keys: TLSKeyMaterial?
+        if let keyLogPath {
+            do {
+                keys = TLSKeyMaterial(lines: try String(contentsOfFile: keyLogPath, encoding: .utf8).split(separator: "\n"))
+            } catch {
+                Terminal.printError("error: \(keyLogPath): \(error)")
+                throw ExitCode.invalidInput
+            }
+        }
+        print(ConversationRenderer(keys: keys).render(segments, port: port))
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import NIOCore
+import ProbeCapture
+import ProbeHost
 import ProbeResults
 @testable import ProbeRunner
 import ProbeScript
@@ -13,10 +15,11 @@ import Glibc
 /// in the result, and enough for tshark to decrypt the pcap, for TLS 1.3 and 1.2.
 @Suite(.serialized, .heavy, .root)
 struct TLSCaptureTests {
-    private func run(_ text: String, directory: String) async throws -> ScenarioResult {
+    private func run(_ text: String, directory: String, recordWire: Bool = false) async throws -> ScenarioResult {
         let loaded = ScenarioLoader.load("tls.scn", predefinedVariables: []) { _ in text }
         let scenario = try #require(loaded.scenario, "\(loaded.diagnostics)")
-        let options = RunOptions(capture: CaptureSettings(directory: directory, keep: .always))
+        var options = RunOptions(capture: CaptureSettings(directory: directory, keep: .always))
+        options.recordWire = recordWire
         return await ScenarioHarness.runOnOwnLoop(scenario, options: options)
     }
 
@@ -57,6 +60,161 @@ struct TLSCaptureTests {
         #expect(decrypted.split(separator: "\n").map(String.init) == [Self.hex("hello over TLS\r\n"), Self.hex("and back\r\n")], "\(decrypted)")
         let undecrypted = try Self.tshark(["-r", pcap, "-Y", "data", "-T", "fields", "-e", "data.data"])
         #expect(undecrypted.isEmpty, "without the keys tshark must see no plaintext: \(undecrypted)")
+
+        // `tcpprobe show` reads the same: records by type, the application data decrypted.
+        let segments = try PcapFile.segments(atPath: pcap)
+        let shown = ConversationRenderer(keys: TLSKeyMaterial(lines: lines)).render(segments)
+        #expect(shown.contains("TLS \(version) "), "\(shown)")
+        #expect(shown.contains("decrypted with the key log"), "\(shown)")
+        #expect(shown.contains("→ application-data 16 bytes \"hello over TLS\\r\\n\""), "\(shown)")
+        #expect(shown.contains("← application-data 10 bytes \"and back\\r\\n\""), "\(shown)")
+        #expect(shown.contains("handshake ServerHello"), "\(shown)")
+        #expect(shown.contains("alert close_notify"), "\(shown)")
+        #expect(shown.contains("    → \"hello over TLS\\r\\n\""), "\(shown)")
+        let sealed = ConversationRenderer().render(segments)
+        #expect(sealed.contains("not decrypted: no key log"), "\(sealed)")
+        #expect(!sealed.contains("hello over TLS"), "\(sealed)")
+    }
+
+    /// tcpprobe's own decryption of `openssl s_server -crlf` conversations agrees with tshark's
+    /// decryption of the same pcap and keys, record for record and byte for byte, in TLS 1.3 and
+    /// 1.2 with each AEAD suite; and its wire checks see the server's CRLF in the plaintext.
+    @Test(.tshark, .openssl, arguments: [
+        ("1.3", "-ciphersuites TLS_AES_128_GCM_SHA256", "TLS_AES_128_GCM_SHA256"),
+        ("1.3", "-ciphersuites TLS_AES_256_GCM_SHA384", "TLS_AES_256_GCM_SHA384"),
+        ("1.3", "-ciphersuites TLS_CHACHA20_POLY1305_SHA256", "TLS_CHACHA20_POLY1305_SHA256"),
+        ("1.2", "-cipher ECDHE-ECDSA-AES128-GCM-SHA256", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"),
+        ("1.2", "-cipher ECDHE-ECDSA-AES256-GCM-SHA384", "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"),
+        ("1.2", "-cipher ECDHE-ECDSA-CHACHA20-POLY1305", "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256"),
+    ]) func decryptionAgreesWithTshark(version: String, serverOption: String, suite: String) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-tls-suite-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let authority = try TestAuthority(in: directory)
+        let server = try authority.issue("server")
+        let port = try #require(FreePort.pick())
+        let result = try await run("""
+            set capture on
+            set timeout 5s
+            spawn server "openssl s_server -accept 127.0.0.1:\(port) -cert \(server.certificate) -key \(server.key) -crlf -quiet \(serverOption)" with stdin ready on 127.0.0.1:\(port) within 10s
+            connect c 127.0.0.1:\(port) tls ca "\(authority.rootPath)" version \(version)
+            send line "iam:Leia"
+            expect stdout server line "iam:Leia"
+            send "msg:" in chunks of 2
+            send line "split"
+            expect stdout server line "msg:split"
+            input server line "pong"
+            expect line "pong"
+            input server line "two"
+            expect line "two"
+            assert tls cipher /^\(suite)$/
+            assert wire from peer terminator crlf
+            assert wire from peer lines unsplit
+            assert wire from peer records = 2
+            assert wire from probe records = 4
+            assert wire from probe line "iam:Leia" in 1 record
+            close
+            """, directory: directory.path)
+        result.expectPassed()
+        let pcap = String(try #require(result.notes.first { $0.hasPrefix("pcap: ") }).dropFirst(6))
+        let keys = String(try #require(result.notes.first { $0.hasPrefix("TLS keys: ") }).dropFirst(10))
+
+        let segments = try PcapFile.packets(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: pcap)))).compactMap(PacketDecoder.segment)
+        let probePort = try #require(segments.first { $0.destinationPort == port }?.sourcePort)
+        let trace = ConnectionTrace(segments: segments, probePort: probePort, peerPort: port)
+        let keyLines = try String(contentsOfFile: keys, encoding: .utf8).split(separator: "\n").map(String.init)
+        let conversation = TLSConversation(client: trace.fromProbe.stream, server: trace.fromPeer.stream, keys: TLSKeyMaterial(lines: keyLines))
+        #expect(conversation.problem == nil, "\(conversation.problem ?? "")")
+        #expect(conversation.version == (version == "1.3" ? 0x0304 : 0x0303))
+
+        let rows = try Self.tshark(["-r", pcap, "-o", "tls.keylog_file:\(keys)", "-Y", "tls", "-T", "fields", "-E", "separator=;",
+                                    "-e", "tcp.srcport", "-e", "tls.record.content_type", "-e", "data.data"]).split(separator: "\n")
+        for (records, sender) in [(conversation.clientRecords, probePort), (conversation.serverRecords, port)] {
+            let ours = records.filter { $0.contentType == .applicationData }
+            let theirs = rows.map { $0.split(separator: ";", omittingEmptySubsequences: false).map(String.init) }.filter { $0.first == String(sender) }
+            let theirCount = theirs.map { $0[1].split(separator: ",").filter { $0 == "23" }.count }.reduce(0, +)
+            #expect(ours.count == theirCount, "port \(sender): tcpprobe opened \(ours.count) application data records, tshark \(theirCount)")
+            let theirBytes = theirs.map { $0[2].split(separator: ",").joined() }.joined()
+            #expect(ours.flatMap(\.plaintext).map { String(format: "%02x", $0) }.joined() == theirBytes, "port \(sender)")
+            #expect(!theirBytes.isEmpty)
+        }
+        // A secret one bit off, or one flipped byte on the wire: records that do not open, and
+        // a problem that makes any judgement inconclusive, never plaintext to judge.
+        let wrongKeys = TLSKeyMaterial(lines: keyLines.map { $0.dropLast() + ($0.last == "0" ? "1" : "0") })
+        let undecryptable = TLSConversation(client: trace.fromProbe.stream, server: trace.fromPeer.stream, keys: wrongKeys)
+        #expect(undecryptable.problem?.contains("did not decrypt with the logged keys") == true, "\(undecryptable.problem ?? "no problem")")
+        #expect(!(undecryptable.clientRecords + undecryptable.serverRecords).contains { $0.contentType == .applicationData })
+        var damaged = trace.fromPeer.stream
+        let lastApplicationRecord = try #require(conversation.serverRecords.last { $0.contentType == .applicationData })
+        damaged[lastApplicationRecord.streamRange.upperBound - 1] ^= 1
+        let tampered = TLSConversation(client: trace.fromProbe.stream, server: damaged, keys: TLSKeyMaterial(lines: keyLines))
+        #expect(tampered.problem?.hasPrefix("the server's record") == true, "\(tampered.problem ?? "no problem")")
+        #expect(tampered.serverRecords.filter { $0.contentType == .applicationData }.count == 1)
+    }
+
+    /// Over TLS the line checks read the decrypted records: a line split across records fails
+    /// with the records shown, a chunked send is verified as records and as segments, and after
+    /// STARTTLS the plaintext before the upgrade is judged with the records after it.
+    @Test func wireChecksReadTheDecryptedRecords() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-tls-wire-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let opening = """
+            set capture on
+            listen l 127.0.0.1:0 tls
+            connect c 127.0.0.1:{l.port} tls ca "{l.cert}"
+            accept s on l
+            c: send "split line" in chunks of 3 every 2ms
+            c: send "\\r\\n"
+            s: expect line "split line"
+            c: assert wire from probe records = 5
+            c: assert wire from probe terminator crlf
+
+            """
+        let split = try await run(opening + "c: assert wire from probe lines unsplit", directory: directory.path)
+        split.expectFailure(line: 10, containing: "wire from probe, decrypted: the line \"split line\\r\\n\" (12 bytes at offset 0) was split across 5 TLS records",
+                            "records (times from the scenario's start):", "3 bytes  \"spl\"", "2 bytes  \"\\r\\n\"")
+        let passed = try await run(opening + "s: assert wire from peer records = 5", directory: directory.path, recordWire: true)
+        passed.expectPassed()
+        // For the HTML ladder: the records among the segments, each at the time of the segment that completed it.
+        let records = passed.wire.compactMap { event in event.record.map { (event.fromProbe, $0) } }
+        #expect(records.contains { $0 == (true, "handshake ClientHello") } && records.contains { $0 == (false, "handshake ServerHello") }, "\(records)")
+        #expect(records.filter { $0.0 && $0.1.hasPrefix("application-data ") }.map(\.1)
+                == ["application-data 3 bytes \"spl\"", "application-data 3 bytes \"it \"", "application-data 3 bytes \"lin\"",
+                    "application-data 1 bytes \"e\"", "application-data 2 bytes \"\\r\\n\""], "\(records)")
+        #expect(passed.wire.contains { $0.record == nil && $0.flags.contains("SYN") })
+        #expect(passed.notes.contains { $0.contains("all 4 writes left as separate TLS records") && $0.contains("those records as TCP segments: all 4 writes left as separate segments") },
+                "\(passed.notes)")
+        let plain = try await run("""
+            set capture on
+            listen l 127.0.0.1:0
+            connect c 127.0.0.1:{l.port}
+            accept s on l
+            c: assert wire from probe records = 0
+            """, directory: directory.path)
+        plain.expectFailure(line: 5, containing: "records counts TLS records, and connection 'c' does not speak TLS")
+
+        let authority = try TestAuthority(in: directory)
+        let server = try authority.issue("server")
+        let startTLS = try await run("""
+            set capture on
+            set timeout 5s
+            spawn peer "python3 \(TLSTests.peerScript) server \(server.certificate) \(server.key) close_notify" ready when stdout /^(?<pport>[0-9]+)$/ within 10s
+            connect 127.0.0.1:{pport}
+            expect line /^220 /
+            send line "STARTTLS"
+            expect line "220 ready"
+            starttls ca "\(authority.rootPath)" sni "localhost"
+            send line "hi"
+            expect line "250 over TLS: hi"
+            expect eof
+            assert wire from probe terminator crlf
+            assert wire from peer line "250 over TLS: hi" in 1 record
+            assert wire from peer records = 1
+            assert wire from peer lines unsplit
+            """, directory: directory.path)
+        startTLS.expectPassed()
+        #expect(startTLS.log.contains { $0.message.contains("wire from probe, decrypted: 2 lines, each ending in crlf") }, "\(startTLS.log.map(\.message))")
     }
 
     /// `$SSLKEYLOGFILE` gets every line as it comes, in a file made 0600.

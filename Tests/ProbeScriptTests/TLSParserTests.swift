@@ -15,7 +15,7 @@ import Testing
         #expect(tls.ca == Template(literal: "ca.pem"))
         #expect(tls.serverName == Template(literal: "chat.test"))
         #expect(tls.applicationProtocols == [Template(literal: "h2"), Template(literal: "http/1.1")])
-        #expect(tls.version == .v1_2)
+        #expect(tls.version?.literal == .v1_2)
         #expect(tls.certificate == Template(literal: "c.pem"))
         #expect(tls.key == Template(literal: "c.key"))
         #expect(!tls.insecure)
@@ -39,7 +39,7 @@ import Testing
         guard case .listen(let name, _, let tls?) = statements[0].kind else { Issue.record("not listen tls"); return }
         #expect(name.text == "l")
         #expect(tls.clientCA == Template(literal: "ca.pem"))
-        #expect(tls.version == .v1_3)
+        #expect(tls.version?.literal == .v1_3)
         guard case .accept(_, _, let within, let expectTLSFailure) = statements[2].kind else { Issue.record("not accept"); return }
         #expect(within?.literal == .seconds(2))
         #expect(expectTLSFailure)
@@ -53,6 +53,18 @@ import Testing
         }
         #expect(cipher.pattern == "AES_128_GCM")
         #expect(subject.pattern == "CN=localhost")
+    }
+
+    @Test func recordWireChecks() throws {
+        guard case .assertWire(let records) = try kind("assert wire from probe records >= 3"),
+              case .records(.greaterOrEqual, let count) = records.property else { Issue.record("not records"); return }
+        #expect(count.literal == 3)
+        #expect(records.readsPlaintext)
+        guard case .assertWire(let line) = try kind(#"assert wire from peer line "x" in 1 record"#),
+              case .lineInOneSegment(.exact(let text)) = line.property else { Issue.record("not line in 1 record"); return }
+        #expect(text == Template(literal: "x"))
+        guard case .assertWire(let fin) = try kind("assert wire from peer fin") else { Issue.record("not fin"); return }
+        #expect(!fin.readsPlaintext)
     }
 
     /// A listener's variables exist only after a `listen` names it, `{l.cert}` only with TLS.

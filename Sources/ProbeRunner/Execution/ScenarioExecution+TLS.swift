@@ -25,7 +25,7 @@ extension ScenarioExecution {
     func tlsContext(_ options: TLSOptions, role: TLSSession.Role, host: String?, _ statement: Statement) throws -> TLSContext {
         var setup = TLSSetup(role: role)
         setup.insecure = options.insecure
-        setup.version = options.version
+        setup.version = try options.version.map { try resolve($0, "a TLS version (1.2 or 1.3)", TLSOptions.Version.init(rawValue:)) }
         setup.applicationProtocols = options.applicationProtocols.map { $0.renderString(lookup) }
         var runtimeCertificatePath: String?
         switch role {

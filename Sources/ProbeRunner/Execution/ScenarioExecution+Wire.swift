@@ -22,10 +22,27 @@ extension ScenarioExecution {
             case .unreadable(let why): throw failure(statement, "cannot read the capture: \(why)", connection)
             }
         }
-        let direction = assertion.direction == .peer ? trace.fromPeer : trace.fromProbe
+        let tcpDirection = assertion.direction == .peer ? trace.fromPeer : trace.fromProbe
+        var direction = tcpDirection
+        var unit = WireUnit.segment
+        if assertion.readsPlaintext, let tls = connection.tls {
+            var recordsOnly = false
+            if case .records = assertion.property { recordsOnly = true }
+            switch wire.applicationTrace(of: trace, fromProbe: assertion.direction == .probe, probeIsClient: tls.role == .client, recordsOnly: recordsOnly) {
+            case .success(let application): direction = application.trace
+            case .failure(let problem): throw failure(statement, "inconclusive over TLS: \(problem.reason)", connection)
+            }
+            unit = .record
+        } else if case .records = assertion.property {
+            throw failure(statement, "records counts TLS records, and \(connection.label) does not speak TLS", connection)
+        }
         let key = WireSession.ProgressKey(statement: statement.location, direction: assertion.direction, probePort: trace.probePort, peerPort: trace.peerPort)
-        let verdict = wire.judge(check, on: direction, key)
+        let verdict = wire.judge(check, on: direction, unit: unit, key)
         guard verdict.passed else {
+            if unit == .record {
+                let message = "wire from \(assertion.direction.rawValue), decrypted: \(verdict.summary)" + Self.recordRows(verdict.evidence, wire)
+                throw await withRecentBytes(failure(statement, message, connection), connection)
+            }
             let formatter = SegmentFormatter(start: trace.segments.first?.timestamp ?? 0, leftPort: trace.probePort,
                                              windowShifts: ConversationRenderer.windowShifts(trace.segments))
             var message = "wire from \(assertion.direction.rawValue): \(verdict.summary)"
@@ -38,7 +55,19 @@ extension ScenarioExecution {
         }
         var why = ""
         if case .zeroWindow = assertion.property, assertion.direction == .probe { why = await whyTheProbeStoppedReading(connection) }
-        record(statement, "\(connection.label): wire from \(assertion.direction.rawValue): \(verdict.summary)\(why)")
+        let decrypted = unit == .record ? ", decrypted" : ""
+        record(statement, "\(connection.label): wire from \(assertion.direction.rawValue)\(decrypted): \(verdict.summary)\(why)")
+    }
+
+    /// The records that show a failure, one row each: when, how long, and their plaintext.
+    private static func recordRows(_ records: [TCPSegment], _ wire: WireSession) -> String {
+        guard !records.isEmpty else { return "" }
+        let rows = records.map { record -> String in
+            let time = "+" + DurationFormat.fixed(wire.offset(ofCaptured: record.timestamp), places: 6) + "s"
+            let text = ByteEscaper.escape(record.payload.prefix(60))
+            return "  \(time)  \(record.length) bytes  \"\(text)\""
+        }
+        return "\nrecords (times from the scenario's start):\n" + rows.joined(separator: "\n")
     }
 
     /// Names the cause of the probe's own zero window when the scenario did not ask for it: the
@@ -65,6 +94,7 @@ extension ScenarioExecution {
             }
             let matcher = LineRuleBox(rule: rule)
             return .lineInOneSegment(description: description, terminator: settings.terminator.bytes, matches: { matcher.matches($0) })
+        case .records(let op, let count): return .records(op, try resolve(count, "a count", Quantity.integer))
         case .segments(let op, let count): return .segments(op, try resolve(count, "a count", Quantity.integer))
         case .maxSegment(let op, let size): return .maxSegment(op, try resolve(size, "a size", Quantity.size))
         case .bytes(let op, let size): return .bytes(op, try resolve(size, "a size", Quantity.size))

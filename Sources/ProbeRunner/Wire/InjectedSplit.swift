@@ -14,7 +14,16 @@ struct InjectedSplit {
         Self.verdict(cuts: cuts, on: trace)
     }
 
-    static func verdict(cuts: [Int], on trace: DirectionTrace) -> String {
+    /// Over TLS: whether each cut started a record, and each of those records a segment.
+    func verdict(on application: TLSApplicationTrace, tcp: DirectionTrace) -> String {
+        let records = Self.verdict(cuts: cuts, on: application.trace, unit: .record)
+        let starts = Dictionary(application.recordStarts.map { ($0.plaintext, $0.tcp) }, uniquingKeysWith: { first, _ in first })
+        let tcpCuts = cuts.compactMap { starts[$0] }
+        guard tcpCuts.count == cuts.count else { return records }
+        return records + "; those records as TCP segments: " + Self.verdict(cuts: tcpCuts, on: tcp)
+    }
+
+    static func verdict(cuts: [Int], on trace: DirectionTrace, unit: WireUnit = .segment) -> String {
         let writes = cuts.count + 1
         var gaps: [Double] = []
         var merged: [Int] = []
@@ -29,11 +38,12 @@ struct InjectedSplit {
         }
         guard merged.isEmpty else {
             let offsets = merged.prefix(10).map(String.init).joined(separator: ", ")
-            return "NOT verified: \(merged.count) of the \(writes - 1) boundaries between writes did not start a segment "
-                + "(at stream offsets \(offsets)): the kernel coalesced writes"
+            let coalesced = unit == .segment ? "the kernel coalesced writes" : "the TLS layer coalesced writes"
+            return "NOT verified: \(merged.count) of the \(writes - 1) boundaries between writes did not start a \(unit.rawValue) "
+                + "(at stream offsets \(offsets)): \(coalesced)"
         }
         let least = DurationFormat.short(.nanoseconds(Int64((gaps.min() ?? 0) * 1e9)))
         let spacing = writes == 2 ? "\(least) apart" : "at least \(least) apart"
-        return "all \(writes) writes left as separate segments, \(spacing) (verified on the wire)"
+        return "all \(writes) writes left as separate \(unit.plural), \(spacing) (verified on the wire)"
     }
 }

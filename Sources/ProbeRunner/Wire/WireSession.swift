@@ -143,20 +143,49 @@ struct WireSession {
 
     /// Judges `check` on `direction`, going on from where this statement's last judgement of
     /// that stream stopped.
-    mutating func judge(_ check: WireCheck, on direction: DirectionTrace, _ key: ProgressKey) -> WireVerdict {
-        WireEvaluator.evaluate(check, on: direction, progress: &progress[key])
+    mutating func judge(_ check: WireCheck, on direction: DirectionTrace, unit: WireUnit, _ key: ProgressKey) -> WireVerdict {
+        WireEvaluator.evaluate(check, on: direction, unit: unit, progress: &progress[key])
+    }
+
+    /// Why a TLS connection's capture cannot be read back.
+    struct DecryptionProblem: Error {
+        let reason: String
+    }
+
+    /// One direction of a TLS connection's capture, decrypted with the run's key log: its
+    /// application data records as the trace's segments, after the plaintext sent before TLS
+    /// began unless `recordsOnly`.
+    func applicationTrace(of trace: ConnectionTrace, fromProbe: Bool, probeIsClient: Bool, recordsOnly: Bool = false) -> Result<TLSApplicationTrace, DecryptionProblem> {
+        let client = probeIsClient ? trace.fromProbe : trace.fromPeer
+        let server = probeIsClient ? trace.fromPeer : trace.fromProbe
+        let conversation = TLSConversation(client: client.stream, server: server.stream, keys: TLSKeyMaterial(lines: keyLog.all))
+        if let problem = conversation.problem { return .failure(DecryptionProblem(reason: problem)) }
+        let fromClient = fromProbe == probeIsClient
+        return .success(TLSApplicationTrace(records: fromClient ? conversation.clientRecords : conversation.serverRecords,
+                                            tlsStart: fromClient ? conversation.clientStart : conversation.serverStart,
+                                            tcp: fromClient ? client : server, plaintextBefore: !recordsOnly))
     }
 
     /// Checks each chunked or split send on the wire, and notes whether its writes left as
-    /// separate segments.
+    /// separate segments (over TLS: as separate records, and those as separate segments).
     func verifyInjectedSplits(_ record: inout RunRecord) {
         guard let capture, !injectedSplits.isEmpty else { return }
         capture.sync()
-        guard let segments = try? capture.segments(payloadPrefix: 0) else { return }
+        let readsPayloads = injectedSplits.contains { $0.connection.tls != nil }
+        guard let segments = try? capture.segments(payloadPrefix: readsPayloads ? .max : 0) else { return }
         for split in injectedSplits {
             guard let probePort = split.connection.localPort, let peerPort = split.connection.remotePort else { continue }
-            let trace = ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort).fromProbe
-            record.notes.append("\(split.statement.location.fileAndLine) \(split.statement.text): \(split.verdict(on: trace))")
+            let trace = ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort)
+            let verdict: String
+            if let tls = split.connection.tls {
+                switch applicationTrace(of: trace, fromProbe: true, probeIsClient: tls.role == .client) {
+                case .success(let application): verdict = split.verdict(on: application, tcp: trace.fromProbe)
+                case .failure(let problem): verdict = "not verified: \(problem.reason)"
+                }
+            } else {
+                verdict = split.verdict(on: trace.fromProbe)
+            }
+            record.notes.append("\(split.statement.location.fileAndLine) \(split.statement.text): \(verdict)")
         }
     }
 
@@ -195,19 +224,38 @@ struct WireSession {
         }
     }
 
-    /// Keeps the segments of `connections` (at most 2000) for the ladder diagram.
+    /// Keeps the segments of `connections` (at most 2000) for the ladder diagram, and over TLS
+    /// their records, decrypted, each at the time of the segment that completed it.
     private mutating func keepEvents(of connections: [ProbeConnection], _ capture: any PacketCapture) {
         capture.sync()
-        guard let segments = try? capture.segments(payloadPrefix: Self.shownPayload) else { return }
+        let speaksTLS = connections.contains { $0.tls != nil }
+        guard let segments = try? capture.segments(payloadPrefix: speaksTLS ? .max : Self.shownPayload) else { return }
         for connection in connections {
             guard let probePort = connection.localPort, let peerPort = connection.remotePort else { continue }
-            for segment in ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort).segments {
+            let trace = ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort)
+            for segment in trace.segments {
                 events.append(WireEvent(offset: offset(ofCaptured: segment.timestamp), connection: connection.label, fromProbe: segment.sourcePort == probePort,
                                         flags: segment.flags.description, length: segment.length,
                                         preview: ByteEscaper.escape(segment.payload.prefix(40))))
             }
+            if let tls = connection.tls { keepRecords(of: trace, tls, connection.label) }
         }
         events.sort { $0.offset < $1.offset }
         if events.count > 2000 { events = Array(events.prefix(2000)) }
+    }
+
+    private mutating func keepRecords(of trace: ConnectionTrace, _ tls: TLSSession, _ label: String) {
+        let probeIsClient = tls.role == .client
+        let client = probeIsClient ? trace.fromProbe : trace.fromPeer
+        let server = probeIsClient ? trace.fromPeer : trace.fromProbe
+        let conversation = TLSConversation(client: client.stream, server: server.stream, keys: TLSKeyMaterial(lines: keyLog.all))
+        for (records, tcp, fromProbe) in [(conversation.clientRecords, client, probeIsClient), (conversation.serverRecords, server, !probeIsClient)] {
+            for record in records {
+                let last = (record.streamRange.upperBound - 1)..<record.streamRange.upperBound
+                guard let carrier = tcp.carriers(of: last).last?.segment else { continue }
+                events.append(WireEvent(offset: offset(ofCaptured: carrier.timestamp), connection: label, fromProbe: fromProbe, flags: "TLS",
+                                        length: record.streamRange.count - 5, preview: "", record: TLSRecordRows.describe(record, 40)))
+            }
+        }
     }
 }
