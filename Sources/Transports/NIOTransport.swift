@@ -108,10 +108,17 @@ public final class NIOTransport: TCPTransport, @unchecked Sendable {
 
     fileprivate var hasClosedOutput: Bool { lock.withLock { outputClosed } }
 
+    /// Resets the connection: SO_LINGER 0, then a close that, over TLS, goes past the TLS
+    /// handler, which would send close_notify and wait for the peer's first.
     public func abort() {
         guard let channel = lock.withLock({ channel }) else { return }
         (channel as? SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
-            channel.close(promise: nil)
+            channel.pipeline.context(handlerType: NIOSSLHandler.self).whenComplete { found in
+                switch found {
+                case .success(let tlsContext): tlsContext.close(promise: nil)
+                case .failure: channel.close(promise: nil)
+                }
+            }
         }
     }
 

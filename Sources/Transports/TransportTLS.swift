@@ -14,7 +14,9 @@ public enum TransportTLS: Sendable {
         switch self {
         case .server(let certificate, let key):
             let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-            return try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain, privateKey: .file(key)))
+            // Read as PEM whatever its name: NIOSSL's `.file` takes a `.key` file for DER.
+            let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+            return try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey)))
         case .client(let trusting, _):
             var configuration = TLSConfiguration.makeClientConfiguration()
             if let trusting { configuration.trustRoots = .file(trusting) }

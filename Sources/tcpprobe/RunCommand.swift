@@ -72,6 +72,18 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "When CI is set, skip wire assertions that cannot capture (counted in the summary) instead of failing with exit code 3.")
     var allowSkippedWire = false
 
+    @Flag(help: "Run every connection over TLS: each `connect` and `listen` without `tls` of its own gets it (a plaintext suite, run over TLS).")
+    var tls = false
+
+    @Option(help: "With --tls: the PEM file of CAs each `connect` verifies its server against (default: the system's roots).")
+    var tlsCa: String?
+
+    @Option(help: "With --tls: the certificate (PEM) each `listen` shows, with --tls-key (default: a certificate made at run time).")
+    var tlsCert: String?
+
+    @Option(help: "With --tls: the private key (PEM) of --tls-cert.")
+    var tlsKey: String?
+
     @Flag(name: .shortAndLong, help: "Print the step log of passing scenarios too.")
     var verbose = false
 
@@ -86,10 +98,26 @@ struct RunCommand: AsyncParsableCommand {
         guard sweepLimit >= 1 else { throw ValidationError("--sweep-limit must be at least 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard repetitions >= 1 else { throw ValidationError("--repeat must be at least 1") }
+        if !tls, tlsCa != nil || tlsCert != nil || tlsKey != nil { throw ValidationError("--tls-ca, --tls-cert and --tls-key go with --tls") }
+        if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
         if let shard, Shard(shard) == nil { throw ValidationError("--shard takes K/N with 1 <= K <= N, got '\(shard)'") }
         for report in reports where ReportWriter.target(report) == nil {
             throw ValidationError("--report takes FORMAT=FILE with FORMAT one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), got '\(report)'")
         }
+    }
+
+    /// What `--tls` gives each `connect` and `listen`: paths made absolute, as a scenario's
+    /// own are read from its folder.
+    private func defaultTLS() -> (client: TLSOptions, server: TLSOptions) {
+        func file(_ path: String?) -> Template? {
+            path.map { Template(literal: $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0) }
+        }
+        var client = TLSOptions()
+        client.ca = file(tlsCa)
+        var server = TLSOptions()
+        server.certificate = file(tlsCert)
+        server.key = file(tlsKey)
+        return (client, server)
     }
 
     func run() async throws {
@@ -109,6 +137,7 @@ struct RunCommand: AsyncParsableCommand {
                                                           bufferSize: captureBuffer.flatMap(Quantity.size),
                                                           snapLength: min(snaplen ?? PcapCapture.fullSnapLength, PcapCapture.fullSnapLength)))
         options.recordWire = targets.contains { $0.format == .html }
+        if tls { options.defaultTLS = defaultTLS() }
         options.onStep = { path, step in progress.step(path, step) }
         let reporter = ConsoleReporter(useColour: Terminal.useColour(scenarioOptions.color), verbose: verbose)
         let session = RunSession(options: options, jobs: jobs, failFast: failFast, repetitions: repetitions)

@@ -3,9 +3,10 @@ import Foundation
 /// Self-signed certificates for TLS tests, made by the openssl command (see `Requirement.openssl`).
 public enum TestCertificate {
     /// A certificate for CN localhost (SANs localhost and 127.0.0.1) and its key, as PEM files in
-    /// `directory`; throws when openssl is missing or fails.
+    /// `directory`; throws when openssl is missing or fails. The key is named `server.key`, as
+    /// servers' keys often are: a PEM file so named must be read as PEM.
     public static func make(in directory: URL) throws -> (certificate: String, key: String) {
-        let (certificate, key) = (directory.appendingPathComponent("cert.pem").path, directory.appendingPathComponent("key.pem").path)
+        let (certificate, key) = (directory.appendingPathComponent("cert.pem").path, directory.appendingPathComponent("server.key").path)
         guard let openssl = Requirement.openssl.path else { throw Failure(reason: "openssl is missing") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: openssl)

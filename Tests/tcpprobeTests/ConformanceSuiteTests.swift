@@ -28,6 +28,29 @@ import Testing
         #expect(output.stdout.contains("18 passed, 0 failed"))
     }
 
+    /// What runs the suite over TLS: certificates a test authority issues in `directory`, the
+    /// probe's `--tls` options, and the variables that start linechat over TLS (nio only).
+    static func overTLS(in directory: URL) throws -> [String] {
+        let authority = try TestAuthority(in: directory)
+        let server = try authority.issue("server")
+        return ["--tls", "--tls-ca", authority.rootPath, "--tls-cert", server.certificate, "--tls-key", server.key,
+                "--var", "transport=nio", "--var", "tls_flags=--tls \(server.certificate) \(server.key)",
+                "--var", "client_tls=--tls --ca \(authority.rootPath)"]
+    }
+
+    /// The whole suite over TLS: every connection of the probe and of linechat speaks TLS, and
+    /// the wire checks judge the decrypted records.
+    @Test(.root) func theSuitePassesOverTLS() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-suite-tls-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = try await ProbeProcess.run(["run", "-v"] + Self.overTLS(in: directory) + [Self.scenarios])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("18 passed, 0 failed"))
+        #expect(output.stdout.contains("TLS handshake done as client") && output.stdout.contains("TLS handshake done as server"))
+        #expect(output.stdout.contains("wire from peer, decrypted: 3 lines, each ending in crlf"))
+    }
+
     /// The steps that failed in a run's JSON report: "file:line step" for each failed scenario.
     static func catchingSteps(_ report: URL) throws -> [(location: String, step: String)] {
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
@@ -41,30 +64,32 @@ import Testing
     /// Every planted fault fails the suite, and the report says which scenario and step caught
     /// it. Each wire property catches at least one fault on its own: in some scenario, the
     /// expects before it tolerate the fault and the wire check is the step that fails.
-    @Test(.root) func everyPlantedFaultIsCaught() async throws {
+    @Test(.root, arguments: [false, true]) func everyPlantedFaultIsCaught(overTLS: Bool) async throws {
         let plantings = await Self.plantings()
         #expect(plantings.filter { $0.variable == "fault" }.count >= 9, "linechat plants at least the nine classic bugs in its server")
         #expect(plantings.filter { $0.variable == "client_fault" }.count >= 4, "and the four bugs of reading lines in its client")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-mutants-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        let tls = overTLS ? try Self.overTLS(in: directory) : []
+        let over = overTLS ? " over TLS" : ""
         var caught = 0
         var catchers: [String] = []
         for (index, (fault, variable)) in plantings.enumerated() {
             let report = directory.appendingPathComponent("\(index).json")
-            let output = try await ProbeProcess.run(["run", "--report", "json=\(report.path)", "--var", "\(variable)=--fault \(fault)", Self.scenarios])
+            let output = try await ProbeProcess.run(["run", "--report", "json=\(report.path)", "--var", "\(variable)=--fault \(fault)"] + tls + [Self.scenarios])
             let steps = try Self.catchingSteps(report)
-            print("\(variable) \(fault): caught by " + steps.map { "\($0.location) \($0.step)" }.joined(separator: "; "))
-            #expect(output.status == 1, output.status == 0 ? "\(variable) \(fault) was not caught by any scenario"
+            print("\(variable) \(fault)\(over): caught by " + steps.map { "\($0.location) \($0.step)" }.joined(separator: "; "))
+            #expect(output.status == 1, output.status == 0 ? "\(variable) \(fault) was not caught by any scenario\(over)"
                      : "\(variable) \(fault): exit \(output.status)\n\(output.stdout)\(output.stderr)")
             if output.status == 1 { caught += 1 }
             catchers += steps.map(\.step)
         }
-        print("mutation score: caught \(caught) of \(plantings.count) planted faults")
+        print("mutation score\(over): caught \(caught) of \(plantings.count) planted faults")
         #expect(caught == plantings.count)
         for property in ["terminator crlf", "lines unsplit", "in 1 segment", "fin"] {
             #expect(catchers.contains { $0.hasPrefix("assert wire from peer ") && $0.hasSuffix(property) },
-                    "no planted fault is caught by `assert wire from peer … \(property)` on its own")
+                    "no planted fault is caught by `assert wire from peer … \(property)` on its own\(over)")
         }
     }
 }

@@ -11,7 +11,7 @@ extension ScenarioExecution {
     /// synchronous, so a waiting `parallel` copy keeps no large frame from it.
     func connect(_ step: ConnectStep, _ statement: Statement) async throws {
         let attempt = try prepareConnect(step, statement)
-        let tls = try step.tls.map { try tlsContext($0, role: .client, host: attempt.address.host, statement) }
+        let tls = try (step.tls ?? options.defaultTLS?.client).map { try tlsContext($0, role: .client, host: attempt.address.host, statement) }
         let started = clock.now
         let outcome: Result<(channel: Channel, resetWith: [UInt8]?), Error>
         do { outcome = .success(try await attempt.connect()) } catch { outcome = .failure(error) }
@@ -74,7 +74,7 @@ extension ScenarioExecution {
                 let connection = keep(ProbeConnection(name: attempt.name, channel: channel, handler: attempt.handler,
                                                       connectedHost: address.host, remotePort: address.port))
                 record(statement, "\(connection.label): connected to \(address), but the peer had already reset it (RST), after sending \(early.count) bytes first")
-                if step.tls != nil { throw failure(statement, "no TLS handshake: the peer reset the connection (RST) at once", connection, waited: waited) }
+                if step.tls ?? options.defaultTLS?.client != nil { throw failure(statement, "no TLS handshake: the peer reset the connection (RST) at once", connection, waited: waited) }
                 return nil
             }
         }

@@ -9,7 +9,8 @@ import Glibc
 /// The `listen` and `accept` executors: the probe as the server for clients under test.
 extension ScenarioExecution {
     /// Sets `{NAME.port}`, and with TLS `{NAME.cert}`, the certificate's PEM file.
-    func listen(_ name: Name, _ address: Argument<Address>, tls options: TLSOptions?, _ statement: Statement) async throws {
+    func listen(_ name: Name, _ address: Argument<Address>, tls written: TLSOptions?, _ statement: Statement) async throws {
+        let options = written ?? self.options.defaultTLS?.server
         let resolved = try resolve(address, "an address HOST:PORT", Address.parse)
         guard table.listener(named: name.text) == nil else { throw failure(statement, "a listener named '\(name.text)' is already open") }
         let listener = ProbeListener(name: name.text)

@@ -1,3 +1,5 @@
+import ProbeScript
+
 /// Settings of a run that come from the command line, not from the scenario.
 public struct RunOptions: Sendable {
     /// `--var NAME=VALUE`: defines a variable, or overrides a `var` default.
@@ -9,6 +11,9 @@ public struct RunOptions: Sendable {
     public var capture: CaptureSettings
     /// Keep each captured segment in the result (for the HTML ladder report).
     public var recordWire = false
+    /// `--tls`: the TLS every `connect` (`client`) and `listen` (`server`) without its own `tls`
+    /// speaks, to run a plaintext suite over TLS.
+    public var defaultTLS: (client: TLSOptions, server: TLSOptions)?
     /// Told the scenario path and the step as each top-level step starts (for a progress line).
     public var onStep: (@Sendable (_ path: String, _ step: String) -> Void)?
 
