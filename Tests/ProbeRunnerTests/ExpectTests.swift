@@ -37,19 +37,12 @@ import Testing
     @Test(.nginx) func eventuallyFindsNginxsContentLength() async throws {
         let nginx = try #require(Requirement.nginx.path)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-nginx-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory + "/www", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try "hello from nginx\n".write(toFile: directory + "/www/hello.txt", atomically: true, encoding: .utf8)
         let port = try #require(FreePort.pick())
-        let temporary = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map { "\($0)_temp_path \(directory)/\($0);" }.joined(separator: " ")
-        try """
-            daemon off; master_process off; worker_processes 1; pid \(directory)/nginx.pid; error_log \(directory)/error.log;
-            events { worker_connections 16; }
-            http { access_log off; \(temporary)
-                   server { listen 127.0.0.1:\(port); root \(directory)/www; } }
-            """.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
+        try NginxSite.write(in: directory, port: port)
         let request = """
-            spawn web "\(nginx) -p {dir} -c {dir}/nginx.conf -e {dir}/error.log" ready on 127.0.0.1:{port} within 10s
+            \(NginxSite.spawn(nginx))
             connect 127.0.0.1:{port}
             send "GET /hello.txt HTTP/1.1\\r\\nHost: probe\\r\\n\\r\\n"
             expect line "HTTP/1.1 200 OK"

@@ -148,7 +148,6 @@ struct LiveCaptureTests {
     }
 
     @Test(.tshark) func tsharkReadsOurPcapAndAgreesOnEverySegment() async throws {
-        let tshark = try #require(Requirement.tshark.path)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-pcap-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let peer = try await TestPeer.start(.echo)
@@ -164,15 +163,7 @@ struct LiveCaptureTests {
         result.expectPassed()
         let pcap = try #require(result.notes.first { $0.hasPrefix("pcap: ") }).dropFirst(6)
         let ours = try PcapFile.packets(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: String(pcap))))).compactMap(PacketDecoder.segment)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tshark)
-        process.arguments = ["-r", String(pcap), "-T", "fields", "-e", "tcp.len", "-e", "tcp.flags", "-e", "tcp.window_size"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = try Tshark.run(["-r", String(pcap), "-T", "fields", "-e", "tcp.len", "-e", "tcp.flags", "-e", "tcp.window_size"])
         let theirs = output.split(separator: "\n").map { $0.split(separator: "\t") }
         #expect(theirs.count == ours.count, "tshark saw \(theirs.count) packets, tcpprobe \(ours.count)")
         #expect(ours.count >= 10)

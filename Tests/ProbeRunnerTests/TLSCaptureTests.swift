@@ -56,9 +56,9 @@ struct TLSCaptureTests {
         let reported = (result.log.map(\.message) + result.notes).joined(separator: "\n")
         #expect(!secrets.contains { reported.contains($0) }, "a secret reached the result")
 
-        let decrypted = try Self.tshark(["-r", pcap, "-o", "tls.keylog_file:\(keys)", "-Y", "data", "-T", "fields", "-e", "data.data"])
+        let decrypted = try Tshark.run(["-r", pcap, "-o", "tls.keylog_file:\(keys)", "-Y", "data", "-T", "fields", "-e", "data.data"])
         #expect(decrypted.split(separator: "\n").map(String.init) == [Self.hex("hello over TLS\r\n"), Self.hex("and back\r\n")], "\(decrypted)")
-        let undecrypted = try Self.tshark(["-r", pcap, "-Y", "data", "-T", "fields", "-e", "data.data"])
+        let undecrypted = try Tshark.run(["-r", pcap, "-Y", "data", "-T", "fields", "-e", "data.data"])
         #expect(undecrypted.isEmpty, "without the keys tshark must see no plaintext: \(undecrypted)")
 
         // `tcpprobe show` reads the same: records by type, the application data decrypted.
@@ -127,7 +127,7 @@ struct TLSCaptureTests {
         #expect(conversation.problem == nil, "\(conversation.problem ?? "")")
         #expect(conversation.version == (version == "1.3" ? 0x0304 : 0x0303))
 
-        let rows = try Self.tshark(["-r", pcap, "-o", "tls.keylog_file:\(keys)", "-Y", "tls", "-T", "fields", "-E", "separator=;",
+        let rows = try Tshark.run(["-r", pcap, "-o", "tls.keylog_file:\(keys)", "-Y", "tls", "-T", "fields", "-E", "separator=;",
                                     "-e", "tcp.srcport", "-e", "tls.record.content_type", "-e", "data.data"]).split(separator: "\n")
         for (records, sender) in [(conversation.clientRecords, probePort), (conversation.serverRecords, port)] {
             let ours = records.filter { $0.contentType == .applicationData }
@@ -217,13 +217,17 @@ struct TLSCaptureTests {
         #expect(startTLS.log.contains { $0.message.contains("wire from probe, decrypted: 2 lines, each ending in crlf") }, "\(startTLS.log.map(\.message))")
     }
 
-    /// `$SSLKEYLOGFILE` gets every line as it comes, in a file made 0600.
+    /// `$SSLKEYLOGFILE` gets every line as it comes, in a file made 0600; the run keeps them
+    /// only while it captures.
     @Test func theKeyLogAppendsToSSLKEYLOGFILE() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-keylog-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let keyLog = TLSKeyLog(environment: ["SSLKEYLOGFILE": path])
-        for line in ["CLIENT_RANDOM 00 11", "CLIENT_RANDOM 22 33\n"] { keyLog.add(ByteBuffer(string: line)) }
-        #expect(keyLog.all == ["CLIENT_RANDOM 00 11", "CLIENT_RANDOM 22 33"])
+        keyLog.add(ByteBuffer(string: "CLIENT_RANDOM 00 11"))
+        #expect(keyLog.isEmpty, "without a capture the lines are not kept")
+        keyLog.keepLines()
+        keyLog.add(ByteBuffer(string: "CLIENT_RANDOM 22 33\n"))
+        #expect(keyLog.all == ["CLIENT_RANDOM 22 33"])
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "CLIENT_RANDOM 00 11\nCLIENT_RANDOM 22 33\n")
         var status = stat()
         #expect(stat(path, &status) == 0)
@@ -234,16 +238,4 @@ struct TLSCaptureTests {
         text.utf8.map { String(format: "%02x", $0) }.joined()
     }
 
-    static func tshark(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Requirement.tshark.path))
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return output.trimmingCharacters(in: .newlines)
-    }
 }

@@ -8,24 +8,10 @@ import Testing
 /// nginx with `ssl`, and curl as the client of `listen … tls`; each also refused at the
 /// handshake for a reason it names.
 @Suite struct TLSRealPeerTests {
-    /// A test authority in a folder removed after the test.
-    final class Folder {
-        let url: URL
-        let authority: TestAuthority
-
-        init() throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-tls-peer-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-            authority = try TestAuthority(in: url)
-        }
-
-        deinit { try? FileManager.default.removeItem(at: url) }
-    }
-
     /// `openssl s_server -crlf`: lines both ways, then refusals: an expired certificate, a
     /// self-signed one without `insecure`, and a client certificate required but not given.
     @Test(.openssl) func openSSLServer() async throws {
-        let folder = try Folder()
+        let folder = try TLSTests.Certificates()
         let authority = folder.authority
         let good = try authority.issue("good")
         let port = try #require(FreePort.pick())
@@ -92,22 +78,13 @@ import Testing
     /// verification with a clear message.
     @Test(.nginx) func nginxWithSSL() async throws {
         let nginx = try #require(Requirement.nginx.path)
-        let folder = try Folder()
-        let directory = folder.url.path
+        let folder = try TLSTests.Certificates()
+        let directory = folder.directory.path
         let server = try folder.authority.issue("server")
-        try FileManager.default.createDirectory(atPath: directory + "/www", withIntermediateDirectories: true)
-        try "hello from nginx\n".write(toFile: directory + "/www/hello.txt", atomically: true, encoding: .utf8)
         let port = try #require(FreePort.pick())
-        let temporary = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map { "\($0)_temp_path \(directory)/\($0);" }.joined(separator: " ")
-        try """
-            daemon off; master_process off; worker_processes 1; pid \(directory)/nginx.pid; error_log \(directory)/error.log;
-            events { worker_connections 16; }
-            http { access_log off; \(temporary)
-                   server { listen 127.0.0.1:\(port) ssl; ssl_certificate \(server.certificate); ssl_certificate_key \(server.key);
-                            root \(directory)/www; } }
-            """.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
-        let stranger = try TestAuthority(in: try TLSTests.subfolder(of: folder.url), name: "stranger CA")
-        let spawn = "spawn web \"\(nginx) -p {dir} -c {dir}/nginx.conf -e {dir}/error.log\" ready on 127.0.0.1:{port} within 10s"
+        try NginxSite.write(in: directory, port: port, tls: server)
+        let stranger = try TestAuthority(in: try TLSTests.subfolder(of: folder.directory), name: "stranger CA")
+        let spawn = NginxSite.spawn(nginx)
         let variables = ["dir": directory, "port": String(port), "ca": folder.authority.rootPath, "stranger": stranger.rootPath]
         let request = try await ScenarioHarness.run("""
             \(spawn)

@@ -54,6 +54,37 @@ import Testing
         wrong.expectFailure(line: 5, containing: "expected TLS version 1.3, but it is \"1.2\"")
     }
 
+    /// The steps above the TLS layer work as over TCP: random payloads, a slow read (whole
+    /// records at a time), a pause, paced chunks, silence and the peer's close.
+    @Test func stepsAboveTheLayerWorkUnchanged() async throws {
+        let result = try await ScenarioHarness.run("""
+            set timeout 3s
+            listen l 127.0.0.1:0 tls
+            connect c 127.0.0.1:{l.port} tls ca "{l.cert}"
+            accept s on l
+            s: send random 64KiB
+            c: read slowly 1KiB every 10ms total 8KiB
+            c: pause reading
+            s: send line "x"
+            sleep 50ms
+            c: resume reading
+            c: expect bytes 65536
+            c: expect line "x"
+            s: send line "bye" in chunks of 1 every 1ms
+            c: expect line "bye"
+            c: expect nothing for 50ms
+            s: shutdown write
+            c: expect eof
+            c: send line "still open"
+            s: expect line "still open"
+            """)
+        result.expectPassed()
+        // A record is the unit of a TLS read: the first slow read lets one whole record through.
+        #expect(result.log.contains { $0.message.contains("read slowly 16384 bytes in 1 reads of at most 1024") }, "\(result.log.map(\.message))")
+        #expect(result.log.contains { $0.message.contains("sent 5 bytes \"bye\\r\\n\" in 5 writes") && $0.message.hasSuffix("in 5 TLS records") },
+                "\(result.log.map(\.message))")
+    }
+
     /// Each verification failure names its reason and the certificate; `expect tls-failure`
     /// passes on them and fails on a handshake that succeeds.
     @Test func handshakeFailuresSayWhy() async throws {
@@ -177,7 +208,7 @@ import Testing
     @Test func startTLSAsTheServer() async throws {
         let certificates = try Certificates()
         let server = try certificates.authority.issue("server")
-        let result = try await ScenarioHarness.run("""
+        let upgrade = """
             set timeout 5s
             listen l 127.0.0.1:0
             spawn client "python3 \(Self.peerScript) client {l.port} {ca}"
@@ -186,29 +217,19 @@ import Testing
             expect line "STARTTLS"
             send line "220 ready"
             starttls cert "{cert}" key "{key}"
-            assert tls peer subject //
-            expect line "hello"
-            send line "250 over TLS"
-            expect stdout client line "250 over TLS"
-            expect exit client code 0
-            """, variables: ["ca": certificates.authority.rootPath, "cert": server.certificate, "key": server.key])
-        result.expectFailure(line: 9, containing: "expected TLS peer subject //, but it is none")
-        let passing = try await ScenarioHarness.run("""
-            set timeout 5s
-            listen l 127.0.0.1:0
-            spawn client "python3 \(Self.peerScript) client {l.port} {ca}"
-            accept s on l
-            send line "220 probe.test ESMTP"
-            expect line "STARTTLS"
-            send line "220 ready"
-            starttls cert "{cert}" key "{key}"
+
+            """
+        let variables = ["ca": certificates.authority.rootPath, "cert": server.certificate, "key": server.key]
+        let anonymousClient = try await ScenarioHarness.run(upgrade + "assert tls peer subject //", variables: variables)
+        anonymousClient.expectFailure(line: 9, containing: "expected TLS peer subject //, but it is none")
+        let passing = try await ScenarioHarness.run(upgrade + """
             expect line "hello"
             send line "250 over TLS"
             expect stdout client line "220 probe.test ESMTP"
             expect stdout client line "220 ready"
             expect stdout client line "250 over TLS"
             expect exit client code 0
-            """, variables: ["ca": certificates.authority.rootPath, "cert": server.certificate, "key": server.key])
+            """, variables: variables)
         passing.expectPassed()
     }
 

@@ -6,10 +6,13 @@ import Glibc
 #endif
 
 /// The TLS secrets of a scenario's connections, in the NSS key log format (`SSLKEYLOGFILE`):
-/// kept in memory for decrypting the run's own capture, written 0600 beside a kept pcap as
-/// NAME.keys, and appended as they come to `$SSLKEYLOGFILE` when that is set. Never reported.
+/// kept in memory while the scenario captures, for decrypting its own capture and for the
+/// NAME.keys written 0600 beside a kept pcap (without a capture nothing needs them, and a soak
+/// of a million handshakes keeps none); appended as they come to `$SSLKEYLOGFILE` when that is
+/// set. Never reported.
 final class TLSKeyLog: Sendable {
     private let lines = Mutex<[String]>([])
+    private let keeping = Atomic<Bool>(false)
     /// `$SSLKEYLOGFILE`, when set.
     private let sharedFile: String?
 
@@ -20,8 +23,13 @@ final class TLSKeyLog: Sendable {
     /// Takes one line from the TLS layer's key log callback.
     func add(_ buffer: ByteBuffer) {
         let line = String(buffer: buffer).trimmingTrailingNewlines
-        lines.withLock { $0.append(line) }
+        if keeping.load(ordering: .acquiring) { lines.withLock { $0.append(line) } }
         if let sharedFile { Self.append(line + "\n", to: sharedFile) }
+    }
+
+    /// From now on, keeps the lines (the scenario captures).
+    func keepLines() {
+        keeping.store(true, ordering: .releasing)
     }
 
     var isEmpty: Bool { lines.withLock { $0.isEmpty } }

@@ -86,6 +86,7 @@ struct WireSession {
                 ?? PcapCapture(interface: settings.interface, path: path, bufferSize: settings.bufferSize, snapLength: snapLength)
             self.capture = capture
             hold = CaptureHold(capture)
+            keyLog.keepLines()
             record.log("capturing on \(settings.interface) to \(path)", at: offset, nil)
         } catch {
             let location = SourceLocation(file: scenario.path, line: 1, column: 1)
