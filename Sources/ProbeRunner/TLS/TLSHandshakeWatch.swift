@@ -3,8 +3,9 @@ import NIOSSL
 import NIOTLS
 
 /// Sits above the TLS layer and tells the step that opened the connection (or `starttls`) how
-/// the handshake went; afterwards it turns a close without close_notify into the inbound end
-/// `.truncated`. All state is touched on the channel's event loop only.
+/// the handshake went. Afterwards it makes the peer's close what TLS says it is: close_notify
+/// and then FIN is the end of the input (held back until the FIN comes), and a FIN without
+/// close_notify the inbound end `.truncated`. All state is touched on the channel's event loop only.
 final class TLSHandshakeWatch: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -12,6 +13,9 @@ final class TLSHandshakeWatch: ChannelInboundHandler, @unchecked Sendable {
     /// The ALPN protocol agreed on, or the error the handshake failed with.
     let done: EventLoopPromise<String?>
     private var finished = false
+    /// The TLS layer reported the peer's close_notify; the FIN is still to come.
+    private var closeNotifyWithoutFIN = false
+    private var tcpClosed = false
 
     init(on loop: EventLoop) {
         done = loop.makePromise()
@@ -21,6 +25,15 @@ final class TLSHandshakeWatch: ChannelInboundHandler, @unchecked Sendable {
         if case TLSUserEvent.handshakeCompleted(let negotiated) = event, !finished {
             finished = true
             done.succeed(negotiated)
+        }
+        if case ChannelEvent.inputClosed = event, !tcpClosed {
+            closeNotifyWithoutFIN = true
+            return
+        }
+        if event is TLSRecordTap.TCPInputClosed {
+            tcpClosed = true
+            if closeNotifyWithoutFIN { context.fireUserInboundEventTriggered(ChannelEvent.inputClosed) }
+            return
         }
         context.fireUserInboundEventTriggered(event)
     }

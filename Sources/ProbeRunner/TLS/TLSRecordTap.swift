@@ -62,6 +62,16 @@ final class TLSRecordTap: ChannelDuplexHandler, @unchecked Sendable {
         context.fireChannelRead(data)
     }
 
+    /// The TCP FIN: the TLS layer above takes it (after close_notify it says nothing more), so
+    /// the tap tells the handlers above it that TCP itself closed, after the TLS layer had it.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        context.fireUserInboundEventTriggered(event)
+        if case ChannelEvent.inputClosed = event { context.fireUserInboundEventTriggered(TCPInputClosed()) }
+    }
+
+    /// The peer's FIN reached the socket.
+    struct TCPInputClosed {}
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let bytes = unwrapOutboundIn(data)
         for record in outbound.feed(bytes.readableBytesView) {

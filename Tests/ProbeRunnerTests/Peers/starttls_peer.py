@@ -2,13 +2,15 @@
 
 server CERT KEY ENDING: listens on 127.0.0.1 (prints its port), greets with 220, answers
 STARTTLS with "220 ready", upgrades, answers one line with "250 over TLS: LINE", then ends
-with close_notify (ENDING=close_notify) or with a bare FIN (ENDING=truncate).
+with close_notify and FIN (ENDING=close_notify), close_notify and FIN half a second later
+(ENDING=close_notify_late), or a bare FIN (ENDING=truncate).
 client PORT CA: connects, reads the greeting, sends STARTTLS, reads "220 ready", upgrades
 trusting CA for localhost, sends "hello", prints the answer and closes.
 """
 import socket
 import ssl
 import sys
+import time
 
 
 def read_line(sock):
@@ -39,12 +41,20 @@ def server(cert, key, ending):
     secure = context.wrap_socket(connection, server_side=True)
     line = read_line(secure).rstrip(b"\r\n")
     secure.sendall(b"250 over TLS: " + line + b"\r\n")
-    if ending == "truncate":
-        secure.shutdown(socket.SHUT_WR)  # SSLSocket.shutdown sends no close_notify
-    else:
-        secure.unwrap()
-        connection.shutdown(socket.SHUT_WR)
-    read_line(connection)
+    if ending != "truncate":
+        # close_notify, without waiting for the probe's (a blocking unwrap would).
+        secure.setblocking(False)
+        try:
+            secure.unwrap()
+        except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
+            pass
+        secure.setblocking(True)
+        if ending == "close_notify_late":
+            time.sleep(0.5)
+    socket.socket.shutdown(secure, socket.SHUT_WR)  # the FIN, below TLS
+    secure.settimeout(10)
+    while socket.socket.recv(secure, 4096):
+        pass
 
 
 def client(port, ca):
