@@ -7,6 +7,10 @@ public enum WireCheck: Sendable {
     case linesUnsplit(terminator: [UInt8])
     /// The first line that `matches` arrived within a single segment.
     case lineInOneSegment(description: String, terminator: [UInt8], matches: @Sendable ([UInt8]) -> Bool)
+    /// No message (line or length-prefixed) was split across segments.
+    case messagesUnsplit(MessageUnits)
+    /// The first message that `matches` arrived within a single segment.
+    case messageInOneSegment(description: String, units: MessageUnits, matches: @Sendable ([UInt8]) -> Bool)
     /// Over TLS: how many application data records.
     case records(ComparisonOperator, Int)
     case segments(ComparisonOperator, Int)
@@ -18,7 +22,7 @@ public enum WireCheck: Sendable {
     /// Whether judging it reads payload bytes; the others need only lengths and flags.
     public var readsPayloads: Bool {
         switch self {
-        case .terminator, .linesUnsplit, .lineInOneSegment, .records: return true
+        case .terminator, .linesUnsplit, .lineInOneSegment, .records, .messagesUnsplit, .messageInOneSegment: return true
         default: return false
         }
     }

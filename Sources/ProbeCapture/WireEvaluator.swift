@@ -26,25 +26,19 @@ public enum WireEvaluator {
         case .linesUnsplit(let terminator):
             return checkLinesUnsplit(terminator, trace, unit, from: resume, progress: &progress)
         case .lineInOneSegment(let description, let terminator, let matches):
-            // Every line that matches, not only the first: a reply split the third time it is sent fails.
-            var matched = 0
-            var split: (line: Range<Int>, carriers: ArraySlice<DirectionTrace.DataSegment>)?
-            forEachLine(in: trace.stream, terminator: terminator) { line in
-                guard matches(Array(trace.stream[line.lowerBound..<(line.upperBound - terminator.count)])) else { return true }
-                matched += 1
-                let carriers = trace.carriers(of: line)
-                if carriers.count > 1 { split = (line, carriers) }
-                return split == nil
+            return checkInOneSegment(description, .lines(terminator: terminator), matches, trace, unit)
+        case .messageInOneSegment(let description, let units, let matches):
+            return checkInOneSegment(description, units, matches, trace, unit)
+        case .messagesUnsplit(let units):
+            let stream = trace.stream
+            let ranges = units.ranges(in: stream)
+            if let split = ranges.first(where: { trace.carriers(of: $0).count > 1 }) {
+                let carriers = trace.carriers(of: split)
+                let text = ByteEscaper.escape(units.payload(split, in: stream).prefix(60))
+                return WireVerdict(passed: false, summary: "the \(units.name) \"\(text)\" (\(split.count) bytes at offset \(split.lowerBound)) was split across \(unit.count(carriers.count))",
+                                   evidence: carriers.map(\.segment))
             }
-            if let split {
-                let which = matched == 1 ? "" : " (the \(ordinal(matched)) that matches, at stream offset \(split.line.lowerBound))"
-                return WireVerdict(passed: false, summary: "line \(description)\(which) arrived in \(unit.count(split.carriers.count))",
-                                   evidence: split.carriers.map(\.segment))
-            }
-            guard matched > 0 else {
-                return WireVerdict(passed: false, summary: "no captured line matches \(description)", evidence: trace.dataSegments.suffix(10).map(\.segment))
-            }
-            return WireVerdict(passed: true, summary: matched == 1 ? "line \(description) arrived in \(unit.count(1))" : "\(matched) lines \(description), each in \(unit.count(1))")
+            return WireVerdict(passed: true, summary: "\(ranges.count) \(units.name)s, none split across \(unit.plural)")
         case .records(let op, let count):
             return compare("TLS application data records", trace.dataSegments.count, op, count, evidence: trace.dataSegments.map(\.segment))
         case .segments(let op, let count):
@@ -68,6 +62,32 @@ public enum WireEvaluator {
                 ? WireVerdict(passed: false, summary: "no segment advertised a zero window", evidence: Array(trace.segments.suffix(10)))
                 : WireVerdict(passed: true, summary: "\(trace.zeroWindows) segments advertised a zero window")
         }
+    }
+
+    /// Every message that `matches` arrived in one segment (or record), not only the first: a
+    /// reply split the third time it is sent fails.
+    private static func checkInOneSegment(_ description: String, _ units: MessageUnits, _ matches: ([UInt8]) -> Bool,
+                                          _ trace: DirectionTrace, _ unit: WireUnit) -> WireVerdict {
+        var matched = 0
+        var split: (range: Range<Int>, carriers: ArraySlice<DirectionTrace.DataSegment>)?
+        for range in units.ranges(in: trace.stream) where matches(Array(units.payload(range, in: trace.stream))) {
+            matched += 1
+            let carriers = trace.carriers(of: range)
+            if carriers.count > 1 {
+                split = (range, carriers)
+                break
+            }
+        }
+        let name = units.name
+        if let split {
+            let which = matched == 1 ? "" : " (the \(ordinal(matched)) that matches, at stream offset \(split.range.lowerBound))"
+            return WireVerdict(passed: false, summary: "\(name) \(description)\(which) arrived in \(unit.count(split.carriers.count))",
+                               evidence: split.carriers.map(\.segment))
+        }
+        guard matched > 0 else {
+            return WireVerdict(passed: false, summary: "no captured \(name) matches \(description)", evidence: trace.dataSegments.suffix(10).map(\.segment))
+        }
+        return WireVerdict(passed: true, summary: matched == 1 ? "\(name) \(description) arrived in \(unit.count(1))" : "\(matched) \(name)s \(description), each in \(unit.count(1))")
     }
 
     /// "1st", "2nd", "3rd", "4th", … "11th", "21st".

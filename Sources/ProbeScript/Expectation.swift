@@ -1,6 +1,10 @@
 /// What an `expect` step waits for on a connection.
 public enum Expectation: Sendable, Hashable {
     case line(LineMatch)
+    /// `expect message …`: the next message in the current framing, matched as a line is.
+    case message(LineMatch)
+    /// `expect message bytes N`: the next message is exactly N bytes long.
+    case messageOfLength(Argument<Int>)
     case linesUnordered([Template])
     case exactBytes(Template)
     case byteCount(Argument<Int>, equals: Template?)

@@ -15,7 +15,8 @@ public enum Grammar {
         Entry(keyword: "tags", synopsis: ["tags WORD..."], actsOnConnection: false, parse: { try $0.parseTags() }),
         Entry(keyword: "set", synopsis: ["set timeout DURATION", "set deadline DURATION",
                                          "set terminator crlf|lf|cr|nul|\"STRING\"", "set max-line SIZE",
-                                         "set capture on|off|headers", "set unread note|fail|ignore"], actsOnConnection: false, parse: { .set(try $0.parseSetting()) }),
+                                         "set capture on|off|headers", "set unread note|fail|ignore",
+                                         "set framing lines|length 1|2|4|8 [big|little]", "set max-message SIZE"], actsOnConnection: false, parse: { .set(try $0.parseSetting()) }),
         Entry(keyword: "var", synopsis: ["var NAME = \"VALUE\"|WORD|free-port"], actsOnConnection: false, parse: { try $0.parseVariable() }),
         Entry(keyword: "include", synopsis: ["include \"FILE\""], actsOnConnection: false, parse: { try $0.parseInclude() }),
         Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [within D] [with stdin] [cwd \"DIR\"] [env K=V...]"], actsOnConnection: false, parse: { .spawn(try $0.parseSpawn()) }),
@@ -25,9 +26,10 @@ public enum Grammar {
         Entry(keyword: "listen", synopsis: ["listen NAME HOST:PORT [tls [cert \"FILE\" key \"FILE\"] [client-ca \"FILE\"] [alpn \"P\",...] [version 1.2|1.3]]   ({NAME.port}, {NAME.cert})"], actsOnConnection: false, parse: { try $0.parseListen() }),
         Entry(keyword: "accept", synopsis: ["accept NAME on LISTENER [within D] [expect tls-failure]"], actsOnConnection: false, parse: { try $0.parseAccept() }),
         Entry(keyword: "use", synopsis: ["use NAME"], actsOnConnection: false, parse: { .use(try $0.name("a connection name")) }),
-        Entry(keyword: "send", synopsis: ["send \"BYTES\"|hex\"..\"|line \"TEXT\"|file \"PATH\"|random SIZE [in chunks of N] [split at I,J,...|split sweep] [every D] [at RATE]"], actsOnConnection: true, parse: { .send(try $0.parseSend()) }),
+        Entry(keyword: "send", synopsis: ["send \"BYTES\"|hex\"..\"|line \"TEXT\"|message \"BYTES\"|hex\"..\"|file \"PATH\"|random SIZE [in chunks of N] [split at I,J,...|split sweep] [every D] [at RATE]"], actsOnConnection: true, parse: { .send(try $0.parseSend()) }),
         Entry(keyword: "expect", synopsis: [
             "expect line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect lines unordered \"A\", \"B\"...",
+            "expect message \"BYTES\"|hex\"..\"|/RE/|contains \"TEXT\"|any|bytes N",
             "expect \"BYTES\"|hex\"..\"", "expect bytes N [= \"BYTES\"]", "expect until \"DELIM\"|/RE/ max SIZE",
             "expect eventually line \"TEXT\"|/RE/|contains \"TEXT\" [max SIZE]",
             "expect any|eof|reset|close", "expect nothing for D", "expect exit NAME [code N] [within D]",
@@ -47,6 +49,7 @@ public enum Grammar {
             "assert wire from peer|probe terminator crlf|lf|cr|nul|\"STRING\"", "assert wire from peer|probe lines unsplit",
             "assert wire from peer|probe line \"TEXT\"|/RE/ in 1 segment|record", "assert wire from peer|probe segments OP N",
             "assert wire from peer|probe records OP N   (TLS application data records)",
+            "assert wire from peer|probe messages unsplit", "assert wire from peer|probe message \"BYTES\"|/RE/ in 1 segment|record",
             "assert wire from peer|probe max-segment OP SIZE", "assert wire from peer|probe bytes OP SIZE",
             "assert wire from peer|probe fin|rst|no fin|no rst|zero-window", "(OP is = != < <= > >=)",
             "assert tls version = 1.2|1.3", "assert tls alpn = \"P\"", "assert tls cipher /RE/", "assert tls peer subject /RE/",
@@ -62,15 +65,15 @@ public enum Grammar {
         statements.first { $0.keyword == keyword }
     }
 
-    static let settings = ["timeout", "deadline", "terminator", "max-line", "capture", "unread"]
+    static let settings = ["timeout", "deadline", "terminator", "max-line", "capture", "unread", "framing", "max-message"]
     static let connectOptions = ["tls", "timeout", "rcvbuf", "sndbuf", "expect"]
-    static let sendForms = ["line", "file", "random"]
+    static let sendForms = ["line", "message", "file", "random"]
     static let sendModifiers = ["in", "split", "every", "at"]
-    static let expectForms = ["line", "lines", "bytes", "until", "eventually", "any", "eof", "reset", "close", "nothing", "exit", "stdout", "stderr"]
+    static let expectForms = ["line", "message", "lines", "bytes", "until", "eventually", "any", "eof", "reset", "close", "nothing", "exit", "stdout", "stderr"]
     static let lineForms = ["contains", "any"]
     static let slowReadStops = ["for", "until", "total"]
     static let spawnOptions = ["ready", "with", "cwd", "env"]
-    static let wireProperties = ["terminator", "lines", "line", "records", "segments", "max-segment", "bytes", "fin", "rst", "no", "zero-window"]
+    static let wireProperties = ["terminator", "lines", "line", "messages", "message", "records", "segments", "max-segment", "bytes", "fin", "rst", "no", "zero-window"]
 
     /// The reference text of every statement, as `tcpprobe grammar` prints it.
     public static var reference: String {

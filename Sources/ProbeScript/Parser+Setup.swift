@@ -7,8 +7,30 @@ extension Parser {
         case "max-line": return .maxLine(try size("a maximum line length"))
         case "capture": return .capture(CaptureMode(rawValue: try keyword(CaptureMode.names, after: "set capture"))!)
         case "unread": return .unread(UnreadPolicy(rawValue: try keyword(UnreadPolicy.names, after: "set unread"))!)
+        case "framing": return .framing(try messageFraming())
+        case "max-message":
+            let size = try size("a maximum message size")
+            if let value = size.literal, !(1...Self.largestMessage).contains(value) {
+                throw failure("max-message takes 1 byte to 1GiB", at: tokens[position - 1], hint: "set max-message 1MiB")
+            }
+            return .maxMessage(size)
         default: return .terminator(try terminator())
         }
+    }
+
+    /// The largest `set max-message`: 1 GiB.
+    static let largestMessage = 1 << 30
+
+    /// `lines`, or `length 1|2|4|8 [big|little]`.
+    mutating func messageFraming() throws -> MessageFraming {
+        guard try keyword(["lines", "length"], after: "set framing") == "length" else { return .lines }
+        let token = try word("a header width (1, 2, 4 or 8 bytes)")
+        guard let width = Int(token.word!), LengthHeader.widths.contains(width) else {
+            throw failure("a length header is 1, 2, 4 or 8 bytes, not '\(token.word!)'", at: token, hint: "set framing length 2")
+        }
+        var bigEndian = true
+        if current.word == "big" || current.word == "little" { bigEndian = advance().word == "big" }
+        return .length(LengthHeader(width: width, bigEndian: bigEndian))
     }
 
     mutating func terminator() throws -> Terminator {

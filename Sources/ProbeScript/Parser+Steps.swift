@@ -8,6 +8,7 @@ extension Parser {
         default:
             switch try keyword(Grammar.sendForms, after: "send (or a \"string\" or hex\"..\")") {
             case "line": data = .line(try string("the line's text"))
+            case "message": data = .message(try self.data("the message"))
             case "file": data = .file(try string("a file path"))
             default: data = .random(try size("a size of random data"))
             }
@@ -57,6 +58,15 @@ extension Parser {
         default:
             switch try keyword(Grammar.expectForms, after: "expect (or a \"string\" or hex\"..\")") {
             case "line": expectation = .line(try lineMatch())
+            case "message":
+                if take("bytes") {
+                    expectation = .messageOfLength(try size("a message length"))
+                } else if case .hex(let bytes) = current.kind {
+                    advance()
+                    expectation = .message(.exact(Template(literal: bytes)))
+                } else {
+                    expectation = .message(try lineMatch())
+                }
             case "lines":
                 try keyword(["unordered"], after: "expect lines")
                 var lines = [try string("an expected line")]
@@ -177,6 +187,16 @@ extension Parser {
             try keyword(["segment", "segments", "record"], after: "in 1")
             property = .lineInOneSegment(match)
         case "records": property = .records(try comparison(), try count("a record count"))
+        case "messages":
+            try keyword(["unsplit"], after: "messages")
+            property = .messagesUnsplit
+        case "message":
+            let match = try lineMatch()
+            try keyword(["in"], after: "the message")
+            let countToken = current
+            guard try count("a segment count").literal == 1 else { throw failure("only 'in 1 segment' is supported", at: countToken) }
+            try keyword(["segment", "segments", "record"], after: "in 1")
+            property = .messageInOneSegment(match)
         case "segments": property = .segments(try comparison(), try count("a segment count"))
         case "max-segment": property = .maxSegment(try comparison(), try size("a segment size"))
         case "bytes": property = .bytes(try comparison(), try size("a byte count"))

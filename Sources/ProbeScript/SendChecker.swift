@@ -1,7 +1,7 @@
 /// Finds, before anything runs, the sends that could only fail or be ignored at run time: a
 /// second `split sweep` (only one is swept per scenario), and a `split at` offset past the end
 /// of a payload whose length is known from the file (a literal, or a literal line with the
-/// terminator set above it).
+/// terminator set above it, or a literal message with the framing set above it).
 public struct SendChecker {
     public static func check(_ statements: [Statement]) -> [Diagnostic] {
         var checker = SendChecker()
@@ -11,6 +11,7 @@ public struct SendChecker {
 
     private var diagnostics: [Diagnostic] = []
     private var terminator = Terminator.crlf
+    private var framing = MessageFraming.lines
     private var firstSweep: Statement?
 
     private mutating func walk(_ statements: [Statement]) {
@@ -18,6 +19,8 @@ public struct SendChecker {
             switch statement.kind {
             case .set(.terminator(let value)):
                 terminator = value
+            case .set(.framing(let value)):
+                framing = value
             case .send(let send):
                 check(send, statement)
             case .repeatBlock(_, let body), .parallel(_, let body):
@@ -52,6 +55,11 @@ public struct SendChecker {
         switch data {
         case .bytes(let template): return template.literalBytes?.count
         case .line(let template): return template.literalBytes.map { $0.count + terminator.bytes.count }
+        case .message(let template):
+            switch framing {
+            case .lines: return template.literalBytes.map { $0.count + terminator.bytes.count }
+            case .length(let header): return template.literalBytes.map { $0.count + header.width }
+            }
         case .file, .random: return nil
         }
     }

@@ -5,6 +5,8 @@ public struct SendStep: Sendable, Hashable {
         case bytes(Template)
         /// Text followed by the current terminator.
         case line(Template)
+        /// One message in the current framing (`set framing`): a line, or a length header and the bytes.
+        case message(Template)
         case file(Template)
         case random(Argument<Int>)
     }

@@ -32,7 +32,7 @@ extension StatementKind {
         case .send(let send):
             var templates: [Template]
             switch send.data {
-            case .bytes(let template), .line(let template), .file(let template): templates = [template]
+            case .bytes(let template), .line(let template), .message(let template), .file(let template): templates = [template]
             case .random(let size): templates = size.templates
             }
             return templates + send.chunkSize.templates + send.splitOffsets.flatMap(\.templates)
@@ -49,11 +49,11 @@ extension StatementKind {
             return templates
         case .sleep(let duration): return duration.templates
         case .set(.timeout(let duration)), .set(.deadline(let duration)): return duration.templates
-        case .set(.maxLine(let size)): return size.templates
+        case .set(.maxLine(let size)), .set(.maxMessage(let size)): return size.templates
         case .repeatBlock(let count, _), .parallel(let count, _): return count.templates
         case .assertWire(let assertion):
             switch assertion.property {
-            case .lineInOneSegment(let match): return match.templates
+            case .lineInOneSegment(let match), .messageInOneSegment(let match): return match.templates
             case .records(_, let count), .segments(_, let count), .maxSegment(_, let count), .bytes(_, let count): return count.templates
             default: return []
             }
@@ -68,7 +68,8 @@ extension StatementKind {
         switch self {
         case .variable(let name, _): return [name.text]
         case .listen(let name, _, let tls): return ["\(name.text).port"] + (tls == nil ? [] : ["\(name.text).cert"])
-        case .expect(.line(.regex(let regex)), _), .expect(.eventually(.regex(let regex), _), _), .expect(.untilMatch(let regex, _), _):
+        case .expect(.line(.regex(let regex)), _), .expect(.message(.regex(let regex)), _), .expect(.eventually(.regex(let regex), _), _),
+             .expect(.untilMatch(let regex, _), _):
             return regex.groupNames
         case .expectOutput(let output):
             if case .line(.regex(let regex)) = output.awaited { return regex.groupNames }
@@ -84,7 +85,8 @@ extension StatementKind {
 extension Expectation {
     var templates: [Template] {
         switch self {
-        case .line(let match): return match.templates
+        case .line(let match), .message(let match): return match.templates
+        case .messageOfLength(let count): return count.templates
         case .linesUnordered(let lines): return lines
         case .exactBytes(let template): return [template]
         case .byteCount(let count, let equals): return count.templates + (equals.map { [$0] } ?? [])

@@ -43,6 +43,16 @@ public enum Setting: Sendable, Hashable {
     case maxLine(Argument<Int>)
     case capture(CaptureMode)
     case unread(UnreadPolicy)
+    /// `set framing lines | length W [big|little]`: how `send message` and `expect message` frame.
+    case framing(MessageFraming)
+    /// `set max-message SIZE`: the longest message (or length header) accepted.
+    case maxMessage(Argument<Int>)
+}
+
+/// What a message is on the wire: a line, or a length header and its payload.
+public enum MessageFraming: Sendable, Hashable {
+    case lines
+    case length(LengthHeader)
 }
 
 /// The right-hand side of `var NAME = ...`.

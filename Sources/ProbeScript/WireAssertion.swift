@@ -7,6 +7,10 @@ public struct WireAssertion: Sendable, Hashable {
         case linesUnsplit
         /// `line … in 1 segment` (over TLS, and as `in 1 record`: in one TLS record).
         case lineInOneSegment(LineMatch)
+        /// `messages unsplit`: no message (in the current framing) spans two segments.
+        case messagesUnsplit
+        /// `message … in 1 segment|record`.
+        case messageInOneSegment(LineMatch)
         /// `records OP N`: TLS application data records.
         case records(ComparisonOperator, Argument<Int>)
         case segments(ComparisonOperator, Argument<Int>)
@@ -23,7 +27,7 @@ public struct WireAssertion: Sendable, Hashable {
     /// the decrypted records; the rest are properties of TCP.
     public var readsPlaintext: Bool {
         switch property {
-        case .terminator, .linesUnsplit, .lineInOneSegment, .records: return true
+        case .terminator, .linesUnsplit, .lineInOneSegment, .records, .messagesUnsplit, .messageInOneSegment: return true
         default: return false
         }
     }

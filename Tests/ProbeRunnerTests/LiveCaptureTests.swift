@@ -19,6 +19,28 @@ struct LiveCaptureTests {
         return await ScenarioHarness.runOnOwnLoop(scenario, options: options)
     }
 
+    /// Length-prefixed messages on the wire: one in one segment passes, one written in two
+    /// pieces fails `messages unsplit`, naming the message and its segments.
+    @Test func messageChecksCutTheStreamByLengthHeaders() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let result = try await run("""
+            set capture on
+            set framing length 2
+            connect 127.0.0.1:{port}
+            send message "hello"
+            expect message "hello"
+            assert wire from peer message "hello" in 1 segment
+            assert wire from probe messages unsplit
+            send message "split" split at 3
+            expect message "split"
+            assert wire from probe messages unsplit
+            """, against: peer)
+        result.expectFailure(line: 10, containing: "wire from probe: the message \"split\" (7 bytes at offset 7) was split across 2 segments")
+        #expect(result.log.contains { $0.message.contains("wire from peer: message \"hello\" arrived in 1 segment") }, "\(result.log.map(\.message))")
+        #expect(result.log.contains { $0.message.contains("wire from probe: 1 messages, none split across segments") })
+    }
+
     @Test func everyPropertyPassesOnAConformingPeer() async throws {
         let peer = try await TestPeer.start(.finAfter(Array("+OK\r\n".utf8)))
         defer { Task { await peer.stop() } }

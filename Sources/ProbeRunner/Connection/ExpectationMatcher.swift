@@ -12,6 +12,8 @@ struct ExpectationMatcher: @unchecked Sendable {
         case regex(Regex<AnyRegexOutput>, RegexLiteral, groups: [String])
         case contains([UInt8])
         case any
+        /// A message of exactly this many bytes (`expect message bytes N`).
+        case length(Int)
     }
 
     enum Rule {
@@ -64,9 +66,9 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// What the step waits for, as the timeout message says it.
     var waitingFor: String {
         switch rule {
-        case .line(let line): return Self.describe(line)
+        case .line(let line): return Self.describe(line, unit: framing.unit)
         case .eventually(let line, let max, let skipped):
-            return "\(Self.describe(line)), skipping other lines (\(skipped.lines) skipped so far, max \(max) bytes)"
+            return "\(Self.describe(line, unit: framing.unit)), skipping other lines (\(skipped.lines) skipped so far, max \(max) bytes)"
         case .untilMatch(_, let literal, _, let max): return "bytes up to a match of \(literal.description) (max \(max))"
         case .linesUnordered(let remaining):
             return "\(remaining.count) more line(s), in any order: " + remaining.map { ByteDiff.preview($0) }.joined(separator: ", ")
@@ -81,13 +83,14 @@ struct ExpectationMatcher: @unchecked Sendable {
         }
     }
 
-    /// How a line rule reads in messages: `line "a"`, `a line matching /re/`.
-    private static func describe(_ line: LineRule) -> String {
+    /// How a line rule reads in messages: `line "a"`, `a line matching /re/` (or `message "a"`…).
+    private static func describe(_ line: LineRule, unit: String) -> String {
         switch line {
-        case .exact(let bytes): return "line " + ByteDiff.preview(bytes)
-        case .regex(_, let literal, _): return "a line matching \(literal.description)"
-        case .contains(let bytes): return "a line containing " + ByteDiff.preview(bytes)
-        case .any: return "a line"
+        case .exact(let bytes): return "\(unit) " + ByteDiff.preview(bytes)
+        case .regex(_, let literal, _): return "a \(unit) matching \(literal.description)"
+        case .contains(let bytes): return "a \(unit) containing " + ByteDiff.preview(bytes)
+        case .any: return "a \(unit)"
+        case .length(let count): return "a \(unit) of \(count) bytes"
         }
     }
 
@@ -107,7 +110,7 @@ struct ExpectationMatcher: @unchecked Sendable {
             guard let bytes = nextLine(&buffer, end: end) else { return nil }
             switch bytes {
             case .failure(let message): return .failed(message)
-            case .message(let received): return Self.check(line, received)
+            case .message(let received): return Self.check(line, received, unit: framing.unit)
             }
         case .linesUnordered(var remaining):
             while !remaining.isEmpty {
@@ -143,7 +146,7 @@ struct ExpectationMatcher: @unchecked Sendable {
                 skipped.lines += 1
                 skipped.bytes += before - buffer.readableBytes
                 if skipped.bytes > max {
-                    return .failed("skipped \(skipped.lines) lines (\(skipped.bytes) bytes, over max \(max)) and none was \(Self.describe(line)); "
+                    return .failed("skipped \(skipped.lines) lines (\(skipped.bytes) bytes, over max \(max)) and none was \(Self.describe(line, unit: framing.unit)); "
                                    + "the last: \(ByteDiff.preview(received))")
                 }
             }
@@ -247,27 +250,31 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .any: return true
         case .exact(let expected): return expected == received
         case .contains(let needle): return needle.isEmpty || received.indices.contains { received[$0...].starts(with: needle) }
+        case .length(let count): return received.count == count
         case .regex(let regex, _, _): return (try? regex.firstMatch(in: String(decoding: received, as: UTF8.self))) != nil
         }
     }
 
     /// Whether one line passes `line`, and what it captured or why not; also how a subject's
     /// output lines are judged.
-    static func check(_ line: LineRule, _ received: [UInt8]) -> MatchOutcome {
-        let shown = "line \(ByteDiff.preview(received))"
+    static func check(_ line: LineRule, _ received: [UInt8], unit: String = "line") -> MatchOutcome {
+        let shown = "\(unit) \(ByteDiff.preview(received))"
         switch line {
         case .any:
             return .matched(captures: [:], detail: shown)
         case .exact(let expected):
             if matches(line, received) { return .matched(captures: [:], detail: shown) }
-            return .failed(ByteDiff.render(expected: expected, received: received, expectedLabel: "expected line", receivedLabel: "received line"))
+            return .failed(ByteDiff.render(expected: expected, received: received, expectedLabel: "expected \(unit)", receivedLabel: "received \(unit)"))
         case .contains(let needle):
             if matches(line, received) { return .matched(captures: [:], detail: shown) }
-            return .failed("expected a line containing \(ByteDiff.preview(needle))\n received line: \(ByteDiff.preview(received))")
+            return .failed("expected a \(unit) containing \(ByteDiff.preview(needle))\n received \(unit): \(ByteDiff.preview(received))")
+        case .length(let count):
+            if matches(line, received) { return .matched(captures: [:], detail: shown) }
+            return .failed("expected a \(unit) of \(count) bytes, received one of \(received.count): \(ByteDiff.preview(received))")
         case .regex(let regex, let literal, let groups):
             let text = String(decoding: received, as: UTF8.self)
             guard let match = try? regex.firstMatch(in: text) else {
-                return .failed("expected a line matching \(literal.description)\n received line: \(ByteDiff.preview(received))")
+                return .failed("expected a \(unit) matching \(literal.description)\n received \(unit): \(ByteDiff.preview(received))")
             }
             var captures: [String: String] = [:]
             for name in groups {

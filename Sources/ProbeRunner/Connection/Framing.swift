@@ -5,6 +5,9 @@ import NIOCore
 /// act below it, on the framed bytes; message expects (`expect line`) read above it, and byte
 /// expects (`expect bytes`, `expect until`) read the stream beside it.
 protocol Framing: Sendable {
+    /// What its messages are called in reports: "line", "message".
+    var unit: String { get }
+
     /// A message as it goes on the wire.
     func frame(_ message: [UInt8]) -> [UInt8]
 

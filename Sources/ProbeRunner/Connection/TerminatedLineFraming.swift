@@ -12,6 +12,8 @@ struct TerminatedLineFraming: Framing {
         self.maxLine = maxLine
     }
 
+    var unit: String { "line" }
+
     func frame(_ message: [UInt8]) -> [UInt8] { message + terminator }
 
     var bufferNeeded: Int { maxLine + terminator.count }

@@ -5,7 +5,7 @@ import ProbeScript
 extension ScenarioExecution {
     func expect(_ expectation: Expectation, within: Argument<Duration>?, _ statement: Statement) async throws {
         let connection = try target(statement)
-        let matcher = ExpectationMatcher(try rule(for: expectation, statement), framing: settings.framing)
+        let matcher = ExpectationMatcher(try rule(for: expectation, statement), framing: expectation.readsMessages ? settings.framing : settings.lineFraming)
         let requested: Duration
         if case .nothing(let duration) = expectation {
             requested = try resolve(duration, "a duration", Quantity.duration)
@@ -45,7 +45,8 @@ extension ScenarioExecution {
     /// The expectation with its variables filled in and its regex compiled.
     private func rule(for expectation: Expectation, _ statement: Statement) throws -> ExpectationMatcher.Rule {
         switch expectation {
-        case .line(let match): return .line(try lineRule(match, statement))
+        case .line(let match), .message(let match): return .line(try lineRule(match, statement))
+        case .messageOfLength(let count): return .line(.length(try resolve(count, "a size", Quantity.size)))
         case .linesUnordered(let lines): return .linesUnordered(remaining: lines.map { $0.render(lookup) })
         case .exactBytes(let template): return .exactBytes(template.render(lookup))
         case .byteCount(let count, let equals):
@@ -80,6 +81,16 @@ extension ScenarioExecution {
             return try regexCache.regex(literal, lookup)
         } catch {
             throw failure(statement, "the regex \(literal.description) does not compile once its variables are filled in: \(error)")
+        }
+    }
+}
+
+extension Expectation {
+    /// True for `expect message`, which reads the framing `set framing` chose.
+    var readsMessages: Bool {
+        switch self {
+        case .message, .messageOfLength: return true
+        default: return false
         }
     }
 }

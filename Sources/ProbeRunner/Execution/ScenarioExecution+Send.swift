@@ -128,7 +128,13 @@ extension ScenarioExecution {
         case .bytes(let template):
             return .bytes(template.render(lookup))
         case .line(let template):
-            return .bytes(settings.framing.frame(template.render(lookup)))
+            return .bytes(settings.lineFraming.frame(template.render(lookup)))
+        case .message(let template):
+            let message = template.render(lookup)
+            if case .length(let header) = settings.messageFraming, header.encode(message.count) == nil {
+                throw failure(statement, "a \(message.count)-byte message does not fit \(header) (at most \(header.largest) bytes)")
+            }
+            return .bytes(settings.framing.frame(message))
         case .file(let template):
             let path = ScenarioLoader.resolve(template.renderString(lookup), from: statement.location.file)
             do {

@@ -84,16 +84,12 @@ extension ScenarioExecution {
         case .terminator(let terminator): return .terminator(terminator)
         case .linesUnsplit: return .linesUnsplit(terminator: settings.terminator.bytes)
         case .lineInOneSegment(let match):
-            let rule = try lineRule(match, statement)
-            let description: String
-            switch match {
-            case .exact(let template): description = ByteDiff.preview(template.render(lookup))
-            case .contains(let template): description = "containing " + ByteDiff.preview(template.render(lookup))
-            case .regex(let literal): description = literal.description
-            case .any: description = "(any)"
-            }
-            let matcher = LineRuleBox(rule: rule)
-            return .lineInOneSegment(description: description, terminator: settings.terminator.bytes, matches: { matcher.matches($0) })
+            let (description, matches) = try lineMatcher(match, statement)
+            return .lineInOneSegment(description: description, terminator: settings.terminator.bytes, matches: matches)
+        case .messageInOneSegment(let match):
+            let (description, matches) = try lineMatcher(match, statement)
+            return .messageInOneSegment(description: description, units: messageUnits, matches: matches)
+        case .messagesUnsplit: return .messagesUnsplit(messageUnits)
         case .records(let op, let count): return .records(op, try resolve(count, "a count", Quantity.integer))
         case .segments(let op, let count): return .segments(op, try resolve(count, "a count", Quantity.integer))
         case .maxSegment(let op, let size): return .maxSegment(op, try resolve(size, "a size", Quantity.size))
@@ -104,6 +100,30 @@ extension ScenarioExecution {
         case .noRst: return .noRst
         case .zeroWindow: return .zeroWindow
         }
+    }
+}
+
+extension ScenarioExecution {
+    /// How the current framing cuts a stream into messages, for the wire checks of messages.
+    private var messageUnits: MessageUnits {
+        switch settings.messageFraming {
+        case .lines: return .lines(terminator: settings.terminator.bytes)
+        case .length(let header): return .length(header)
+        }
+    }
+
+    /// A line (or message) match as a wire check reads it: its description and its test.
+    private func lineMatcher(_ match: LineMatch, _ statement: Statement) throws -> (String, @Sendable ([UInt8]) -> Bool) {
+        let rule = try lineRule(match, statement)
+        let description: String
+        switch match {
+        case .exact(let template): description = ByteDiff.preview(template.render(lookup))
+        case .contains(let template): description = "containing " + ByteDiff.preview(template.render(lookup))
+        case .regex(let literal): description = literal.description
+        case .any: description = "(any)"
+        }
+        let matcher = LineRuleBox(rule: rule)
+        return (description, { matcher.matches($0) })
     }
 }
 

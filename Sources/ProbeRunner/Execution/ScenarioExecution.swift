@@ -237,6 +237,11 @@ final class ScenarioExecution {
         case .maxLine(let value): settings.maxLine = try resolve(value, "a size", Quantity.size)
         case .capture: break // read before the run starts: see WireSession.isNeeded
         case .unread(let policy): settings.unread = policy
+        case .framing(let framing): settings.messageFraming = framing
+        case .maxMessage(let value):
+            let size = try resolve(value, "a size", Quantity.size)
+            guard (1...(1 << 30)).contains(size) else { throw failure(statement, "max-message takes 1 byte to 1GiB, not \(size)") }
+            settings.maxMessage = size
         }
     }
 

@@ -10,7 +10,18 @@ struct Settings {
     var terminator: Terminator = .crlf
     var maxLine = 64 * 1024
     var unread = UnreadPolicy.note
+    /// What `send message` and `expect message` frame with.
+    var messageFraming = MessageFraming.lines
+    var maxMessage = 1 << 20
 
-    /// The framing a connection's expects and `send line` use under these settings.
-    var framing: any Framing { TerminatedLineFraming(terminator: terminator.bytes, maxLine: maxLine) }
+    /// The framing `send line` and the line expects use under these settings.
+    var lineFraming: any Framing { TerminatedLineFraming(terminator: terminator.bytes, maxLine: maxLine) }
+
+    /// The framing `send message` and `expect message` use: lines, or length-prefixed.
+    var framing: any Framing {
+        switch messageFraming {
+        case .lines: return lineFraming
+        case .length(let header): return LengthPrefixFraming(header: header, maxMessage: maxMessage)
+        }
+    }
 }

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// Length-prefixed messages (`set framing length`), between the probe's own client and
+/// server: every `expect message` form passing and failing, the encoded bytes under send
+/// modifiers, and hostile peers, each a bounded failure.
+@Suite struct MessageFramingTests {
+    static let pair = """
+        set timeout 2s
+        listen l 127.0.0.1:0
+        connect c 127.0.0.1:{l.port}
+        accept s on l
+
+        """
+
+    @Test func everyExpectFormPasses() async throws {
+        let result = try await ScenarioHarness.run(Self.pair + #"""
+            set framing length 2
+            c: send message "hello"
+            s: expect message "hello"
+            s: send message hex"00 01 02"
+            c: expect message hex"00 01 02"
+            s: send message "three"
+            c: expect message bytes 5
+            c: send message "split me" split at 1
+            s: expect message /^split (?<what>\w+)$/
+            s: send message "{what}" in chunks of 1
+            c: expect message contains "m"
+            c: send message ""
+            s: expect message any
+            set framing length 8 little
+            c: send message "le"
+            s: expect "\x02\0\0\0\0\0\0\0le"
+            set framing lines
+            c: send message "a line"
+            s: expect line "a line"
+            """#)
+        result.expectPassed()
+        #expect(result.log.contains { $0.message.contains(#"sent 10 bytes "\0\x08split me" in 2 writes"#) }, "\(result.log.map(\.message))")
+        #expect(result.log.contains { $0.message.contains(#"got message "split me""#) && $0.message.contains(#"{what}="me""#) })
+    }
+
+    @Test(arguments: [
+        (#"expect message "hellO""#, #"expected message: "hellO""#),
+        ("expect message /^bye/", "expected a message matching /^bye/\n received message: \"hello\""),
+        (#"expect message contains "x""#, #"expected a message containing "x""#),
+        ("expect message bytes 4", #"expected a message of 4 bytes, received one of 5: "hello""#),
+    ]) func eachExpectFormFailsThroughTheMessage(expectation: String, message: String) async throws {
+        let result = try await ScenarioHarness.run(Self.pair + """
+            set framing length 2
+            s: send message "hello"
+            c: \(expectation)
+            """)
+        result.expectFailure(line: 7, containing: message)
+    }
+
+    /// A header over max-message fails as it arrives, and announcing 4 GiB, or more than
+    /// Int.max in 8 bytes, allocates nothing and traps nowhere; half a header then FIN, and a
+    /// header whose payload never comes, each end in a failure that says so.
+    @Test func hostilePeersAreBoundedFailures() async throws {
+        let cases: [(framing: String, sent: String, failure: String)] = [
+            ("length 4", #"s: send hex"ff ff ff ff""#, #"the length header "\xff\xff\xff\xff" announces 4294967295 bytes, over max-message 1048576"#),
+            ("length 8", #"s: send hex"ff ff ff ff ff ff ff ff""#, "announces 18446744073709551615 bytes, over max-message 1048576"),
+            ("length 2", "s: send hex\"00\"\ns: shutdown write", "the peer closed the connection (FIN) after 1 of the 2 bytes of a length header"),
+            ("length 2", "s: send hex\"00 05 68\"\ns: shutdown write", "the peer closed the connection (FIN) after 1 of the 5 bytes the length header announced"),
+            ("length 2", #"s: send hex"00 05""#, "timed out after 300ms waiting for a message; a length header announced 5 bytes and 0 have arrived"),
+        ]
+        for (framing, sent, failure) in cases {
+            let started = ContinuousClock.now
+            let result = try await ScenarioHarness.run(Self.pair + """
+                set framing \(framing)
+                \(sent)
+                c: expect message any within 300ms
+                """)
+            let line = sent.contains("\n") ? 8 : 7
+            result.expectFailure(line: line, containing: failure)
+            #expect(ContinuousClock.now - started < .seconds(3))
+        }
+        let small = try await ScenarioHarness.run(Self.pair + """
+            set framing length 2
+            set max-message 4
+            s: send message "hello"
+            c: expect message any
+            """)
+        small.expectFailure(line: 8, containing: "announces 5 bytes, over max-message 4")
+        let tooLong = try await ScenarioHarness.run(Self.pair + """
+            set framing length 1
+            c: send message "\(String(repeating: "x", count: 256))"
+            """)
+        tooLong.expectFailure(line: 6, containing: "a 256-byte message does not fit a 1-byte big-endian length (at most 255 bytes)")
+    }
+}
