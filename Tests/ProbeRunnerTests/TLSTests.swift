@@ -44,6 +44,10 @@ import Testing
         result.expectPassed()
         #expect(result.log.contains { $0.message.contains("in 5 writes") && $0.message.hasSuffix("in 5 TLS records") }, "\(result.log.map(\.message))")
         #expect(result.log.contains { $0.message.contains("TLS handshake done as client") && $0.message.contains("TLS 1.3") }, "\(result.log.map(\.message))")
+        // The run-time certificate's file lives as long as its listener.
+        let listening = try #require(result.log.first { $0.message.contains("TLS with the certificate ") }).message
+        let certificate = String(listening[listening.range(of: "TLS with the certificate ")!.upperBound...])
+        #expect(certificate.hasSuffix(".pem") && !FileManager.default.fileExists(atPath: certificate), "\(certificate)")
         let wrong = try await ScenarioHarness.run("""
             listen l 127.0.0.1:0 tls
             connect c 127.0.0.1:{l.port} tls insecure version 1.2

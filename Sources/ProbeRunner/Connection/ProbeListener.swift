@@ -1,3 +1,4 @@
+import FoundationEssentials
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -15,6 +16,8 @@ struct AcceptedConnection {
 final class ProbeListener: @unchecked Sendable {
     let name: String
     private(set) var channel: Channel?
+    /// A file made for this listener (its run-time certificate), removed when it closes.
+    var ownedFile: String?
     private let lock = NIOLock()
     private var accepted: [AcceptedConnection] = []
     private var waiter: EventLoopPromise<AcceptedConnection?>?
@@ -128,5 +131,6 @@ final class ProbeListener: @unchecked Sendable {
         }
         for leftover in leftovers { try? await leftover.channel.close().get() }
         try? await channel?.close().get()
+        if let ownedFile { try? FileManager.default.removeItem(atPath: ownedFile) }
     }
 }

@@ -15,7 +15,8 @@ extension ScenarioExecution {
         guard table.listener(named: name.text) == nil else { throw failure(statement, "a listener named '\(name.text)' is already open") }
         let listener = ProbeListener(name: name.text)
         if resolved.port != 0 { try wire.watch(port: resolved.port, statement) }
-        let tls = try options.map { try tlsContext($0, role: .server, host: nil, statement) }
+        let tls = try options.map { try tlsContext($0, role: .server, host: nil, writesCertificate: true, statement) }
+        listener.ownedFile = tls?.runtimeCertificatePath
         let makeSession: (@Sendable (Channel) throws -> TLSSession)? = tls.map { tls in
             { channel in try tls.setup.makeSession(tls.context, on: channel.eventLoop) }
         }

@@ -21,8 +21,10 @@ extension ScenarioExecution {
     }
 
     /// Resolves `options` for `role`: variables rendered, files read from the step's folder,
-    /// and, for a server named no certificate, the run-time one.
-    func tlsContext(_ options: TLSOptions, role: TLSSession.Role, host: String?, _ statement: Statement) throws -> TLSContext {
+    /// and, for a server named no certificate, the run-time one, written to a file of its own
+    /// when `writesCertificate` (a listener's `{l.cert}`; the listener removes it).
+    func tlsContext(_ options: TLSOptions, role: TLSSession.Role, host: String?, writesCertificate: Bool = false,
+                    _ statement: Statement) throws -> TLSContext {
         var setup = TLSSetup(role: role)
         setup.insecure = options.insecure
         setup.version = try options.version.map { try resolve($0, "a TLS version (1.2 or 1.3)", TLSOptions.Version.init(rawValue:)) }
@@ -56,7 +58,7 @@ extension ScenarioExecution {
             do { runtime = try RuntimeCertificate.shared.get() } catch { throw failure(statement, "cannot make a certificate: \(error)") }
             setup.certificateChain = [runtime.certificate]
             setup.privateKey = runtime.privateKey
-            runtimeCertificatePath = try writeRuntimeCertificate(runtime, statement)
+            if writesCertificate { runtimeCertificatePath = try writeRuntimeCertificate(runtime, statement) }
         }
         do {
             return TLSContext(setup: setup, context: try setup.makeContext(keyLog: wire.keyLog), runtimeCertificatePath: runtimeCertificatePath)
@@ -88,12 +90,13 @@ extension ScenarioExecution {
         FileManager.default.fileExists(atPath: path) ? "\(error)" : "no such file"
     }
 
-    /// Writes the run-time certificate (public; no key) where captures go, for `{l.cert}`.
+    /// Writes the run-time certificate (public; no key) where captures go, for `{l.cert}`: a
+    /// file for each listener, which removes it when it closes.
     private func writeRuntimeCertificate(_ runtime: RuntimeCertificate, _ statement: Statement) throws -> String {
         let settings = options.capture
         do {
             try PrivateDirectory.prepare(settings.directory, tightened: settings.directoryIsDefault)
-            let path = joinPath(settings.directory, "localhost-\(getpid()).pem")
+            let path = joinPath(settings.directory, "localhost-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).pem")
             try Data(runtime.certificatePEM.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             return path
         } catch {

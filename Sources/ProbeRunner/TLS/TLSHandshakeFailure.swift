@@ -14,6 +14,9 @@ enum TLSHandshakeFailure {
     /// The handshake did not end within the step's time.
     struct TimedOut: Error {}
 
+    /// The connection closed before the handshake ended, with no error from the TLS layer.
+    struct Closed: Error {}
+
     /// `error` explained for `session`'s connection.
     static func explain(_ error: Error, _ session: TLSSession, waited: Duration) -> String {
         var words = reason(error, session, waited: waited)
@@ -31,6 +34,7 @@ enum TLSHandshakeFailure {
         if let alert = tap.plainAlertFromPeer, alert != 0 {
             return refusal(TLSAlert.name(of: alert))
         }
+        if error is Closed { return "the peer closed the connection during the handshake" }
         if error is TimedOut {
             let heard = tap.firstPeerBytes.isEmpty ? "the peer sent nothing" : "the peer stopped answering"
             return "no TLS handshake within \(DurationFormat.short(waited)): \(heard)"
@@ -43,7 +47,7 @@ enum TLSHandshakeFailure {
         }
         guard case NIOSSLError.handshakeFailed(let underlying)? = error as? NIOSSLError else { return "\(error)" }
         let text = "\(underlying)"
-        if text.contains("EOF during") || text == "sslError([])" {
+        if text.contains("EOF during") {
             return "the peer closed the connection during the handshake"
         }
         let token = reasonToken(in: text)

@@ -50,7 +50,7 @@ final class TLSHandshakeWatch: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        fail(NIOSSLError.handshakeFailed(.sslError([])))
+        fail(TLSHandshakeFailure.Closed())
         context.fireChannelInactive()
     }
 
