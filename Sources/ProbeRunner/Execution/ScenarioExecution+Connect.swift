@@ -16,11 +16,7 @@ extension ScenarioExecution {
         let outcome: Result<(channel: Channel, resetWith: [UInt8]?), Error>
         do { outcome = .success(try await attempt.connect()) } catch { outcome = .failure(error) }
         guard let connection = try finishConnect(outcome, attempt, waited: clock.now - started, step, statement), let tls else { return }
-        let session = try await connection.channel.eventLoop.submit {
-            let session = try tls.setup.makeSession(tls.context, on: connection.channel.eventLoop)
-            try session.install(on: connection.channel, early: connection.handler.takeUnconsumed())
-            return session
-        }.get()
+        let session = try await beginTLS(tls, on: connection)
         let left = attempt.timeout - (clock.now - started)
         try await finishHandshake(session, on: connection, within: left, expectFailure: step.expectedFailure == .tlsFailure, statement)
     }

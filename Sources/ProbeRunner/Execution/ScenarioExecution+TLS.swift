@@ -142,14 +142,20 @@ extension ScenarioExecution {
         guard connection.tls == nil else { throw failure(statement, "\(connection.label) already speaks TLS", connection) }
         let role: TLSSession.Role = connection.connectedHost == nil ? .server : .client
         let tls = try tlsContext(options, role: role, host: connection.connectedHost, statement)
+        let session = try await beginTLS(tls, on: connection)
+        try await finishHandshake(session, on: connection, within: settings.timeout, expectFailure: false, statement)
+    }
+
+    /// Puts a TLS layer made from `tls` on `connection`, with the bytes its reader took and no
+    /// expect consumed; the handshake starts.
+    func beginTLS(_ tls: TLSContext, on connection: ProbeConnection) async throws -> TLSSession {
         let channel = connection.channel
         let handler = connection.handler
-        let session = try await channel.eventLoop.submit {
+        return try await channel.eventLoop.submit {
             let session = try tls.setup.makeSession(tls.context, on: channel.eventLoop)
             try session.install(on: channel, early: handler.takeUnconsumed())
             return session
         }.get()
-        try await finishHandshake(session, on: connection, within: settings.timeout, expectFailure: false, statement)
     }
 
     /// `assert tls …` on the current connection's session.
