@@ -83,8 +83,11 @@ import Testing
             s: expect line "still open"
             """)
         result.expectPassed()
-        // A record is the unit of a TLS read: the first slow read lets one whole record through.
-        #expect(result.log.contains { $0.message.contains("read slowly 16384 bytes in 1 reads of at most 1024") }, "\(result.log.map(\.message))")
+        // A record is the unit of a TLS read: the slow read lets whole records of 16 KiB through,
+        // never a 1 KiB piece (how many depends on how soon they arrive).
+        let slow = try #require(result.log.first { $0.message.contains("read slowly ") }).message
+        let read = try #require(Int(slow.split(separator: " ").drop { $0 != "slowly" }.dropFirst().first ?? ""))
+        #expect(read > 0 && read % 16384 == 0, "\(slow)")
         #expect(result.log.contains { $0.message.contains("sent 5 bytes \"bye\\r\\n\" in 5 writes") && $0.message.hasSuffix("in 5 TLS records") },
                 "\(result.log.map(\.message))")
     }
