@@ -36,7 +36,8 @@ import Testing
             s: expect line "a line"
             """#)
         result.expectPassed()
-        #expect(result.log.contains { $0.message.contains(#"sent 10 bytes "\0\x08split me" in 2 writes"#) }, "\(result.log.map(\.message))")
+        #expect(result.log.contains { $0.message.contains(#"sent 10 bytes "\0\x08split me" in 2 writes"#)
+            && $0.message.hasSuffix("one message: a 2-byte big-endian length and 8 bytes") }, "\(result.log.map(\.message))")
         #expect(result.log.contains { $0.message.contains(#"got message "split me""#) && $0.message.contains(#"{what}="me""#) })
     }
 

@@ -117,6 +117,9 @@ extension ScenarioExecution {
             }
             tls.hasSentData = true
         }
+        if case .send(let step) = statement.kind, case .message = step.data, case .length(let header) = settings.messageFraming {
+            message += ", one message: \(header) and \(payload.count - header.width) bytes"
+        }
         if case .random = payload { message += " (seed \(seed))" }
         if send.heldForCapture > .zero { message += "; held \(format(send.heldForCapture)) for the capture to catch up" }
         record(statement, message)
