@@ -13,6 +13,8 @@ public struct ConnectStep: Sendable, Hashable {
     public var expectedFailure: Failure?
     /// `tls …`: the connection speaks TLS from its first byte; the handshake is part of the step.
     public var tls: TLSOptions?
+    /// `ws://…` or `wss://…`: the connection upgrades to WebSocket as part of the step.
+    public var webSocket: WebSocketTarget?
 
     public init(name: Name?, address: Argument<Address>, timeout: Argument<Duration>? = nil,
                 receiveBuffer: Argument<Int>? = nil, sendBuffer: Argument<Int>? = nil, expectedFailure: Failure? = nil) {

@@ -18,6 +18,8 @@ public enum Expectation: Sendable, Hashable {
     case reset
     case close
     case nothing(for: Argument<Duration>)
+    /// `expect text|binary|ping|pong|close CODE` on a WebSocket connection.
+    case webSocket(WebSocketExpectation)
 }
 
 /// How one line is matched: exactly, by regex search, by substring, or any line.

@@ -16,20 +16,24 @@ public enum Grammar {
         Entry(keyword: "set", synopsis: ["set timeout DURATION", "set deadline DURATION",
                                          "set terminator crlf|lf|cr|nul|\"STRING\"", "set max-line SIZE",
                                          "set capture on|off|headers", "set unread note|fail|ignore",
-                                         "set framing lines|length 1|2|4|8 [big|little]", "set max-message SIZE"], actsOnConnection: false, parse: { .set(try $0.parseSetting()) }),
+                                         "set framing lines|length 1|2|4|8 [big|little]", "set max-message SIZE", "set websocket auto-pong on|off"], actsOnConnection: false, parse: { .set(try $0.parseSetting()) }),
         Entry(keyword: "var", synopsis: ["var NAME = \"VALUE\"|WORD|free-port"], actsOnConnection: false, parse: { try $0.parseVariable() }),
         Entry(keyword: "include", synopsis: ["include \"FILE\""], actsOnConnection: false, parse: { try $0.parseInclude() }),
         Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [within D] [with stdin] [cwd \"DIR\"] [env K=V...]"], actsOnConnection: false, parse: { .spawn(try $0.parseSpawn()) }),
         Entry(keyword: "kill", synopsis: ["kill NAME [SIGNAL]"], actsOnConnection: false, parse: { try $0.parseKill() }),
         Entry(keyword: "input", synopsis: ["input NAME line \"TEXT\"|\"BYTES\"|hex\"..\"|eof   (to a subject spawned with stdin)"], actsOnConnection: false, parse: { .input(try $0.parseInput()) }),
-        Entry(keyword: "connect", synopsis: ["connect [NAME] HOST:PORT [tls [insecure] [ca \"FILE\"] [sni \"NAME\"] [alpn \"P\",...] [version 1.2|1.3] [cert \"FILE\" key \"FILE\"]] [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout|tls-failure]"], actsOnConnection: false, parse: { .connect(try $0.parseConnect()) }),
+        Entry(keyword: "connect", synopsis: ["connect [NAME] HOST:PORT [tls [insecure] [ca \"FILE\"] [sni \"NAME\"] [alpn \"P\",...] [version 1.2|1.3] [cert \"FILE\" key \"FILE\"]] [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout|tls-failure]",
+                                                   "connect [NAME] ws://HOST:PORT/PATH|wss://HOST:PORT/PATH [protocol \"P\"] [header \"K: V\"]... [tls OPTIONS] [timeout D]"], actsOnConnection: false, parse: { .connect(try $0.parseConnect()) }),
         Entry(keyword: "listen", synopsis: ["listen NAME HOST:PORT [tls [cert \"FILE\" key \"FILE\"] [client-ca \"FILE\"] [alpn \"P\",...] [version 1.2|1.3]]   ({NAME.port}, {NAME.cert})"], actsOnConnection: false, parse: { try $0.parseListen() }),
-        Entry(keyword: "accept", synopsis: ["accept NAME on LISTENER [within D] [expect tls-failure]"], actsOnConnection: false, parse: { try $0.parseAccept() }),
+        Entry(keyword: "accept", synopsis: ["accept NAME on LISTENER [within D] [expect tls-failure] [websocket [protocol \"P\"]]"], actsOnConnection: false, parse: { try $0.parseAccept() }),
         Entry(keyword: "use", synopsis: ["use NAME"], actsOnConnection: false, parse: { .use(try $0.name("a connection name")) }),
-        Entry(keyword: "send", synopsis: ["send \"BYTES\"|hex\"..\"|line \"TEXT\"|message \"BYTES\"|hex\"..\"|file \"PATH\"|random SIZE [in chunks of N] [split at I,J,...|split sweep] [every D] [at RATE]"], actsOnConnection: true, parse: { .send(try $0.parseSend()) }),
+        Entry(keyword: "send", synopsis: ["send text \"TEXT\"|binary \"BYTES\"|ping [\"BYTES\"]|pong [\"BYTES\"]|close [CODE [\"REASON\"]]   (WebSocket frames; the modifiers cut the encoded frame)",
+                                           "send \"BYTES\"|hex\"..\"|line \"TEXT\"|message \"BYTES\"|hex\"..\"|file \"PATH\"|random SIZE [in chunks of N] [split at I,J,...|split sweep] [every D] [at RATE]"], actsOnConnection: true, parse: { .send(try $0.parseSend()) }),
         Entry(keyword: "expect", synopsis: [
             "expect line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect lines unordered \"A\", \"B\"...",
             "expect message \"BYTES\"|hex\"..\"|/RE/|contains \"TEXT\"|any|bytes N",
+            "expect text \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect binary \"BYTES\"|hex\"..\"|any|bytes N",
+            "expect ping|pong [\"BYTES\"]", "expect close CODE|any [reason /RE/]   (a WebSocket close frame)",
             "expect \"BYTES\"|hex\"..\"", "expect bytes N [= \"BYTES\"]", "expect until \"DELIM\"|/RE/ max SIZE",
             "expect eventually line \"TEXT\"|/RE/|contains \"TEXT\" [max SIZE]",
             "expect any|eof|reset|close", "expect nothing for D", "expect exit NAME [code N] [within D]",
@@ -65,11 +69,11 @@ public enum Grammar {
         statements.first { $0.keyword == keyword }
     }
 
-    static let settings = ["timeout", "deadline", "terminator", "max-line", "capture", "unread", "framing", "max-message"]
-    static let connectOptions = ["tls", "timeout", "rcvbuf", "sndbuf", "expect"]
-    static let sendForms = ["line", "message", "file", "random"]
+    static let settings = ["timeout", "deadline", "terminator", "max-line", "capture", "unread", "framing", "max-message", "websocket"]
+    static let connectOptions = ["tls", "protocol", "header", "timeout", "rcvbuf", "sndbuf", "expect"]
+    static let sendForms = ["line", "message", "file", "random", "text", "binary", "ping", "pong", "close"]
     static let sendModifiers = ["in", "split", "every", "at"]
-    static let expectForms = ["line", "message", "lines", "bytes", "until", "eventually", "any", "eof", "reset", "close", "nothing", "exit", "stdout", "stderr"]
+    static let expectForms = ["line", "message", "text", "binary", "ping", "pong", "lines", "bytes", "until", "eventually", "any", "eof", "reset", "close", "nothing", "exit", "stdout", "stderr"]
     static let lineForms = ["contains", "any"]
     static let slowReadStops = ["for", "until", "total"]
     static let spawnOptions = ["ready", "with", "cwd", "env"]

@@ -7,6 +7,9 @@ extension Parser {
         case "max-line": return .maxLine(try size("a maximum line length"))
         case "capture": return .capture(CaptureMode(rawValue: try keyword(CaptureMode.names, after: "set capture"))!)
         case "unread": return .unread(UnreadPolicy(rawValue: try keyword(UnreadPolicy.names, after: "set unread"))!)
+        case "websocket":
+            try keyword(["auto-pong"], after: "set websocket")
+            return .webSocketAutoPong(try keyword(["on", "off"], after: "set websocket auto-pong") == "on")
         case "framing": return .framing(try messageFraming())
         case "max-message":
             let size = try size("a maximum message size")
@@ -143,9 +146,35 @@ extension Parser {
            !Grammar.connectOptions.contains(following), Identifier.isValid(text) {
             name = try self.name("a connection name")
         }
-        var step = ConnectStep(name: name, address: try address())
+        var step: ConnectStep
+        if let text = current.word, let url = WebSocketTarget.split(text, at: current.location) {
+            let token = advance()
+            let template = Template.word(url.address, at: url.addressAt)
+            let address: Argument<Address>
+            if template.variables.isEmpty {
+                guard let parsed = Address.parse(url.address) else {
+                    throw failure("'\(url.address)' in '\(text)' is not HOST:PORT", at: token, hint: "connect ws://127.0.0.1:{port}/chat")
+                }
+                address = Argument(parsed, text: url.address, at: url.addressAt)
+            } else {
+                address = Argument(interpolated: template, text: url.address, at: url.addressAt)
+            }
+            step = ConnectStep(name: name, address: address)
+            step.webSocket = url.target
+        } else {
+            step = ConnectStep(name: name, address: try address())
+        }
         while !atStatementEnd {
             switch try keyword(Grammar.connectOptions, after: "the address") {
+            case "protocol", "header":
+                guard step.webSocket != nil else {
+                    throw failure("'\(tokens[position - 1].word!)' is a WebSocket option: connect ws://HOST:PORT/PATH", at: tokens[position - 1])
+                }
+                if tokens[position - 1].word == "protocol" {
+                    step.webSocket?.protocols.append(try string("a subprotocol"))
+                } else {
+                    step.webSocket?.headers.append(try string("a header, \"Name: value\""))
+                }
             case "timeout": step.timeout = try duration()
             case "rcvbuf": step.receiveBuffer = try size("a receive buffer size")
             case "sndbuf": step.sendBuffer = try size("a send buffer size")

@@ -6,9 +6,18 @@ extension Parser {
         case .string, .hex:
             data = .bytes(try self.data("the bytes to send"))
         default:
-            switch try keyword(Grammar.sendForms, after: "send (or a \"string\" or hex\"..\")") {
+            let form = try keyword(Grammar.sendForms, after: "send (or a \"string\" or hex\"..\")")
+            switch form {
             case "line": data = .line(try string("the line's text"))
             case "message": data = .message(try self.data("the message"))
+            case "text": data = .webSocket(.text(try self.data("the text")))
+            case "binary": data = .webSocket(.binary(try self.data("the bytes")))
+            case "ping", "pong":
+                let payload = isData ? try self.data("the payload") : nil
+                data = .webSocket(form == "ping" ? .ping(payload) : .pong(payload))
+            case "close":
+                let code = atStatementEnd || isData ? nil : try count("a close code")
+                data = .webSocket(.close(code: code, reason: isData ? try self.data("a reason") : nil))
             case "file": data = .file(try string("a file path"))
             default: data = .random(try size("a size of random data"))
             }
@@ -56,7 +65,8 @@ extension Parser {
         case .string, .hex:
             expectation = .exactBytes(try data("the expected bytes"))
         default:
-            switch try keyword(Grammar.expectForms, after: "expect (or a \"string\" or hex\"..\")") {
+            let form = try keyword(Grammar.expectForms, after: "expect (or a \"string\" or hex\"..\")")
+            switch form {
             case "line": expectation = .line(try lineMatch())
             case "message":
                 if take("bytes") {
@@ -93,10 +103,29 @@ extension Parser {
                 try keyword(["line"], after: "expect eventually")
                 let match = try lineMatch()
                 expectation = .eventually(match, max: take("max") ? try size("a maximum size") : nil)
+            case "text": expectation = .webSocket(.text(try lineMatch()))
+            case "binary":
+                if take("bytes") {
+                    expectation = .webSocket(.binaryLength(try size("a message length")))
+                } else {
+                    expectation = .webSocket(.binary(take("any") ? nil : try data("the expected bytes")))
+                }
+            case "ping", "pong":
+                let payload = isData ? try data("the payload") : nil
+                expectation = .webSocket(form == "ping" ? .ping(payload) : .pong(payload))
             case "any": expectation = .any
             case "eof": expectation = .eof
             case "reset": expectation = .reset
-            case "close": expectation = .close
+            case "close":
+                // `expect close` is the TCP close; `expect close CODE|any [reason /re/]` a WebSocket close frame.
+                guard let word = current.word, word == "any" || Int(word) != nil || word.hasPrefix("{") else {
+                    expectation = .close
+                    break
+                }
+                let code = take("any") ? nil : try count("a close code")
+                var reason: RegexLiteral?
+                if take("reason") { reason = try regex() }
+                expectation = .webSocket(.close(code: code, reason: reason))
             case "nothing":
                 try keyword(["for"], after: "expect nothing")
                 expectation = .nothing(for: try duration())
@@ -124,6 +153,14 @@ extension Parser {
             throw failure("'expect nothing for D' already says how long; drop 'within'", at: tokens[position - 2])
         }
         return .expect(expectation, within: within)
+    }
+
+    /// True when the next token is a "string" or hex"..".
+    var isData: Bool {
+        switch current.kind {
+        case .string, .hex: return true
+        default: return false
+        }
     }
 
     mutating func lineMatch() throws -> LineMatch {

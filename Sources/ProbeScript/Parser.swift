@@ -293,15 +293,19 @@ public struct Parser {
         let listener = try self.name("a listener name")
         var within: Argument<Duration>?
         var expectTLSFailure = false
+        var webSocket: [Template]?
         while !atStatementEnd {
-            if try keyword(["within", "expect"], after: "the listener name") == "within" {
-                within = try duration()
-            } else {
+            switch try keyword(["within", "expect", "websocket"], after: "the listener name") {
+            case "within": within = try duration()
+            case "websocket":
+                webSocket = []
+                if take("protocol") { webSocket?.append(try string("a subprotocol")) }
+            default:
                 try keyword(["tls-failure"], after: "accept ... expect")
                 expectTLSFailure = true
             }
         }
-        return .accept(name, listener: listener, within: within, expectTLSFailure: expectTLSFailure)
+        return .accept(name, listener: listener, within: within, expectTLSFailure: expectTLSFailure, webSocket: webSocket)
     }
 
     mutating func parseRepeat() throws -> StatementKind {

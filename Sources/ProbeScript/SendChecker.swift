@@ -60,7 +60,7 @@ public struct SendChecker {
             case .lines: return template.literalBytes.map { $0.count + terminator.bytes.count }
             case .length(let header): return template.literalBytes.map { $0.count + header.width }
             }
-        case .file, .random: return nil
+        case .file, .random, .webSocket: return nil
         }
     }
 }

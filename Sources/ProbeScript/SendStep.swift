@@ -9,6 +9,8 @@ public struct SendStep: Sendable, Hashable {
         case message(Template)
         case file(Template)
         case random(Argument<Int>)
+        /// One WebSocket frame (`send text "x"`, `send ping`, …).
+        case webSocket(WebSocketSend)
     }
 
     public var data: Data

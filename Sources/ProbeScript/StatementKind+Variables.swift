@@ -24,15 +24,16 @@ extension StatementKind {
             }
         case .connect(let connect):
             return connect.address.templates + connect.timeout.templates + connect.receiveBuffer.templates + connect.sendBuffer.templates
-                + (connect.tls?.templates ?? [])
+                + (connect.tls?.templates ?? []) + (connect.webSocket?.templates ?? [])
         case .listen(_, let address, let tls): return address.templates + (tls?.templates ?? [])
-        case .accept(_, _, let within, _): return within.templates
+        case .accept(_, _, let within, _, let webSocket): return within.templates + (webSocket ?? [])
         case .startTLS(let options): return options.templates
         case .assertTLS(let assertion): return assertion.templates
         case .send(let send):
             var templates: [Template]
             switch send.data {
             case .bytes(let template), .line(let template), .message(let template), .file(let template): templates = [template]
+            case .webSocket(let frame): templates = frame.templates
             case .random(let size): templates = size.templates
             }
             return templates + send.chunkSize.templates + send.splitOffsets.flatMap(\.templates)
@@ -69,6 +70,7 @@ extension StatementKind {
         case .variable(let name, _): return [name.text]
         case .listen(let name, _, let tls): return ["\(name.text).port"] + (tls == nil ? [] : ["\(name.text).cert"])
         case .expect(.line(.regex(let regex)), _), .expect(.message(.regex(let regex)), _), .expect(.eventually(.regex(let regex), _), _),
+             .expect(.webSocket(.text(.regex(let regex))), _),
              .expect(.untilMatch(let regex, _), _):
             return regex.groupNames
         case .expectOutput(let output):
@@ -94,6 +96,7 @@ extension Expectation {
         case .untilMatch(let regex, let max): return [regex.template] + max.templates
         case .eventually(let match, let max): return match.templates + max.templates
         case .nothing(let duration): return duration.templates
+        case .webSocket(let expectation): return expectation.templates
         case .any, .eof, .reset, .close: return []
         }
     }

@@ -14,8 +14,9 @@ public indirect enum StatementKind: Sendable, Hashable {
     case expectOutput(OutputExpectation)
     case connect(ConnectStep)
     case listen(Name, Argument<Address>, tls: TLSOptions?)
-    /// `expectTLSFailure`: the client's handshake on the accepted connection must fail.
-    case accept(Name, listener: Name, within: Argument<Duration>?, expectTLSFailure: Bool)
+    /// `expectTLSFailure`: the client's handshake on the accepted connection must fail;
+    /// `webSocket`: the probe answers the client's upgrade (offering these subprotocols).
+    case accept(Name, listener: Name, within: Argument<Duration>?, expectTLSFailure: Bool, webSocket: [Template]?)
     case use(Name)
     case send(SendStep)
     case expect(Expectation, within: Argument<Duration>?)
@@ -47,6 +48,8 @@ public enum Setting: Sendable, Hashable {
     case framing(MessageFraming)
     /// `set max-message SIZE`: the longest message (or length header) accepted.
     case maxMessage(Argument<Int>)
+    /// `set websocket auto-pong on|off`: whether the probe answers pings itself.
+    case webSocketAutoPong(Bool)
 }
 
 /// What a message is on the wire: a line, or a length header and its payload.

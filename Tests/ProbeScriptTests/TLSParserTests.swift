@@ -40,7 +40,7 @@ import Testing
         #expect(name.text == "l")
         #expect(tls.clientCA == Template(literal: "ca.pem"))
         #expect(tls.version?.literal == .v1_3)
-        guard case .accept(_, _, let within, let expectTLSFailure) = statements[2].kind else { Issue.record("not accept"); return }
+        guard case .accept(_, _, let within, let expectTLSFailure, nil) = statements[2].kind else { Issue.record("not accept"); return }
         #expect(within?.literal == .seconds(2))
         #expect(expectTLSFailure)
         guard case .startTLS(let options) = statements[3].kind else { Issue.record("not starttls"); return }

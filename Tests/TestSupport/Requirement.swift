@@ -55,14 +55,20 @@ extension Trait where Self == Requirement {
     public static var root: Self {
         Requirement(name: "root", remedy: "capturing needs CAP_NET_RAW: run the tests as root", path: geteuid() == 0 ? "/" : nil)
     }
+    /// Python's websockets library.
+    public static var websockets: Self { .pythonModule("websockets", remedy: "pip install websockets") }
+
     /// Python's jsonschema module.
-    public static var jsonschema: Self {
+    public static var jsonschema: Self { .pythonModule("jsonschema", remedy: "pip install jsonschema") }
+
+    /// A module python3 imports.
+    static func pythonModule(_ module: String, remedy: String) -> Self {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import jsonschema"]
+        process.arguments = ["python3", "-c", "import \(module)"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         let found = (try? process.run()).map { process.waitUntilExit(); return process.terminationStatus == 0 } ?? false
-        return Requirement(name: "python3's jsonschema module", remedy: "pip install jsonschema", path: found ? "python3" : nil)
+        return Requirement(name: "python3's \(module) module", remedy: remedy, path: found ? "python3" : nil)
     }
 }

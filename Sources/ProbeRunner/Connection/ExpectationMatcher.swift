@@ -31,6 +31,10 @@ struct ExpectationMatcher: @unchecked Sendable {
         case reset
         case close
         case nothing
+        /// The next WebSocket message or control frame, read by the connection's session.
+        case webSocket(WebSocketRule, WebSocketSession)
+        /// An HTTP head: bytes up to a blank line, at most `max`, captured as `head`.
+        case head(max: Int)
     }
 
     var rule: Rule
@@ -60,6 +64,8 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .byteCount(let count, _): return count
         case .until(let delimiter, let max): return max + delimiter.count
         case .any, .eof, .reset, .close, .nothing: return 1
+        case .webSocket(_, let session): return session.bufferNeeded
+        case .head(let max): return max
         }
     }
 
@@ -80,6 +86,8 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .reset: return "the peer's RST (reset)"
         case .close: return "the peer to close (FIN or RST)"
         case .nothing: return "silence"
+        case .webSocket(let rule, _): return rule.waitingFor
+        case .head: return "an HTTP head (up to a blank line)"
         }
     }
 
@@ -178,6 +186,29 @@ struct ExpectationMatcher: @unchecked Sendable {
             return end.map { .failed("expected any bytes, but \($0)") }
         case .eof, .reset, .close:
             return expectEnd(buffer, end: end)
+        case .webSocket(let rule, let session):
+            while true {
+                guard let next = session.next(from: &buffer, end: end) else { return nil }
+                switch next {
+                case .failure(let violation): return .failed(violation.message)
+                case .success(let event):
+                    if case .ping(let payload) = event, !rule.waitsForPing, session.autoPong {
+                        session.answer(ping: payload)
+                        continue
+                    }
+                    let outcome = rule.judge(event)
+                    if case .matched = outcome, case .close(let code, _) = event { session.answerClose(code: code) }
+                    return outcome
+                }
+            }
+        case .head(let max):
+            if let index = search.find([13, 10, 13, 10], in: buffer, limit: max) {
+                let head = buffer.readBytes(length: index + 4)!
+                return .matched(captures: ["head": String(decoding: head, as: UTF8.self)], detail: "an HTTP head of \(head.count) bytes")
+            }
+            if buffer.readableBytes >= max { return .failed("no blank line ending an HTTP head within \(max) bytes: \(ByteDiff.preview(buffer.readableBytesView.prefix(64)))") }
+            guard let end else { return nil }
+            return .failed("\(end) before the end of an HTTP head" + (buffer.readableBytes > 0 ? ": received \(ByteDiff.preview(buffer.readableBytesView))" : ""))
         case .nothing:
             if buffer.readableBytes > 0 {
                 return .failed("expected silence, received \(ByteDiff.preview(buffer.readableBytesView))")

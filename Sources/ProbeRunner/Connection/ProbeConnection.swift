@@ -17,6 +17,8 @@ final class ProbeConnection: @unchecked Sendable {
     let connectedHost: String?
     /// Its TLS layer, once a handshake is done (`connect … tls`, `listen … tls`, `starttls`).
     var tls: TLSSession?
+    /// Its WebSocket layer, once the upgrade is done (`connect ws://…`, `accept … websocket`).
+    var webSocket: WebSocketSession?
 
     /// The ports, kept from the start: a closed channel no longer knows them.
     let localPort: Int?

@@ -11,14 +11,20 @@ extension ScenarioExecution {
     /// synchronous, so a waiting `parallel` copy keeps no large frame from it.
     func connect(_ step: ConnectStep, _ statement: Statement) async throws {
         let attempt = try prepareConnect(step, statement)
-        let tls = try (step.tls ?? options.defaultTLS?.client).map { try tlsContext($0, role: .client, host: attempt.address.host, statement) }
+        let secureWebSocket = step.webSocket?.secure == true ? TLSOptions() : nil
+        let tls = try (step.tls ?? options.defaultTLS?.client ?? secureWebSocket).map { try tlsContext($0, role: .client, host: attempt.address.host, statement) }
         let started = clock.now
         let outcome: Result<(channel: Channel, resetWith: [UInt8]?), Error>
         do { outcome = .success(try await attempt.connect()) } catch { outcome = .failure(error) }
-        guard let connection = try finishConnect(outcome, attempt, waited: clock.now - started, step, statement), let tls else { return }
-        let session = try await beginTLS(tls, on: connection)
-        let left = attempt.timeout - (clock.now - started)
-        try await finishHandshake(session, on: connection, within: left, expectFailure: step.expectedFailure == .tlsFailure, statement)
+        guard let connection = try finishConnect(outcome, attempt, waited: clock.now - started, step, statement) else { return }
+        if let tls {
+            let session = try await beginTLS(tls, on: connection)
+            try await finishHandshake(session, on: connection, within: attempt.timeout - (clock.now - started),
+                                      expectFailure: step.expectedFailure == .tlsFailure, statement)
+        }
+        if let webSocket = step.webSocket, connection.closedAt == nil {
+            try await upgradeAsClient(connection, webSocket, host: attempt.address.description, within: attempt.timeout - (clock.now - started), statement)
+        }
     }
 
     @inline(never)

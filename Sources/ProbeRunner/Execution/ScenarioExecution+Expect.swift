@@ -5,7 +5,16 @@ import ProbeScript
 extension ScenarioExecution {
     func expect(_ expectation: Expectation, within: Argument<Duration>?, _ statement: Statement) async throws {
         let connection = try target(statement)
-        let matcher = ExpectationMatcher(try rule(for: expectation, statement), framing: expectation.readsMessages ? settings.framing : settings.lineFraming)
+        let rule: ExpectationMatcher.Rule
+        if case .webSocket(let frame) = expectation {
+            rule = try webSocketRule(frame, on: connection, statement)
+        } else {
+            if connection.webSocket != nil, expectation.readsLines {
+                throw failure(statement, "\(connection.label) is a WebSocket connection: read its messages with expect text or expect binary", connection)
+            }
+            rule = try self.rule(for: expectation, statement)
+        }
+        let matcher = ExpectationMatcher(rule, framing: expectation.readsMessages ? settings.framing : settings.lineFraming)
         let requested: Duration
         if case .nothing(let duration) = expectation {
             requested = try resolve(duration, "a duration", Quantity.duration)
@@ -63,6 +72,7 @@ extension ScenarioExecution {
         case .reset: return .reset
         case .close: return .close
         case .nothing: return .nothing
+        case .webSocket: preconditionFailure("a WebSocket expectation is resolved against its connection")
         }
     }
 
@@ -76,7 +86,7 @@ extension ScenarioExecution {
     }
 
     /// The regex with its variables filled in, compiled (or from the cache).
-    private func compile(_ literal: RegexLiteral, _ statement: Statement) throws -> Regex<AnyRegexOutput> {
+    func compile(_ literal: RegexLiteral, _ statement: Statement) throws -> Regex<AnyRegexOutput> {
         do {
             return try regexCache.regex(literal, lookup)
         } catch {
@@ -86,6 +96,14 @@ extension ScenarioExecution {
 }
 
 extension Expectation {
+    /// True for the expects that read lines or messages, which a WebSocket connection has not.
+    var readsLines: Bool {
+        switch self {
+        case .line, .message, .messageOfLength, .linesUnordered, .eventually: return true
+        default: return false
+        }
+    }
+
     /// True for `expect message`, which reads the framing `set framing` chose.
     var readsMessages: Bool {
         switch self {

@@ -44,7 +44,8 @@ extension ScenarioExecution {
         return String(cString: strerror(error.errnoCode))
     }
 
-    func accept(_ name: Name, on listenerName: Name, within: Argument<Duration>?, expectTLSFailure: Bool, _ statement: Statement) async throws {
+    func accept(_ name: Name, on listenerName: Name, within: Argument<Duration>?, expectTLSFailure: Bool, webSocket: [Template]?,
+                _ statement: Statement) async throws {
         guard let listener = table.listener(named: listenerName.text) else {
             let open = table.listeners.keys.sorted()
             throw failure(statement, "no listener named '\(listenerName.text)' (\(open.isEmpty ? "none is open" : "open: " + open.joined(separator: ", ")))")
@@ -65,5 +66,6 @@ extension ScenarioExecution {
         } else if expectTLSFailure {
             throw failure(statement, "'expect tls-failure' needs a listener opened with 'listen … tls'", connection)
         }
+        if let webSocket, connection.closedAt == nil { try await upgradeAsServer(connection, protocols: webSocket, statement) }
     }
 }

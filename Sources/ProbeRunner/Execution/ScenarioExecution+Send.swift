@@ -145,6 +145,8 @@ extension ScenarioExecution {
             } catch {
                 throw unreadable(error, statement)
             }
+        case .webSocket(let frame):
+            return .bytes(try self.frame(frame, on: try target(statement), statement))
         case .random(let size):
             let count = try resolve(size, "a size", Quantity.size)
             if !runRecord.notes.contains(where: { $0.hasPrefix("random seed") }) { runRecord.notes.append("random seed \(seed) (rerun with --seed \(seed))") }

@@ -197,8 +197,8 @@ final class ScenarioExecution {
             return { try await self.assertWire(assertion, statement) }
         case .listen(let name, let address, let tls):
             return { try await self.listen(name, address, tls: tls, statement) }
-        case .accept(let name, let listener, let within, let expectTLSFailure):
-            return { try await self.accept(name, on: listener, within: within, expectTLSFailure: expectTLSFailure, statement) }
+        case .accept(let name, let listener, let within, let expectTLSFailure, let webSocket):
+            return { try await self.accept(name, on: listener, within: within, expectTLSFailure: expectTLSFailure, webSocket: webSocket, statement) }
         case .startTLS(let options):
             return { try await self.startTLS(options, statement) }
         case .assertTLS(let assertion):
@@ -238,6 +238,7 @@ final class ScenarioExecution {
         case .capture: break // read before the run starts: see WireSession.isNeeded
         case .unread(let policy): settings.unread = policy
         case .framing(let framing): settings.messageFraming = framing
+        case .webSocketAutoPong(let on): settings.webSocketAutoPong = on
         case .maxMessage(let value):
             let size = try resolve(value, "a size", Quantity.size)
             guard (1...(1 << 30)).contains(size) else { throw failure(statement, "max-message takes 1 byte to 1GiB, not \(size)") }

@@ -13,6 +13,8 @@ struct Settings {
     /// What `send message` and `expect message` frame with.
     var messageFraming = MessageFraming.lines
     var maxMessage = 1 << 20
+    /// The probe answers a WebSocket peer's pings itself (`set websocket auto-pong`).
+    var webSocketAutoPong = true
 
     /// The framing `send line` and the line expects use under these settings.
     var lineFraming: any Framing { TerminatedLineFraming(terminator: terminator.bytes, maxLine: maxLine) }

@@ -1,0 +1,140 @@
+import Crypto
+import FoundationEssentials
+import NIOCore
+import NIOWebSocket
+import ProbeResults
+import ProbeScript
+
+/// WebSocket (RFC 6455) on a connection: the upgrade as part of `connect ws://…` and
+/// `accept … websocket`, and the frames `send text|binary|ping|pong|close` write.
+extension ScenarioExecution {
+    /// The GUID RFC 6455 §1.3 appends to the key.
+    private static let acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+    /// Sec-WebSocket-Accept for `key`.
+    static func acceptValue(for key: String) -> String {
+        Data(Insecure.SHA1.hash(data: Array((key + acceptGUID).utf8))).base64EncodedString()
+    }
+
+    /// The client's upgrade: the request, then a 101 whose Sec-WebSocket-Accept answers the key.
+    func upgradeAsClient(_ connection: ProbeConnection, _ target: WebSocketTarget, host: String, within timeout: Duration,
+                         _ statement: Statement) async throws {
+        let started = clock.now
+        let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        let protocols = target.protocols.map { $0.renderString(lookup) }
+        var request = "GET \(target.path.renderString(lookup)) HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
+        if !protocols.isEmpty { request += "Sec-WebSocket-Protocol: \(protocols.joined(separator: ", "))\r\n" }
+        for header in target.headers { request += header.renderString(lookup) + "\r\n" }
+        request += "\r\n"
+        let head = try await readHead(after: Array(request.utf8), on: connection, within: timeout, statement)
+        let response = HTTPHead(head)
+        func refuse(_ why: String) -> StepFailure {
+            failure(statement, "WebSocket upgrade failed: \(why)", connection, waited: clock.now - started)
+        }
+        guard response.startLine.hasPrefix("HTTP/1.1 101") else { throw refuse("the server answered \"\(response.startLine)\", not 101 Switching Protocols") }
+        guard response.lists("Upgrade", "websocket") else { throw refuse("the 101 has no \"Upgrade: websocket\"") }
+        let expected = Self.acceptValue(for: key)
+        guard response["Sec-WebSocket-Accept"] == expected else {
+            throw refuse("Sec-WebSocket-Accept is \(response["Sec-WebSocket-Accept"].map { "\"\($0)\"" } ?? "missing"), expected \"\(expected)\"")
+        }
+        let agreed = response["Sec-WebSocket-Protocol"]
+        if let agreed, !protocols.contains(agreed) { throw refuse("the server chose the protocol \"\(agreed)\", which was not offered") }
+        if !protocols.isEmpty, agreed == nil { throw refuse("the server agreed on none of the protocols offered (\(protocols.joined(separator: ", ")))") }
+        connection.webSocket = WebSocketSession(role: .client, channel: connection.channel, maxMessage: settings.maxMessage)
+        record(statement, "\(connection.label): WebSocket upgrade done: \(response.startLine)" + (agreed.map { ", protocol \($0)" } ?? ""))
+    }
+
+    /// The server's side of the upgrade (`accept … websocket`): a GET with the upgrade's
+    /// headers, answered 101; anything else is answered 400 and fails the step, saying why.
+    func upgradeAsServer(_ connection: ProbeConnection, protocols offered: [Template], _ statement: Statement) async throws {
+        let started = clock.now
+        let head = try await readHead(after: [], on: connection, within: settings.timeout, statement)
+        let request = HTTPHead(head)
+        func refuse(_ why: String) async -> StepFailure {
+            _ = try? await connection.send(ByteBuffer(string: "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"), timeout: .seconds(1))
+            return failure(statement, "not a WebSocket upgrade: \(why)", connection, waited: clock.now - started)
+        }
+        guard request.startLine.hasPrefix("GET "), request.startLine.hasSuffix(" HTTP/1.1") else {
+            throw await refuse("the request line is \(ByteDiff.preview(Array(request.startLine.utf8.prefix(80)))), not GET … HTTP/1.1")
+        }
+        guard request.lists("Upgrade", "websocket"), request.lists("Connection", "upgrade") else {
+            throw await refuse("the request has no \"Upgrade: websocket\" and \"Connection: Upgrade\"")
+        }
+        guard request["Sec-WebSocket-Version"] == "13" else { throw await refuse("Sec-WebSocket-Version is \(request["Sec-WebSocket-Version"] ?? "missing"), not 13") }
+        guard let key = request["Sec-WebSocket-Key"], Data(base64Encoded: key)?.count == 16 else {
+            throw await refuse("Sec-WebSocket-Key is \(request["Sec-WebSocket-Key"].map { "\"\($0)\"" } ?? "missing"), not 16 bytes in base64")
+        }
+        let wanted = offered.map { $0.renderString(lookup) }
+        let asked = request["Sec-WebSocket-Protocol"]?.split(separator: ",").map(HTTPHead.trimmed) ?? []
+        let chosen = wanted.first { asked.contains($0) }
+        if !wanted.isEmpty, chosen == nil { throw await refuse("the client offered no protocol of \(wanted.joined(separator: ", ")) (it offered \(asked.isEmpty ? "none" : asked.joined(separator: ", ")))") }
+        var response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(Self.acceptValue(for: key))\r\n"
+        if let chosen { response += "Sec-WebSocket-Protocol: \(chosen)\r\n" }
+        response += "\r\n"
+        guard try await connection.send(ByteBuffer(string: response), timeout: settings.timeout.timeAmount) else {
+            throw failure(statement, "the client does not read the 101 answer", connection)
+        }
+        connection.webSocket = WebSocketSession(role: .server, channel: connection.channel, maxMessage: settings.maxMessage)
+        record(statement, "\(connection.label): WebSocket upgrade answered: \(request.startLine)" + (chosen.map { ", protocol \($0)" } ?? ""))
+    }
+
+    /// Sends `request` (if any), then reads an HTTP head, at most 16 KiB, within `timeout`.
+    private func readHead(after request: [UInt8], on connection: ProbeConnection, within timeout: Duration, _ statement: Statement) async throws -> String {
+        let (wait, _) = limit(max(timeout, .zero))
+        if !request.isEmpty {
+            guard try await connection.send(ByteBuffer(bytes: request), timeout: wait.timeAmount) else {
+                throw failure(statement, "the peer does not read the upgrade request", connection)
+            }
+        }
+        let matcher = ExpectationMatcher(.head(max: 16 * 1024), framing: settings.lineFraming)
+        switch try await connection.expect(matcher, timeout: wait.timeAmount) {
+        case .matched(let captures, _): return captures["head"] ?? ""
+        case .failed(let message): throw await withRecentBytes(failure(statement, "WebSocket upgrade failed: \(message)", connection), connection)
+        case .timedOut(_, let pending):
+            let arrived = pending.isEmpty ? "nothing came" : "received \(ByteDiff.preview(pending))"
+            throw failure(statement, "WebSocket upgrade failed: no HTTP head within \(format(wait)); \(arrived)", connection, waited: wait)
+        }
+    }
+
+    /// The bytes of a `send text|binary|ping|pong|close` frame on `connection`.
+    func frame(_ send: WebSocketSend, on connection: ProbeConnection, _ statement: Statement) throws -> [UInt8] {
+        guard let session = connection.webSocket else {
+            throw failure(statement, "\(connection.label) is not a WebSocket connection (connect ws://… or accept … websocket)", connection)
+        }
+        switch send {
+        case .text(let text): return session.encode(.text, text.render(lookup))
+        case .binary(let bytes): return session.encode(.binary, bytes.render(lookup))
+        case .ping(let bytes): return session.encode(.ping, bytes?.render(lookup) ?? [])
+        case .pong(let bytes): return session.encode(.pong, bytes?.render(lookup) ?? [])
+        case .close(let code, let reason):
+            var payload: [UInt8] = []
+            if let code {
+                let value = try resolve(code, "a close code", Quantity.integer)
+                payload = [UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)] + (reason?.render(lookup) ?? [])
+            }
+            session.closeSent = true
+            return session.encode(.connectionClose, payload)
+        }
+    }
+
+    /// A WebSocket expectation resolved against `connection`'s session.
+    func webSocketRule(_ expectation: WebSocketExpectation, on connection: ProbeConnection, _ statement: Statement) throws -> ExpectationMatcher.Rule {
+        guard let session = connection.webSocket else {
+            throw failure(statement, "\(connection.label) is not a WebSocket connection (connect ws://… or accept … websocket)", connection)
+        }
+        session.autoPong = settings.webSocketAutoPong
+        let rule: WebSocketRule
+        switch expectation {
+        case .text(let match): rule = .text(try lineRule(match, statement))
+        case .binary(let bytes): rule = .binary(bytes?.render(lookup))
+        case .binaryLength(let count): rule = .binaryLength(try resolve(count, "a size", Quantity.size))
+        case .ping(let bytes): rule = .ping(bytes?.render(lookup))
+        case .pong(let bytes): rule = .pong(bytes?.render(lookup))
+        case .close(let code, let reason):
+            rule = .close(code: try code.map { try resolve($0, "a close code", Quantity.integer) },
+                          reason: try reason.map { (try compile($0, statement), $0) })
+        }
+        return .webSocket(rule, session)
+    }
+}

@@ -1,0 +1,58 @@
+import ProbeScript
+
+/// A WebSocket expectation with its values resolved: what the next message or control frame
+/// must be.
+enum WebSocketRule {
+    case text(ExpectationMatcher.LineRule)
+    /// These bytes, or any binary message.
+    case binary([UInt8]?)
+    case binaryLength(Int)
+    case ping([UInt8]?)
+    case pong([UInt8]?)
+    case close(code: Int?, reason: (Regex<AnyRegexOutput>, RegexLiteral)?)
+
+    /// A ping the scenario waits for is not answered for it.
+    var waitsForPing: Bool {
+        if case .ping = self { return true }
+        return false
+    }
+
+    var waitingFor: String {
+        switch self {
+        case .text(let line):
+            if case .exact(let bytes) = line { return "a text message " + ByteDiff.preview(bytes) }
+            return "a text message"
+        case .binary(let bytes?): return "a binary message " + ByteDiff.preview(bytes)
+        case .binary(nil): return "a binary message"
+        case .binaryLength(let count): return "a binary message of \(count) bytes"
+        case .ping(let bytes): return "a ping" + (bytes.map { " " + ByteDiff.preview($0) } ?? "")
+        case .pong(let bytes): return "a pong" + (bytes.map { " " + ByteDiff.preview($0) } ?? "")
+        case .close(let code, let reason):
+            return "a close frame" + (code.map { " with code \($0)" } ?? "") + (reason.map { " and a reason matching \($0.1.description)" } ?? "")
+        }
+    }
+
+    /// Whether `event` is what the rule waits for, and why not.
+    func judge(_ event: WebSocketEvent) -> MatchOutcome {
+        let got = "got " + event.description
+        switch (self, event) {
+        case (.text(let line), .text(let bytes)):
+            return ExpectationMatcher.check(line, bytes, unit: "text message")
+        case (.binary(let expected), .binary(let bytes)):
+            guard let expected, expected != bytes else { return .matched(captures: [:], detail: event.description) }
+            return .failed(ByteDiff.render(expected: expected, received: bytes, expectedLabel: "expected binary", receivedLabel: "received binary"))
+        case (.binaryLength(let count), .binary(let bytes)):
+            return bytes.count == count ? .matched(captures: [:], detail: event.description)
+                : .failed("expected a binary message of \(count) bytes, \(got) (\(bytes.count) bytes)")
+        case (.ping(let expected), .ping(let bytes)), (.pong(let expected), .pong(let bytes)):
+            guard let expected, expected != bytes else { return .matched(captures: [:], detail: event.description) }
+            return .failed("expected \(waitingFor), \(got)")
+        case (.close(let code, let reason), .close(let received, let text)):
+            if let code, code != received { return .failed("expected \(waitingFor), \(got)") }
+            if let (regex, _) = reason, (try? regex.firstMatch(in: text)) == nil { return .failed("expected \(waitingFor), \(got)") }
+            return .matched(captures: [:], detail: event.description)
+        default:
+            return .failed("expected \(waitingFor), \(got)")
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import NIOCore
+import NIOEmbedded
+import NIOWebSocket
+
+/// A connection's WebSocket layer above the byte stream: its role (a client masks what it
+/// sends, a server must not), the frames decoded so far, a fragmented message being joined,
+/// and the pongs it owes. It reads frames through NIOWebSocket's decoder and checks what that
+/// does not: the masking rule, reserved bits and opcodes, fragmentation and UTF-8 (RFC 6455).
+/// Touched on the channel's event loop only, where expects are decided.
+final class WebSocketSession: @unchecked Sendable {
+    enum Role: String { case client, server }
+
+    let role: Role
+    private let channel: Channel
+    private let decoder: EmbeddedChannel
+    private let maxMessage: Int
+    private var events: [WebSocketEvent] = []
+    private var fragments: (opcode: WebSocketOpcode, bytes: [UInt8])?
+    private var violation: String?
+    /// Answer pings with pongs (`set websocket auto-pong`).
+    var autoPong = true
+    /// The probe has sent its close frame.
+    var closeSent = false
+    /// Pings answered, for the log.
+    private(set) var pongsSent = 0
+
+    init(role: Role, channel: Channel, maxMessage: Int) {
+        self.role = role
+        self.channel = channel
+        self.maxMessage = maxMessage
+        decoder = WebSocketFrameCodec.decoder(maxFrameSize: maxMessage)
+    }
+
+    deinit { _ = try? decoder.finish() }
+
+    /// A frame of ours: masked when we are the client.
+    func encode(_ opcode: WebSocketOpcode, _ payload: [UInt8]) -> [UInt8] {
+        WebSocketFrameCodec.frame(opcode, payload, masked: role == .client)
+    }
+
+    /// Sends a frame at once (a pong, the answer to a close), outside any step's send.
+    func sendNow(_ opcode: WebSocketOpcode, _ payload: [UInt8]) {
+        channel.writeAndFlush(ByteBuffer(bytes: encode(opcode, payload)), promise: nil)
+    }
+
+    /// The next message or control frame from `buffer` (whose bytes it takes), a violation of
+    /// RFC 6455, or nil to wait for more.
+    func next(from buffer: inout ByteBuffer, end: InboundEnd?) -> Result<WebSocketEvent, WebSocketViolation>? {
+        if !events.isEmpty { return .success(events.removeFirst()) }
+        if let violation { return .failure(WebSocketViolation(message: violation)) }
+        if buffer.readableBytes > 0 {
+            let bytes = buffer.readSlice(length: buffer.readableBytes)!
+            do {
+                try decoder.writeInbound(bytes)
+                while let frame = try decoder.readInbound(as: WebSocketFrame.self) {
+                    take(frame)
+                    if violation != nil { break }
+                }
+            } catch {
+                violation = Self.describe(error)
+            }
+        }
+        if !events.isEmpty { return .success(events.removeFirst()) }
+        if let violation { return .failure(WebSocketViolation(message: violation)) }
+        guard let end else { return nil }
+        return .failure(WebSocketViolation(message: "expected a WebSocket frame, but \(end)"))
+    }
+
+    private func take(_ frame: WebSocketFrame) {
+        if role == .client, frame.maskKey != nil {
+            violation = "the server sent a masked frame (RFC 6455 §5.1: a server must not mask its frames)"
+            return
+        }
+        if role == .server, frame.maskKey == nil {
+            violation = "the client sent an unmasked frame (RFC 6455 §5.1: a client must mask every frame)"
+            return
+        }
+        if frame.rsv1 || frame.rsv2 || frame.rsv3 {
+            let bit = frame.rsv1 ? "RSV1" : frame.rsv2 ? "RSV2" : "RSV3"
+            violation = "a frame with \(bit) set, and no extension agreed on (RFC 6455 §5.2)"
+            return
+        }
+        let payload = Array(frame.unmaskedData.readableBytesView)
+        switch frame.opcode {
+        case .ping: events.append(.ping(payload))
+        case .pong: events.append(.pong(payload))
+        case .connectionClose:
+            guard payload.count != 1 else {
+                violation = "a close frame of 1 byte (RFC 6455 §5.5.1: a close code takes 2)"
+                return
+            }
+            let code = payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : nil
+            guard let reason = String(validating: payload.dropFirst(2), as: UTF8.self) else {
+                violation = "a close reason that is not UTF-8 (RFC 6455 §5.5.1)"
+                return
+            }
+            events.append(.close(code: code, reason: reason))
+        case .text, .binary:
+            guard fragments == nil else {
+                violation = "a new \(frame.opcode == .text ? "text" : "binary") message began before the fragmented one ended (RFC 6455 §5.4)"
+                return
+            }
+            if frame.fin { finish(frame.opcode, payload) } else { fragments = (frame.opcode, payload) }
+        case .continuation:
+            guard var message = fragments else {
+                violation = "a continuation frame with no fragmented message to continue (RFC 6455 §5.4)"
+                return
+            }
+            message.bytes += payload
+            guard message.bytes.count <= maxMessage else {
+                violation = "a fragmented message over max-message \(maxMessage) bytes (set max-message)"
+                return
+            }
+            if frame.fin {
+                fragments = nil
+                finish(message.opcode, message.bytes)
+            } else {
+                fragments = message
+            }
+        default:
+            violation = "a frame with the reserved opcode \(frame.opcode) (RFC 6455 §5.2)"
+        }
+    }
+
+    private func finish(_ opcode: WebSocketOpcode, _ bytes: [UInt8]) {
+        guard opcode == .text else {
+            events.append(.binary(bytes))
+            return
+        }
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            violation = "a text message that is not valid UTF-8 (RFC 6455 §8.1)"
+            return
+        }
+        events.append(.text(bytes))
+    }
+
+    /// How many unconsumed bytes a frame may need: a message, and the longest frame header.
+    var bufferNeeded: Int { maxMessage + 14 }
+
+    /// Answers the peer's close frame with ours (its code echoed), unless ours went first.
+    func answerClose(code: Int?) {
+        guard !closeSent else { return }
+        closeSent = true
+        sendNow(.connectionClose, code.map { [UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF)] } ?? [])
+    }
+
+    /// Answers a ping the scenario does not wait for.
+    func answer(ping payload: [UInt8]) {
+        sendNow(.pong, payload)
+        pongsSent += 1
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error as? NIOWebSocketError {
+        case .invalidFrameLength?: return "a frame over max-message (set max-message)"
+        case .fragmentedControlFrame?: return "a fragmented control frame (RFC 6455 §5.5: control frames must not be fragmented)"
+        case .multiByteControlFrameLength?: return "a control frame over 125 bytes (RFC 6455 §5.5)"
+        case nil: return "an unreadable frame: \(error)"
+        }
+    }
+}
+
+/// A peer's frame that breaks RFC 6455, or the stream's end before a frame.
+struct WebSocketViolation: Error {
+    let message: String
+}

@@ -1,0 +1,142 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// WebSocket (RFC 6455) against the Python websockets library as server and as client, and
+/// between the probe's own client and server: messages both ways, fragments joined, pings and
+/// pongs, close codes, and the rules a peer's frames must keep.
+@Suite(.websockets) struct WebSocketTests {
+    static let peer = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/websocket_peer.py").path
+
+    @Test func theProbeAsClientOfAWebsocketsServer() async throws {
+        let result = try await ScenarioHarness.run("""
+            set timeout 5s
+            spawn server "python3 \(Self.peer) server" ready when stdout /^(?<wport>[0-9]+)$/ within 10s
+            connect c ws://127.0.0.1:{wport}/chat header "Origin: http://test"
+            send text "hello"
+            expect text "hello"
+            send binary hex"00 01 02"
+            expect binary hex"00 01 02"
+            send text "fragment"
+            expect text "fragmented"
+            send ping "are you there"
+            expect pong "are you there"
+            send text "ping me"
+            send text "after the ping"
+            expect text "after the ping"
+            set websocket auto-pong off
+            send text "ping me"
+            expect ping "are you there"
+            send pong "are you there"
+            send text "x" split at 2
+            expect text contains "x"
+            send text "bye"
+            expect close 1000 reason /bye/
+            expect eof
+            """)
+        result.expectPassed()
+        #expect(result.log.contains { $0.message.contains("WebSocket upgrade done: HTTP/1.1 101 Switching Protocols") }, "\(result.log.map(\.message))")
+        #expect(result.log.contains { $0.message.contains("got text message \"fragmented\"") }, "\(result.log.map(\.message))")
+    }
+
+    /// `wss://`: TLS first, then the upgrade, verified against the test authority.
+    @Test func overTLS() async throws {
+        let certificates = try TLSTests.Certificates()
+        let server = try certificates.authority.issue("server")
+        let result = try await ScenarioHarness.run("""
+            set timeout 5s
+            spawn server "python3 \(Self.peer) server \(server.certificate) \(server.key)" ready when stdout /^(?<wport>[0-9]+)$/ within 10s
+            connect wss://localhost:{wport}/secure tls ca "\(certificates.authority.rootPath)"
+            assert tls version = 1.3
+            send text "over TLS"
+            expect text "over TLS"
+            """)
+        result.expectPassed()
+    }
+
+    @Test func aMessageOverTheServersMaxSizeIsClosedWith1009() async throws {
+        let result = try await ScenarioHarness.run("""
+            set timeout 5s
+            spawn server "python3 \(Self.peer) server" ready when stdout /^(?<wport>[0-9]+)$/ within 10s
+            connect ws://127.0.0.1:{wport}/
+            send text "\(String(repeating: "x", count: 100))"
+            expect close 1009
+            """)
+        result.expectPassed()
+    }
+
+    @Test func theProbeAsServerOfAWebsocketsClient() async throws {
+        let result = try await ScenarioHarness.run("""
+            set timeout 5s
+            listen l 127.0.0.1:0
+            spawn client "python3 \(Self.peer) client {l.port}"
+            accept s on l websocket protocol "chat.v1"
+            expect text "hello"
+            expect text "in three fragments"
+            send text "one"
+            expect stdout client line "one"
+            send text "done" in chunks of 1
+            expect stdout client line "done"
+            expect close 1000 reason /done/
+            close
+            expect exit client code 0
+            """)
+        result.expectPassed()
+        #expect(result.log.contains { $0.message.contains("WebSocket upgrade answered: GET /chat HTTP/1.1, protocol chat.v1") }, "\(result.log.map(\.message))")
+    }
+
+    /// Each rule of RFC 6455 the probe checks, broken by a raw frame, fails the expect that
+    /// reads it and names the rule: frames a client sends the probe's server (after an upgrade
+    /// written by hand), and frames a server sends the probe's client. A plain HTTP request or
+    /// garbage sent to `accept … websocket` is answered 400 and fails the accept.
+    @Test func violationsNameTheRuleTheyBreak() async throws {
+        let upgraded = #"""
+            set timeout 2s
+            listen l 127.0.0.1:0
+            connect c 127.0.0.1:{l.port}
+            c: send "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            accept s on l websocket
+            c: expect until "\r\n\r\n" max 1KiB
+
+            """#
+        let fromClient: [(raw: String, failure: String)] = [
+            ("81 02 68 69", "the client sent an unmasked frame (RFC 6455 §5.1: a client must mask every frame)"),
+            ("c1 82 00 00 00 00 68 69", "a frame with RSV1 set, and no extension agreed on (RFC 6455 §5.2)"),
+            ("83 82 00 00 00 00 68 69", "a frame with the reserved opcode"),
+            ("80 82 00 00 00 00 68 69", "a continuation frame with no fragmented message to continue (RFC 6455 §5.4)"),
+            ("81 82 00 00 00 00 ff fe", "a text message that is not valid UTF-8 (RFC 6455 §8.1)"),
+            ("09 82 00 00 00 00 68 69", "a fragmented control frame"),
+            ("01 81 00 00 00 00 61 02 81 00 00 00 00 62", "a new binary message began before the fragmented one ended (RFC 6455 §5.4)"),
+        ]
+        for (raw, message) in fromClient {
+            let result = try await ScenarioHarness.run(upgraded + "c: send hex\"\(raw)\"\ns: expect text any")
+            result.expectFailure(line: 8, containing: message)
+        }
+        let fromServer: [(raw: String, failure: String)] = [
+            ("81 82 00 00 00 00 68 69", "the server sent a masked frame (RFC 6455 §5.1: a server must not mask its frames)"),
+            ("89 7e 00 7e" + String(repeating: " 00", count: 126), "a control frame over 125 bytes (RFC 6455 §5.5)"),
+            ("88 01 03", "a close frame of 1 byte"),
+        ]
+        for (raw, message) in fromServer {
+            let result = try await ScenarioHarness.run("""
+                set timeout 5s
+                spawn server "python3 \(Self.peer) raw-server '\(raw.replacingOccurrences(of: " ", with: ""))'" ready when stdout /^(?<wport>[0-9]+)$/ within 10s
+                connect ws://127.0.0.1:{wport}/
+                expect text any
+                """)
+            result.expectFailure(line: 4, containing: message)
+        }
+        for (request, why) in [("GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n", "the request has no \"Upgrade: websocket\""),
+                               ("\\x16\\x03\\x01\\x00\\x05hello\\r\\n\\r\\n", "not GET … HTTP/1.1")] {
+            let result = try await ScenarioHarness.run("""
+                set timeout 2s
+                listen l 127.0.0.1:0
+                connect c 127.0.0.1:{l.port}
+                c: send "\(request)"
+                accept s on l websocket
+                c: expect line "HTTP/1.1 400 Bad Request"
+                """)
+            result.expectFailure(line: 5, containing: "not a WebSocket upgrade: ", why)
+        }
+    }
+}
