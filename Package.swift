@@ -95,6 +95,9 @@ let package = Package(
             name: "ProbeRunnerTests",
             dependencies: [
                 "ProbeScript", "ProbeRunner", "ProbeCapture", "ProbeHost", "ProbeResults", "TestSupport",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -103,7 +106,7 @@ let package = Package(
             exclude: ["Peers"]
         ),
         .testTarget(name: "ProbeReportTests", dependencies: ["ProbeReport", "ProbeResults", "ProbeScript", "TestSupport"]),
-        .testTarget(name: "ProbeCaptureTests", dependencies: ["ProbeCapture", "ProbeScript"]),
+        .testTarget(name: "ProbeCaptureTests", dependencies: ["ProbeCapture", "ProbeScript", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "TransportsTests",
             dependencies: ["Transports", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]

@@ -27,7 +27,8 @@ public enum Grammar {
         Entry(keyword: "listen", synopsis: ["listen NAME HOST:PORT [tls [cert \"FILE\" key \"FILE\"] [client-ca \"FILE\"] [alpn \"P\",...] [version 1.2|1.3]]   ({NAME.port}, {NAME.cert})"], actsOnConnection: false, parse: { try $0.parseListen() }),
         Entry(keyword: "accept", synopsis: ["accept NAME on LISTENER [within D] [expect tls-failure] [websocket [protocol \"P\"]]"], actsOnConnection: false, parse: { try $0.parseAccept() }),
         Entry(keyword: "use", synopsis: ["use NAME"], actsOnConnection: false, parse: { .use(try $0.name("a connection name")) }),
-        Entry(keyword: "send", synopsis: ["send text \"TEXT\"|binary \"BYTES\"|ping [\"BYTES\"]|pong [\"BYTES\"]|close [CODE [\"REASON\"]]   (WebSocket frames; the modifiers cut the encoded frame)",
+        Entry(keyword: "send", synopsis: ["send text \"TEXT\"|binary \"BYTES\"|ping [\"BYTES\"]|pong [\"BYTES\"]|close [CODE [\"REASON\"]] [in frames of N]   (WebSocket frames; the modifiers cut the encoded frames)",
+                                           "send frame text|binary|continuation|ping|pong|close|0-15 [\"BYTES\"] [fin on|off] [mask on|off] [rsv1|rsv2|rsv3 on|off]",
                                            "send \"BYTES\"|hex\"..\"|line \"TEXT\"|message \"BYTES\"|hex\"..\"|file \"PATH\"|random SIZE [in chunks of N] [split at I,J,...|split sweep] [every D] [at RATE]"], actsOnConnection: true, parse: { .send(try $0.parseSend()) }),
         Entry(keyword: "expect", synopsis: [
             "expect line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect lines unordered \"A\", \"B\"...",
@@ -71,7 +72,7 @@ public enum Grammar {
 
     static let settings = ["timeout", "deadline", "terminator", "max-line", "capture", "unread", "framing", "max-message", "websocket"]
     static let connectOptions = ["tls", "protocol", "header", "timeout", "rcvbuf", "sndbuf", "expect"]
-    static let sendForms = ["line", "message", "file", "random", "text", "binary", "ping", "pong", "close"]
+    static let sendForms = ["line", "message", "file", "random", "text", "binary", "ping", "pong", "close", "frame"]
     static let sendModifiers = ["in", "split", "every", "at"]
     static let expectForms = ["line", "message", "text", "binary", "ping", "pong", "lines", "bytes", "until", "eventually", "any", "eof", "reset", "close", "nothing", "exit", "stdout", "stderr"]
     static let lineForms = ["contains", "any"]

@@ -18,6 +18,7 @@ extension Parser {
             case "close":
                 let code = atStatementEnd || isData ? nil : try count("a close code")
                 data = .webSocket(.close(code: code, reason: isData ? try self.data("a reason") : nil))
+            case "frame": data = .webSocket(.frame(try rawFrame()))
             case "file": data = .file(try string("a file path"))
             default: data = .random(try size("a size of random data"))
             }
@@ -27,10 +28,18 @@ extension Parser {
             let modifierToken = current
             switch try keyword(Grammar.sendModifiers, after: "the data") {
             case "in":
-                try keyword(["chunks"], after: "in")
-                try keyword(["of"], after: "in chunks")
-                step.chunkSize = try size("a chunk size")
-                if step.chunkSize?.literal == 0 { throw failure("a chunk size must be at least 1", at: tokens[position - 1]) }
+                if try keyword(["chunks", "frames"], after: "in") == "frames" {
+                    try keyword(["of"], after: "in frames")
+                    guard data.isWebSocketMessage else {
+                        throw failure("'in frames of' splits a WebSocket text or binary message", at: modifierToken, hint: "send text \"hello\" in frames of 2")
+                    }
+                    step.framesOf = try size("a frame size")
+                    if step.framesOf?.literal == 0 { throw failure("a frame holds at least 1 byte", at: tokens[position - 1]) }
+                } else {
+                    try keyword(["of"], after: "in chunks")
+                    step.chunkSize = try size("a chunk size")
+                    if step.chunkSize?.literal == 0 { throw failure("a chunk size must be at least 1", at: tokens[position - 1]) }
+                }
             case "split":
                 if take("sweep") {
                     step.splitSweep = true
@@ -153,6 +162,27 @@ extension Parser {
             throw failure("'expect nothing for D' already says how long; drop 'within'", at: tokens[position - 2])
         }
         return .expect(expectation, within: within)
+    }
+
+    /// `OPCODE ["data"] [fin on|off] [mask on|off] [rsv1|rsv2|rsv3 on|off]` after `send frame`.
+    mutating func rawFrame() throws -> RawWebSocketFrame {
+        let token = try word("an opcode (text, binary, continuation, ping, pong, close or 0-15)")
+        guard let opcode = RawWebSocketFrame.opcodes[token.word!] ?? UInt8(token.word!).flatMap({ $0 < 16 ? $0 : nil }) else {
+            throw failure("'\(token.word!)' is not an opcode", at: token, hint: "text, binary, continuation, ping, pong, close, or a number 0-15")
+        }
+        var frame = RawWebSocketFrame(opcode: opcode, data: isData ? try data("the payload") : nil)
+        while let bit = current.word, ["fin", "mask", "rsv1", "rsv2", "rsv3"].contains(bit) {
+            advance()
+            let on = try keyword(["on", "off"], after: bit) == "on"
+            switch bit {
+            case "fin": frame.fin = on
+            case "mask": frame.mask = on
+            case "rsv1": frame.rsv1 = on
+            case "rsv2": frame.rsv2 = on
+            default: frame.rsv3 = on
+            }
+        }
+        return frame
     }
 
     /// True when the next token is a "string" or hex"..".

@@ -14,6 +14,8 @@ public struct SendStep: Sendable, Hashable {
     }
 
     public var data: Data
+    /// `in frames of N`: a WebSocket message sent as fragments of N payload bytes.
+    public var framesOf: Argument<Int>?
     public var chunkSize: Argument<Int>?
     public var splitOffsets: [Argument<Int>]
     public var splitSweep: Bool
@@ -28,5 +30,15 @@ public struct SendStep: Sendable, Hashable {
         self.splitSweep = splitSweep
         self.interval = interval
         self.rate = rate
+    }
+}
+
+extension SendStep.Data {
+    /// A WebSocket text or binary message, which `in frames of N` can fragment.
+    public var isWebSocketMessage: Bool {
+        switch self {
+        case .webSocket(.text), .webSocket(.binary): return true
+        default: return false
+        }
     }
 }

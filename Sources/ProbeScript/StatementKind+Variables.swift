@@ -36,7 +36,7 @@ extension StatementKind {
             case .webSocket(let frame): templates = frame.templates
             case .random(let size): templates = size.templates
             }
-            return templates + send.chunkSize.templates + send.splitOffsets.flatMap(\.templates)
+            return templates + send.chunkSize.templates + send.framesOf.templates + send.splitOffsets.flatMap(\.templates)
                 + send.interval.templates + send.rate.templates
         case .expect(let expectation, let within):
             return expectation.templates + within.templates

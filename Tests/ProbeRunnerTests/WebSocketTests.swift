@@ -30,6 +30,11 @@ import Testing
             send pong "are you there"
             send text "x" split at 2
             expect text contains "x"
+            send text "hello world" in frames of 4
+            expect text "hello world"
+            send frame text "frag" fin off
+            send frame continuation "ments"
+            expect text "fragments"
             send text "bye"
             expect close 1000 reason /bye/
             expect eof
@@ -37,6 +42,14 @@ import Testing
         result.expectPassed()
         #expect(result.log.contains { $0.message.contains("WebSocket upgrade done: HTTP/1.1 101 Switching Protocols") }, "\(result.log.map(\.message))")
         #expect(result.log.contains { $0.message.contains("got text message \"fragmented\"") }, "\(result.log.map(\.message))")
+        let unmasked = try await ScenarioHarness.run("""
+            set timeout 5s
+            spawn server "python3 \(Self.peer) server" ready when stdout /^(?<wport>[0-9]+)$/ within 10s
+            connect ws://127.0.0.1:{wport}/
+            send frame text "hi" mask off
+            expect close 1002
+            """)
+        unmasked.expectPassed()
     }
 
     /// `wss://`: TLS first, then the upgrade, verified against the test authority.

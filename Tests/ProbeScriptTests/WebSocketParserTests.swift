@@ -48,11 +48,27 @@ import Testing
         #expect(kinds[17] == .set(.webSocketAutoPong(false)))
     }
 
+    @Test func rawFramesAndFragments() throws {
+        let statements = try Fixtures.statements("""
+            send frame text "x" fin off mask off rsv1 on
+            send frame 3
+            send text "hello world" in frames of 4
+            """)
+        guard case .send(let raw) = statements[0].kind, case .webSocket(.frame(let frame)) = raw.data else { Issue.record("not frame"); return }
+        #expect(frame.opcode == 1 && !frame.fin && frame.mask == false && frame.rsv1 && !frame.rsv2 && frame.data == Template(literal: "x"))
+        guard case .send(let reserved) = statements[1].kind, case .webSocket(.frame(let bare)) = reserved.data else { Issue.record("not frame"); return }
+        #expect(bare.opcode == 3 && bare.fin && bare.mask == nil && bare.data == nil)
+        guard case .send(let fragmented) = statements[2].kind else { Issue.record("not send"); return }
+        #expect(fragmented.framesOf?.literal == 4)
+    }
+
     @Test func mistakesAreExplained() {
         let cases: [(String, String)] = [
             ("connect 127.0.0.1:80 protocol \"x\"", "'protocol' is a WebSocket option"),
             ("connect ws://nowhere/chat", "'nowhere' in 'ws://nowhere/chat' is not HOST:PORT"),
             ("set websocket auto-pong maybe", "expected one of 'on', 'off' after set websocket auto-pong"),
+            ("send frame 16", "'16' is not an opcode"),
+            ("send line \"x\" in frames of 2", "'in frames of' splits a WebSocket text or binary message"),
         ]
         for (text, message) in cases {
             let messages = Fixtures.load(text).diagnostics.map(\.message)

@@ -28,25 +28,23 @@ public struct TLSRecordDecrypter: Sendable {
     public mutating func open(header: [UInt8], fragment: [UInt8]) -> Opened? {
         defer { sequence &+= 1 }
         let tagLength = 16
-        var nonce: [UInt8]
+        let nonce: [UInt8]
         var body = fragment[...]
-        var aad: [UInt8]
-        if version == 0x0304 {
+        if version == 0x0303, suite.aead == .aesGCM {
+            // RFC 5288: an explicit 8-byte nonce leads the fragment, after the 4-byte salt.
+            nonce = keys.iv + fragment.prefix(8)
+            body = fragment.dropFirst(8)
+        } else {
             nonce = xorSequence(keys.iv)
+        }
+        guard body.count >= tagLength else { return nil }
+        let aad: [UInt8]
+        if version == 0x0304 {
             aad = header
         } else {
-            if suite.aead == .aesGCM {
-                guard fragment.count >= 8 + tagLength else { return nil }
-                nonce = keys.iv + fragment.prefix(8)
-                body = fragment.dropFirst(8)
-            } else {
-                nonce = xorSequence(keys.iv)
-            }
-            guard body.count >= tagLength else { return nil }
             let length = body.count - tagLength
             aad = withUnsafeBytes(of: sequence.bigEndian, Array.init) + [header[0], header[1], header[2], UInt8(length >> 8), UInt8(length & 0xFF)]
         }
-        guard body.count >= tagLength else { return nil }
         let ciphertext = body.dropLast(tagLength), tag = body.suffix(tagLength)
         let key = SymmetricKey(data: keys.key)
         let plaintext: [UInt8]

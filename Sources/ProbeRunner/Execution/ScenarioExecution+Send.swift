@@ -14,7 +14,7 @@ extension ScenarioExecution {
         if connection.outputClosed {
             throw failure(statement, "\(connection.label) has shut down writing; nothing more can be sent", connection)
         }
-        let payload = try payload(step.data, statement)
+        let payload = try payload(step, statement)
         return PreparedSend(statement: statement, connection: connection, payload: payload,
                             pieces: try plan(payload.count, step, statement),
                             interval: try interval(step),
@@ -125,9 +125,9 @@ extension ScenarioExecution {
         record(statement, message)
     }
 
-    /// What a send form stands for; random bytes are made, and a large file read, as they are written.
-    private func payload(_ data: SendStep.Data, _ statement: Statement) throws -> SendPayload {
-        switch data {
+    /// What a send stands for; random bytes are made, and a large file read, as they are written.
+    private func payload(_ step: SendStep, _ statement: Statement) throws -> SendPayload {
+        switch step.data {
         case .bytes(let template):
             return .bytes(template.render(lookup))
         case .line(let template):
@@ -146,7 +146,8 @@ extension ScenarioExecution {
                 throw unreadable(error, statement)
             }
         case .webSocket(let frame):
-            return .bytes(try self.frame(frame, on: try target(statement), statement))
+            let framesOf = try step.framesOf.map { try resolve($0, "a size", Quantity.size) }
+            return .bytes(try self.frame(frame, framesOf: framesOf, on: try target(statement), statement))
         case .random(let size):
             let count = try resolve(size, "a size", Quantity.size)
             if !runRecord.notes.contains(where: { $0.hasPrefix("random seed") }) { runRecord.notes.append("random seed \(seed) (rerun with --seed \(seed))") }

@@ -97,14 +97,22 @@ extension ScenarioExecution {
         }
     }
 
-    /// The bytes of a `send text|binary|ping|pong|close` frame on `connection`.
-    func frame(_ send: WebSocketSend, on connection: ProbeConnection, _ statement: Statement) throws -> [UInt8] {
+    /// The bytes of a `send text|binary|ping|pong|close|frame` on `connection`: one frame, or
+    /// with `framesOf` a message fragmented into frames of that many payload bytes.
+    func frame(_ send: WebSocketSend, framesOf: Int?, on connection: ProbeConnection, _ statement: Statement) throws -> [UInt8] {
         guard let session = connection.webSocket else {
             throw failure(statement, "\(connection.label) is not a WebSocket connection (connect ws://… or accept … websocket)", connection)
         }
         switch send {
-        case .text(let text): return session.encode(.text, text.render(lookup))
-        case .binary(let bytes): return session.encode(.binary, bytes.render(lookup))
+        case .text(let text): return session.encode(.text, text.render(lookup), fragmentsOf: framesOf)
+        case .binary(let bytes): return session.encode(.binary, bytes.render(lookup), fragmentsOf: framesOf)
+        case .frame(let raw):
+            let masked = raw.mask ?? (session.role == .client)
+            let frame = WebSocketFrame(fin: raw.fin, rsv1: raw.rsv1, rsv2: raw.rsv2, rsv3: raw.rsv3,
+                                       opcode: WebSocketOpcode(encodedWebSocketOpcode: raw.opcode)!,
+                                       maskKey: masked ? .random() : nil, data: ByteBuffer(bytes: raw.data?.render(lookup) ?? []))
+            if raw.opcode == 8 { session.closeSent = true }
+            return WebSocketFrameCodec.encode(frame)
         case .ping(let bytes): return session.encode(.ping, bytes?.render(lookup) ?? [])
         case .pong(let bytes): return session.encode(.pong, bytes?.render(lookup) ?? [])
         case .close(let code, let reason):

@@ -33,9 +33,15 @@ final class WebSocketSession: @unchecked Sendable {
 
     deinit { _ = try? decoder.finish() }
 
-    /// A frame of ours: masked when we are the client.
-    func encode(_ opcode: WebSocketOpcode, _ payload: [UInt8]) -> [UInt8] {
-        WebSocketFrameCodec.frame(opcode, payload, masked: role == .client)
+    /// A frame of ours: masked when we are the client. With `fragmentsOf`, the message goes in
+    /// frames of that many payload bytes: the first of `opcode`, then continuations, the last fin.
+    func encode(_ opcode: WebSocketOpcode, _ payload: [UInt8], fragmentsOf size: Int? = nil) -> [UInt8] {
+        guard let size, size > 0, payload.count > size else { return WebSocketFrameCodec.frame(opcode, payload, masked: role == .client) }
+        return stride(from: 0, to: payload.count, by: size).flatMap { start -> [UInt8] in
+            let end = min(start + size, payload.count)
+            return WebSocketFrameCodec.frame(start == 0 ? opcode : .continuation, Array(payload[start..<end]), masked: role == .client,
+                                             fin: end == payload.count)
+        }
     }
 
     /// Sends a frame at once (a pong, the answer to a close), outside any step's send.
