@@ -109,10 +109,71 @@ import Testing
         #expect(none.version == 0x0304)
     }
 
+    /// TLS 1.2 with AES-128-GCM: keys from the master secret and both randoms, records after
+    /// each side's ChangeCipherSpec opened with their explicit nonces, a zero-length record
+    /// among them; a broken record leaves the rest of its side unread, handshake records too.
+    @Test func tls12RecordsOpenAfterChangeCipherSpec() throws {
+        let master = [UInt8](repeating: 7, count: 48)
+        let serverRandom = [UInt8](repeating: 9, count: 32)
+        let suite = TLSSuiteParameters(suite: 0xC02B, version: 0x0303)!
+        let keys = TLSKeySchedule.keys(masterSecret: master, clientRandom: Self.clientRandom, serverRandom: serverRandom, suite)
+        func sealed(_ content: [UInt8], type: UInt8, _ key: TLSKeySchedule.TrafficKeys, sequence: UInt64) throws -> [UInt8] {
+            let explicit = withUnsafeBytes(of: sequence.bigEndian, Array.init)
+            let aad = explicit + [type, 3, 3, UInt8(content.count >> 8), UInt8(content.count & 0xFF)]
+            let box = try AES.GCM.seal(content, using: SymmetricKey(data: key.key), nonce: AES.GCM.Nonce(data: key.iv + explicit), authenticating: aad)
+            return Self.record(type, explicit + Array(box.ciphertext) + Array(box.tag))
+        }
+        let hello = Self.record(22, Self.handshake(2, [3, 3] + serverRandom + [0, 0xC0, 0x2B, 0]))
+        var client = Self.clientHello + Self.record(20, [1]) + (try sealed(Self.finished, type: 22, keys.client, sequence: 0))
+            + (try sealed([], type: 23, keys.client, sequence: 1)) + (try sealed(Array("hi".utf8), type: 23, keys.client, sequence: 2))
+        let server = hello + Self.record(20, [1]) + (try sealed(Self.finished, type: 22, keys.server, sequence: 0))
+            + (try sealed(Array("hello".utf8), type: 23, keys.server, sequence: 1))
+        let log = TLSKeyMaterial(lines: ["CLIENT_RANDOM \(Self.hex(Self.clientRandom)) \(Self.hex(master))"])
+        let conversation = TLSConversation(client: client, server: server, keys: log)
+        #expect(conversation.problem == nil && conversation.version == 0x0303 && conversation.cipherSuite == 0xC02B)
+        #expect(conversation.clientRecords.map(\.encrypted) == [false, false, true, true, true])
+        #expect(conversation.clientRecords.allSatisfy { $0.opened })
+        #expect(conversation.clientRecords.map(\.plaintext)[2...] == [Self.finished, [], Array("hi".utf8)])
+        #expect(conversation.serverRecords.last?.plaintext == Array("hello".utf8))
+        client[Self.clientHello.count + 6 + 20] ^= 1
+        let broken = TLSConversation(client: client, server: server, keys: log)
+        #expect(broken.problem?.hasPrefix("the client's record 3 ") == true, "\(broken.problem ?? "")")
+        #expect(broken.clientRecords[2...].allSatisfy { $0.encrypted && !$0.opened && $0.contentType == nil && $0.plaintext.isEmpty })
+    }
+
+    /// Hellos that cannot be read, and a suite tcpprobe does not decrypt, say so.
+    @Test func unreadableHellosAndUnknownSuitesAreProblems() {
+        let cbc = Self.record(22, Self.handshake(2, [3, 3] + [UInt8](repeating: 9, count: 32) + [0, 0x00, 0x2F, 0]))
+        let unknown = TLSConversation(client: Self.clientHello, server: cbc, keys: Self.keyLog)
+        #expect(unknown.problem == "TLS 1.2 with TLS_RSA_WITH_AES_128_CBC_SHA is not a suite tcpprobe decrypts")
+        let cut = TLSConversation(client: Array(Self.clientHello.prefix(20)), server: Self.serverHello, keys: Self.keyLog)
+        #expect(cut.problem == "the hellos could not be read from the capture")
+        let none = TLSConversation(client: Array("hello".utf8), server: Self.serverHello, keys: Self.keyLog)
+        #expect(none.problem == "no TLS handshake (ClientHello and ServerHello) in the captured streams")
+    }
+
+    /// The plaintext before TLS, cut where TLS begins even inside a segment; records carry no
+    /// TCP flags of the segment that completed them.
+    @Test func applicationTraceCutsThePlaintextWhereTLSBegins() {
+        func segment(_ sequence: UInt32, _ payload: [UInt8], _ flags: TCPSegment.Flags = [.psh, .ack]) -> TCPSegment {
+            TCPSegment(timestamp: Double(sequence), sourceAddress: "127.0.0.1", destinationAddress: "127.0.0.1", sourcePort: 1, destinationPort: 2,
+                       sequence: sequence, acknowledgement: 0, flags: flags, window: 100, payload: payload)
+        }
+        let record = TLSConversation.Record(outerType: 23, contentType: .applicationData, streamRange: 6..<12, plaintext: Array("x".utf8), encrypted: true, opened: true)
+        let tcp = DirectionTrace(segments: [segment(0, [1, 2, 3, 4]), segment(4, [5, 6, 22, 3, 3, 0]), segment(10, [1, 0], [.fin, .psh, .ack])])
+        let trace = TLSApplicationTrace(records: [record], tlsStart: 6, tcp: tcp).trace
+        #expect(trace.stream == [1, 2, 3, 4, 5, 6] + Array("x".utf8))
+        #expect(trace.dataSegments.map(\.segment.length) == [4, 2, 1])
+        #expect(!trace.hasFIN)
+        let atStart = TLSApplicationTrace(records: [], tlsStart: 4, tcp: tcp).trace
+        #expect(atStart.stream == [1, 2, 3, 4])
+    }
+
     @Test func zeroLengthRecordsAndBoundaries() {
         var reader = TLSRecordReader(keeping: [.applicationData])
         let records = reader.feed([23, 3, 3, 0, 0] + [23, 3, 3, 0, 1, 7])
         #expect(records.map(\.length) == [0, 1] && records.map(\.offset) == [0, 5] && records.last?.fragment == [7])
         #expect(MessageUnits.length(LengthHeader(width: 2)).ranges(in: [0, 0, 0, 1, 5]) == [0..<2, 2..<5])
+        #expect(MessageUnits.length(LengthHeader(width: 2)).ranges(in: [0, 0]) == [0..<2])
     }
 }

@@ -102,7 +102,7 @@ public struct TLSConversation: Sendable {
     /// header of TLS (3.x) whose message is of that type.
     static func helloStart(in stream: [UInt8], type: UInt8) -> Int? {
         guard stream.count >= 6 else { return nil }
-        for index in 0...(stream.count - 6) where stream[index] == 22 && stream[index + 1] == 3 && stream[index + 2] <= 4 && stream[index + 5] == type {
+        for index in 0...(stream.count - 6) where stream[index] == 22 && stream[index + 1] == 3 && stream[index + 2] <= 3 && stream[index + 5] == type {
             return index
         }
         return nil
