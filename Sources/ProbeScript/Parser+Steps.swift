@@ -185,6 +185,16 @@ extension Parser {
         return frame
     }
 
+    /// `MATCH in 1 segment|record` after `assert wire … line` or `… message`.
+    mutating func matchInOneSegment(_ what: String) throws -> LineMatch {
+        let match = try lineMatch()
+        try keyword(["in"], after: what)
+        let countToken = current
+        guard try count("a segment count").literal == 1 else { throw failure("only 'in 1 segment' is supported", at: countToken) }
+        try keyword(["segment", "segments", "record"], after: "in 1")
+        return match
+    }
+
     /// True when the next token is a "string" or hex"..".
     var isData: Bool {
         switch current.kind {
@@ -245,25 +255,12 @@ extension Parser {
         case "lines":
             try keyword(["unsplit"], after: "lines")
             property = .linesUnsplit
-        case "line":
-            let match = try lineMatch()
-            try keyword(["in"], after: "the line")
-            let countToken = current
-            let count = try self.count("a segment count")
-            guard count.literal == 1 else { throw failure("only 'in 1 segment' is supported", at: countToken) }
-            try keyword(["segment", "segments", "record"], after: "in 1")
-            property = .lineInOneSegment(match)
+        case "line": property = .lineInOneSegment(try matchInOneSegment("the line"))
         case "records": property = .records(try comparison(), try count("a record count"))
         case "messages":
             try keyword(["unsplit"], after: "messages")
             property = .messagesUnsplit
-        case "message":
-            let match = try lineMatch()
-            try keyword(["in"], after: "the message")
-            let countToken = current
-            guard try count("a segment count").literal == 1 else { throw failure("only 'in 1 segment' is supported", at: countToken) }
-            try keyword(["segment", "segments", "record"], after: "in 1")
-            property = .messageInOneSegment(match)
+        case "message": property = .messageInOneSegment(try matchInOneSegment("the message"))
         case "segments": property = .segments(try comparison(), try count("a segment count"))
         case "max-segment": property = .maxSegment(try comparison(), try size("a segment size"))
         case "bytes": property = .bytes(try comparison(), try size("a byte count"))
