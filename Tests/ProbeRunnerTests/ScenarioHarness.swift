@@ -39,7 +39,8 @@ enum HarnessError: Error { case invalid(String) }
 extension ScenarioResult {
     /// Records an issue when the scenario did not pass, with the failure message.
     func expectPassed(sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-        #expect(failure == nil, "failed at line \(failure?.location.line ?? 0): \(failure?.message ?? "")", sourceLocation: sourceLocation)
+        let steps = log.suffix(30).map(\.message).joined(separator: "\n")
+        #expect(failure == nil, "failed at line \(failure?.location.line ?? 0): \(failure?.message ?? "")\nstep log:\n\(steps)", sourceLocation: sourceLocation)
     }
 
     /// The failure at `line`, its message holding every one of `texts`; an issue when the scenario passed.
