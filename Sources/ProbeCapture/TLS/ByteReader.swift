@@ -6,8 +6,6 @@ struct ByteReader {
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    var isAtEnd: Bool { index >= bytes.count }
-
     mutating func u8() -> UInt8? { bytes(1).map { $0[0] } }
 
     mutating func u16() -> UInt16? { bytes(2).map { UInt16($0[0]) << 8 | UInt16($0[1]) } }

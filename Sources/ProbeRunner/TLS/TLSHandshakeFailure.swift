@@ -28,7 +28,7 @@ enum TLSHandshakeFailure {
 
     private static func reason(_ error: Error, _ session: TLSSession, waited: Duration) -> String {
         let tap = session.tap
-        if !tap.peerSpeaksTLS || (error is TimedOut && !tap.firstPeerBytes.isEmpty && tap.received.isEmpty) {
+        if !tap.peerSpeaksTLS || (error is TimedOut && !tap.firstPeerBytes.isEmpty && tap.recordsReceived == 0) {
             return "the peer does not speak TLS: it answered \("\"" + ByteEscaper.escape(tap.firstPeerBytes) + "\"")"
         }
         if let alert = tap.plainAlertFromPeer, alert != 0 {

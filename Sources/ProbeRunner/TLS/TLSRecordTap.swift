@@ -22,8 +22,8 @@ final class TLSRecordTap: ChannelDuplexHandler, @unchecked Sendable {
     /// The last alert the peer sent in the clear (during the handshake, before its keys are
     /// in use: a TLS 1.3 client refusing the server's certificate), which BoringSSL cannot read.
     private(set) var plainAlertFromPeer: UInt8?
-    /// Records received, by content type.
-    private(set) var received: [TLSContentType: Int] = [:]
+    /// How many whole records the peer sent.
+    private(set) var recordsReceived = 0
     private let applicationRecords = Atomic<Int>(0)
 
     /// Application data records sent so far; read from any thread (a send step's log).
@@ -54,7 +54,7 @@ final class TLSRecordTap: ChannelDuplexHandler, @unchecked Sendable {
         let bytes = unwrapInboundIn(data)
         if firstPeerBytes.count < 32 { firstPeerBytes += bytes.readableBytesView.prefix(32 - firstPeerBytes.count) }
         for record in inbound.feed(bytes.readableBytesView) {
-            received[record.contentType, default: 0] += 1
+            recordsReceived += 1
             if record.contentType == .alert, record.fragment.count == 2 { plainAlertFromPeer = record.fragment[1] }
             if !serverSide { noteServerRecord(record) }
         }

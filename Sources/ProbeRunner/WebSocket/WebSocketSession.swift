@@ -21,8 +21,6 @@ final class WebSocketSession: @unchecked Sendable {
     var autoPong = true
     /// The probe has sent its close frame.
     var closeSent = false
-    /// Pings answered, for the log.
-    private(set) var pongsSent = 0
 
     init(role: Role, channel: Channel, maxMessage: Int) {
         self.role = role
@@ -153,7 +151,6 @@ final class WebSocketSession: @unchecked Sendable {
     /// Answers a ping the scenario does not wait for.
     func answer(ping payload: [UInt8]) {
         sendNow(.pong, payload)
-        pongsSent += 1
     }
 
     private static func describe(_ error: Error) -> String {
