@@ -379,7 +379,11 @@ struct LiveCaptureTests {
         }
         #expect(fill > 0.8, "the ring fills past the hold mark while its writer is stuck")
 
+        // The reader must be gone before the FIFO is closed: a read on its descriptor after the
+        // close would take the bytes of whatever the next test opens under the same number.
+        let readerDone = DispatchSemaphore(value: 0)
         let drained = Thread { // reads the FIFO until the capture closes it, for at most 10 s
+            defer { readerDone.signal() }
             var buffer = [UInt8](repeating: 0, count: 65536)
             var descriptor = pollfd(fd: fifo, events: Int16(POLLIN), revents: 0)
             for _ in 0..<10_000 {
@@ -389,6 +393,7 @@ struct LiveCaptureTests {
             }
         }
         drained.start()
+        defer { _ = readerDone.wait(timeout: .now() + 15) } // runs before `close(fifo)`
         capture.sync()
         #expect(capture.ringFill() == 0, "everything captured has been written")
         let stats = capture.stop()
