@@ -54,6 +54,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
         .target(
@@ -106,7 +108,7 @@ let package = Package(
             exclude: ["Peers"]
         ),
         .testTarget(name: "ProbeReportTests", dependencies: ["ProbeReport", "ProbeResults", "ProbeScript", "TestSupport"]),
-        .testTarget(name: "ProbeCaptureTests", dependencies: ["ProbeCapture", "ProbeScript", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "ProbeCaptureTests", dependencies: ["ProbeCapture", "ProbeScript", .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOWebSocket", package: "swift-nio")]),
         .testTarget(
             name: "TransportsTests",
             dependencies: ["Transports", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]

@@ -11,6 +11,8 @@ public enum WireCheck: Sendable {
     case messagesUnsplit(MessageUnits)
     /// The first message that `matches` arrived within a single segment.
     case messageInOneSegment(description: String, units: MessageUnits, matches: @Sendable ([UInt8]) -> Bool)
+    /// Every WebSocket frame masked (true), or none.
+    case framesMasked(Bool)
     /// Over TLS: how many application data records.
     case records(ComparisonOperator, Int)
     case segments(ComparisonOperator, Int)
@@ -22,7 +24,7 @@ public enum WireCheck: Sendable {
     /// Whether judging it reads payload bytes; the others need only lengths and flags.
     public var readsPayloads: Bool {
         switch self {
-        case .terminator, .linesUnsplit, .lineInOneSegment, .records, .messagesUnsplit, .messageInOneSegment: return true
+        case .terminator, .linesUnsplit, .lineInOneSegment, .records, .messagesUnsplit, .messageInOneSegment, .framesMasked: return true
         default: return false
         }
     }

@@ -30,15 +30,16 @@ public enum WireEvaluator {
         case .messageInOneSegment(let description, let units, let matches):
             return checkInOneSegment(description, units, matches, trace, unit)
         case .messagesUnsplit(let units):
-            let stream = trace.stream
-            let ranges = units.ranges(in: stream)
-            if let split = ranges.first(where: { trace.carriers(of: $0).count > 1 }) {
-                let carriers = trace.carriers(of: split)
-                let text = ByteEscaper.escape(units.payload(split, in: stream).prefix(60))
-                return WireVerdict(passed: false, summary: "the \(units.name) \"\(text)\" (\(split.count) bytes at offset \(split.lowerBound)) was split across \(unit.count(carriers.count))",
+            let messages = units.messages(in: trace.stream)
+            if let split = messages.first(where: { trace.carriers(of: $0.range).count > 1 }) {
+                let carriers = trace.carriers(of: split.range)
+                let text = ByteEscaper.escape(split.payload.prefix(60))
+                return WireVerdict(passed: false, summary: "the \(units.name) \"\(text)\" (\(split.range.count) bytes at offset \(split.range.lowerBound)) was split across \(unit.count(carriers.count))",
                                    evidence: carriers.map(\.segment))
             }
-            return WireVerdict(passed: true, summary: "\(ranges.count) \(units.name)s, none split across \(unit.plural)")
+            return WireVerdict(passed: true, summary: "\(messages.count) \(units.name)s, none split across \(unit.plural)")
+        case .framesMasked(let masked):
+            return checkMasking(masked, trace)
         case .records(let op, let count):
             return compare("TLS application data records", trace.dataSegments.count, op, count, evidence: trace.dataSegments.map(\.segment))
         case .segments(let op, let count):
@@ -70,7 +71,7 @@ public enum WireEvaluator {
                                           _ trace: DirectionTrace, _ unit: WireUnit) -> WireVerdict {
         var matched = 0
         var split: (range: Range<Int>, carriers: ArraySlice<DirectionTrace.DataSegment>)?
-        for range in units.ranges(in: trace.stream) where matches(Array(units.payload(range, in: trace.stream))) {
+        for (range, payload) in units.messages(in: trace.stream) where matches(Array(payload)) {
             matched += 1
             let carriers = trace.carriers(of: range)
             if carriers.count > 1 {
@@ -88,6 +89,21 @@ public enum WireEvaluator {
             return WireVerdict(passed: false, summary: "no captured \(name) matches \(description)", evidence: trace.dataSegments.suffix(10).map(\.segment))
         }
         return WireVerdict(passed: true, summary: matched == 1 ? "\(name) \(description) arrived in \(unit.count(1))" : "\(matched) \(name)s \(description), each in \(unit.count(1))")
+    }
+
+    /// Every WebSocket frame masked (a client's, RFC 6455 §5.1), or none (a server's).
+    private static func checkMasking(_ masked: Bool, _ trace: DirectionTrace) -> WireVerdict {
+        let wanted = masked ? "masked" : "unmasked"
+        let frames = WebSocketWireFrame.framesAfterUpgrade(in: trace.stream)
+        guard !frames.isEmpty else {
+            return WireVerdict(passed: false, summary: "no WebSocket frame was captured", evidence: trace.dataSegments.suffix(10).map(\.segment))
+        }
+        if let index = frames.firstIndex(where: { $0.masked != masked }) {
+            let frame = frames[index]
+            return WireVerdict(passed: false, summary: "the \(ordinal(index + 1)) frame (\(frame.summary), at stream offset \(frame.range.lowerBound)) is not \(wanted)",
+                               evidence: trace.carriers(of: frame.range).map(\.segment))
+        }
+        return WireVerdict(passed: true, summary: frames.count == 1 ? "1 frame, \(wanted)" : "\(frames.count) frames, each \(wanted)")
     }
 
     /// "1st", "2nd", "3rd", "4th", … "11th", "21st".

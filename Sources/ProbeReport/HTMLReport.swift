@@ -45,7 +45,7 @@ enum HTMLReport {
     /// A row of the ladder: an arrow between the lines, a note on the timeline, or where rows
     /// were left out.
     private struct Row {
-        enum Kind { case toPeer, toProbe, recordToPeer, recordToProbe, note, failure, gap }
+        enum Kind { case toPeer, toProbe, unitToPeer, unitToProbe, note, failure, gap }
         var kind: Kind
         var time: Double
         var text: String
@@ -63,8 +63,8 @@ enum HTMLReport {
         var rows: [Row]
         if !result.wire.isEmpty {
             rows = result.wire.map { event in
-                if let record = event.record {
-                    return Row(kind: event.fromProbe ? .recordToPeer : .recordToProbe, time: event.offset, text: "\(event.connection) TLS \(record)")
+                if let unit = event.unit {
+                    return Row(kind: event.fromProbe ? .unitToPeer : .unitToProbe, time: event.offset, text: "\(event.connection) \(unit)")
                 }
                 let text = "\(event.connection) \(event.flags) len \(event.length)" + (event.preview.isEmpty ? "" : " \"\(event.preview)\"")
                 return Row(kind: event.fromProbe ? .toPeer : .toProbe, time: event.offset, text: text)
@@ -139,9 +139,10 @@ enum HTMLReport {
                 let colour = row.text.contains("RST") ? "#cf222e" : (row.text.contains("FIN") ? "#9a6700" : "#444")
                 svg += "<line x1=\"\(from)\" y1=\"\(y)\" x2=\"\(to)\" y2=\"\(y + 8)\" stroke=\"\(colour)\" marker-end=\"url(#arrow)\"/>"
                 svg += "<text x=\"\(left + 10)\" y=\"\(y - 2)\">\(e(String(row.text.prefix(90))))</text>\n"
-            case .recordToPeer, .recordToProbe:
-                // A TLS record, over the segment that completed it: blue, dashed, and the alerts red.
-                let (from, to) = row.kind == .recordToPeer ? (left, right) : (right, left)
+            case .unitToPeer, .unitToProbe:
+                // A TLS record or WebSocket frame, over the segment that completed it: blue,
+                // dashed, and TLS alerts red.
+                let (from, to) = row.kind == .unitToPeer ? (left, right) : (right, left)
                 let colour = row.text.contains(" alert ") ? "#cf222e" : "#0969da"
                 svg += "<line x1=\"\(from)\" y1=\"\(y)\" x2=\"\(to)\" y2=\"\(y + 8)\" stroke=\"\(colour)\" stroke-dasharray=\"6 3\" marker-end=\"url(#arrow)\"/>"
                 svg += "<text x=\"\(left + 10)\" y=\"\(y - 2)\" class=\"record\">\(e(String(row.text.prefix(90))))</text>\n"
@@ -159,8 +160,8 @@ enum HTMLReport {
         let listed = leftOut.map { row -> String in
             let arrow: String
             switch row.kind {
-            case .toProbe, .recordToProbe: arrow = "←"
-            case .toPeer, .recordToPeer: arrow = "→"
+            case .toProbe, .unitToProbe: arrow = "←"
+            case .toPeer, .unitToPeer: arrow = "→"
             default: arrow = " "
             }
             return "+\(DurationFormat.fixed(row.time, places: 3))s \(arrow) \(row.text)"

@@ -1,5 +1,5 @@
-/// One segment of a scenario's connections, or over TLS one record, kept for the HTML ladder
-/// diagram.
+/// One segment of a scenario's connections, or one TLS record or WebSocket frame, kept for the
+/// HTML ladder diagram.
 public struct WireEvent: Sendable {
     /// Seconds since the scenario started, as the step log counts.
     public var offset: Double
@@ -8,17 +8,18 @@ public struct WireEvent: Sendable {
     public var flags: String
     public var length: Int
     public var preview: String
-    /// A TLS record (drawn over the segment that completed it): what it was, as
-    /// "handshake ServerHello" or "application-data 6 bytes "pong\r\n"". Nil for a segment.
-    public var record: String?
+    /// A TLS record or a WebSocket frame (drawn over the segment that completed it): what it
+    /// was, as "TLS handshake ServerHello" or "WebSocket text fin 5 bytes masked "hello"". Nil
+    /// for a segment.
+    public var unit: String?
 
-    public init(offset: Double, connection: String, fromProbe: Bool, flags: String, length: Int, preview: String, record: String? = nil) {
+    public init(offset: Double, connection: String, fromProbe: Bool, flags: String, length: Int, preview: String, unit: String? = nil) {
         self.offset = offset
         self.connection = connection
         self.fromProbe = fromProbe
         self.flags = flags
         self.length = length
         self.preview = preview
-        self.record = record
+        self.unit = unit
     }
 }

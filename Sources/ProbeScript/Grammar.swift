@@ -54,7 +54,7 @@ public enum Grammar {
             "assert wire from peer|probe terminator crlf|lf|cr|nul|\"STRING\"", "assert wire from peer|probe lines unsplit",
             "assert wire from peer|probe line \"TEXT\"|/RE/ in 1 segment|record", "assert wire from peer|probe segments OP N",
             "assert wire from peer|probe records OP N   (TLS application data records)",
-            "assert wire from peer|probe messages unsplit", "assert wire from peer|probe message \"BYTES\"|/RE/ in 1 segment|record",
+            "assert wire from peer|probe messages unsplit", "assert wire from peer|probe masked|unmasked   (WebSocket frames)", "assert wire from peer|probe message \"BYTES\"|/RE/ in 1 segment|record",
             "assert wire from peer|probe max-segment OP SIZE", "assert wire from peer|probe bytes OP SIZE",
             "assert wire from peer|probe fin|rst|no fin|no rst|zero-window", "(OP is = != < <= > >=)",
             "assert tls version = 1.2|1.3", "assert tls alpn = \"P\"", "assert tls cipher /RE/", "assert tls peer subject /RE/",
@@ -78,7 +78,7 @@ public enum Grammar {
     static let lineForms = ["contains", "any"]
     static let slowReadStops = ["for", "until", "total"]
     static let spawnOptions = ["ready", "with", "cwd", "env"]
-    static let wireProperties = ["terminator", "lines", "line", "messages", "message", "records", "segments", "max-segment", "bytes", "fin", "rst", "no", "zero-window"]
+    static let wireProperties = ["terminator", "lines", "line", "messages", "message", "masked", "unmasked", "records", "segments", "max-segment", "bytes", "fin", "rst", "no", "zero-window"]
 
     /// The reference text of every statement, as `tcpprobe grammar` prints it.
     public static var reference: String {

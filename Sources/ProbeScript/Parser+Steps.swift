@@ -261,6 +261,8 @@ extension Parser {
             try keyword(["unsplit"], after: "messages")
             property = .messagesUnsplit
         case "message": property = .messageInOneSegment(try matchInOneSegment("the message"))
+        case "masked": property = .masked
+        case "unmasked": property = .unmasked
         case "segments": property = .segments(try comparison(), try count("a segment count"))
         case "max-segment": property = .maxSegment(try comparison(), try size("a segment size"))
         case "bytes": property = .bytes(try comparison(), try size("a byte count"))

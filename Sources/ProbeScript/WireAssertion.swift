@@ -13,6 +13,8 @@ public struct WireAssertion: Sendable, Hashable {
         case messageInOneSegment(LineMatch)
         /// `records OP N`: TLS application data records.
         case records(ComparisonOperator, Argument<Int>)
+        /// `masked` / `unmasked`: every WebSocket frame is masked, or none is.
+        case masked, unmasked
         case segments(ComparisonOperator, Argument<Int>)
         case maxSegment(ComparisonOperator, Argument<Int>)
         case bytes(ComparisonOperator, Argument<Int>)
@@ -27,7 +29,7 @@ public struct WireAssertion: Sendable, Hashable {
     /// the decrypted records; the rest are properties of TCP.
     public var readsPlaintext: Bool {
         switch property {
-        case .terminator, .linesUnsplit, .lineInOneSegment, .records, .messagesUnsplit, .messageInOneSegment: return true
+        case .terminator, .linesUnsplit, .lineInOneSegment, .records, .messagesUnsplit, .messageInOneSegment, .masked, .unmasked: return true
         default: return false
         }
     }

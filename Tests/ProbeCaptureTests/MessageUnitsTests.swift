@@ -1,24 +1,49 @@
+import NIOCore
+import NIOWebSocket
 import Testing
 @testable import ProbeCapture
 import ProbeScript
 
-/// Cutting a captured stream into length-prefixed messages: complete ones only, and a hostile
-/// header (4 GiB, or above Int.max) ends the cut without a trap.
+/// Cutting a captured stream into messages: complete ones only; a hostile length header (4 GiB,
+/// or above Int.max) ends the cut without a trap; WebSocket frames are found after the upgrade's
+/// head, each with the bytes it took on the wire.
 @Suite struct MessageUnitsTests {
+    private func ranges(_ units: MessageUnits, _ stream: [UInt8]) -> [Range<Int>] {
+        units.messages(in: stream).map(\.range)
+    }
+
     @Test func lengthPrefixedRanges() {
         let units = MessageUnits.length(LengthHeader(width: 2))
         let stream: [UInt8] = [0, 2, 104, 105, 0, 0, 0, 3, 97]
-        #expect(units.ranges(in: stream) == [0..<4, 4..<6])
-        #expect(Array(units.payload(0..<4, in: stream)) == [104, 105])
-        let hostile = MessageUnits.length(LengthHeader(width: 8))
-        #expect(hostile.ranges(in: [UInt8](repeating: 0xff, count: 12)).isEmpty)
-        #expect(MessageUnits.length(LengthHeader(width: 4)).ranges(in: [0xff, 0xff, 0xff, 0xff, 1]).isEmpty)
+        #expect(ranges(units, stream) == [0..<4, 4..<6])
+        #expect(Array(units.messages(in: stream)[0].payload) == [104, 105])
+        #expect(ranges(.length(LengthHeader(width: 8)), [UInt8](repeating: 0xff, count: 12)).isEmpty)
+        #expect(ranges(.length(LengthHeader(width: 4)), [0xff, 0xff, 0xff, 0xff, 1]).isEmpty)
     }
 
     @Test func linesAreCutByTheirTerminator() {
         let units = MessageUnits.lines(terminator: [13, 10])
         let stream = Array("a\r\nbc\r\nd".utf8)
-        #expect(units.ranges(in: stream) == [0..<3, 3..<7])
-        #expect(Array(units.payload(3..<7, in: stream)) == Array("bc".utf8))
+        #expect(ranges(units, stream) == [0..<3, 3..<7])
+        #expect(Array(units.messages(in: stream)[1].payload) == Array("bc".utf8))
+    }
+
+    /// Frames of each length field (7 bits, 16, 64), masked and not: each range is the frame's
+    /// whole encoding, each payload unmasked; a frame cut short is left out, and so is
+    /// everything while the upgrade's head is incomplete.
+    @Test func webSocketFramesAfterTheUpgrade() {
+        let head = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n".utf8)
+        let small = WebSocketFrameCodec.frame(.text, Array("hello".utf8), masked: true)
+        let medium = WebSocketFrameCodec.frame(.binary, [UInt8](repeating: 7, count: 300), masked: false, fin: false)
+        let large = WebSocketFrameCodec.frame(.continuation, [UInt8](repeating: 9, count: 70_000), masked: true)
+        let cut = Array(WebSocketFrameCodec.frame(.ping, [1, 2, 3], masked: false).dropLast())
+        let stream = head + small + medium + large + cut
+        let frames = WebSocketWireFrame.framesAfterUpgrade(in: stream)
+        #expect(frames.map(\.range.count) == [2 + 4 + 5, 2 + 2 + 300, 2 + 8 + 4 + 70_000])
+        #expect(frames.first?.range.lowerBound == head.count && frames.last?.range.upperBound == stream.count - cut.count)
+        #expect(frames.map(\.summary) == ["text fin 5 bytes masked", "binary 300 bytes", "continuation fin 70000 bytes masked"])
+        #expect(frames[0].payload == Array("hello".utf8) && frames[2].payload == [UInt8](repeating: 9, count: 70_000))
+        #expect(ranges(.webSocket, stream) == frames.map(\.range))
+        #expect(WebSocketWireFrame.framesAfterUpgrade(in: Array(head.dropLast()) + small).isEmpty)
     }
 }

@@ -173,7 +173,7 @@ import Testing
         var reader = TLSRecordReader(keeping: [.applicationData])
         let records = reader.feed([23, 3, 3, 0, 0] + [23, 3, 3, 0, 1, 7])
         #expect(records.map(\.length) == [0, 1] && records.map(\.offset) == [0, 5] && records.last?.fragment == [7])
-        #expect(MessageUnits.length(LengthHeader(width: 2)).ranges(in: [0, 0, 0, 1, 5]) == [0..<2, 2..<5])
-        #expect(MessageUnits.length(LengthHeader(width: 2)).ranges(in: [0, 0]) == [0..<2])
+        #expect(MessageUnits.length(LengthHeader(width: 2)).messages(in: [0, 0, 0, 1, 5]).map(\.range) == [0..<2, 2..<5])
+        #expect(MessageUnits.length(LengthHeader(width: 2)).messages(in: [0, 0]).map(\.range) == [0..<2])
     }
 }

@@ -121,21 +121,25 @@ import Testing
     }
 
     /// Over TLS the ladder draws each record over the segment that completed it: handshake and
-    /// application data blue and dashed, an alert red, and the left-out list keeps their arrows.
-    @Test func aTLSLadderDrawsRecordsOverSegments() throws {
+    /// application data blue and dashed, an alert red, and the left-out list keeps their arrows;
+    /// WebSocket frames likewise, named by opcode, fin, length and mask.
+    @Test func aTLSLadderDrawsRecordsAndFramesOverSegments() throws {
         var result = ScenarioResult(path: "Scenarios/tls.scn", title: "tls", outcome: .passed, duration: .seconds(1), log: [], notes: [])
         result.wire = [
             WireEvent(offset: 0.010, connection: "connection 'c'", fromProbe: true, flags: "PSH,ACK", length: 517, preview: "\\x16\\x03\\x01"),
-            WireEvent(offset: 0.010, connection: "connection 'c'", fromProbe: true, flags: "TLS", length: 512, preview: "", record: "handshake ClientHello"),
+            WireEvent(offset: 0.010, connection: "connection 'c'", fromProbe: true, flags: "TLS", length: 512, preview: "", unit: "TLS handshake ClientHello"),
             WireEvent(offset: 0.012, connection: "connection 'c'", fromProbe: false, flags: "PSH,ACK", length: 700, preview: ""),
-            WireEvent(offset: 0.012, connection: "connection 'c'", fromProbe: false, flags: "TLS", length: 90, preview: "", record: "handshake ServerHello"),
+            WireEvent(offset: 0.012, connection: "connection 'c'", fromProbe: false, flags: "TLS", length: 90, preview: "", unit: "TLS handshake ServerHello"),
             WireEvent(offset: 0.020, connection: "connection 'c'", fromProbe: true, flags: "TLS", length: 23, preview: "",
-                      record: "application-data 6 bytes \"pong\\r\\n\""),
-            WireEvent(offset: 0.030, connection: "connection 'c'", fromProbe: false, flags: "TLS", length: 19, preview: "", record: "alert close_notify (decrypted)"),
+                      unit: "TLS application-data 6 bytes \"pong\\r\\n\""),
+            WireEvent(offset: 0.021, connection: "connection 'c'", fromProbe: true, flags: "WebSocket", length: 5, preview: "",
+                      unit: "WebSocket text fin 5 bytes masked \"hello\""),
+            WireEvent(offset: 0.030, connection: "connection 'c'", fromProbe: false, flags: "TLS", length: 19, preview: "", unit: "TLS alert close_notify (decrypted)"),
         ]
         let html = ReportFormat.html.render(RunReport(results: [result], startedAt: "2026-01-02T03:04:05Z", duration: .seconds(1)))
         #expect(html.contains("class=\"record\">connection &apos;c&apos; TLS handshake ClientHello</text>") || html.contains("class=\"record\">connection 'c' TLS handshake ClientHello</text>"), "\(html)")
-        #expect(html.components(separatedBy: "stroke-dasharray=\"6 3\"").count - 1 == 4, "one dashed arrow per record")
+        #expect(html.components(separatedBy: "stroke-dasharray=\"6 3\"").count - 1 == 5, "one dashed arrow per record and frame")
+        #expect(html.contains("WebSocket text fin 5 bytes masked &quot;hello&quot;") || html.contains("WebSocket text fin 5 bytes masked \"hello\""), "\(html)")
         #expect(html.contains("stroke=\"#cf222e\" stroke-dasharray=\"6 3\""), "the alert in red")
         #expect(html.contains("TLS application-data 6 bytes &quot;pong\\r\\n&quot;") || html.contains("TLS application-data 6 bytes \"pong\\r\\n\""))
     }

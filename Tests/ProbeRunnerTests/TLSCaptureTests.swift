@@ -177,12 +177,12 @@ struct TLSCaptureTests {
         let passed = try await run(opening + "s: assert wire from peer records = 5", directory: directory.path, recordWire: true)
         passed.expectPassed()
         // For the HTML ladder: the records among the segments, each at the time of the segment that completed it.
-        let records = passed.wire.compactMap { event in event.record.map { (event.fromProbe, $0) } }
-        #expect(records.contains { $0 == (true, "handshake ClientHello") } && records.contains { $0 == (false, "handshake ServerHello") }, "\(records)")
-        #expect(records.filter { $0.0 && $0.1.hasPrefix("application-data ") }.map(\.1)
-                == ["application-data 3 bytes \"spl\"", "application-data 3 bytes \"it \"", "application-data 3 bytes \"lin\"",
-                    "application-data 1 bytes \"e\"", "application-data 2 bytes \"\\r\\n\""], "\(records)")
-        #expect(passed.wire.contains { $0.record == nil && $0.flags.contains("SYN") })
+        let records = passed.wire.compactMap { event in event.unit.map { (event.fromProbe, $0) } }
+        #expect(records.contains { $0 == (true, "TLS handshake ClientHello") } && records.contains { $0 == (false, "TLS handshake ServerHello") }, "\(records)")
+        #expect(records.filter { $0.0 && $0.1.hasPrefix("TLS application-data ") }.map(\.1)
+                == ["TLS application-data 3 bytes \"spl\"", "TLS application-data 3 bytes \"it \"", "TLS application-data 3 bytes \"lin\"",
+                    "TLS application-data 1 bytes \"e\"", "TLS application-data 2 bytes \"\\r\\n\""], "\(records)")
+        #expect(passed.wire.contains { $0.unit == nil && $0.flags.contains("SYN") })
         #expect(passed.notes.contains { $0.contains("all 4 writes left as separate TLS records") && $0.contains("those records as TCP segments: all 4 writes left as separate segments") },
                 "\(passed.notes)")
         let plain = try await run("""

@@ -1,3 +1,4 @@
+import ProbeCapture
 import NIOCore
 import ProbeResults
 import ProbeScript
@@ -119,6 +120,11 @@ extension ScenarioExecution {
         }
         if case .send(let step) = statement.kind, case .message = step.data, case .length(let header) = settings.messageFraming {
             message += ", one message: \(header) and \(payload.count - header.width) bytes"
+        }
+        if case .send(let step) = statement.kind, case .webSocket = step.data, case .bytes(let bytes) = payload {
+            let frames = WebSocketWireFrame.frames(in: bytes).map(\.summary)
+            let shown = frames.count > 8 ? frames.prefix(6) + ["…", frames.last!] : frames[...]
+            if !frames.isEmpty { message += frames.count == 1 ? ", one frame: \(frames[0])" : ", \(frames.count) frames: " + shown.joined(separator: ", ") }
         }
         if case .random = payload { message += " (seed \(seed))" }
         if send.heldForCapture > .zero { message += "; held \(format(send.heldForCapture)) for the capture to catch up" }

@@ -1,3 +1,4 @@
+import ProbeCapture
 import Crypto
 import FoundationEssentials
 import NIOCore

@@ -10,7 +10,7 @@ extension ScenarioExecution {
             record(statement, "skipped: \(wire.unavailable ?? "capture is off")")
             return
         }
-        let check = try check(for: assertion.property, statement)
+        let check = try check(for: assertion.property, on: connection, statement)
         let trace: ConnectionTrace
         do {
             trace = try wire.trace(capture, probePort: connection.localPort, peerPort: connection.remotePort,
@@ -79,7 +79,8 @@ extension ScenarioExecution {
             : " (not asked for by `pause reading` or `read slowly`: \(mark), its high-water mark)"
     }
 
-    private func check(for property: WireAssertion.Property, _ statement: Statement) throws -> WireCheck {
+    private func check(for property: WireAssertion.Property, on connection: ProbeConnection, _ statement: Statement) throws -> WireCheck {
+        let units = messageUnits(of: connection)
         switch property {
         case .terminator(let terminator): return .terminator(terminator)
         case .linesUnsplit: return .linesUnsplit(terminator: settings.terminator.bytes)
@@ -88,8 +89,13 @@ extension ScenarioExecution {
             return .lineInOneSegment(description: description, terminator: settings.terminator.bytes, matches: matches)
         case .messageInOneSegment(let match):
             let (description, matches) = try lineMatcher(match, statement)
-            return .messageInOneSegment(description: description, units: messageUnits, matches: matches)
-        case .messagesUnsplit: return .messagesUnsplit(messageUnits)
+            return .messageInOneSegment(description: description, units: units, matches: matches)
+        case .messagesUnsplit: return .messagesUnsplit(units)
+        case .masked, .unmasked:
+            guard connection.webSocket != nil else {
+                throw failure(statement, "masked and unmasked check WebSocket frames, and \(connection.label) does not speak WebSocket", connection)
+            }
+            return .framesMasked(property == .masked)
         case .records(let op, let count): return .records(op, try resolve(count, "a count", Quantity.integer))
         case .segments(let op, let count): return .segments(op, try resolve(count, "a count", Quantity.integer))
         case .maxSegment(let op, let size): return .maxSegment(op, try resolve(size, "a size", Quantity.size))
@@ -104,8 +110,10 @@ extension ScenarioExecution {
 }
 
 extension ScenarioExecution {
-    /// How the current framing cuts a stream into messages, for the wire checks of messages.
-    private var messageUnits: MessageUnits {
+    /// How `connection`'s stream is cut into messages, for the wire checks of messages: its
+    /// WebSocket frames, or the current framing.
+    private func messageUnits(of connection: ProbeConnection) -> MessageUnits {
+        if connection.webSocket != nil { return .webSocket }
         switch settings.messageFraming {
         case .lines: return .lines(terminator: settings.terminator.bytes)
         case .length(let header): return .length(header)

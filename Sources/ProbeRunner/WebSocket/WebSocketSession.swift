@@ -1,3 +1,4 @@
+import ProbeCapture
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket

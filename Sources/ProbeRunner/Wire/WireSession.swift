@@ -226,11 +226,12 @@ struct WireSession {
     }
 
     /// Keeps the segments of `connections` (at most 2000) for the ladder diagram, and over TLS
-    /// their records, decrypted, each at the time of the segment that completed it.
+    /// their records, decrypted, and over WebSocket their frames, each at the time of the
+    /// segment that completed it.
     private mutating func keepEvents(of connections: [ProbeConnection], _ capture: any PacketCapture) {
         capture.sync()
-        let speaksTLS = connections.contains { $0.tls != nil }
-        guard let segments = try? capture.segments(payloadPrefix: speaksTLS ? .max : Self.shownPayload) else { return }
+        let readsPayloads = connections.contains { $0.tls != nil || $0.webSocket != nil }
+        guard let segments = try? capture.segments(payloadPrefix: readsPayloads ? .max : Self.shownPayload) else { return }
         for connection in connections {
             guard let probePort = connection.localPort, let peerPort = connection.remotePort else { continue }
             let trace = ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort)
@@ -240,9 +241,27 @@ struct WireSession {
                                         preview: ByteEscaper.escape(segment.payload.prefix(40))))
             }
             if let tls = connection.tls { keepRecords(of: trace, tls, connection.label) }
+            if connection.webSocket != nil { keepFrames(of: trace, connection) }
         }
         events.sort { $0.offset < $1.offset }
         if events.count > 2000 { events = Array(events.prefix(2000)) }
+    }
+
+    /// The WebSocket frames of `connection` both ways (over TLS, in the decrypted stream).
+    private mutating func keepFrames(of trace: ConnectionTrace, _ connection: ProbeConnection) {
+        for fromProbe in [true, false] {
+            var direction = fromProbe ? trace.fromProbe : trace.fromPeer
+            if let tls = connection.tls {
+                guard case .success(let application) = applicationTrace(of: trace, fromProbe: fromProbe, probeIsClient: tls.role == .client) else { continue }
+                direction = application.trace
+            }
+            for frame in WebSocketWireFrame.framesAfterUpgrade(in: direction.stream) {
+                guard let carrier = direction.carriers(of: (frame.range.upperBound - 1)..<frame.range.upperBound).last?.segment else { continue }
+                let preview = frame.payload.isEmpty ? "" : " \"" + ByteEscaper.escape(frame.payload.prefix(40)) + "\""
+                events.append(WireEvent(offset: offset(ofCaptured: carrier.timestamp), connection: connection.label, fromProbe: fromProbe, flags: "WebSocket",
+                                        length: frame.payload.count, preview: "", unit: "WebSocket " + frame.summary + preview))
+            }
+        }
     }
 
     private mutating func keepRecords(of trace: ConnectionTrace, _ tls: TLSSession, _ label: String) {
@@ -255,7 +274,7 @@ struct WireSession {
                 let last = (record.streamRange.upperBound - 1)..<record.streamRange.upperBound
                 guard let carrier = tcp.carriers(of: last).last?.segment else { continue }
                 events.append(WireEvent(offset: offset(ofCaptured: carrier.timestamp), connection: label, fromProbe: fromProbe, flags: "TLS",
-                                        length: record.streamRange.count - 5, preview: "", record: TLSRecordRows.describe(record, 40)))
+                                        length: record.streamRange.count - 5, preview: "", unit: "TLS " + TLSRecordRows.describe(record, 40)))
             }
         }
     }
