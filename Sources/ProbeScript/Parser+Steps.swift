@@ -61,8 +61,8 @@ extension Parser {
                 throw failure("choose one of 'in chunks of', 'split at' and 'split sweep'", at: modifierToken)
             }
         }
-        if let interval = step.interval, step.chunkSize == nil, step.splitOffsets.isEmpty, !step.splitSweep {
-            throw Failure(diagnostic: Diagnostic(at: interval.location, "'every' needs 'in chunks of N', 'split at' or 'split sweep' to space out",
+        if let interval = step.interval, step.chunkSize == nil, step.splitOffsets.isEmpty, !step.splitSweep, step.framesOf == nil {
+            throw Failure(diagnostic: Diagnostic(at: interval.location, "'every' needs 'in chunks of N', 'split at', 'split sweep' or 'in frames of N' to space out",
                                                  hint: "for example: in chunks of 1 every 10ms"))
         }
         return step

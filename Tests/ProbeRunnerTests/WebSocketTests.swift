@@ -32,6 +32,8 @@ import Testing
             expect text contains "x"
             send text "hello world" in frames of 4
             expect text "hello world"
+            send text "paced frames" in frames of 5 every 50ms
+            expect text "paced frames"
             send frame text "frag" fin off
             send frame continuation "ments"
             expect text "fragments"
@@ -42,6 +44,9 @@ import Testing
         result.expectPassed()
         #expect(result.log.contains { $0.message.contains("WebSocket upgrade done: HTTP/1.1 101 Switching Protocols") }, "\(result.log.map(\.message))")
         #expect(result.log.contains { $0.message.contains("got text message \"fragmented\"") }, "\(result.log.map(\.message))")
+        // `in frames of N every D`: a write per frame, D apart.
+        let paced = try #require(result.log.first { $0.message.contains(" in 3 writes: 11B@") }, "\(result.log.map(\.message))")
+        #expect(paced.message.contains(" 8B@") && paced.message.hasSuffix("3 frames: text 5 bytes masked, continuation 5 bytes masked, continuation fin 2 bytes masked"), "\(paced.message)")
         let unmasked = try await ScenarioHarness.run("""
             set timeout 5s
             spawn server "python3 \(Self.peer) server" ready when stdout /^(?<wport>[0-9]+)$/ within 10s
@@ -98,20 +103,35 @@ import Testing
         #expect(result.log.contains { $0.message.contains("WebSocket upgrade answered: GET /chat HTTP/1.1, protocol chat.v1") }, "\(result.log.map(\.message))")
     }
 
+    /// The probe's server `s`, upgraded by a client `c` that writes the upgrade by hand (six lines).
+    static let upgradedByHand = #"""
+        set timeout 2s
+        listen l 127.0.0.1:0
+        connect c 127.0.0.1:{l.port}
+        c: send "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        accept s on l websocket
+        c: expect until "\r\n\r\n" max 1KiB
+
+        """#
+
+    /// A split sweep over a frame sweeps its bytes, header included: the server's 4-byte frame
+    /// is cut after each of its bytes 1 to 3 (the first cut inside the header), one run each.
+    @Test func aSplitSweepCutsTheEncodedFrame() async throws {
+        let result = try await ScenarioHarness.run(Self.upgradedByHand + """
+            s: send text "hi" split sweep
+            c: expect hex"81 02 68 69"
+            """)
+        result.expectPassed()
+        let sweep = try #require(result.sweep)
+        #expect(sweep.plan.messageLength == 4 && sweep.outcomes.map(\.offset) == [1, 2, 3] && sweep.outcomes.allSatisfy(\.passed), "\(sweep)")
+    }
+
     /// Each rule of RFC 6455 the probe checks, broken by a raw frame, fails the expect that
     /// reads it and names the rule: frames a client sends the probe's server (after an upgrade
     /// written by hand), and frames a server sends the probe's client. A plain HTTP request or
     /// garbage sent to `accept … websocket` is answered 400 and fails the accept.
     @Test func violationsNameTheRuleTheyBreak() async throws {
-        let upgraded = #"""
-            set timeout 2s
-            listen l 127.0.0.1:0
-            connect c 127.0.0.1:{l.port}
-            c: send "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-            accept s on l websocket
-            c: expect until "\r\n\r\n" max 1KiB
-
-            """#
+        let upgraded = Self.upgradedByHand
         let fromClient: [(raw: String, failure: String)] = [
             ("81 02 68 69", "the client sent an unmasked frame (RFC 6455 §5.1: a client must mask every frame)"),
             ("c1 82 00 00 00 00 68 69", "a frame with RSV1 set, and no extension agreed on (RFC 6455 §5.2)"),

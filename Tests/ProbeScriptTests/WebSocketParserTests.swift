@@ -53,6 +53,7 @@ import Testing
             send frame text "x" fin off mask off rsv1 on
             send frame 3
             send text "hello world" in frames of 4
+            send binary hex"00 01 02" in frames of 1 every 10ms
             """)
         guard case .send(let raw) = statements[0].kind, case .webSocket(.frame(let frame)) = raw.data else { Issue.record("not frame"); return }
         #expect(frame.opcode == 1 && !frame.fin && frame.mask == false && frame.rsv1 && !frame.rsv2 && frame.data == Template(literal: "x"))
@@ -60,6 +61,8 @@ import Testing
         #expect(bare.opcode == 3 && bare.fin && bare.mask == nil && bare.data == nil)
         guard case .send(let fragmented) = statements[2].kind else { Issue.record("not send"); return }
         #expect(fragmented.framesOf?.literal == 4)
+        guard case .send(let paced) = statements[3].kind else { Issue.record("not send"); return }
+        #expect(paced.framesOf?.literal == 1 && paced.interval != nil)
     }
 
     @Test func mistakesAreExplained() {
@@ -69,6 +72,7 @@ import Testing
             ("set websocket auto-pong maybe", "expected one of 'on', 'off' after set websocket auto-pong"),
             ("send frame 16", "'16' is not an opcode"),
             ("send line \"x\" in frames of 2", "'in frames of' splits a WebSocket text or binary message"),
+            ("send text \"x\" every 10ms", "'every' needs 'in chunks of N', 'split at', 'split sweep' or 'in frames of N' to space out"),
         ]
         for (text, message) in cases {
             let messages = Fixtures.load(text).diagnostics.map(\.message)

@@ -17,7 +17,7 @@ extension ScenarioExecution {
         }
         let payload = try payload(step, statement)
         return PreparedSend(statement: statement, connection: connection, payload: payload,
-                            pieces: try plan(payload.count, step, statement),
+                            pieces: try plan(payload, step, statement),
                             interval: try interval(step),
                             rate: try step.rate.map { try resolve($0, "a rate", Quantity.rate) })
     }
@@ -26,7 +26,7 @@ extension ScenarioExecution {
     /// loopback to read each piece on its own (bench/split-gap measures it), so the fault lands.
     static let defaultSplitGap = Duration.milliseconds(5)
 
-    /// The pause between a send's writes: `every D`; for `split at` and `split sweep`, the
+    /// The pause between a send's writes: `every D` (between chunks, split pieces or frames); for `split at` and `split sweep`, the
     /// default gap; none for `in chunks of` (a large transfer in small chunks goes at full speed).
     private func interval(_ step: SendStep) throws -> Duration? {
         if let every = step.interval { return try resolve(every, "a duration", Quantity.duration) }
@@ -199,8 +199,10 @@ extension ScenarioExecution {
         }
     }
 
-    /// The writes a send is made of, as ranges of its bytes: one, or the pieces its modifiers ask for.
-    private func plan(_ count: Int, _ step: SendStep, _ statement: Statement) throws -> [Range<Int>] {
+    /// The writes a send is made of, as ranges of its bytes: one, or the pieces its modifiers ask
+    /// for (`in frames of N every D`: a write per WebSocket frame).
+    private func plan(_ payload: SendPayload, _ step: SendStep, _ statement: Statement) throws -> [Range<Int>] {
+        let count = payload.count
         var cuts: [Int] = []
         if let chunk = step.chunkSize {
             let size = try resolve(chunk, "a chunk size", Quantity.size)
@@ -217,6 +219,8 @@ extension ScenarioExecution {
             }
         } else if step.splitSweep {
             cuts = sweepCuts(count, statement)
+        } else if step.framesOf != nil, step.interval != nil, case .bytes(let frames) = payload {
+            cuts = WebSocketWireFrame.frames(in: frames).dropLast().map(\.range.upperBound)
         } else if let rate = step.rate {
             // Without explicit chunks, a paced send writes about twenty pieces a second.
             let perSecond = try resolve(rate, "a rate", Quantity.rate)
