@@ -33,10 +33,11 @@ import ProbeScript
     /// everything while the upgrade's head is incomplete.
     @Test func webSocketFramesAfterTheUpgrade() {
         let head = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n".utf8)
-        let small = WebSocketFrameCodec.frame(.text, Array("hello".utf8), masked: true)
-        let medium = WebSocketFrameCodec.frame(.binary, [UInt8](repeating: 7, count: 300), masked: false, fin: false)
-        let large = WebSocketFrameCodec.frame(.continuation, [UInt8](repeating: 9, count: 70_000), masked: true)
-        let cut = Array(WebSocketFrameCodec.frame(.ping, [1, 2, 3], masked: false).dropLast())
+        let codec = WebSocketFrameCodec()
+        let small = codec.frame(.text, Array("hello".utf8), masked: true)
+        let medium = codec.frame(.binary, [UInt8](repeating: 7, count: 300), masked: false, fin: false)
+        let large = codec.frame(.continuation, [UInt8](repeating: 9, count: 70_000), masked: true)
+        let cut = Array(codec.frame(.ping, [1, 2, 3], masked: false).dropLast())
         let stream = head + small + medium + large + cut
         let frames = WebSocketWireFrame.framesAfterUpgrade(in: stream)
         #expect(frames.map(\.range.count) == [2 + 4 + 5, 2 + 2 + 300, 2 + 8 + 4 + 70_000])

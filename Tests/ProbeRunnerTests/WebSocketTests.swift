@@ -103,6 +103,28 @@ import Testing
         #expect(result.log.contains { $0.message.contains("WebSocket upgrade answered: GET /chat HTTP/1.1, protocol chat.v1") }, "\(result.log.map(\.message))")
     }
 
+    /// Hostile servers end in bounded failures: a flood of pings whose pongs it never reads
+    /// stops the auto-pong once the socket's send buffer is full (not a pile of pongs in
+    /// memory), and endless continuation frames end at max-message.
+    @Test func floodsEndInBoundedFailures() async throws {
+        let ping = "897d" + String(repeating: "00", count: 125)
+        let flood = try await ScenarioHarness.run("""
+            set timeout 10s
+            spawn server "python3 \(Self.peer) raw-server '' \(ping) 200000" ready when stdout /^(?<wport>[0-9]+)$/ within 10s
+            connect ws://127.0.0.1:{wport}/
+            expect text any
+            """)
+        flood.expectFailure(line: 4, containing: "the peer sends pings but does not read the pongs: auto-pong stopped with the socket's send buffer full")
+        let endless = try await ScenarioHarness.run("""
+            set timeout 5s
+            set max-message 1KiB
+            spawn server "python3 \(Self.peer) raw-server 010161 000161 5000" ready when stdout /^(?<wport>[0-9]+)$/ within 10s
+            connect ws://127.0.0.1:{wport}/
+            expect text any
+            """)
+        endless.expectFailure(line: 5, containing: "a fragmented message over max-message 1024 bytes (set max-message)")
+    }
+
     /// The probe's server `s`, upgraded by a client `c` that writes the upgrade by hand (six lines).
     static let upgradedByHand = #"""
         set timeout 2s

@@ -193,7 +193,7 @@ struct ExpectationMatcher: @unchecked Sendable {
                 case .failure(let violation): return .failed(violation.message)
                 case .success(let event):
                     if case .ping(let payload) = event, !rule.waitsForPing, session.autoPong {
-                        session.answer(ping: payload)
+                        if let flooded = session.answer(ping: payload) { return .failed(flooded.message) }
                         continue
                     }
                     let outcome = rule.judge(event)

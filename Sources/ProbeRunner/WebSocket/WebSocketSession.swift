@@ -14,6 +14,8 @@ final class WebSocketSession: @unchecked Sendable {
     let role: Role
     private let channel: Channel
     private let decoder: EmbeddedChannel
+    /// Encodes this connection's frames.
+    let codec = WebSocketFrameCodec()
     private let maxMessage: Int
     private var events: [WebSocketEvent] = []
     private var fragments: (opcode: WebSocketOpcode, bytes: [UInt8])?
@@ -35,10 +37,10 @@ final class WebSocketSession: @unchecked Sendable {
     /// A frame of ours: masked when we are the client. With `fragmentsOf`, the message goes in
     /// frames of that many payload bytes: the first of `opcode`, then continuations, the last fin.
     func encode(_ opcode: WebSocketOpcode, _ payload: [UInt8], fragmentsOf size: Int? = nil) -> [UInt8] {
-        guard let size, size > 0, payload.count > size else { return WebSocketFrameCodec.frame(opcode, payload, masked: role == .client) }
+        guard let size, size > 0, payload.count > size else { return codec.frame(opcode, payload, masked: role == .client) }
         return stride(from: 0, to: payload.count, by: size).flatMap { start -> [UInt8] in
             let end = min(start + size, payload.count)
-            return WebSocketFrameCodec.frame(start == 0 ? opcode : .continuation, Array(payload[start..<end]), masked: role == .client,
+            return codec.frame(start == 0 ? opcode : .continuation, Array(payload[start..<end]), masked: role == .client,
                                              fin: end == payload.count)
         }
     }
@@ -149,9 +151,15 @@ final class WebSocketSession: @unchecked Sendable {
         sendNow(.connectionClose, code.map { [UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF)] } ?? [])
     }
 
-    /// Answers a ping the scenario does not wait for.
-    func answer(ping payload: [UInt8]) {
+    /// Answers a ping the scenario does not wait for; or, when the pongs already owed are more
+    /// than the socket takes (the channel is past its high-water mark of unsent bytes), says
+    /// why it stopped: a peer that floods pings and never reads would have the pongs pile up.
+    func answer(ping payload: [UInt8]) -> WebSocketViolation? {
+        guard channel.isWritable else {
+            return WebSocketViolation(message: "the peer sends pings but does not read the pongs: auto-pong stopped with the socket's send buffer full and more pongs owed")
+        }
         sendNow(.pong, payload)
+        return nil
     }
 
     private static func describe(_ error: Error) -> String {

@@ -6,8 +6,9 @@ server [CERT KEY]: listens on 127.0.0.1 (prints its port), over TLS with CERT an
 client PORT: connects to ws://127.0.0.1:PORT/chat (subprotocol chat.v1), sends "hello", then
 a message in fragments, prints each message it receives, and closes with 1000 when it reads
 "done".
-raw-server HEX: a server that answers the upgrade itself (no library), then sends the bytes
-HEX as they are (frames that break the rules) and waits.
+raw-server HEX [REPEATED COUNT]: a server that answers the upgrade itself (no library), then
+sends the bytes HEX as they are (frames that break the rules), then the bytes REPEATED COUNT
+times (a flood), and waits, never reading.
 """
 import asyncio
 import base64
@@ -54,7 +55,7 @@ async def client(port):
                 break
 
 
-def raw_server(frames):
+def raw_server(frames, repeated="", count="0"):
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen()
@@ -68,6 +69,7 @@ def raw_server(frames):
     accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
     connection.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " + accept + b"\r\n\r\n")
     connection.sendall(bytes.fromhex(frames))
+    connection.sendall(bytes.fromhex(repeated) * int(count))
     time.sleep(5)
 
 
@@ -75,6 +77,6 @@ if __name__ == "__main__":
     if sys.argv[1] == "server":
         asyncio.run(server(*sys.argv[2:4]))
     elif sys.argv[1] == "raw-server":
-        raw_server(sys.argv[2])
+        raw_server(*sys.argv[2:5])
     else:
         asyncio.run(client(sys.argv[2]))
