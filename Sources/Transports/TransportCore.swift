@@ -46,6 +46,11 @@ final class TransportCore: @unchecked Sendable {
         if let failure { continuation.yield(.framingError(failure)) }
     }
 
+    /// A message already framed by its protocol (a WebSocket text message), reported as a line.
+    func received(line: String) {
+        continuation.yield(.received(line))
+    }
+
     /// The peer's FIN: whatever the unframer still holds is offered first.
     func peerClosed() {
         let rest = lock.withLock { discarding ? [] : unframer.finish() }

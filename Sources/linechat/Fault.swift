@@ -1,3 +1,5 @@
+import Transports
+
 /// Bugs linechat can plant on purpose, one per classic framing or transport mistake, so the
 /// conformance suite can prove it catches each (`linechat serve --fault NAME`; the bugs in
 /// reading lines, `linechat connect --fault NAME` too).
@@ -11,6 +13,10 @@ enum Fault: String, CaseIterable, Sendable {
     case rstInsteadOfFIN = "rst-instead-of-fin"
     case ignoreHalfClose = "ignore-half-close"
     case lateReply = "late-reply"
+    case wsMaskedFrames = "ws-masked-frames"
+    case wsBadFragments = "ws-bad-fragments"
+    case wsNoCloseFrame = "ws-no-close-frame"
+    case wsNoMaxMessage = "ws-no-max-message"
 
     /// A bug in how lines are read, which the client can plant as well as the server.
     var isInReading: Bool {
@@ -20,8 +26,19 @@ enum Fault: String, CaseIterable, Sendable {
         }
     }
 
-    /// Where it can be planted: `serve`, or `serve,connect`.
-    var commands: String { isInReading ? "serve,connect" : "serve" }
+    /// The WebSocket server's mistake this fault plants, for `serve --websocket` only.
+    var webSocketQuirk: WebSocketQuirks? {
+        switch self {
+        case .wsMaskedFrames: return .masksFrames
+        case .wsBadFragments: return .badFragments
+        case .wsNoCloseFrame: return .noCloseFrame
+        case .wsNoMaxMessage: return .noMaxMessage
+        default: return nil
+        }
+    }
+
+    /// Where it can be planted: `serve`, `serve,connect`, or `serve --websocket`.
+    var commands: String { webSocketQuirk != nil ? "serve --websocket" : isInReading ? "serve,connect" : "serve" }
 
     var summary: String {
         switch self {
@@ -34,6 +51,10 @@ enum Fault: String, CaseIterable, Sendable {
         case .rstInsteadOfFIN: return "'quit' ends the connection with RST instead of FIN"
         case .ignoreHalfClose: return "the client's half-close is ignored: the server never closes"
         case .lateReply: return "'ping' is answered 500 ms late"
+        case .wsMaskedFrames: return "the WebSocket server masks its frames"
+        case .wsBadFragments: return "each reply goes in two fragments, the second opened as a new text frame, not a continuation"
+        case .wsNoCloseFrame: return "the WebSocket server closes TCP without a close frame, and answers none"
+        case .wsNoMaxMessage: return "the WebSocket server accepts messages of any size instead of closing with 1009"
         }
     }
 }

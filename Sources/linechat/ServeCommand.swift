@@ -28,9 +28,16 @@ struct ServeCommand: AsyncParsableCommand {
             help: ArgumentHelp("Serve over TLS with this certificate chain and key (PEM files); nio transport only.", valueName: "CERT KEY"))
     var tls: [String] = []
 
+    @Flag(help: "Speak WebSocket: one chat line per text message, the maximum line length the maximum message (nio transport only).")
+    var websocket = false
+
     func validate() throws {
         guard tls.isEmpty || tls.count == 2 else { throw ValidationError("--tls takes two files: CERT KEY") }
         if !tls.isEmpty, transport != .nio { throw ValidationError("--tls runs on the nio transport only") }
+        if websocket, transport != .nio { throw ValidationError("--websocket runs on the nio transport only") }
+        if let fault, (fault.webSocketQuirk != nil) != websocket {
+            throw ValidationError(websocket ? "fault \(fault.rawValue) is not a WebSocket fault" : "fault \(fault.rawValue) needs --websocket")
+        }
     }
 
     func run() async throws {
@@ -40,11 +47,17 @@ struct ServeCommand: AsyncParsableCommand {
             let unframer: any LineUnframer = fault.map { FaultyUnframer(fault: $0, maximumLength: maximum) } ?? LineFraming(maximumLength: maximum)
             return traceReads ? ReadTracingUnframer(inner: unframer) : unframer
         }
-        let listener: any TransportListener = tls.isEmpty
-            ? try transport.listen(host: host, port: port, makeUnframer: makeUnframer)
-            : try NIOTransportListener(host: host, port: port, tls: .server(certificate: tls[0], key: tls[1]), makeUnframer: makeUnframer)
+        let serverTLS = tls.isEmpty ? nil : TransportTLS.server(certificate: tls[0], key: tls[1])
+        let listener: any TransportListener
+        if websocket {
+            listener = try WebSocketTransportListener(host: host, port: port, maxMessage: maximum, tls: serverTLS, quirks: fault?.webSocketQuirk ?? [])
+        } else if let serverTLS {
+            listener = try NIOTransportListener(host: host, port: port, tls: serverTLS, makeUnframer: makeUnframer)
+        } else {
+            listener = try transport.listen(host: host, port: port, makeUnframer: makeUnframer)
+        }
         print("linechat listening on \(host.contains(":") ? "[\(host)]" : host):\(listener.port) (transport \(transport.rawValue)"
-              + (tls.isEmpty ? "" : ", TLS") + "\(fault.map { ", fault \($0.rawValue)" } ?? ""))")
+              + (tls.isEmpty ? "" : ", TLS") + (websocket ? ", WebSocket" : "") + "\(fault.map { ", fault \($0.rawValue)" } ?? ""))")
         fflush(stdout)
         let room = ChatRoom()
         await withDiscardingTaskGroup { group in

@@ -9,14 +9,15 @@ import Testing
     static let scenarios = root.appendingPathComponent("Scenarios").path
 
     /// Each bug linechat can plant, and the variable that plants it where it can go: `fault`
-    /// for the server, `client_fault` for the client (`linechat faults` says which).
+    /// for the server, `client_fault` for the client, `ws_fault` for the WebSocket server
+    /// (`linechat faults` says which).
     static func plantings() async -> [(fault: String, variable: String)] {
         let linechat = ProbeProcess.binary.deletingLastPathComponent().appendingPathComponent("linechat")
         guard let output = try? await ProbeProcess.run(["faults"], executable: linechat) else { return [] }
         return output.stdout.split(separator: "\n").flatMap { row -> [(fault: String, variable: String)] in
             let columns = row.split(separator: "\t").map(String.init)
             guard columns.count >= 2 else { return [] }
-            return columns[1].split(separator: ",").map { (columns[0], $0 == "connect" ? "client_fault" : "fault") }
+            return columns[1].split(separator: ",").map { (columns[0], $0 == "connect" ? "client_fault" : $0 == "serve --websocket" ? "ws_fault" : "fault") }
         }
     }
 
@@ -25,7 +26,7 @@ import Testing
     func theSuitePassesOnEveryTransport(_ transport: String) async throws {
         let output = try await ProbeProcess.run(["run", "--var", "transport=\(transport)", Self.scenarios], in: FileManager.default.temporaryDirectory)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
-        #expect(output.stdout.contains("18 passed, 0 failed"))
+        #expect(output.stdout.contains("21 passed, 0 failed"))
     }
 
     /// What runs the suite over TLS: certificates a test authority issues in `directory`, the
@@ -46,7 +47,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = try await ProbeProcess.run(["run", "-v"] + Self.overTLS(in: directory) + [Self.scenarios])
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
-        #expect(output.stdout.contains("18 passed, 0 failed"))
+        #expect(output.stdout.contains("21 passed, 0 failed"))
         #expect(output.stdout.contains("TLS handshake done as client") && output.stdout.contains("TLS handshake done as server"))
         #expect(output.stdout.contains("wire from peer, decrypted: 3 lines, each ending in crlf"))
     }
@@ -68,6 +69,7 @@ import Testing
         let plantings = await Self.plantings()
         #expect(plantings.filter { $0.variable == "fault" }.count >= 9, "linechat plants at least the nine classic bugs in its server")
         #expect(plantings.filter { $0.variable == "client_fault" }.count >= 4, "and the four bugs of reading lines in its client")
+        #expect(plantings.filter { $0.variable == "ws_fault" }.count >= 4, "and four in its WebSocket server")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-mutants-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -4,14 +4,12 @@ import NIOWebSocket
 
 /// NIOWebSocket's frame encoder and decoder, driven on embedded channels so that the probe's
 /// own byte-level send modifiers act on the encoded frames, its reader keeps the bytes until
-/// an expect takes them, and a captured stream can be read frame by frame. One encoder channel
-/// serves every frame of a connection: making one per frame cost more than the frame.
+/// an expect takes them, and a captured stream can be read frame by frame. An embedded
+/// channel may be used only on the thread that made it: an encoder serves one thread.
 public final class WebSocketFrameCodec {
     private let encoder = EmbeddedChannel(handler: WebSocketFrameEncoder())
 
     public init() {}
-
-    deinit { _ = try? encoder.finish() }
 
     /// The frame's bytes as they go on the wire.
     public func encode(_ frame: WebSocketFrame) -> [UInt8] {

@@ -113,7 +113,7 @@ extension ScenarioExecution {
                                        opcode: WebSocketOpcode(encodedWebSocketOpcode: raw.opcode)!,
                                        maskKey: masked ? .random() : nil, data: ByteBuffer(bytes: raw.data?.render(lookup) ?? []))
             if raw.opcode == 8 { session.closeSent = true }
-            return session.codec.encode(frame)
+            return WebSocketFrameCodec().encode(frame)
         case .ping(let bytes): return session.encode(.ping, bytes?.render(lookup) ?? [])
         case .pong(let bytes): return session.encode(.pong, bytes?.render(lookup) ?? [])
         case .close(let code, let reason):

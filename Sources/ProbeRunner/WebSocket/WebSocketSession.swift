@@ -13,9 +13,11 @@ final class WebSocketSession: @unchecked Sendable {
 
     let role: Role
     private let channel: Channel
-    private let decoder: EmbeddedChannel
-    /// Encodes this connection's frames.
-    let codec = WebSocketFrameCodec()
+    /// Made on the event loop when first used: an embedded channel serves one thread.
+    private var decoder: EmbeddedChannel?
+    /// Encodes the frames sent from the event loop (pongs, the answer to a close); one encoder
+    /// for them all, as a ping flood makes many.
+    private var loopCodec: WebSocketFrameCodec?
     private let maxMessage: Int
     private var events: [WebSocketEvent] = []
     private var fragments: (opcode: WebSocketOpcode, bytes: [UInt8])?
@@ -29,14 +31,12 @@ final class WebSocketSession: @unchecked Sendable {
         self.role = role
         self.channel = channel
         self.maxMessage = maxMessage
-        decoder = WebSocketFrameCodec.decoder(maxFrameSize: maxMessage)
     }
-
-    deinit { _ = try? decoder.finish() }
 
     /// A frame of ours: masked when we are the client. With `fragmentsOf`, the message goes in
     /// frames of that many payload bytes: the first of `opcode`, then continuations, the last fin.
-    func encode(_ opcode: WebSocketOpcode, _ payload: [UInt8], fragmentsOf size: Int? = nil) -> [UInt8] {
+    /// Off the event loop (a step's send) each call has an encoder of its own.
+    func encode(_ opcode: WebSocketOpcode, _ payload: [UInt8], fragmentsOf size: Int? = nil, with codec: WebSocketFrameCodec = WebSocketFrameCodec()) -> [UInt8] {
         guard let size, size > 0, payload.count > size else { return codec.frame(opcode, payload, masked: role == .client) }
         return stride(from: 0, to: payload.count, by: size).flatMap { start -> [UInt8] in
             let end = min(start + size, payload.count)
@@ -47,7 +47,9 @@ final class WebSocketSession: @unchecked Sendable {
 
     /// Sends a frame at once (a pong, the answer to a close), outside any step's send.
     func sendNow(_ opcode: WebSocketOpcode, _ payload: [UInt8]) {
-        channel.writeAndFlush(ByteBuffer(bytes: encode(opcode, payload)), promise: nil)
+        let codec = loopCodec ?? WebSocketFrameCodec()
+        loopCodec = codec
+        channel.writeAndFlush(ByteBuffer(bytes: encode(opcode, payload, with: codec)), promise: nil)
     }
 
     /// The next message or control frame from `buffer` (whose bytes it takes), a violation of
@@ -57,6 +59,8 @@ final class WebSocketSession: @unchecked Sendable {
         if let violation { return .failure(WebSocketViolation(message: violation)) }
         if buffer.readableBytes > 0 {
             let bytes = buffer.readSlice(length: buffer.readableBytes)!
+            let decoder = self.decoder ?? WebSocketFrameCodec.decoder(maxFrameSize: maxMessage)
+            self.decoder = decoder
             do {
                 try decoder.writeInbound(bytes)
                 while let frame = try decoder.readInbound(as: WebSocketFrame.self) {
