@@ -39,6 +39,7 @@ public enum Grammar {
             "expect eventually line \"TEXT\"|/RE/|contains \"TEXT\" [max SIZE]",
             "expect any|eof|reset|close", "expect nothing for D", "expect exit NAME [code N] [within D]",
             "expect stdout|stderr NAME line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect stdout|stderr NAME eof",
+            "NAME: expect upstream|downstream EXPECTATION   (the traffic through proxy NAME, watched)",
             "... [within D] on any expect",
         ], actsOnConnection: true, parse: { try $0.parseExpect() }),
         Entry(keyword: "read", synopsis: ["read slowly N byte(s)|SIZE every D (for D | until eof | total SIZE)"], actsOnConnection: true, parse: { .readSlowly(try $0.parseSlowRead()) }),
@@ -57,8 +58,18 @@ public enum Grammar {
             "assert wire from peer|probe messages unsplit", "assert wire from peer|probe masked|unmasked   (WebSocket frames)", "assert wire from peer|probe message \"BYTES\"|/RE/ in 1 segment|record",
             "assert wire from peer|probe max-segment OP SIZE", "assert wire from peer|probe bytes OP SIZE",
             "assert wire from peer|probe fin|rst|no fin|no rst|zero-window", "(OP is = != < <= > >=)",
+            "NAME: assert wire from client|server|to client|to server PROPERTY   (a proxy's legs: front to the client, back to the server)",
             "assert tls version = 1.2|1.3", "assert tls alpn = \"P\"", "assert tls cipher /RE/", "assert tls peer subject /RE/",
         ], actsOnConnection: true, parse: { try $0.parseAssert() }),
+        Entry(keyword: "proxy", synopsis: ["proxy NAME FRONT_HOST:PORT to BACK_HOST:PORT   ({NAME.port}; its connections: NAME:, NAME.2:, ...)"], actsOnConnection: false, parse: { try $0.parseProxy() }),
+        Entry(keyword: "delay", synopsis: ["NAME: delay D [jitter D] [upstream|downstream]   (a proxy's faults, from the step on)"], actsOnConnection: true, parse: { try $0.parseProxyFault("delay") }),
+        Entry(keyword: "rate", synopsis: ["NAME: rate RATE [upstream|downstream]"], actsOnConnection: true, parse: { try $0.parseProxyFault("rate") }),
+        Entry(keyword: "slice", synopsis: ["NAME: slice N..M [every D] [upstream|downstream]"], actsOnConnection: true, parse: { try $0.parseProxyFault("slice") }),
+        Entry(keyword: "hold", synopsis: ["NAME: hold [upstream|downstream]"], actsOnConnection: true, parse: { try $0.parseProxyFault("hold") }),
+        Entry(keyword: "release", synopsis: ["NAME: release [upstream|downstream]"], actsOnConnection: true, parse: { try $0.parseProxyFault("release") }),
+        Entry(keyword: "cut", synopsis: ["NAME: cut [after N bytes] [upstream|downstream]"], actsOnConnection: true, parse: { try $0.parseProxyFault("cut") }),
+        Entry(keyword: "reset", synopsis: ["NAME: reset [upstream|downstream]"], actsOnConnection: true, parse: { try $0.parseProxyFault("reset") }),
+        Entry(keyword: "clear", synopsis: ["NAME: clear [upstream|downstream]"], actsOnConnection: true, parse: { try $0.parseProxyFault("clear") }),
         Entry(keyword: "starttls", synopsis: ["starttls [TLS OPTIONS]   (client role on a connect, server role on an accept)"], actsOnConnection: true, parse: {
             .startTLS(try $0.tlsOptions(TLSOptions.allOptions, after: "starttls"))
         }),
@@ -74,7 +85,7 @@ public enum Grammar {
     static let connectOptions = ["tls", "protocol", "header", "timeout", "rcvbuf", "sndbuf", "expect"]
     static let sendForms = ["line", "message", "file", "random", "text", "binary", "ping", "pong", "close", "frame"]
     static let sendModifiers = ["in", "split", "every", "at"]
-    static let expectForms = ["line", "message", "text", "binary", "ping", "pong", "lines", "bytes", "until", "eventually", "any", "eof", "reset", "close", "nothing", "exit", "stdout", "stderr"]
+    static let expectForms = ["line", "message", "text", "binary", "ping", "pong", "lines", "bytes", "until", "eventually", "any", "eof", "reset", "close", "nothing", "exit", "stdout", "stderr", "upstream", "downstream"]
     static let lineForms = ["contains", "any"]
     static let slowReadStops = ["for", "until", "total"]
     static let spawnOptions = ["ready", "with", "cwd", "env"]

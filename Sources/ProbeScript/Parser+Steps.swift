@@ -69,6 +69,13 @@ extension Parser {
     }
 
     mutating func parseExpect() throws -> StatementKind {
+        if let word = current.word, let direction = ProxyDirection(rawValue: word) {
+            let token = advance()
+            guard case .expect(let expectation, let within) = try parseExpect() else {
+                throw failure("'expect \(word)' watches a proxy's traffic; exit and stdout|stderr are the subjects'", at: token)
+            }
+            return .expectProxied(direction, expectation, within: within)
+        }
         let expectation: Expectation
         switch current.kind {
         case .string, .hex:
@@ -247,10 +254,14 @@ extension Parser {
 
     mutating func parseWireAssertion() throws -> WireAssertion {
         try keyword(["wire", "tls"], after: "assert")
-        try keyword(["from"], after: "assert wire")
-        let direction = WireAssertion.Direction(rawValue: try keyword(WireAssertion.Direction.allCases.map(\.rawValue), after: "assert wire from"))!
+        let direction: WireAssertion.Direction
+        if try keyword(["from", "to"], after: "assert wire") == "to" {
+            direction = try keyword(["client", "server"], after: "assert wire to") == "client" ? .toClient : .toServer
+        } else {
+            direction = WireAssertion.Direction(rawValue: try keyword(["peer", "probe", "client", "server"], after: "assert wire from"))!
+        }
         let property: WireAssertion.Property
-        switch try keyword(Grammar.wireProperties, after: "assert wire from \(direction.rawValue)") {
+        switch try keyword(Grammar.wireProperties, after: "assert wire \(direction.phrase)") {
         case "terminator": property = .terminator(try terminator())
         case "lines":
             try keyword(["unsplit"], after: "lines")

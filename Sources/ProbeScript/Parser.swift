@@ -215,7 +215,9 @@ public struct Parser {
         var prefix: Name?
         if let text = current.word, text.hasSuffix(":"), text.count > 1, !next.endsStatement {
             let nameText = String(text.dropLast())
-            guard Identifier.isValid(nameText) else {
+            // `p.2:` names a proxy's second connection.
+            let base = nameText.split(separator: ".", maxSplits: 1)
+            guard Identifier.isValid(String(base[0])), base.count == 1 || base[1].allSatisfy(\.isNumber) && !base[1].isEmpty else {
                 throw failure("'\(nameText)' is not a valid connection name", at: current)
             }
             prefix = Name(nameText, at: current.location)

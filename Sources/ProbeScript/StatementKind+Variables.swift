@@ -38,8 +38,10 @@ extension StatementKind {
             }
             return templates + send.chunkSize.templates + send.framesOf.templates + send.splitOffsets.flatMap(\.templates)
                 + send.interval.templates + send.rate.templates
-        case .expect(let expectation, let within):
+        case .expect(let expectation, let within), .expectProxied(_, let expectation, let within):
             return expectation.templates + within.templates
+        case .proxy(_, let front, let back): return front.templates + back.templates
+        case .proxyFault(let fault): return fault.templates
         case .readSlowly(let read):
             var templates = read.bytesPerRead.templates + read.interval.templates
             switch read.stop {
@@ -69,6 +71,8 @@ extension StatementKind {
         switch self {
         case .variable(let name, _): return [name.text]
         case .listen(let name, _, let tls): return ["\(name.text).port"] + (tls == nil ? [] : ["\(name.text).cert"])
+        case .proxy(let name, _, _): return ["\(name.text).port"]
+        case .expectProxied(_, let expectation, let within): return StatementKind.expect(expectation, within: within).definedVariables
         case .expect(.line(.regex(let regex)), _), .expect(.message(.regex(let regex)), _), .expect(.eventually(.regex(let regex), _), _),
              .expect(.webSocket(.text(.regex(let regex))), _),
              .expect(.untilMatch(let regex, _), _):

@@ -34,6 +34,12 @@ public indirect enum StatementKind: Sendable, Hashable {
     /// role on an `accept`.
     case startTLS(TLSOptions)
     case assertTLS(TLSAssertion)
+    /// `proxy NAME FRONT to BACK`: listens on FRONT and joins each client to a new connection to BACK.
+    case proxy(Name, front: Argument<Address>, back: Argument<Address>)
+    /// `NAME: delay|rate|slice|hold|release|cut|reset|clear …` on a proxy.
+    case proxyFault(ProxyFault)
+    /// `NAME: expect upstream|downstream …`: the traffic passing a proxy, watched.
+    case expectProxied(ProxyDirection, Expectation, within: Argument<Duration>?)
 }
 
 /// `set NAME VALUE`.

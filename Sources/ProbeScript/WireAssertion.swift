@@ -1,6 +1,16 @@
 /// `assert wire from peer|probe PROPERTY`.
 public struct WireAssertion: Sendable, Hashable {
-    public enum Direction: String, Sendable, Hashable, CaseIterable { case peer, probe }
+    /// `from peer|probe` on a connection; on a proxy, `from client` (what the client sent on the
+    /// front leg), `from server` (what the server sent on the back leg), and `to client|server`
+    /// (what the proxy itself sent on that leg: its window, its FIN or RST).
+    public enum Direction: String, Sendable, Hashable, CaseIterable {
+        case peer, probe, client, server
+        case toClient = "to client"
+        case toServer = "to server"
+
+        /// "from peer", "to client".
+        public var phrase: String { rawValue.hasPrefix("to ") ? rawValue : "from " + rawValue }
+    }
 
     public enum Property: Sendable, Hashable {
         case terminator(Terminator)

@@ -34,6 +34,8 @@ import Testing
             expect text "hello world"
             send text "paced frames" in frames of 5 every 50ms
             expect text "paced frames"
+            send text "at a rate" at 200B/s
+            expect text "at a rate"
             send frame text "frag" fin off
             send frame continuation "ments"
             expect text "fragments"
@@ -44,6 +46,9 @@ import Testing
         result.expectPassed()
         #expect(result.log.contains { $0.message.contains("WebSocket upgrade done: HTTP/1.1 101 Switching Protocols") }, "\(result.log.map(\.message))")
         #expect(result.log.contains { $0.message.contains("got text message \"fragmented\"") }, "\(result.log.map(\.message))")
+        // `at RATE` paces the encoded frame: 15 bytes at 200 B/s, in writes of 10.
+        #expect(result.log.contains { $0.message.contains("sent 15 bytes") && $0.message.contains(" in 2 writes: 10B@") && $0.message.hasSuffix("one frame: text fin 9 bytes masked") },
+                "\(result.log.map(\.message))")
         // `in frames of N every D`: a write per frame, D apart.
         let paced = try #require(result.log.first { $0.message.contains(" in 3 writes: 11B@") }, "\(result.log.map(\.message))")
         #expect(paced.message.contains(" 8B@") && paced.message.hasSuffix("3 frames: text 5 bytes masked, continuation 5 bytes masked, continuation fin 2 bytes masked"), "\(paced.message)")

@@ -30,7 +30,7 @@ import Testing
                                            ProbeProcess.fixtures.appendingPathComponent("contract").path])
         #expect(output.status == 0, "\(output.stderr)")
         // common.scn is included by header.scn, so it is a fragment, not a scenario of its own.
-        #expect(output.stdout == "14 scenarios OK\n")
+        #expect(output.stdout == "15 scenarios OK\n")
     }
 
     @Test func allFilesAreReportedNotJustTheFirst() async throws {

@@ -107,6 +107,31 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
         buffer.writeBytes(bytes)
     }
 
+    /// A proxy's watch (a handler in no pipeline): `bytes` passed by, for its expects to read.
+    /// It keeps at most `watchLimit` unread bytes, dropping the oldest, and counts what it dropped.
+    func observe(_ bytes: ByteBuffer) {
+        recent.append(bytes.readableBytesView)
+        var bytes = bytes
+        buffer.writeBuffer(&bytes)
+        if buffer.readableBytes > Self.watchLimit, pending == nil {
+            let excess = buffer.readableBytes - Self.watchLimit
+            buffer.moveReaderIndex(forwardBy: excess)
+            droppedUnread += excess
+            compact()
+        }
+        decide()
+    }
+
+    /// A proxy's watch: the direction it watches ended.
+    func observeEnd(_ cause: InboundEnd) {
+        finish(cause)
+    }
+
+    /// What a proxy's watch keeps for its expects.
+    static let watchLimit = 1 << 20
+    /// Bytes a proxy's watch dropped unread (over `watchLimit`).
+    private(set) var droppedUnread = 0
+
     /// Marks the inbound side as reset by the peer, for a connection that was reset before its
     /// connect completed (no error reaches this handler then).
     func markReset() {

@@ -1,8 +1,9 @@
-/// The connections and listeners a scenario, or a copy of a `parallel` block, has opened, and
-/// the one an unprefixed step acts on.
+/// The connections, listeners and proxies a scenario, or a copy of a `parallel` block, has
+/// opened, and the connection an unprefixed step acts on.
 struct ConnectionTable {
     private(set) var connections: [String: ProbeConnection] = [:]
     private(set) var listeners: [String: ProbeListener] = [:]
+    private(set) var proxies: [String: ProbeProxy] = [:]
     /// The connection the last `use` named, or else the one opened last.
     private(set) var current: ProbeConnection?
     /// How many unnamed connections have been opened: the next is "#(count + 1)".
@@ -32,6 +33,12 @@ struct ConnectionTable {
         listeners[listener.name] = listener
     }
 
+    mutating func add(_ proxy: ProbeProxy) {
+        proxies[proxy.name] = proxy
+    }
+
+    func proxy(named name: String) -> ProbeProxy? { proxies[name] }
+
     /// Makes the connection named `name` the current one; false when there is none.
     mutating func use(_ name: String) -> Bool {
         guard let connection = connections[name] else { return false }
@@ -49,11 +56,12 @@ struct ConnectionTable {
     /// The names of the named (not "#N") connections, sorted, for messages.
     var names: [String] { connections.keys.filter { !$0.hasPrefix("#") }.sorted() }
 
-    /// Closes every connection not closed yet (FIN), then every listener.
+    /// Closes every connection not closed yet (FIN), then every listener and proxy.
     func closeAll() async {
         for connection in connections.values where !connection.isClosed {
             await connection.close(at: nil)
         }
         for listener in listeners.values { await listener.close() }
+        for proxy in proxies.values { await proxy.close() }
     }
 }

@@ -5,15 +5,26 @@ import ProbeScript
 extension ScenarioExecution {
     func expect(_ expectation: Expectation, within: Argument<Duration>?, _ statement: Statement) async throws {
         let connection = try target(statement)
-        let rule: ExpectationMatcher.Rule
         if case .webSocket(let frame) = expectation {
-            rule = try webSocketRule(frame, on: connection, statement)
-        } else {
-            if connection.webSocket != nil, expectation.readsLines {
-                throw failure(statement, "\(connection.label) is a WebSocket connection: read its messages with expect text or expect binary", connection)
-            }
-            rule = try self.rule(for: expectation, statement)
+            try await expect(expectation, rule: try webSocketRule(frame, on: connection, statement), within: within, on: connection, statement)
+            return
         }
+        if connection.webSocket != nil, expectation.readsLines {
+            throw failure(statement, "\(connection.label) is a WebSocket connection: read its messages with expect text or expect binary", connection)
+        }
+        try await expect(expectation, within: within, on: connection, statement)
+    }
+
+    /// An expect that reads `source`: a connection, or what passes a proxy one way.
+    func expect(_ expectation: Expectation, within: Argument<Duration>?, on source: any ExpectSource, _ statement: Statement) async throws {
+        if case .webSocket = expectation {
+            throw failure(statement, "a proxy forwards and watches raw bytes: expect text|binary|ping|pong|close read a WebSocket connection of the probe's own", source)
+        }
+        try await expect(expectation, rule: try rule(for: expectation, statement), within: within, on: source, statement)
+    }
+
+    private func expect(_ expectation: Expectation, rule: ExpectationMatcher.Rule, within: Argument<Duration>?, on connection: any ExpectSource,
+                        _ statement: Statement) async throws {
         let matcher = ExpectationMatcher(rule, framing: expectation.readsMessages ? settings.framing : settings.lineFraming)
         let requested: Duration
         if case .nothing(let duration) = expectation {

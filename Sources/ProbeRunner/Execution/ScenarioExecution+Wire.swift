@@ -5,27 +5,28 @@ import ProbeScript
 /// `assert wire`: judging a connection's captured traffic (see `WireSession`).
 extension ScenarioExecution {
     func assertWire(_ assertion: WireAssertion, _ statement: Statement) async throws {
-        let connection = try target(statement, allowClosed: true)
+        let leg = try wireLeg(assertion.direction, statement)
+        let connection = leg.connection
         guard let capture = wire.capture else {
             record(statement, "skipped: \(wire.unavailable ?? "capture is off")")
             return
         }
-        let check = try check(for: assertion.property, on: connection, statement)
+        let check = try check(for: assertion.property, on: leg, statement)
         let trace: ConnectionTrace
         do {
-            trace = try wire.trace(capture, probePort: connection.localPort, peerPort: connection.remotePort,
+            trace = try wire.trace(capture, probePort: leg.probePort, peerPort: leg.peerPort,
                                    payloadPrefix: check.readsPayloads ? .max : WireSession.shownPayload)
         } catch {
             switch error {
             case .inconclusive(let why): throw failure(statement, "inconclusive: \(why)", connection)
-            case .noPorts: throw failure(statement, "\(connection.label) has no known ports to find it in the capture", connection)
+            case .noPorts: throw failure(statement, "\(leg.label) has no known ports to find it in the capture", connection)
             case .unreadable(let why): throw failure(statement, "cannot read the capture: \(why)", connection)
             }
         }
-        let tcpDirection = assertion.direction == .peer ? trace.fromPeer : trace.fromProbe
+        let tcpDirection = leg.fromPeer ? trace.fromPeer : trace.fromProbe
         var direction = tcpDirection
         var unit = WireUnit.segment
-        if assertion.readsPlaintext, let tls = connection.tls {
+        if assertion.readsPlaintext, let tls = connection?.tls {
             var recordsOnly = false
             if case .records = assertion.property { recordsOnly = true }
             switch wire.applicationTrace(of: trace, fromProbe: assertion.direction == .probe, probeIsClient: tls.role == .client, recordsOnly: recordsOnly) {
@@ -34,29 +35,55 @@ extension ScenarioExecution {
             }
             unit = .record
         } else if case .records = assertion.property {
-            throw failure(statement, "records counts TLS records, and \(connection.label) does not speak TLS", connection)
+            throw failure(statement, "records counts TLS records, and \(leg.label) does not speak TLS", connection)
         }
         let key = WireSession.ProgressKey(statement: statement.location, direction: assertion.direction, probePort: trace.probePort, peerPort: trace.peerPort)
         let verdict = wire.judge(check, on: direction, unit: unit, key)
         guard verdict.passed else {
-            if unit == .record {
-                let message = "wire from \(assertion.direction.rawValue), decrypted: \(verdict.summary)" + Self.recordRows(verdict.evidence, wire)
+            if unit == .record, let connection {
+                let message = "wire \(assertion.direction.phrase), decrypted: \(verdict.summary)" + Self.recordRows(verdict.evidence, wire)
                 throw await withRecentBytes(failure(statement, message, connection), connection)
             }
             let formatter = SegmentFormatter(start: trace.segments.first?.timestamp ?? 0, leftPort: trace.probePort,
                                              windowShifts: ConversationRenderer.windowShifts(trace.segments))
-            var message = "wire from \(assertion.direction.rawValue): \(verdict.summary)"
+            var message = "wire \(assertion.direction.phrase): \(verdict.summary)"
             if !verdict.evidence.isEmpty {
                 message += "\nsegments (→ probe to peer, ← peer to probe; times from the connection's first segment, not the scenario's start):\n" + verdict.evidence.map { "  " + formatter.row($0) }.joined(separator: "\n")
             }
-            var failed = failure(statement, message, connection)
+            var failed = failure(statement, leg.connection == nil ? "\(leg.label): " + message : message, connection)
             failed.namedSegments = verdict.evidence.map { wire.offset(ofCaptured: $0.timestamp) }
+            guard let connection else { throw failed }
             throw await withRecentBytes(failed, connection)
         }
         var why = ""
-        if case .zeroWindow = assertion.property, assertion.direction == .probe { why = await whyTheProbeStoppedReading(connection) }
+        if case .zeroWindow = assertion.property, assertion.direction == .probe, let connection { why = await whyTheProbeStoppedReading(connection) }
         let decrypted = unit == .record ? ", decrypted" : ""
-        record(statement, "\(connection.label): wire from \(assertion.direction.rawValue)\(decrypted): \(verdict.summary)\(why)")
+        record(statement, "\(leg.label): wire \(assertion.direction.phrase)\(decrypted): \(verdict.summary)\(why)")
+    }
+
+    /// The leg of a connection a wire check judges: a probe connection's, `from peer|probe`;
+    /// a proxy's (`p:` its latest connection, `p.N:` its Nth), `from client` its front leg and
+    /// `from server` its back leg.
+    private func wireLeg(_ direction: WireAssertion.Direction, _ statement: Statement) throws -> WireLeg {
+        let prefix = statement.connection?.text.split(separator: ".", maxSplits: 1)
+        if let prefix, let proxy = table.proxy(named: String(prefix[0])) {
+            guard direction != .peer, direction != .probe else {
+                throw failure(statement, "a proxy's wire is 'from client', 'from server', 'to client' or 'to server', not '\(direction.phrase)'")
+            }
+            guard let link = proxy.link(prefix.count == 2 ? Int(prefix[1]) : nil) else {
+                throw failure(statement, "proxy '\(proxy.name)' has no such connection (\(proxy.all.count) so far)")
+            }
+            let front = direction == .client || direction == .toClient
+            let ports = front ? link.frontPorts : link.backPorts
+            return WireLeg(label: "proxy '\(proxy.name)' connection \(link.number) \(front ? "front" : "back") leg",
+                           probePort: ports.local, peerPort: ports.remote, fromPeer: direction == .client || direction == .server, connection: nil)
+        }
+        let connection = try target(statement, allowClosed: true)
+        guard direction == .peer || direction == .probe else {
+            throw failure(statement, "'\(direction.phrase)' names a leg of a proxy; \(connection.label) is 'from peer' or 'from probe'", connection)
+        }
+        return WireLeg(label: connection.label, probePort: connection.localPort, peerPort: connection.remotePort,
+                       fromPeer: direction == .peer, connection: connection)
     }
 
     /// The records that show a failure, one row each: when, how long, and their plaintext.
@@ -79,8 +106,8 @@ extension ScenarioExecution {
             : " (not asked for by `pause reading` or `read slowly`: \(mark), its high-water mark)"
     }
 
-    private func check(for property: WireAssertion.Property, on connection: ProbeConnection, _ statement: Statement) throws -> WireCheck {
-        let units = messageUnits(of: connection)
+    private func check(for property: WireAssertion.Property, on leg: WireLeg, _ statement: Statement) throws -> WireCheck {
+        let units = messageUnits(of: leg.connection)
         switch property {
         case .terminator(let terminator): return .terminator(terminator)
         case .linesUnsplit: return .linesUnsplit(terminator: settings.terminator.bytes)
@@ -92,8 +119,8 @@ extension ScenarioExecution {
             return .messageInOneSegment(description: description, units: units, matches: matches)
         case .messagesUnsplit: return .messagesUnsplit(units)
         case .masked, .unmasked:
-            guard connection.webSocket != nil else {
-                throw failure(statement, "masked and unmasked check WebSocket frames, and \(connection.label) does not speak WebSocket", connection)
+            guard leg.connection?.webSocket != nil else {
+                throw failure(statement, "masked and unmasked check WebSocket frames, and \(leg.label) does not speak WebSocket (a proxy's legs are read as bytes)", leg.connection)
             }
             return .framesMasked(property == .masked)
         case .records(let op, let count): return .records(op, try resolve(count, "a count", Quantity.integer))
@@ -112,8 +139,8 @@ extension ScenarioExecution {
 extension ScenarioExecution {
     /// How `connection`'s stream is cut into messages, for the wire checks of messages: its
     /// WebSocket frames, or the current framing.
-    private func messageUnits(of connection: ProbeConnection) -> MessageUnits {
-        if connection.webSocket != nil { return .webSocket }
+    private func messageUnits(of connection: ProbeConnection?) -> MessageUnits {
+        if connection?.webSocket != nil { return .webSocket }
         switch settings.messageFraming {
         case .lines: return .lines(terminator: settings.terminator.bytes)
         case .length(let header): return .length(header)
@@ -133,6 +160,17 @@ extension ScenarioExecution {
         let matcher = LineRuleBox(rule: rule)
         return (description, { matcher.matches($0) })
     }
+}
+
+/// The leg of a TCP connection a wire check reads, and which side of it.
+private struct WireLeg {
+    let label: String
+    let probePort: Int?
+    let peerPort: Int?
+    /// The side away from the probe (the peer's; on a proxy leg, the client's or server's).
+    let fromPeer: Bool
+    /// The probe's own connection; nil for a proxy's leg.
+    let connection: ProbeConnection?
 }
 
 /// Lets a compiled line rule be used from the capture's `@Sendable` closure.

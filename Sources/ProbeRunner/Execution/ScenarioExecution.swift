@@ -216,6 +216,13 @@ final class ScenarioExecution {
             return { try await self.input(input, statement) }
         case .parallel(let count, let body):
             return { try await self.parallel(count, body, statement) }
+        case .proxy(let name, let front, let back):
+            return { try await self.proxy(name, front: front, back: back, statement) }
+        case .proxyFault(let fault):
+            return { try await self.proxyFault(fault, statement) }
+        case .expectProxied(let direction, let expectation, let within):
+            let watch = try proxyWatch(direction, statement)
+            return { try await self.expect(expectation, within: within, on: watch, statement) }
         }
     }
 
@@ -301,12 +308,12 @@ final class ScenarioExecution {
         return failure(statement, "no connection named '\(name.text)' (\(known))")
     }
 
-    func failure(_ statement: Statement, _ message: String, _ connection: ProbeConnection? = nil, waited: Duration? = nil) -> StepFailure {
+    func failure(_ statement: Statement, _ message: String, _ connection: (any ExpectSource)? = nil, waited: Duration? = nil) -> StepFailure {
         StepFailure(at: statement.location, step: statement.text, message: message, connection: connection?.label, waited: waited)
     }
 
-    /// Adds the connection's last received bytes to a failure.
-    func withRecentBytes(_ failure: StepFailure, _ connection: ProbeConnection) async -> StepFailure {
+    /// Adds the last bytes the connection (or proxy direction) received to a failure.
+    func withRecentBytes(_ failure: StepFailure, _ connection: any ExpectSource) async -> StepFailure {
         var failure = failure
         let recent = await connection.recentBytes()
         failure.recentBytes = recent.bytes

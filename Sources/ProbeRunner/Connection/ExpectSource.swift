@@ -1,0 +1,13 @@
+import NIOCore
+
+/// What an expect reads: a connection's inbound stream, or one direction of a proxy's traffic.
+protocol ExpectSource: AnyObject, Sendable {
+    /// How reports name it.
+    var label: String { get }
+    /// Waits for `matcher` to decide, or for `timeout`.
+    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount) async throws -> MatchOutcome
+    /// The last bytes it received, for failure reports.
+    func recentBytes() async -> (bytes: [UInt8], total: Int)
+}
+
+extension ProbeConnection: ExpectSource {}

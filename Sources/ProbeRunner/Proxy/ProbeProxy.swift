@@ -1,0 +1,119 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import ProbeScript
+
+/// `proxy NAME FRONT to BACK`: listens on FRONT and joins each client to a new connection to
+/// BACK, forwarding both ways through the faults its steps set. A fault applies to the links
+/// open now and to later ones; `cut` and `reset` also close the later ones as they come.
+final class ProbeProxy: @unchecked Sendable {
+
+    let name: String
+    let back: (host: String, port: Int)
+    private(set) var channel: Channel?
+    private let seed: UInt64
+    private let lock = NIOLock()
+    private var links: [ProxyLink] = []
+    private var upstream = ProxyFaults()
+    private var downstream = ProxyFaults()
+    /// A `cut` or `reset` without a `clear` since: later clients get it at once.
+    private var standing: (action: ProxyAction, direction: ProxyDirection?)?
+    /// Why back connections failed, for the scenario's notes.
+    private(set) var problems: [String] = []
+
+    init(name: String, back: (host: String, port: Int), seed: UInt64) {
+        self.name = name
+        self.back = back
+        self.seed = seed
+    }
+
+    var port: Int? { channel?.localAddress?.port }
+
+    func bind(host: String, port: Int, group: EventLoopGroup) async throws {
+        channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
+            .childChannelOption(ChannelOptions.autoRead, value: false)
+            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .childChannelInitializer { [self] front in
+                let link = lock.withLock { () -> ProxyLink in
+                    let link = ProxyLink(number: links.count + 1, front: front, upstream: upstream, downstream: downstream,
+                                         seed: seed &+ UInt64(links.count) &* 2)
+                    links.append(link)
+                    return link
+                }
+                return front.eventLoop.makeCompletedFuture {
+                    try front.pipeline.syncOperations.addHandler(link.upstream)
+                }.flatMap { [self] in
+                    link.join(back.host, back.port).map { [self] in
+                        if let standing = lock.withLock({ standing }) { act(standing.action, standing.direction, on: link) }
+                    }.flatMapErrorThrowing { [self] error in
+                        lock.withLock { problems.append("connection \(link.number): could not reach \(back.host):\(back.port): \(error)") }
+                    }
+                }
+            }
+            .bind(host: host, port: port).get()
+    }
+
+    /// Its links so far, in accept order.
+    var all: [ProxyLink] { lock.withLock { links } }
+
+    /// Link `number` (from 1), or the latest when nil.
+    func link(_ number: Int?) -> ProxyLink? {
+        lock.withLock {
+            guard let number else { return links.last }
+            return number >= 1 && number <= links.count ? links[number - 1] : nil
+        }
+    }
+
+    /// Does what a fault step says, on `direction` (both when nil).
+    func perform(_ action: ProxyAction, _ direction: ProxyDirection?) async {
+        switch action {
+        case .change(let change): await apply(change, direction)
+        case .cut, .reset: await act(action, direction)
+        }
+    }
+
+    /// Sets a fault on `direction` (both when nil), for the links open now and later.
+    private func apply(_ change: ProxyFaults.Change, _ direction: ProxyDirection?) async {
+        let open: [ProxyLink] = lock.withLock {
+            if direction != .downstream { upstream.apply(change) }
+            if direction != .upstream { downstream.apply(change) }
+            if case .clear = change { standing = nil }
+            return links
+        }
+        for link in open {
+            try? await link.front.eventLoop.submit {
+                for pump in [link.upstream, link.downstream] where direction == nil || pump.direction == direction { pump.apply(change) }
+            }.get()
+        }
+    }
+
+    /// Cuts or resets the links open now, and each later one as it comes.
+    private func act(_ action: ProxyAction, _ direction: ProxyDirection?) async {
+        let open: [ProxyLink] = lock.withLock {
+            standing = (action, direction)
+            return links
+        }
+        for link in open {
+            try? await link.front.eventLoop.submit { [self] in act(action, direction, on: link) }.get()
+        }
+    }
+
+    private func act(_ action: ProxyAction, _ direction: ProxyDirection?, on link: ProxyLink) {
+        switch action {
+        case .cut: link.cut(direction)
+        case .reset: link.reset(direction)
+        case .change: break
+        }
+    }
+
+    /// Stops listening and closes every link.
+    func close() async {
+        try? await channel?.close().get()
+        for link in all {
+            try? await link.front.eventLoop.submit { link.cut(nil) }.get()
+        }
+    }
+}

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import NIOCore
+import NIOPosix
+import ProbeScript
+
+/// One client of a proxy joined to its own connection to the back address: the front leg (the
+/// client's connection to the proxy), the back leg (the proxy's to the server), and a pump each
+/// way. Both legs live on one event loop.
+final class ProxyLink: @unchecked Sendable {
+    /// Its number in accept order, from 1.
+    let number: Int
+    let front: Channel
+    private(set) var back: Channel?
+    /// Client → server, reading the front leg.
+    let upstream: ProxyPump
+    /// Server → client, reading the back leg.
+    let downstream: ProxyPump
+    /// The ports of each leg, kept from the start: a closed channel no longer knows them.
+    let frontPorts: (local: Int?, remote: Int?)
+    private(set) var backPorts: (local: Int?, remote: Int?) = (nil, nil)
+
+    init(number: Int, front: Channel, upstream: ProxyFaults, downstream: ProxyFaults, seed: UInt64) {
+        self.number = number
+        self.front = front
+        frontPorts = (front.localAddress?.port, front.remoteAddress?.port)
+        self.upstream = ProxyPump(direction: .upstream, faults: upstream, seed: seed)
+        self.downstream = ProxyPump(direction: .downstream, faults: downstream, seed: seed &+ 1)
+        self.upstream.onCutAfter = { [unowned self] in cut(nil) }
+        self.downstream.onCutAfter = { [unowned self] in cut(nil) }
+        self.upstream.onWritable = { [unowned self] in self.downstream.requestRead() }
+        self.downstream.onWritable = { [unowned self] in self.upstream.requestRead() }
+    }
+
+    func pump(_ direction: ProxyDirection) -> ProxyPump { direction == .upstream ? upstream : downstream }
+
+    /// Connects the back leg on the front leg's loop, then starts both pumps; a back address
+    /// that refuses closes the front leg.
+    func join(_ host: String, _ port: Int) -> EventLoopFuture<Void> {
+        ClientBootstrap(group: front.eventLoop)
+            .channelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
+            .channelOption(ChannelOptions.autoRead, value: false)
+            .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .channelInitializer { [downstream] channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(downstream) }
+            }
+            .connect(host: host, port: port)
+            .map { [self] back in
+                self.back = back
+                backPorts = (back.localAddress?.port, back.remoteAddress?.port)
+                upstream.start(target: back)
+                downstream.start(target: front)
+            }
+            .flatMapError { [front] error in
+                front.close(promise: nil)
+                return front.eventLoop.makeFailedFuture(error)
+            }
+    }
+
+    /// The legs `direction` writes to: upstream the back leg, downstream the front; nil both.
+    private func legs(_ direction: ProxyDirection?) -> [Channel] {
+        switch direction {
+        case .upstream?: return back.map { [$0] } ?? []
+        case .downstream?: return [front]
+        case nil: return [front] + (back.map { [$0] } ?? [])
+        }
+    }
+
+    /// Closes the legs (FIN), as `close` does.
+    func cut(_ direction: ProxyDirection?) {
+        for leg in legs(direction) { leg.close(promise: nil) }
+    }
+
+    /// Aborts the legs (RST). The pumps that write to them stop first: one leg's end must not
+    /// pass a FIN to the other before its own RST.
+    func reset(_ direction: ProxyDirection?) {
+        for pump in [upstream, downstream] where direction == nil || pump.direction == direction { pump.stop() }
+        for leg in legs(direction) { Self.abort(leg) }
+    }
+
+    /// SO_LINGER 0, then close: the kernel sends RST.
+    static func abort(_ channel: Channel) {
+        (channel as? SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in channel.close(promise: nil) }
+    }
+}

@@ -1,0 +1,33 @@
+import NIOCore
+import ProbeScript
+
+/// One direction of a proxy link as expects read it: what passed, watched, not taken out of
+/// the forwarded stream.
+final class ProxyWatch: ExpectSource, @unchecked Sendable {
+    let label: String
+    private let pump: ProxyPump
+    private let loop: EventLoop
+
+    init(proxy: String, link: ProxyLink, direction: ProxyDirection) {
+        label = "proxy '\(proxy)' connection \(link.number) \(direction.rawValue)"
+        pump = link.pump(direction)
+        loop = link.front.eventLoop
+    }
+
+    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount) async throws -> MatchOutcome {
+        let handler = pump.watch
+        let loop = self.loop
+        return try await loop.flatSubmit { handler.expect(matcher, timeout: timeout, on: loop) }.get()
+    }
+
+    func recentBytes() async -> (bytes: [UInt8], total: Int) {
+        let handler = pump.watch
+        return (try? await loop.submit { (handler.recent.bytes, handler.recent.total) }.get()) ?? ([], 0)
+    }
+
+    /// Bytes the watch dropped unread, over its limit.
+    func droppedUnread() async -> Int {
+        let handler = pump.watch
+        return (try? await loop.submit { handler.droppedUnread }.get()) ?? 0
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import ProbeResults
+import TestSupport
+import Testing
+
+/// The proxy between linechat's server and a client (the probe's own connection, or linechat's
+/// client): forwarding both ways, the watch, and each fault measured where it lands. Timed:
+/// the delays and the rate are measured against the clock.
+@Suite(.serialized, .timed) struct ProxyTests {
+    /// linechat's server behind proxy `p`, with the probe's connection `c` through it.
+    static let chat = """
+        var port = free-port
+        set timeout 2s
+        spawn server "linechat serve --port {port}" ready on 127.0.0.1:{port} within 10s
+        proxy p 127.0.0.1:0 to 127.0.0.1:{port}
+        connect c 127.0.0.1:{p.port}
+        c: send line "iam:Luke"
+        c: expect line "Luke has joined"
+
+        """
+
+    /// The probe's listener `l` behind proxy `p`: `c` connects through it and `s` is the server side.
+    static let sink = """
+        set timeout 2s
+        listen l 127.0.0.1:0
+        proxy p 127.0.0.1:0 to 127.0.0.1:{l.port}
+        connect c 127.0.0.1:{p.port}
+        accept s on l
+
+        """
+
+    /// The waits of the log's expects that got `line`, in order.
+    private func waits(_ result: ScenarioResult, for line: String) -> [Double] {
+        result.log.compactMap { entry -> Double? in
+            guard entry.message.contains("got line \"\(line)\" after ") else { return nil }
+            let text = entry.message.components(separatedBy: " after ").last ?? ""
+            if text.hasSuffix("ms") { return Double(text.dropLast(2)) }
+            if text.hasSuffix("us") { return Double(text.dropLast(2)).map { $0 / 1000 } }
+            if text.hasSuffix("s") { return Double(text.dropLast(1)).map { $0 * 1000 } }
+            return nil
+        }
+    }
+
+    @Test func itForwardsBothWaysAndTheWatchSeesWithoutTaking() async throws {
+        let result = try await ScenarioHarness.run(Self.chat + """
+            p: expect upstream line "iam:Luke"
+            p: expect downstream line "Luke has joined"
+            connect d 127.0.0.1:{p.port}
+            d: send line "iam:Leia"
+            d: expect line "Leia has joined"
+            c: expect line "Leia has joined"
+            p.2: expect upstream line "iam:Leia"
+            p.1: expect downstream line "Leia has joined"
+            p: expect downstream line "Leia has joined"
+            p.3: expect upstream any
+            """)
+        result.expectFailure(line: 17, containing: "proxy 'p' has no connection 3 (2 connections open so far)")
+        let log = result.log.map(\.message)
+        #expect(log.contains { $0.contains("proxy 'p' connection 2 upstream: got line \"iam:Leia\"") }, "\(log)")
+        let unnamed = try await ScenarioHarness.run(Self.chat + "delay 10ms")
+        unnamed.expectFailure(line: 8, containing: "'delay' acts on a proxy: name it, as in 'p: delay …'")
+    }
+
+    /// Round trips through the proxy, each the best of five: a delay both ways adds twice its
+    /// length, upstream only once.
+    @Test func delaysAddTheirLengthToTheRoundTrip() async throws {
+        let pings = String(repeating: "c: send line \"ping\"\nc: expect line \"pong\"\n", count: 5)
+        let result = try await ScenarioHarness.run(Self.chat + pings + "p: delay 50ms\n" + pings + "p: clear\np: delay 100ms upstream\n" + pings)
+        result.expectPassed()
+        let all = waits(result, for: "pong")
+        try #require(all.count == 15, "\(all)")
+        let (plain, both, upstream) = (all[0..<5].min()!, all[5..<10].min()!, all[10..<15].min()!)
+        #expect(abs(both - plain - 100) <= 10, "delay 50ms both ways: \(plain) ms → \(both) ms")
+        #expect(abs(upstream - plain - 100) <= 10, "delay 100ms upstream: \(plain) ms → \(upstream) ms")
+    }
+
+    /// 32 KiB at 16 KiB/s take 2 s (the first piece goes at once: 2 s less a twentieth).
+    @Test func aRateHolds() async throws {
+        let result = try await ScenarioHarness.run(Self.sink + """
+            p: rate 16KiB/s downstream
+            s: send random 32KiB
+            c: expect bytes 32KiB within 5s
+            """)
+        result.expectPassed()
+        let entry = try #require(result.log.first { $0.message.contains("got 32768 bytes") }?.message)
+        let seconds = try #require(Double(entry.components(separatedBy: " after ").last!.dropLast(1)), "\(entry)")
+        #expect(abs(seconds - 1.95) <= 1.95 * 0.05, "32 KiB at 16 KiB/s: \(entry)")
+    }
+
+    /// `slice 1..1 upstream`: the server reads a byte at a time, so a server that drops what
+    /// follows the last terminator of a read never sees a whole line.
+    @Test func slicesCatchAServerThatDropsPartialLines() async throws {
+        let sliced = Self.chat.replacingOccurrences(of: "linechat serve --port {port}", with: "linechat serve --port {port} --fault no-partial-buffering")
+            .replacingOccurrences(of: "c: send line \"iam:Luke\"\nc: expect line \"Luke has joined\"\n", with: "p: slice 1..1 upstream\n")
+        let faulty = try await ScenarioHarness.run(sliced + "c: send line \"ping\"\nc: expect line \"pong\"")
+        faulty.expectFailure(line: 8, containing: "received line: \"ERR unknown command\"")
+        let fine = try await ScenarioHarness.run(Self.chat + "p: slice 1..1 upstream\nc: send line \"ping\"\nc: expect line \"pong\"")
+        fine.expectPassed()
+    }
+
+    /// What was held goes on, in order, once released.
+    @Test func holdThenReleaseDeliversEverythingInOrder() async throws {
+        let lines = 300
+        var steps = "p: hold\n"
+        for index in 0..<lines { steps += "c: send line \"line \(index) \(String(repeating: "x", count: 200))\"\n" }
+        steps += "s: expect nothing for 200ms\np: release\n"
+        for index in 0..<lines { steps += "s: expect line \"line \(index) \(String(repeating: "x", count: 200))\"\n" }
+        let result = try await ScenarioHarness.run(Self.sink + steps)
+        result.expectPassed()
+    }
+
+    /// `cut after 100 bytes downstream`: the client gets exactly 100 bytes, then FIN.
+    @Test func cutAfterClosesAtTheByte() async throws {
+        let result = try await ScenarioHarness.run(Self.sink + """
+            p: cut after 100 bytes downstream
+            s: send "\(String(repeating: "0123456789", count: 30))"
+            c: expect bytes 100 = "\(String(repeating: "0123456789", count: 10))"
+            c: expect eof
+            s: expect eof
+            """)
+        result.expectPassed()
+    }
+
+    /// linechat's client through the proxy: a cut is a FIN it leaves on (exit 0), a reset an
+    /// error it reports (exit 1).
+    @Test func theClientSeesACutAsFINAndAResetAsRST() async throws {
+        let opening = Self.sink + """
+            spawn client "linechat connect 127.0.0.1:{p.port} --name Han" with stdin
+            accept t on l
+            t: expect line "iam:Han"
+            t: send line "welcome"
+            expect stdout client line "welcome"
+
+            """
+        let cut = try await ScenarioHarness.run(opening + "p: cut\nt: expect eof\nexpect exit client code 0")
+        cut.expectPassed()
+        let reset = try await ScenarioHarness.run(opening + "p: reset\nt: expect reset\nexpect stderr client line /reset/\nexpect exit client code 1")
+        reset.expectPassed()
+    }
+}
