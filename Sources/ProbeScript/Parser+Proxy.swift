@@ -1,5 +1,18 @@
 /// `proxy NAME FRONT to BACK` and the fault steps on a proxy (`p: delay 50ms downstream`).
 extension Parser {
+    /// One fault as a command line gives it (`tcpprobe proxy … --fault "delay 50ms"`): the
+    /// step without its `NAME:`, from `source`'s only line.
+    public static func proxyFault(_ source: SourceFile) -> Result<ProxyFault, Diagnostic> {
+        var parser = Parser(source: source)
+        do {
+            let fault = try parser.parseProxyFault(try parser.keyword(Grammar.proxyFaults, after: "--fault"))
+            if !parser.atStatementEnd { throw parser.failure("expected the end of the fault, found \(parser.current.display)", at: parser.current) }
+            return .success(fault)
+        } catch {
+            return .failure((error as! Failure).diagnostic)
+        }
+    }
+
     mutating func parseProxy() throws -> StatementKind {
         let name = try name("a proxy name")
         let front = try address()
@@ -8,7 +21,7 @@ extension Parser {
     }
 
     /// The fault step that `keyword` began, with its optional direction last.
-    mutating func parseProxyFault(_ keyword: String) throws -> StatementKind {
+    mutating func parseProxyFault(_ keyword: String) throws -> ProxyFault {
         let change: ProxyFault.Change
         switch keyword {
         case "delay":
@@ -42,6 +55,6 @@ extension Parser {
         if !atStatementEnd {
             direction = ProxyDirection(rawValue: try self.keyword(ProxyDirection.allCases.map(\.rawValue), after: "the \(keyword) fault"))
         }
-        return .proxyFault(ProxyFault(change: change, direction: direction))
+        return ProxyFault(change: change, direction: direction)
     }
 }

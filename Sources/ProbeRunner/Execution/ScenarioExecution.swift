@@ -107,6 +107,7 @@ final class ScenarioExecution {
     /// Closes what the run left open, stops its subjects and its capture.
     private func finish(passed: Bool) async {
         await closeAll()
+        runRecord.notes += table.proxies.keys.sorted().flatMap { name in table.proxies[name]!.problems.map { "proxy '\(name)': \($0)" } }
         await stopSubjects(reportOutput: !passed)
         wire.verifyInjectedSplits(&runRecord)
         wire.finish(passed: passed, options.capture, keepingEventsOf: options.recordWire ? table.all : nil, &runRecord)

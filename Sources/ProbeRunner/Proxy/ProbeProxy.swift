@@ -20,6 +20,8 @@ final class ProbeProxy: @unchecked Sendable {
     private var standing: (action: ProxyAction, direction: ProxyDirection?)?
     /// Why back connections failed, for the scenario's notes.
     private(set) var problems: [String] = []
+    /// Told of each link once both its legs have closed, and of each back connection that failed.
+    var report: (@Sendable (String) -> Void)?
 
     init(name: String, back: (host: String, port: Int), seed: UInt64) {
         self.name = name
@@ -48,8 +50,13 @@ final class ProbeProxy: @unchecked Sendable {
                 }.flatMap { [self] in
                     link.join(back.host, back.port).map { [self] in
                         if let standing = lock.withLock({ standing }) { act(standing.action, standing.direction, on: link) }
+                        if let report, let backLeg = link.back {
+                            link.front.closeFuture.and(backLeg.closeFuture).whenComplete { _ in report(link.summary) }
+                        }
                     }.flatMapErrorThrowing { [self] error in
-                        lock.withLock { problems.append("connection \(link.number): could not reach \(back.host):\(back.port): \(error)") }
+                        let problem = "connection \(link.number): could not reach \(back.host):\(back.port): \(error)"
+                        lock.withLock { problems.append(problem) }
+                        report?(problem)
                     }
                 }
             }

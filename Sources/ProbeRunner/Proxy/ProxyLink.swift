@@ -20,11 +20,15 @@ final class ProxyLink: @unchecked Sendable {
     /// The ports of each leg, kept from the start: a closed channel no longer knows them.
     let frontPorts: (local: Int?, remote: Int?)
     private(set) var backPorts: (local: Int?, remote: Int?) = (nil, nil)
+    private let opened = NIODeadline.now()
+    /// The client's address, as `tcpprobe proxy` prints it.
+    private let client: String
 
     init(number: Int, front: Channel, upstream: ProxyFaults, downstream: ProxyFaults, seed: UInt64) {
         self.number = number
         self.front = front
         frontPorts = (front.localAddress?.port, front.remoteAddress?.port)
+        client = front.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
         self.upstream = ProxyPump(direction: .upstream, faults: upstream, seed: seed)
         self.downstream = ProxyPump(direction: .downstream, faults: downstream, seed: seed &+ 1)
         self.upstream.onCutAfter = { [unowned self] in cut(nil) }
@@ -56,6 +60,13 @@ final class ProxyLink: @unchecked Sendable {
                 front.close(promise: nil)
                 return front.eventLoop.makeFailedFuture(error)
             }
+    }
+
+    /// A line for `tcpprobe proxy` once both legs have closed: who, how much each way, how long.
+    var summary: String {
+        let seconds = Double((NIODeadline.now() - opened).nanoseconds) / 1e9
+        return "connection \(number): \(client), \(upstream.forwarded) bytes upstream, \(downstream.forwarded) downstream, "
+            + DurationFormat.fixed(seconds, places: 3) + " s"
     }
 
     /// The legs `direction` writes to: upstream the back leg, downstream the front; nil both.

@@ -1,0 +1,27 @@
+import NIOCore
+import NIOPosix
+import ProbeScript
+
+/// A proxy outside any scenario, for interactive debugging (`tcpprobe proxy FRONT to BACK
+/// --fault …`): the faults hold from the start, and `report` hears a line per connection as
+/// it closes.
+public final class StandaloneProxy: Sendable {
+    private let proxy: ProbeProxy
+
+    /// The port it listens on.
+    public var port: Int { proxy.port ?? 0 }
+
+    /// Listens on `front`; each fault a step of a scenario's proxy without its `NAME:`
+    /// (`delay 50ms downstream`), with literal arguments.
+    public init(front: Address, back: Address, faults: [ProxyFault], report: @escaping @Sendable (String) -> Void) async throws {
+        proxy = ProbeProxy(name: "proxy", back: (back.host, back.port), seed: UInt64.random(in: 1...UInt64.max))
+        proxy.report = report
+        for fault in faults { await proxy.perform(try ProxyAction(fault, LiteralArguments()), fault.direction) }
+        try await proxy.bind(host: front.host, port: front.port, group: MultiThreadedEventLoopGroup.singleton)
+    }
+
+    /// Stops listening and closes every connection.
+    public func close() async {
+        await proxy.close()
+    }
+}
