@@ -50,6 +50,10 @@ extension Trait where Self == Requirement {
     public static var curl: Self { .executable("curl", ["/usr/bin/curl"], remedy: "apt-get install curl") }
     public static var openssl: Self { .executable("openssl", ["/usr/bin/openssl"], remedy: "apt-get install openssl") }
     public static var nginx: Self { .executable("nginx", ["/usr/sbin/nginx", "/usr/local/sbin/nginx"], remedy: "apt-get install nginx") }
+    /// redis-server and redis-cli, a real server and client.
+    public static var redis: Self {
+        .executable("redis-cli", ["/usr/bin/redis-cli"], remedy: "apt-get install redis-server redis-tools")
+    }
     public static var setpriv: Self { .executable("setpriv", ["/usr/bin/setpriv"], remedy: "apt-get install util-linux") }
     /// Root, for live capture (CAP_NET_RAW) and for dropping privileges in tests.
     public static var root: Self {
