@@ -2,9 +2,10 @@ import ProbeResults
 import ProbeScript
 
 /// One self-contained HTML file (no external assets): per scenario its outcome, and a ladder
-/// diagram — probe and peer as two vertical lines, each segment an arrow with its time, flags,
-/// length and payload — drawn from the capture when there was one, else from the step log.
-/// Steps and the failure are marked on the timeline.
+/// diagram — probe and peer as two vertical lines (with a proxy: client, proxy and server as
+/// three), each segment an arrow with its time, flags, length and payload — drawn from the
+/// capture when there was one, else from the step log. Steps and the failure are marked on
+/// the timeline.
 enum HTMLReport {
     static func render(_ run: RunReport) -> String {
         var html = """
@@ -45,10 +46,30 @@ enum HTMLReport {
     /// A row of the ladder: an arrow between the lines, a note on the timeline, or where rows
     /// were left out.
     private struct Row {
-        enum Kind { case toPeer, toProbe, unitToPeer, unitToProbe, note, failure, gap }
+        enum Kind { case segment, unit, note, failure, gap }
+        /// The lifelines: the probe (or a proxy's client), a proxy, the peer (or its server).
+        enum Lifeline: Int { case left, middle, right }
         var kind: Kind
         var time: Double
         var text: String
+        /// Where an arrow starts and ends.
+        var from = Lifeline.left
+        var to = Lifeline.right
+
+        /// "→" left to right, "←" right to left, blank for a note.
+        var arrow: String {
+            guard kind == .segment || kind == .unit else { return " " }
+            return to.rawValue > from.rawValue ? "→" : "←"
+        }
+    }
+
+    /// The lifelines an event's arrow joins.
+    private static func ends(_ event: WireEvent) -> (Row.Lifeline, Row.Lifeline) {
+        switch event.proxyLeg {
+        case .front?: return event.fromProbe ? (.middle, .left) : (.left, .middle)
+        case .back?: return event.fromProbe ? (.middle, .right) : (.right, .middle)
+        case nil: return event.fromProbe ? (.left, .right) : (.right, .left)
+        }
     }
 
     /// How many rows a ladder draws at most; the rest are listed below it, folded.
@@ -63,17 +84,19 @@ enum HTMLReport {
         var rows: [Row]
         if !result.wire.isEmpty {
             rows = result.wire.map { event in
+                let (from, to) = ends(event)
                 if let unit = event.unit {
-                    return Row(kind: event.fromProbe ? .unitToPeer : .unitToProbe, time: event.offset, text: "\(event.connection) \(unit)")
+                    return Row(kind: .unit, time: event.offset, text: "\(event.connection) \(unit)", from: from, to: to)
                 }
                 let text = "\(event.connection) \(event.flags) len \(event.length)" + (event.preview.isEmpty ? "" : " \"\(event.preview)\"")
-                return Row(kind: event.fromProbe ? .toPeer : .toProbe, time: event.offset, text: text)
+                return Row(kind: .segment, time: event.offset, text: text, from: from, to: to)
             }
         } else {
             rows = result.log.map { entry in
                 let seconds = Double(entry.offset / .microseconds(1)) / 1e6
-                let kind: Row.Kind = entry.message.contains(": sent ") ? .toPeer : (entry.message.contains(": got ") ? .toProbe : .note)
-                return Row(kind: kind, time: seconds, text: (entry.location.map { "line \($0.line): " } ?? "") + entry.message)
+                let sent = entry.message.contains(": sent "), got = entry.message.contains(": got ")
+                return Row(kind: sent || got ? .segment : .note, time: seconds, text: (entry.location.map { "line \($0.line): " } ?? "") + entry.message,
+                           from: got ? .right : .left, to: got ? .left : .right)
             }
         }
         if let failure = result.failure {
@@ -124,28 +147,39 @@ enum HTMLReport {
         let (rows, leftOut) = drawn(rows(result), naming: result.failure?.namedSegments ?? [])
         guard !rows.isEmpty else { return "" }
         let rowHeight = 22, top = 30, left = 90, right = 610, width = 1100
+        let middle = (left + right) / 2
+        let threeLines = rows.contains { $0.from == .middle || $0.to == .middle }
+        func x(_ lifeline: Row.Lifeline) -> Int {
+            switch lifeline {
+            case .left: return left
+            case .middle: return middle
+            case .right: return right
+            }
+        }
         let height = top + rows.count * rowHeight + 20
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"ladder diagram\">\n"
         svg += "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#444\"/></marker></defs>\n"
-        svg += "<text x=\"\(left - 20)\" y=\"18\">probe</text><text x=\"\(right - 15)\" y=\"18\">peer</text>\n"
-        svg += "<line x1=\"\(left)\" y1=\"\(top - 6)\" x2=\"\(left)\" y2=\"\(height - 10)\" stroke=\"#888\"/>"
-        svg += "<line x1=\"\(right)\" y1=\"\(top - 6)\" x2=\"\(right)\" y2=\"\(height - 10)\" stroke=\"#888\"/>\n"
+        let names: [(Row.Lifeline, String)] = threeLines ? [(.left, "client"), (.middle, "proxy"), (.right, "server")] : [(.left, "probe"), (.right, "peer")]
+        for (lifeline, name) in names {
+            svg += "<text x=\"\(x(lifeline) - 15)\" y=\"18\">\(name)</text>"
+            svg += "<line x1=\"\(x(lifeline))\" y1=\"\(top - 6)\" x2=\"\(x(lifeline))\" y2=\"\(height - 10)\" stroke=\"#888\"/>\n"
+        }
         for (index, row) in rows.enumerated() {
             let y = top + index * rowHeight
+            let (from, to) = (x(row.from), x(row.to))
+            let textX = min(from, to) + 10
             svg += "<text x=\"4\" y=\"\(y + 4)\" class=\"note\">+\(DurationFormat.fixed(row.time, places: 3))s</text>"
             switch row.kind {
-            case .toPeer, .toProbe:
-                let (from, to) = row.kind == .toPeer ? (left, right) : (right, left)
+            case .segment:
                 let colour = row.text.contains("RST") ? "#cf222e" : (row.text.contains("FIN") ? "#9a6700" : "#444")
                 svg += "<line x1=\"\(from)\" y1=\"\(y)\" x2=\"\(to)\" y2=\"\(y + 8)\" stroke=\"\(colour)\" marker-end=\"url(#arrow)\"/>"
-                svg += "<text x=\"\(left + 10)\" y=\"\(y - 2)\">\(e(String(row.text.prefix(90))))</text>\n"
-            case .unitToPeer, .unitToProbe:
+                svg += "<text x=\"\(textX)\" y=\"\(y - 2)\">\(e(String(row.text.prefix(90))))</text>\n"
+            case .unit:
                 // A TLS record or WebSocket frame, over the segment that completed it: blue,
                 // dashed, and TLS alerts red.
-                let (from, to) = row.kind == .unitToPeer ? (left, right) : (right, left)
                 let colour = row.text.contains(" alert ") ? "#cf222e" : "#0969da"
                 svg += "<line x1=\"\(from)\" y1=\"\(y)\" x2=\"\(to)\" y2=\"\(y + 8)\" stroke=\"\(colour)\" stroke-dasharray=\"6 3\" marker-end=\"url(#arrow)\"/>"
-                svg += "<text x=\"\(left + 10)\" y=\"\(y - 2)\" class=\"record\">\(e(String(row.text.prefix(90))))</text>\n"
+                svg += "<text x=\"\(textX)\" y=\"\(y - 2)\" class=\"record\">\(e(String(row.text.prefix(90))))</text>\n"
             case .note:
                 svg += "<text x=\"\(right + 12)\" y=\"\(y + 4)\" class=\"note\">\(e(String(row.text.prefix(80))))</text>\n"
             case .failure:
@@ -157,15 +191,7 @@ enum HTMLReport {
         }
         svg += "</svg>\n"
         guard !leftOut.isEmpty else { return svg }
-        let listed = leftOut.map { row -> String in
-            let arrow: String
-            switch row.kind {
-            case .toProbe, .unitToProbe: arrow = "←"
-            case .toPeer, .unitToPeer: arrow = "→"
-            default: arrow = " "
-            }
-            return "+\(DurationFormat.fixed(row.time, places: 3))s \(arrow) \(row.text)"
-        }
+        let listed = leftOut.map { "+\(DurationFormat.fixed($0.time, places: 3))s \($0.arrow) \($0.text)" }
         return svg + "<details class=\"left-out\"><summary>\(leftOut.count) rows left out of the diagram</summary><pre>"
             + e(listed.joined(separator: "\n")) + "</pre></details>\n"
     }

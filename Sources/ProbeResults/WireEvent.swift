@@ -12,8 +12,15 @@ public struct WireEvent: Sendable {
     /// was, as "TLS handshake ServerHello" or "WebSocket text fin 5 bytes masked "hello"". Nil
     /// for a segment.
     public var unit: String?
+    /// The leg of a proxy it crossed: the front leg (client and proxy) or the back leg (proxy
+    /// and server), drawn on a third lifeline; nil for the probe's own connections, where
+    /// `fromProbe` means from the probe (on a leg: from the proxy).
+    public var proxyLeg: ProxyLeg?
 
-    public init(offset: Double, connection: String, fromProbe: Bool, flags: String, length: Int, preview: String, unit: String? = nil) {
+    public enum ProxyLeg: String, Sendable { case front, back }
+
+    public init(offset: Double, connection: String, fromProbe: Bool, flags: String, length: Int, preview: String, unit: String? = nil,
+                proxyLeg: ProxyLeg? = nil) {
         self.offset = offset
         self.connection = connection
         self.fromProbe = fromProbe
@@ -21,5 +28,6 @@ public struct WireEvent: Sendable {
         self.length = length
         self.preview = preview
         self.unit = unit
+        self.proxyLeg = proxyLeg
     }
 }

@@ -144,6 +144,27 @@ import Testing
         #expect(html.contains("TLS application-data 6 bytes &quot;pong\\r\\n&quot;") || html.contains("TLS application-data 6 bytes \"pong\\r\\n\""))
     }
 
+    /// A proxy's legs on three lifelines: the front leg between client and proxy, the back leg
+    /// between proxy and server, each arrow from its sender.
+    @Test func aProxyLadderHasThreeLifelines() throws {
+        var result = ScenarioResult(path: "Scenarios/proxy.scn", title: "proxy", outcome: .passed, duration: .seconds(1), log: [], notes: [])
+        result.wire = [
+            WireEvent(offset: 0.010, connection: "proxy 'p' connection 1", fromProbe: false, flags: "PSH,ACK", length: 6, preview: "ping", proxyLeg: .front),
+            WireEvent(offset: 0.011, connection: "proxy 'p' connection 1", fromProbe: true, flags: "PSH,ACK", length: 6, preview: "ping", proxyLeg: .back),
+            WireEvent(offset: 0.012, connection: "proxy 'p' connection 1", fromProbe: false, flags: "PSH,ACK", length: 6, preview: "pong", proxyLeg: .back),
+            WireEvent(offset: 0.013, connection: "proxy 'p' connection 1", fromProbe: true, flags: "PSH,ACK", length: 6, preview: "pong", proxyLeg: .front),
+        ]
+        let html = ReportFormat.html.render(RunReport(results: [result], startedAt: "2026-01-02T03:04:05Z", duration: .seconds(1)))
+        #expect(html.contains(">client</text>") && html.contains(">proxy</text>") && html.contains(">server</text>"), "\(html)")
+        #expect(!html.contains(">probe</text>"))
+        // The client's ping (left 90 → middle 350), forwarded (350 → right 610), the pong back.
+        for (from, to) in [(90, 350), (350, 610), (610, 350), (350, 90)] {
+            #expect(html.contains("<line x1=\"\(from)\" y1=") && html.contains("x2=\"\(to)\""), "an arrow \(from) → \(to)")
+        }
+        #expect(html.contains("<line x1=\"90\" y1=\"30\" x2=\"350\" y2=\"38\""), "\(html)")
+        #expect(html.contains("<line x1=\"350\" y1=\"96\" x2=\"90\" y2=\"104\""), "\(html)")
+    }
+
     @Test(.chromium) func aLongLadderRendersInChromium() async throws {
         let chromium = try #require(Requirement.chromium.path)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-ladder-\(UUID())")

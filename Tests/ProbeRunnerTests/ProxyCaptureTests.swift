@@ -12,7 +12,9 @@ struct ProxyCaptureTests {
     private func run(_ text: String) async throws -> ScenarioResult {
         let loaded = ScenarioLoader.load("proxy.scn", predefinedVariables: []) { _ in text }
         let scenario = try #require(loaded.scenario, "\(loaded.diagnostics)")
-        return await ScenarioHarness.runOnOwnLoop(scenario, options: RunOptions(capture: CaptureSettings(directory: FileManager.default.temporaryDirectory.path, keep: .never)))
+        var options = RunOptions(capture: CaptureSettings(directory: FileManager.default.temporaryDirectory.path, keep: .never))
+        options.recordWire = true
+        return await ScenarioHarness.runOnOwnLoop(scenario, options: options)
     }
 
     /// A server that writes each reply in two writes: what the client gets is whole lines, and
@@ -30,7 +32,15 @@ struct ProxyCaptureTests {
             p: assert wire from client lines unsplit
             p: assert wire from server lines unsplit
             """ }
-        try await run(opening("")).expectPassed()
+        let passed = try await run(opening(""))
+        passed.expectPassed()
+        // For the ladder: both legs, each on its side of the proxy; the probe's own connection
+        // `c` is the front leg seen from the client, so it is not drawn twice.
+        let legs = passed.wire.filter { $0.proxyLeg != nil }
+        #expect(legs.contains { $0.proxyLeg == .front && !$0.fromProbe && $0.preview == "iam:Luke\\r\\n" }, "\(legs.map(\.preview))")
+        #expect(legs.contains { $0.proxyLeg == .back && $0.fromProbe && $0.preview == "iam:Luke\\r\\n" }, "\(legs.map(\.preview))")
+        #expect(legs.contains { $0.proxyLeg == .back && !$0.fromProbe && $0.preview == "Luke has joined\\r\\n" })
+        #expect(!passed.wire.contains { $0.connection == "connection 'c'" }, "\(passed.wire.map(\.connection))")
         let split = try await run(opening("--fault split-replies"))
         split.expectFailure(line: 10, containing: "proxy 'p' connection 1 back leg: wire from server: the line \"Luke has joined\\r\\n\"", "was split across 2 segments")
     }

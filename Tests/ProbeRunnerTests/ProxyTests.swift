@@ -121,6 +121,36 @@ import Testing
         result.expectPassed()
     }
 
+    /// TLS and WebSocket pass through as bytes, sliced: the handshake, the upgrade and the
+    /// frames, which the watch sees as they are on the wire.
+    @Test func tlsAndWebSocketPassThrough() async throws {
+        let tls = try await ScenarioHarness.run("""
+            set timeout 2s
+            listen l 127.0.0.1:0 tls
+            proxy p 127.0.0.1:0 to 127.0.0.1:{l.port}
+            p: slice 1..64 every 0
+            connect c 127.0.0.1:{p.port} tls ca "{l.cert}"
+            accept s on l
+            c: send line "over TLS"
+            s: expect line "over TLS"
+            p: expect upstream bytes 1 = hex"16"
+            """)
+        tls.expectPassed()
+        let webSocket = try await ScenarioHarness.run("""
+            var port = free-port
+            set timeout 2s
+            spawn server "linechat serve --websocket --port {port}" ready on 127.0.0.1:{port} within 10s
+            proxy p 127.0.0.1:0 to 127.0.0.1:{port}
+            p: slice 1..3 every 0
+            connect c ws://127.0.0.1:{p.port}/chat
+            c: send text "ping"
+            c: expect text "pong"
+            p: expect downstream until "\\r\\n\\r\\n" max 1KiB
+            p: expect downstream bytes 6 = hex"81 04 70 6f 6e 67"
+            """)
+        webSocket.expectPassed()
+    }
+
     /// linechat's client through the proxy: a cut is a FIN it leaves on (exit 0), a reset an
     /// error it reports (exit 1).
     @Test func theClientSeesACutAsFINAndAResetAsRST() async throws {

@@ -110,7 +110,8 @@ final class ScenarioExecution {
         runRecord.notes += table.proxies.keys.sorted().flatMap { name in table.proxies[name]!.problems.map { "proxy '\(name)': \($0)" } }
         await stopSubjects(reportOutput: !passed)
         wire.verifyInjectedSplits(&runRecord)
-        wire.finish(passed: passed, options.capture, keepingEventsOf: options.recordWire ? table.all : nil, &runRecord)
+        wire.finish(passed: passed, options.capture, keepingEventsOf: options.recordWire ? table.all : nil,
+                    proxies: table.proxies.keys.sorted().compactMap { table.proxies[$0] }, &runRecord)
     }
 
     func closeAll() async {

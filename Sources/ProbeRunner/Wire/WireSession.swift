@@ -192,9 +192,10 @@ struct WireSession {
 
     /// Stops the capture, keeps or removes its file as `--keep-pcap` says, names a kept file in
     /// the notes, and keeps `connections`' segments for the report when `settings` ask.
-    mutating func finish(passed: Bool, _ settings: CaptureSettings, keepingEventsOf connections: [ProbeConnection]?, _ record: inout RunRecord) {
+    mutating func finish(passed: Bool, _ settings: CaptureSettings, keepingEventsOf connections: [ProbeConnection]?, proxies: [ProbeProxy] = [],
+                         _ record: inout RunRecord) {
         guard let capture else { return }
-        if let connections { keepEvents(of: connections, capture) }
+        if let connections { keepEvents(of: connections, proxies, capture) }
         let stats = capture.stop()
         if let incompleteness = stats.incompleteness { record.notes.append("\(incompleteness): the pcap is incomplete") }
         if let held = hold?.summary { record.notes.append(held) }
@@ -227,13 +228,29 @@ struct WireSession {
 
     /// Keeps the segments of `connections` (at most 2000) for the ladder diagram, and over TLS
     /// their records, decrypted, and over WebSocket their frames, each at the time of the
-    /// segment that completed it.
-    private mutating func keepEvents(of connections: [ProbeConnection], _ capture: any PacketCapture) {
+    /// segment that completed it; and the segments of each proxy's legs, on their own lifeline
+    /// (a probe connection that is one of those legs seen from its other end is left out).
+    private mutating func keepEvents(of connections: [ProbeConnection], _ proxies: [ProbeProxy], _ capture: any PacketCapture) {
         capture.sync()
         let readsPayloads = connections.contains { $0.tls != nil || $0.webSocket != nil }
         guard let segments = try? capture.segments(payloadPrefix: readsPayloads ? .max : Self.shownPayload) else { return }
+        var legs: Set<[Int]> = []
+        for proxy in proxies {
+            for link in proxy.all {
+                for (leg, ports) in [(WireEvent.ProxyLeg.front, link.frontPorts), (.back, link.backPorts)] {
+                    guard let proxyPort = ports.local, let otherPort = ports.remote else { continue }
+                    legs.insert([otherPort, proxyPort])
+                    let label = "proxy '\(proxy.name)' connection \(link.number)"
+                    for segment in ConnectionTrace(segments: segments, probePort: proxyPort, peerPort: otherPort).segments {
+                        events.append(WireEvent(offset: offset(ofCaptured: segment.timestamp), connection: label, fromProbe: segment.sourcePort == proxyPort,
+                                                flags: segment.flags.description, length: segment.length,
+                                                preview: ByteEscaper.escape(segment.payload.prefix(40)), proxyLeg: leg))
+                    }
+                }
+            }
+        }
         for connection in connections {
-            guard let probePort = connection.localPort, let peerPort = connection.remotePort else { continue }
+            guard let probePort = connection.localPort, let peerPort = connection.remotePort, !legs.contains([probePort, peerPort]) else { continue }
             let trace = ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort)
             for segment in trace.segments {
                 events.append(WireEvent(offset: offset(ofCaptured: segment.timestamp), connection: connection.label, fromProbe: segment.sourcePort == probePort,
