@@ -109,6 +109,21 @@ import Testing
         result.expectPassed()
     }
 
+    /// The watch reads messages under the scenario's framing; past its 1 MiB it drops the
+    /// oldest bytes, and an expect that needed them says so.
+    @Test func theWatchReadsMessagesAndSaysWhatItDropped() async throws {
+        let result = try await ScenarioHarness.run(Self.sink + """
+            set framing length 2
+            c: send message "hello"
+            s: expect message "hello"
+            p: expect upstream message "hello"
+            c: send random 1100KiB
+            s: expect bytes 1100KiB within 5s
+            p: expect upstream bytes 1100KiB within 200ms
+            """)
+        result.expectFailure(line: 12, containing: "(the watch dropped the oldest 77824 bytes no expect had read: it keeps 1024 KiB a direction)")
+    }
+
     /// `cut after 100 bytes downstream`: the client gets exactly 100 bytes, then FIN.
     @Test func cutAfterClosesAtTheByte() async throws {
         let result = try await ScenarioHarness.run(Self.sink + """

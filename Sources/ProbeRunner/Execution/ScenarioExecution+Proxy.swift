@@ -71,6 +71,20 @@ extension ScenarioExecution {
         links == 1 ? "1 connection open" : "\(links) connections open"
     }
 
+    /// `NAME: expect upstream|downstream …`; a failure says when the watch had dropped bytes
+    /// no expect read, which the expect may have needed.
+    func expect(_ expectation: Expectation, within: Argument<Duration>?, watching watch: ProxyWatch, _ statement: Statement) async throws {
+        do {
+            try await expect(expectation, within: within, on: watch, statement)
+        } catch var failure as StepFailure {
+            let dropped = await watch.droppedUnread()
+            if dropped > 0 {
+                failure.message += "\n(the watch dropped the oldest \(dropped) bytes no expect had read: it keeps \(InboundHandler.watchLimit / 1024) KiB a direction)"
+            }
+            throw failure
+        }
+    }
+
     /// What `NAME: expect upstream|downstream …` reads: the latest connection of the proxy, or
     /// its Nth with `NAME.N:`.
     func proxyWatch(_ direction: ProxyDirection, _ statement: Statement) throws -> ProxyWatch {

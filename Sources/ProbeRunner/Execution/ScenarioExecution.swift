@@ -224,7 +224,7 @@ final class ScenarioExecution {
             return { try await self.proxyFault(fault, statement) }
         case .expectProxied(let direction, let expectation, let within):
             let watch = try proxyWatch(direction, statement)
-            return { try await self.expect(expectation, within: within, on: watch, statement) }
+            return { try await self.expect(expectation, within: within, watching: watch, statement) }
         }
     }
 
