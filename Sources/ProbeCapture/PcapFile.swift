@@ -1,6 +1,7 @@
 import FoundationEssentials
 
-/// Reads the classic pcap file format (microsecond or nanosecond, either byte order).
+/// Reads capture files: the classic pcap format (microsecond or nanosecond, either byte
+/// order), and pcapng through `PcapngFile`.
 public enum PcapFile {
     public enum ReadError: Error, CustomStringConvertible {
         case unreadable(String)
@@ -8,12 +9,14 @@ public enum PcapFile {
         case badMagic(UInt32)
         case truncated(recordAt: Int)
         case tooLarge(payloadLimit: Int)
+        case malformed(String)
 
         public var description: String {
             switch self {
             case .unreadable(let path): return "cannot read \(path)"
             case .tooShort: return "not a pcap file: shorter than its 24-byte header"
-            case .badMagic(let magic): return "not a pcap file: magic number 0x\(String(magic, radix: 16))"
+            case .badMagic(let magic): return "not a pcap or pcapng file: magic number 0x\(String(magic, radix: 16))"
+            case .malformed(let what): return "the capture is malformed: \(what)"
             case .truncated(let offset): return "the pcap file is truncated in the record at byte \(offset)"
             case .tooLarge(let limit):
                 return "the capture holds more than \(limit / 1_048_576) MiB of TCP payload, more than wire checks load into memory (an eighth of this machine's): judge a shorter transfer"
@@ -61,11 +64,12 @@ public enum PcapFile {
     /// The file header's length: records start after it.
     public static let headerLength = 24
 
-    /// Calls `body` with each record of a pcap file's bytes, in file order, from the record at
-    /// byte `start` (the first, by default); returns where the records it read end.
+    /// Calls `body` with each record of a pcap or pcapng file's bytes, in file order, from the
+    /// record at byte `start` (the first, by default); returns where the records it read end.
     @discardableResult
-    public static func forEachRecord(in bytes: UnsafeRawBufferPointer, from start: Int = headerLength, allowTruncatedTail: Bool,
+    public static func forEachRecord(in bytes: UnsafeRawBufferPointer, from start: Int = 0, allowTruncatedTail: Bool,
                                      _ body: (Record) throws -> Void) throws -> Int {
+        if PcapngFile.isPcapng(bytes) { return try PcapngFile.forEachRecord(in: bytes, from: start, allowTruncatedTail: allowTruncatedTail, body) }
         guard bytes.count >= headerLength else { throw ReadError.tooShort }
         let magicLE = UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))
         let littleEndian: Bool

@@ -8,8 +8,8 @@ public struct PcapSegmentReader {
     /// Each segment keeps at most this many bytes of its payload.
     public let payloadPrefix: Int
     public private(set) var segments: [TCPSegment] = []
-    /// Where the next record starts: past the file header at first.
-    private var end = PcapFile.headerLength
+    /// Where the next record starts: the first, at first.
+    private var end = 0
     private var payloadBytes = 0
 
     public init(path: String, payloadPrefix: Int = .max) {

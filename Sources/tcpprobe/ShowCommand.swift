@@ -10,7 +10,7 @@ struct ShowCommand: ParsableCommand {
         abstract: "Render a pcap file as conversations: segments, lines, FIN, RST and zero windows; TLS records, decrypted with a key log."
     )
 
-    @Argument(help: "A pcap file (as tcpprobe, tcpdump or Wireshark write them).")
+    @Argument(help: "A pcap or pcapng file (as tcpprobe, tcpdump, tshark or Wireshark write them).")
     var file: String
 
     @Option(help: "Only connections with this port.")
