@@ -21,7 +21,7 @@ public struct ConversationRenderer: Sendable {
     }
 
     /// Segments grouped by connection (the unordered pair of endpoints), in order of first appearance.
-    static func group(_ segments: [TCPSegment]) -> [(key: Set<Int>, segments: [TCPSegment])] {
+    public static func group(_ segments: [TCPSegment]) -> [(key: Set<Int>, segments: [TCPSegment])] {
         var order: [String] = []
         var groups: [String: [TCPSegment]] = [:]
         for segment in segments {

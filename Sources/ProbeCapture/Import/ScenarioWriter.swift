@@ -1,0 +1,227 @@
+import ProbeScript
+
+/// Writes a captured conversation as a scenario that replays it: the probe takes one side (the
+/// client by default), sends what that side sent, and expects what the other sent, a step per
+/// line, message or turn; the endings become `close`, `shutdown write`, `abort`, `expect eof`
+/// and `expect reset`. Lines when both directions are line-framed, length-prefixed messages
+/// when a header fits both, bytes otherwise; text stays text.
+public struct ScenarioWriter {
+    public enum Role: String, Sendable { case client, server }
+
+    /// The side the probe plays.
+    public var role: Role = .client
+    /// A pause of the probe's side longer than this becomes a `sleep`; nil keeps none.
+    public var keepPauses: Double?
+    /// Parts of expected lines or messages matching these become regex groups (volatile
+    /// values: dates, ids), so a replay passes against a server that varies them.
+    public var masks: [String] = []
+    /// What the header comment names as the source.
+    public var source: String
+
+    public init(source: String) {
+        self.source = source
+    }
+
+    /// How the bytes are cut into steps.
+    enum Framing: Equatable {
+        case lines(Terminator)
+        case length(LengthHeader)
+        case bytes
+    }
+
+    public func write(_ conversation: CapturedConversation) -> String {
+        let framing = Self.framing(of: conversation)
+        let probeIsClient = role == .client
+        let peer = conversation.server
+        var out = ["# Imported by `tcpprobe import` from \(source): \(conversation.client) → \(conversation.server),",
+                   "# captured \(Self.timestamp(conversation.startedAt)). The probe plays the \(role.rawValue)."]
+        out.append("title \(ScenarioLiteral.string(Array("imported: \(conversation.client) → \(conversation.server)".utf8)))")
+        out.append("var host = \(ScenarioLiteral.string(Array(peer.host.utf8)))")
+        out.append("var port = \"\(peer.port)\"")
+        switch framing {
+        case .lines(let terminator) where terminator != .crlf: out.append("set terminator \(terminator)")
+        case .length(let header): out.append("set framing length \(header.width)" + (header.bigEndian ? "" : " little"))
+        default: break
+        }
+        let tls = conversation.isTLS ? " tls insecure" : ""
+        if probeIsClient {
+            out.append("connect {host}:{port}\(tls)")
+        } else {
+            out.append("listen l {host}:{port}\(tls)")
+            out.append("accept c on l")
+        }
+        var steps = Steps(writer: self, framing: framing)
+        var lastEvent = conversation.turns.first?.start ?? conversation.startedAt
+        enum Event { case turn(CapturedConversation.Turn), ending(CapturedConversation.Ending, fromClient: Bool) }
+        var events: [(time: Double, event: Event)] = conversation.turns.map { ($0.start, .turn($0)) }
+        if let ending = conversation.clientEnding { events.append((ending.time, .ending(ending.kind, fromClient: true))) }
+        if let ending = conversation.serverEnding { events.append((ending.time, .ending(ending.kind, fromClient: false))) }
+        events.sort { $0.time < $1.time }
+        for (index, (time, event)) in events.enumerated() {
+            switch event {
+            case .turn(let turn):
+                let fromProbe = turn.fromClient == probeIsClient
+                if fromProbe, let keepPauses, time - lastEvent > keepPauses {
+                    out.append("sleep \(Int(((time - lastEvent) * 1000).rounded()))ms")
+                }
+                out += fromProbe ? steps.sends(turn.bytes) : steps.expects(turn.bytes)
+                lastEvent = turn.end
+            case .ending(let kind, let fromClient):
+                let fromProbe = fromClient == probeIsClient
+                if fromProbe {
+                    if kind == .rst {
+                        out.append("abort")
+                        return Self.joined(out)
+                    }
+                    // A FIN the peer answers with more bytes, or with its own FIN, is a half-close.
+                    let peerFollows = events[(index + 1)...].contains { later in
+                        if case .turn(let turn) = later.event { return turn.fromClient != probeIsClient }
+                        if case .ending(_, let from) = later.event { return from != probeIsClient }
+                        return false
+                    }
+                    if peerFollows {
+                        out.append("shutdown write")
+                    } else {
+                        out.append("close")
+                        return Self.joined(out)
+                    }
+                } else {
+                    out.append(kind == .rst ? "expect reset" : "expect eof")
+                    if kind == .rst { return Self.joined(out) }
+                }
+                lastEvent = time
+            }
+        }
+        return Self.joined(out)
+    }
+
+    private static func joined(_ lines: [String]) -> String { lines.joined(separator: "\n") + "\n" }
+
+    /// "2026-11-23T15:42:01Z".
+    static func timestamp(_ seconds: Double) -> String {
+        let days = Int(seconds / 86_400), rest = Int(seconds) % 86_400
+        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+        let z = days + 719_468, era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097, yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9, year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60))Z"
+    }
+
+    /// Lines when both directions are text cut by one terminator (CRLF, else LF); messages when
+    /// a 4- or 2-byte big-endian header cuts both into whole messages; else bytes.
+    static func framing(of conversation: CapturedConversation) -> Framing {
+        let client = conversation.turns.filter(\.fromClient).flatMap(\.bytes)
+        let server = conversation.turns.filter { !$0.fromClient }.flatMap(\.bytes)
+        for terminator in [Terminator.crlf, .lf] where [client, server].allSatisfy({ isLines($0, terminator) }) {
+            return .lines(terminator)
+        }
+        for width in [4, 2] {
+            let units = MessageUnits.length(LengthHeader(width: width))
+            if [client, server].allSatisfy({ $0.isEmpty || units.messages(in: $0).last?.range.upperBound == $0.count }) {
+                return .length(LengthHeader(width: width))
+            }
+        }
+        return .bytes
+    }
+
+    /// Empty, or text whose every line ends in `terminator` (and no CR or LF stands alone).
+    private static func isLines(_ stream: [UInt8], _ terminator: Terminator) -> Bool {
+        guard !stream.isEmpty else { return true }
+        guard ScenarioLiteral.isText(stream), stream.last == 10 else { return false }
+        for (index, byte) in stream.enumerated() {
+            switch (terminator, byte) {
+            case (.crlf, 10): if index == 0 || stream[index - 1] != 13 { return false }
+            case (.crlf, 13): if index + 1 >= stream.count || stream[index + 1] != 10 { return false }
+            case (_, 13): return false
+            default: break
+            }
+        }
+        return true
+    }
+
+    /// Turns into steps, carrying a line or message split across turns over to the next.
+    private struct Steps {
+        let writer: ScenarioWriter
+        let framing: Framing
+        private var pending: [Bool: [UInt8]] = [:]
+
+        init(writer: ScenarioWriter, framing: Framing) {
+            self.writer = writer
+            self.framing = framing
+        }
+
+        mutating func sends(_ bytes: [UInt8]) -> [String] {
+            units(bytes, fromProbe: true).map { unit in
+                switch framing {
+                case .lines(let terminator): return "send line \(ScenarioLiteral.string(unit.dropLast(terminator.bytes.count)))"
+                case .length: return "send message \(ScenarioLiteral.data(unit))"
+                case .bytes: return "send \(ScenarioLiteral.data(unit))"
+                }
+            }
+        }
+
+        mutating func expects(_ bytes: [UInt8]) -> [String] {
+            units(bytes, fromProbe: false).map { unit in
+                switch framing {
+                case .lines(let terminator): return "expect line " + writer.match(Array(unit.dropLast(terminator.bytes.count)))
+                case .length: return "expect message " + (ScenarioLiteral.isText(unit) ? writer.match(unit) : ScenarioLiteral.hex(unit))
+                case .bytes: return "expect \(ScenarioLiteral.data(unit))"
+                }
+            }
+        }
+
+        /// The whole lines or messages among what the side had pending and `bytes`, each with
+        /// its framing (a line keeps its terminator); bytes, whole.
+        private mutating func units(_ bytes: [UInt8], fromProbe: Bool) -> [[UInt8]] {
+            let stream = (pending[fromProbe] ?? []) + bytes
+            let ranges: [Range<Int>]
+            switch framing {
+            case .lines(let terminator): ranges = MessageUnits.lines(terminator: terminator.bytes).messages(in: stream).map(\.range)
+            case .length(let header): ranges = MessageUnits.length(header).messages(in: stream).map { ($0.range.lowerBound + header.width)..<$0.range.upperBound }
+            case .bytes: return [stream]
+            }
+            pending[fromProbe] = Array(stream[(ranges.last?.upperBound ?? 0)...])
+            return ranges.map { Array(stream[$0]) }
+        }
+    }
+
+    /// An expected line or message: as written, or with the parts `masks` match as regex groups.
+    func match(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var cuts: [Range<String.Index>] = []
+        for mask in masks {
+            guard let regex = try? Regex(mask) else { continue }
+            for found in text.matches(of: regex) where !found.range.isEmpty && !cuts.contains(where: { $0.overlaps(found.range) }) {
+                cuts.append(found.range)
+            }
+        }
+        guard !cuts.isEmpty else { return ScenarioLiteral.string(bytes) }
+        cuts.sort { $0.lowerBound < $1.lowerBound }
+        var pattern = "^"
+        var position = text.startIndex
+        for (index, cut) in cuts.enumerated() {
+            pattern += Self.regexEscaped(text[position..<cut.lowerBound])
+            let mask = masks.first { (try? Regex($0)).map { text[cut].wholeMatch(of: $0) != nil } ?? false } ?? ".*"
+            pattern += "(?<masked\(index + 1)>\(mask))"
+            position = cut.upperBound
+        }
+        pattern += Self.regexEscaped(text[position...]) + "$"
+        // A slash ends the regex literal: written \/ it is the slash itself.
+        return "/" + pattern.split(separator: "/", omittingEmptySubsequences: false).joined(separator: "\\/") + "/"
+    }
+
+    private static func regexEscaped(_ text: Substring) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\", "^", "$", ".", "|", "?", "*", "+", "(", ")", "[", "]", "{", "}": out += "\\" + String(scalar)
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

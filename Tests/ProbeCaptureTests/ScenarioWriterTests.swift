@@ -1,0 +1,56 @@
+import ProbeScript
+import Testing
+@testable import ProbeCapture
+
+/// What `tcpprobe import` writes for a conversation: the framing it detects, the side the
+/// probe plays, pauses, masks, and the endings; every scenario it writes parses.
+@Suite struct ScenarioWriterTests {
+    private func conversation(_ turns: [(Bool, String, Double)], client: CapturedConversation.Ending? = .fin, server: CapturedConversation.Ending? = .fin,
+                              clientFirst: Bool = false) -> CapturedConversation {
+        var conversation = CapturedConversation(client: Address(host: "127.0.0.1", port: 40000), server: Address(host: "127.0.0.1", port: 7000),
+                                                startedAt: 1_795_448_521)
+        for (fromClient, text, time) in turns { conversation.add(Array(text.utf8), fromClient: fromClient, at: time) }
+        let last = turns.last?.2 ?? 0
+        if let client { conversation.end(client, fromClient: true, at: last + (clientFirst ? 0.1 : 0.2)) }
+        if let server { conversation.end(server, fromClient: false, at: last + (clientFirst ? 0.2 : 0.1)) }
+        return conversation
+    }
+
+    private func steps(_ text: String) -> [String] {
+        let loaded = ScenarioLoader.load("imported.scn", predefinedVariables: []) { _ in text }
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.description))\n\(text)")
+        return text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && !$0.hasPrefix("title") && !$0.hasPrefix("var") }
+    }
+
+    @Test func linesWithTheirTerminatorAndTheEndingsInOrder() {
+        let writer = ScenarioWriter(source: "chat.pcap")
+        let text = writer.write(conversation([(true, "iam:Luke\r\n", 1), (false, "Luke has joined\r\n", 1.01), (true, "quit\r\n", 1.02), (false, "bye\r\n", 1.03)]))
+        #expect(text.hasPrefix("# Imported by `tcpprobe import` from chat.pcap: 127.0.0.1:40000 → 127.0.0.1:7000,\n# captured 2026-11-23T15:42:01Z."), "\(text)")
+        #expect(steps(text) == ["connect {host}:{port}", "send line \"iam:Luke\"", "expect line \"Luke has joined\"", "send line \"quit\"", "expect line \"bye\"",
+                                "expect eof", "close"])
+        let lf = writer.write(conversation([(true, "a\n", 1), (false, "b {x}\n", 2)], client: .fin, server: .fin, clientFirst: true))
+        #expect(steps(lf) == ["set terminator lf", "connect {host}:{port}", "send line \"a\"", "expect line \"b \\{x\\}\"", "shutdown write", "expect eof"])
+    }
+
+    @Test func messagesBytesAndHex() {
+        let writer = ScenarioWriter(source: "x.pcap")
+        let framed = writer.write(conversation([(true, "\0\0\0\u{5}hello", 1), (false, "\0\0\0\u{2}hi", 2)], client: nil, server: .rst))
+        #expect(steps(framed) == ["set framing length 4", "connect {host}:{port}", "send message \"hello\"", "expect message \"hi\"", "expect reset"])
+        let bytes = writer.write(conversation([(true, "GET / HTTP/1.0\r\n\r\n", 1), (false, "\u{1}\u{2}\u{3}", 2)], client: .rst, server: nil))
+        #expect(steps(bytes) == ["connect {host}:{port}", "send \"GET / HTTP/1.0\\r\\n\\r\\n\"", "expect hex\"01 02 03\"", "abort"])
+    }
+
+    @Test func theServerRolePausesAndMasks() {
+        var writer = ScenarioWriter(source: "x.pcap")
+        writer.role = .server
+        writer.keepPauses = 0.1
+        writer.masks = ["[0-9]{2}:[0-9]{2}"]
+        let text = writer.write(conversation([(true, "time?\r\n", 1), (false, "hello\r\n", 1.05), (false, "it is 12:34 now\r\n", 1.5)]))
+        #expect(steps(text) == ["listen l {host}:{port}", "accept c on l", "expect line \"time?\"",
+                                "send line \"hello\"", "sleep 450ms", "send line \"it is 12:34 now\"", "shutdown write", "expect eof"])
+        var client = ScenarioWriter(source: "x.pcap")
+        client.masks = ["[0-9]{2}:[0-9]{2}"]
+        let masked = client.write(conversation([(true, "time?\r\n", 1), (false, "it is 12:34 now\r\n", 1.5)]))
+        #expect(steps(masked).contains("expect line /^it is (?<masked1>[0-9]{2}:[0-9]{2}) now$/"), "\(masked)")
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// `tcpprobe import`: a captured conversation becomes a scenario that reads like a hand-written
+/// one, passes `check`, and replays against the same server; a capture of a planted fault,
+/// replayed against the good server, fails on the difference. Captures from tcpdump and tshark
+/// (pcap and pcapng) import alike. Root: capture.
+@Suite(.serialized, .heavy, .root) struct ImportCommandTests {
+    private let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// A free port on 127.0.0.1, for a server the test starts.
+    private func freePort() throws -> Int {
+        let (fd, port) = try LoopbackSocket.bound(listening: false)
+        close(fd)
+        return port
+    }
+
+    /// Runs `scenario` (a path) with linechat serving on a fresh port as `{port}`, the way the
+    /// imported scenario expects its server.
+    private func replay(_ scenario: URL, fault: String = "") async throws -> ProbeProcess.Output {
+        let port = try freePort()
+        let wrapper = directory.appendingPathComponent("replay-\(UUID().uuidString).scn")
+        try """
+            spawn server "linechat serve --port {port} \(fault)" ready on 127.0.0.1:{port} within 10s
+            include "\(scenario.lastPathComponent)"
+            """.write(to: wrapper, atomically: true, encoding: .utf8)
+        return try await ProbeProcess.run(["run", "--var", "port=\(port)", wrapper.path])
+    }
+
+    /// The pcap a run of `Scenarios/NAME.scn` kept.
+    private func capture(_ name: String, variables: [String] = []) async throws -> URL {
+        let pcaps = directory.appendingPathComponent("pcaps-\(UUID().uuidString)")
+        let scenario = ProbeProcess.fixtures.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenarios/\(name).scn")
+        _ = try await ProbeProcess.run(["run", "--capture", "--keep-pcap", "always", "--pcap-dir", pcaps.path] + variables + [scenario.path])
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: pcaps.path).first { $0.hasSuffix(".pcap") })
+        return pcaps.appendingPathComponent(file)
+    }
+
+    @Test func aLinechatConversationRoundTrips() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pcap = try await capture("crlf")
+        let imported = directory.appendingPathComponent("imported.scn")
+        let written = try await ProbeProcess.run(["import", pcap.path, "-o", imported.path])
+        #expect(written.status == 0, "\(written.stderr)")
+        let text = try String(contentsOf: imported, encoding: .utf8)
+        #expect(text.contains("send line \"iam:Luke\"\nexpect line \"Luke has joined\"\nsend line \"ping\"\nexpect line \"pong\"\nsend line \"quit\"\nexpect line \"bye\"\nexpect eof\n"), "\(text)")
+        #expect(text.hasPrefix("# Imported by `tcpprobe import` from ") && !text.contains("hex\""), "\(text)")
+        let checked = try await ProbeProcess.run(["check", imported.path])
+        #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
+        let replayed = try await replay(imported)
+        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+
+        // The server with LF-only replies, captured, imported and replayed against the good one.
+        let faulty = try await capture("crlf", variables: ["--var", "fault=--fault lf-only"])
+        let importedFault = directory.appendingPathComponent("imported-fault.scn")
+        _ = try await ProbeProcess.run(["import", faulty.path, "-o", importedFault.path])
+        let difference = try await replay(importedFault)
+        #expect(difference.status == 1, "\(difference.stdout)")
+        #expect(difference.stdout.contains("Luke has joined\\n") && difference.stdout.contains("first difference"), "\(difference.stdout)")
+    }
+
+    /// redis-cli against redis-server, captured by tcpdump; and tshark's pcapng of the same
+    /// capture imports to the same scenario.
+    @Test(.tcpdump, .redis, .tshark) func aTcpdumpCaptureOfRedisReplays() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try freePort()
+        let redis = Process()
+        redis.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
+        redis.arguments = ["--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        redis.standardOutput = FileHandle.nullDevice
+        try redis.run()
+        // SIGKILL: this process may hand its children SIGTERM and SIGINT blocked (a dispatch
+        // signal source of a RunSession that ran in it), and -U wrote tcpdump's every packet.
+        defer { kill(redis.processIdentifier, SIGKILL); redis.waitUntilExit() }
+        let pcap = directory.appendingPathComponent("redis.pcap")
+        let tcpdump = Process()
+        tcpdump.executableURL = URL(fileURLWithPath: try #require(Requirement.tcpdump.path))
+        tcpdump.arguments = ["-i", "lo", "-U", "-w", pcap.path, "tcp port \(port)"]
+        tcpdump.standardError = FileHandle.nullDevice
+        try tcpdump.run()
+        try await Task.sleep(for: .milliseconds(800))
+        let cli = try await ProbeProcess.run(["-p", "\(port)"], input: "SET greeting hello\nGET greeting\nDEL greeting\n",
+                                             executable: URL(fileURLWithPath: "/usr/bin/redis-cli"))
+        #expect(cli.stdout.contains("hello"), "\(cli.stdout)\(cli.stderr)")
+        try await Task.sleep(for: .milliseconds(500))
+        kill(tcpdump.processIdentifier, SIGKILL)
+        tcpdump.waitUntilExit()
+
+        let imported = directory.appendingPathComponent("redis.scn")
+        let written = try await ProbeProcess.run(["import", pcap.path, "-o", imported.path])
+        #expect(written.status == 0, "\(written.stderr)")
+        let text = try String(contentsOf: imported, encoding: .utf8)
+        #expect(text.contains("send line \"SET\"") && text.contains("expect line \"+OK\"") && text.contains("expect line \"hello\""), "\(text)")
+        let replayed = try await ProbeProcess.run(["run", "--var", "port=\(port)", imported.path])
+        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+
+        let pcapng = directory.appendingPathComponent("redis.pcapng")
+        let tshark = Process()
+        tshark.executableURL = URL(fileURLWithPath: try #require(Requirement.tshark.path))
+        tshark.arguments = ["-r", pcap.path, "-F", "pcapng", "-w", pcapng.path]
+        tshark.standardError = FileHandle.nullDevice
+        try tshark.run()
+        tshark.waitUntilExit()
+        let fromNG = try await ProbeProcess.run(["import", pcapng.path])
+        #expect(fromNG.stdout.split(separator: "\n").dropFirst() == text.split(separator: "\n").dropFirst(), "the same scenario but for the file it names:\n\(fromNG.stdout)")
+    }
+}
