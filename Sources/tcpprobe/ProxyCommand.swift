@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import FoundationEssentials
 import ProbeRunner
 import ProbeScript
@@ -53,33 +52,7 @@ struct ProxyCommand: AsyncParsableCommand {
         let shown = faults.isEmpty ? "no faults" : "faults: " + faults.joined(separator: "; ")
         print("tcpprobe proxy: listening on \(Address(host: front.host, port: proxy.port)), forwarding to \(back); \(shown)")
         fflush(stdout)
-        await Self.waitForInterrupt()
+        await Interrupt.wait()
         await proxy.close()
     }
-
-    /// Returns on Ctrl-C or SIGTERM.
-    private static func waitForInterrupt() async {
-        let queue = DispatchQueue(label: "tcpprobe.proxy.signals")
-        let waiter = Waiter()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.sync { waiter.continuation = continuation }
-            for number in [SIGINT, SIGTERM] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler {
-                    waiter.continuation?.resume()
-                    waiter.continuation = nil
-                }
-                source.resume()
-                sources.append(source)
-            }
-        }
-    }
-
-    /// The continuation the first signal resumes; touched on the signals' serial queue only.
-    private final class Waiter: @unchecked Sendable {
-        var continuation: CheckedContinuation<Void, Never>?
-    }
-
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
 }

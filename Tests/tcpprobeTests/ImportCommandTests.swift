@@ -66,6 +66,48 @@ import Testing
         #expect(difference.stdout.contains("Luke has joined\\n") && difference.stdout.contains("first difference"), "\(difference.stdout)")
     }
 
+    /// `tcpprobe record` between redis-cli and redis-server writes the conversation as it ends;
+    /// replayed against the same server, it passes.
+    @Test(.redis) func aRecordingOfRedisReplays() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try freePort()
+        let redis = Process()
+        redis.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
+        redis.arguments = ["--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        redis.standardOutput = FileHandle.nullDevice
+        try redis.run()
+        defer { kill(redis.processIdentifier, SIGKILL); redis.waitUntilExit() }
+        let recording = directory.appendingPathComponent("record.scn")
+        try """
+            var front = free-port
+            set timeout 5s
+            spawn recorder "tcpprobe record --listen 127.0.0.1:{front} --to 127.0.0.1:\(port) -o \(directory.path)/rec-\\{n\\}.scn" ready on 127.0.0.1:{front} within 10s
+            spawn cli "redis-cli -p {front}" with stdin
+            input cli line "SET k v1"
+            input cli line "INCR n"
+            input cli line "GET k"
+            input cli eof
+            expect stdout cli line "OK" within 5s
+            expect stdout cli line "1"
+            expect stdout cli line "v1"
+            expect exit cli code 0
+            expect stdout recorder line /^tcpprobe record: listening on /
+            expect stdout recorder line /^connection 1: 127.0.0.1:[0-9]+ → 127.0.0.1:[0-9]+, [0-9]+ turns, written to .*rec-1.scn$/
+            """.write(to: recording, atomically: true, encoding: .utf8)
+        let recorded = try await ProbeProcess.run(["run", recording.path])
+        #expect(recorded.status == 0, "\(recorded.stdout)\(recorded.stderr)")
+        let scenario = directory.appendingPathComponent("rec-1.scn")
+        let text = try String(contentsOf: scenario, encoding: .utf8)
+        #expect(text.contains("send line \"INCR\"") && text.contains("expect line \"v1\""), "\(text)")
+        let replayed = try await ProbeProcess.run(["run", scenario.path])
+        #expect(replayed.status == 1, "INCR answers 2 now: the replay names the difference")
+        #expect(replayed.stdout.contains("expected line: \":1\"") && replayed.stdout.contains("received line: \":2\""), "\(replayed.stdout)")
+        let masked = directory.appendingPathComponent("rec-masked.scn")
+        try text.replacingOccurrences(of: "expect line \":1\"", with: "expect line /^:[0-9]+$/").write(to: masked, atomically: true, encoding: .utf8)
+        let passed = try await ProbeProcess.run(["run", masked.path])
+        #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
+    }
+
     /// redis-cli against redis-server, captured by tcpdump; and tshark's pcapng of the same
     /// capture imports to the same scenario.
     @Test(.tcpdump, .redis, .tshark) func aTcpdumpCaptureOfRedisReplays() async throws {

@@ -1,6 +1,7 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import ProbeCapture
 import ProbeScript
 
 /// `proxy NAME FRONT to BACK`: listens on FRONT and joins each client to a new connection to
@@ -22,6 +23,8 @@ final class ProbeProxy: @unchecked Sendable {
     private(set) var problems: [String] = []
     /// Told of each link once both its legs have closed, and of each back connection that failed.
     var report: (@Sendable (String) -> Void)?
+    /// Given each link's conversation once both its legs have closed: a recording proxy.
+    var recorded: (@Sendable (CapturedConversation, Int) -> Void)?
 
     init(name: String, back: (host: String, port: Int), seed: UInt64) {
         self.name = name
@@ -49,9 +52,13 @@ final class ProbeProxy: @unchecked Sendable {
                     try front.pipeline.syncOperations.addHandler(link.upstream)
                 }.flatMap { [self] in
                     link.join(back.host, back.port).map { [self] in
+                        if recorded != nil { link.record(server: Address(host: back.host, port: back.port)) }
                         if let standing = lock.withLock({ standing }) { act(standing.action, standing.direction, on: link) }
-                        if let report, let backLeg = link.back {
-                            link.front.closeFuture.and(backLeg.closeFuture).whenComplete { _ in report(link.summary) }
+                        if let backLeg = link.back, report != nil || recorded != nil {
+                            link.front.closeFuture.and(backLeg.closeFuture).whenComplete { [self] _ in
+                                report?(link.summary)
+                                if let recording = link.recording { recorded?(recording, link.number) }
+                            }
                         }
                     }.flatMapErrorThrowing { [self] error in
                         let problem = "connection \(link.number): could not reach \(back.host):\(back.port): \(error)"

@@ -1,8 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FoundationEssentials
 import NIOCore
 import NIOPosix
+import ProbeCapture
 import ProbeScript
 
 /// One client of a proxy joined to its own connection to the back address: the front leg (the
@@ -38,6 +40,22 @@ final class ProxyLink: @unchecked Sendable {
     }
 
     func pump(_ direction: ProxyDirection) -> ProxyPump { direction == .upstream ? upstream : downstream }
+
+    /// What passed both ways, with its times and endings, once `record` began it.
+    private(set) var recording: CapturedConversation?
+
+    /// Records what passes from now on (both legs up): `tcpprobe record`'s conversation.
+    func record(server: Address) {
+        let clientAddress = Address.parse(client) ?? Address(host: "?", port: frontPorts.remote ?? 0)
+        recording = CapturedConversation(client: clientAddress, server: server, startedAt: Date().timeIntervalSince1970)
+        for pump in [upstream, downstream] {
+            let fromClient = pump.direction == .upstream
+            pump.onRead = { [unowned self] bytes in recording?.add(bytes.readableBytesView, fromClient: fromClient, at: Date().timeIntervalSince1970) }
+            pump.onEnd = { [unowned self] end in
+                recording?.end(end == .reset ? .rst : .fin, fromClient: fromClient, at: Date().timeIntervalSince1970)
+            }
+        }
+    }
 
     /// Connects the back leg on the front leg's loop, then starts both pumps; a back address
     /// that refuses closes the front leg.

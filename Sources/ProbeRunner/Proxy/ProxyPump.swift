@@ -22,6 +22,9 @@ final class ProxyPump: ChannelInboundHandler, @unchecked Sendable {
     var onCutAfter: (() -> Void)?
     /// Called when its own channel (the other direction's target) can take writes again.
     var onWritable: (() -> Void)?
+    /// Told what it reads, as it reads it, and how its source ended: a recording proxy's ear.
+    var onRead: ((ByteBuffer) -> Void)?
+    var onEnd: ((InboundEnd) -> Void)?
     private(set) var forwarded = 0
 
     private struct Piece {
@@ -59,6 +62,7 @@ final class ProxyPump: ChannelInboundHandler, @unchecked Sendable {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
         watch.observe(bytes)
+        onRead?(bytes)
         let now = NIODeadline.now()
         let jitter = faults.jitter.nanoseconds > 0 ? Int64.random(in: -faults.jitter.nanoseconds...faults.jitter.nanoseconds, using: &random) : 0
         let due = now + faults.delay + .nanoseconds(jitter)
@@ -102,6 +106,7 @@ final class ProxyPump: ChannelInboundHandler, @unchecked Sendable {
         guard sourceEnded == nil else { return }
         sourceEnded = end
         watch.observeEnd(end)
+        onEnd?(end)
         if end == .reset {
             queue.removeAll()
             queuedBytes = 0

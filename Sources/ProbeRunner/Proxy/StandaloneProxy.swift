@@ -1,10 +1,11 @@
 import NIOCore
 import NIOPosix
+import ProbeCapture
 import ProbeScript
 
 /// A proxy outside any scenario, for interactive debugging (`tcpprobe proxy FRONT to BACK
-/// --fault …`): the faults hold from the start, and `report` hears a line per connection as
-/// it closes.
+/// --fault …`) and for recording (`tcpprobe record`): the faults hold from the start, `report`
+/// hears a line per connection as it closes, and `recorded`, when given, its conversation.
 public final class StandaloneProxy: Sendable {
     private let proxy: ProbeProxy
 
@@ -13,9 +14,11 @@ public final class StandaloneProxy: Sendable {
 
     /// Listens on `front`; each fault a step of a scenario's proxy without its `NAME:`
     /// (`delay 50ms downstream`), with literal arguments.
-    public init(front: Address, back: Address, faults: [ProxyFault], report: @escaping @Sendable (String) -> Void) async throws {
+    public init(front: Address, back: Address, faults: [ProxyFault], report: @escaping @Sendable (String) -> Void,
+                recorded: (@Sendable (CapturedConversation, Int) -> Void)? = nil) async throws {
         proxy = ProbeProxy(name: "proxy", back: (back.host, back.port), seed: UInt64.random(in: 1...UInt64.max))
         proxy.report = report
+        proxy.recorded = recorded
         for fault in faults { await proxy.perform(try ProxyAction(fault, LiteralArguments()), fault.direction) }
         try await proxy.bind(host: front.host, port: front.port, group: MultiThreadedEventLoopGroup.singleton)
     }
