@@ -53,4 +53,22 @@ import Testing
         let masked = client.write(conversation([(true, "time?\r\n", 1), (false, "it is 12:34 now\r\n", 1.5)]))
         #expect(steps(masked).contains("expect line /^it is (?<masked1>[0-9]{2}:[0-9]{2}) now$/"), "\(masked)")
     }
+
+    /// From segments: the SYN's sender is the client; bytes the capture lost are named.
+    @Test func conversationsFromSegments() throws {
+        let builder = PacketBuilder()
+        let handshake = [builder.packet(fromClient: true, sequence: 0, flags: [.syn], at: 1), builder.packet(fromClient: false, sequence: 0, flags: [.syn, .ack], at: 1.001)]
+        let whole = handshake + [builder.packet(fromClient: true, sequence: 1, flags: [.psh, .ack], payload: Array("abc\r\n".utf8), at: 1.01),
+                                 builder.packet(fromClient: false, sequence: 1, flags: [.psh, .ack], payload: Array("ok\r\n".utf8), at: 1.02),
+                                 builder.packet(fromClient: true, sequence: 6, flags: [.fin, .ack], at: 1.03)]
+        let conversation = try CapturedConversation(segments: whole.compactMap(PacketDecoder.segment))
+        #expect(conversation.client.port == 40000 && conversation.server.port == 7000)
+        #expect(conversation.turns.map(\.bytes) == [Array("abc\r\n".utf8), Array("ok\r\n".utf8)] && conversation.clientEnding?.kind == .fin)
+        let lossy = handshake + [builder.packet(fromClient: true, sequence: 1, flags: [.psh, .ack], payload: Array("abc".utf8), at: 1.01),
+                                 builder.packet(fromClient: true, sequence: 7, flags: [.psh, .ack], payload: Array("ghi".utf8), at: 1.02)]
+        #expect(throws: CapturedConversation.Problem.self) { try CapturedConversation(segments: lossy.compactMap(PacketDecoder.segment)) }
+        do { _ = try CapturedConversation(segments: lossy.compactMap(PacketDecoder.segment)) } catch {
+            #expect("\(error)" == "the capture is missing 3 bytes of the client's stream at offset 3 (packets not captured)")
+        }
+    }
 }
