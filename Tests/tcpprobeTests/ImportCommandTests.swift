@@ -66,6 +66,31 @@ import Testing
         #expect(difference.stdout.contains("Luke has joined\\n") && difference.stdout.contains("first difference"), "\(difference.stdout)")
     }
 
+    /// A TLS conversation whose keys lie beside the pcap imports as its plaintext, over `tls insecure`.
+    @Test func aTLSCaptureWithKeysImportsDecrypted() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = directory.appendingPathComponent("tls.scn")
+        try """
+            set timeout 2s
+            listen l 127.0.0.1:0 tls
+            connect c 127.0.0.1:{l.port} tls ca "{l.cert}"
+            accept s on l
+            c: send line "hello over TLS"
+            s: expect line "hello over TLS"
+            s: send line "and back"
+            c: expect line "and back"
+            c: close
+            s: expect eof
+            """.write(to: scenario, atomically: true, encoding: .utf8)
+        let pcaps = directory.appendingPathComponent("pcaps")
+        let run = try await ProbeProcess.run(["run", "--capture", "--keep-pcap", "always", "--pcap-dir", pcaps.path, scenario.path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let pcap = try #require(try FileManager.default.contentsOfDirectory(atPath: pcaps.path).first { $0.hasSuffix(".pcap") })
+        let imported = try await ProbeProcess.run(["import", pcaps.appendingPathComponent(pcap).path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("connect {host}:{port} tls insecure\nsend line \"hello over TLS\"\nexpect line \"and back\"\n"), "\(imported.stdout)")
+    }
+
     /// `tcpprobe record` between redis-cli and redis-server writes the conversation as it ends;
     /// replayed against the same server, it passes.
     @Test(.redis) func aRecordingOfRedisReplays() async throws {
