@@ -183,12 +183,7 @@ public final class NIOTransportListener: TransportListener, @unchecked Sendable 
                     continuation.yield(transport)
                 }
             }
-        do {
-            channel = try bootstrap.bind(host: host, port: port).wait()
-        } catch let error as IOError {
-            // The same words as the other transports, not NIO's rendering of the call.
-            throw PosixSocket.Failure(operation: "listen on \(host):\(port)", code: error.errnoCode)
-        }
+        channel = try bootstrap.listen(host: host, port: port)
         self.port = channel.localAddress?.port ?? port
         channel.closeFuture.whenComplete { _ in continuation.finish() }
     }

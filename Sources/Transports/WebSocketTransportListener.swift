@@ -40,11 +40,7 @@ public final class WebSocketTransportListener: TransportListener, @unchecked Sen
                     channel.pipeline.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
                 }
             }
-        do {
-            channel = try bootstrap.bind(host: host, port: port).wait()
-        } catch let error as IOError {
-            throw PosixSocket.Failure(operation: "listen on \(host):\(port)", code: error.errnoCode)
-        }
+        channel = try bootstrap.listen(host: host, port: port)
         self.port = channel.localAddress?.port ?? port
         channel.closeFuture.whenComplete { _ in continuation.finish() }
     }

@@ -34,6 +34,16 @@ import Testing
         return try await ProbeProcess.run(["run", "--var", "port=\(port)", wrapper.path])
     }
 
+    /// redis-server on `port`, without persistence.
+    private func startRedis(_ port: Int) throws -> Process {
+        let redis = Process()
+        redis.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
+        redis.arguments = ["--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        redis.standardOutput = FileHandle.nullDevice
+        try redis.run()
+        return redis
+    }
+
     /// The pcap a run of `Scenarios/NAME.scn` kept.
     private func capture(_ name: String, variables: [String] = []) async throws -> URL {
         let pcaps = directory.appendingPathComponent("pcaps-\(UUID().uuidString)")
@@ -96,11 +106,7 @@ import Testing
     @Test(.redis) func aRecordingOfRedisReplays() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let port = try freePort()
-        let redis = Process()
-        redis.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
-        redis.arguments = ["--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-        redis.standardOutput = FileHandle.nullDevice
-        try redis.run()
+        let redis = try startRedis(port)
         defer { kill(redis.processIdentifier, SIGKILL); redis.waitUntilExit() }
         let recording = directory.appendingPathComponent("record.scn")
         try """
@@ -138,11 +144,7 @@ import Testing
     @Test(.tcpdump, .redis, .tshark) func aTcpdumpCaptureOfRedisReplays() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let port = try freePort()
-        let redis = Process()
-        redis.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
-        redis.arguments = ["--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-        redis.standardOutput = FileHandle.nullDevice
-        try redis.run()
+        let redis = try startRedis(port)
         // SIGKILL: this process may hand its children SIGTERM and SIGINT blocked (a dispatch
         // signal source of a RunSession that ran in it), and -U wrote tcpdump's every packet.
         defer { kill(redis.processIdentifier, SIGKILL); redis.waitUntilExit() }
