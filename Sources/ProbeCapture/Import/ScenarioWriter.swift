@@ -1,3 +1,4 @@
+import FoundationEssentials
 import ProbeScript
 
 /// Writes a captured conversation as a scenario that replays it: the probe takes one side (the
@@ -99,14 +100,7 @@ public struct ScenarioWriter {
 
     /// "2026-11-23T15:42:01Z".
     static func timestamp(_ seconds: Double) -> String {
-        let days = Int(seconds / 86_400), rest = Int(seconds) % 86_400
-        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-        let z = days + 719_468, era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097, yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9, year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60))Z"
+        Date(timeIntervalSince1970: seconds.rounded(.down)).formatted(.iso8601)
     }
 
     /// Lines when both directions are text cut by one terminator (CRLF, else LF); messages when
