@@ -52,6 +52,9 @@ import Testing
         client.masks = ["[0-9]{2}:[0-9]{2}"]
         let masked = client.write(conversation([(true, "time?\r\n", 1), (false, "it is 12:34 now\r\n", 1.5)]))
         #expect(steps(masked).contains("expect line /^it is (?<masked1>[0-9]{2}:[0-9]{2}) now$/"), "\(masked)")
+        // Bytes (a CRLF head, an LF body): a masked turn is read `until` its regex.
+        let http = client.write(conversation([(true, "GET / HTTP/1.0\r\n\r\n", 1), (false, "HTTP/1.0 200 OK\r\nDate: 12:34\r\n\r\nbody\n", 1.5)]))
+        #expect(steps(http).contains("expect until /HTTP\\/1\\.0 200 OK\\r\\nDate: (?<masked1>[0-9]{2}:[0-9]{2})\\r\\n\\r\\nbody\\n/ max 1024"), "\(http)")
     }
 
     /// From segments: the SYN's sender is the client; bytes the capture lost are named.

@@ -139,6 +139,91 @@ import Testing
         #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
     }
 
+    /// curl against an HTTP server (Python's http.server), captured by tcpdump: the response's
+    /// dates masked, the import replays against the same server a second later.
+    @Test(.tcpdump, .curl) func aTcpdumpCaptureOfCurlReplaysWithItsDatesMasked() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let site = directory.appendingPathComponent("site")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        try "hello\n".write(to: site.appendingPathComponent("hello.txt"), atomically: true, encoding: .utf8)
+        let port = try freePort()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        server.arguments = ["-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", site.path]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        let pcap = directory.appendingPathComponent("http.pcap")
+        let tcpdump = Process()
+        tcpdump.executableURL = URL(fileURLWithPath: try #require(Requirement.tcpdump.path))
+        tcpdump.arguments = ["-i", "lo", "-U", "-w", pcap.path, "tcp port \(port)"]
+        tcpdump.standardError = FileHandle.nullDevice
+        try tcpdump.run()
+        try await Task.sleep(for: .milliseconds(800))
+        let curl = try await ProbeProcess.run(["-s", "--retry", "5", "--retry-connrefused", "http://127.0.0.1:\(port)/hello.txt"],
+                                              executable: URL(fileURLWithPath: try #require(Requirement.curl.path)))
+        #expect(curl.stdout == "hello\n", "\(curl.stdout)\(curl.stderr)")
+        try await Task.sleep(for: .milliseconds(500))
+        kill(tcpdump.processIdentifier, SIGKILL)
+        tcpdump.waitUntilExit()
+
+        let imported = directory.appendingPathComponent("http.scn")
+        let date = "[A-Z][a-z]{2}, [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT"
+        let written = try await ProbeProcess.run(["import", pcap.path, "--mask", date, "-o", imported.path])
+        #expect(written.status == 0, "\(written.stderr)")
+        let text = try String(contentsOf: imported, encoding: .utf8)
+        #expect(text.contains("send \"GET /hello.txt HTTP/1.1\\r\\nHost: 127.0.0.1:\(port)\\r\\n") && text.contains("(?<masked1>"), "\(text)")
+        try await Task.sleep(for: .seconds(1))
+        let replayed = try await ProbeProcess.run(["run", imported.path])
+        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)\n\(text)")
+    }
+
+    /// A memcached conversation (the probe as its client), captured by tcpdump, imported and
+    /// replayed against the same server.
+    @Test(.tcpdump, .memcached) func aTcpdumpCaptureOfMemcachedReplays() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try freePort()
+        let memcached = Process()
+        memcached.executableURL = URL(fileURLWithPath: "/usr/bin/memcached")
+        memcached.arguments = ["-p", "\(port)", "-l", "127.0.0.1", "-U", "0", "-u", "root"]
+        try memcached.run()
+        defer { kill(memcached.processIdentifier, SIGKILL); memcached.waitUntilExit() }
+        let pcap = directory.appendingPathComponent("memcached.pcap")
+        let tcpdump = Process()
+        tcpdump.executableURL = URL(fileURLWithPath: try #require(Requirement.tcpdump.path))
+        tcpdump.arguments = ["-i", "lo", "-U", "-w", pcap.path, "tcp port \(port)"]
+        tcpdump.standardError = FileHandle.nullDevice
+        try tcpdump.run()
+        try await Task.sleep(for: .milliseconds(800))
+        let client = directory.appendingPathComponent("client.scn")
+        try """
+            set timeout 2s
+            connect 127.0.0.1:\(port) timeout 5s
+            send line "set greeting 0 0 5"
+            send line "hello"
+            expect line "STORED"
+            send line "get greeting"
+            expect line "VALUE greeting 0 5"
+            expect line "hello"
+            expect line "END"
+            send line "quit"
+            expect eof
+            """.write(to: client, atomically: true, encoding: .utf8)
+        let ran = try await ProbeProcess.run(["run", client.path])
+        #expect(ran.status == 0, "\(ran.stdout)\(ran.stderr)")
+        try await Task.sleep(for: .milliseconds(500))
+        kill(tcpdump.processIdentifier, SIGKILL)
+        tcpdump.waitUntilExit()
+        let imported = directory.appendingPathComponent("memcached.scn")
+        let written = try await ProbeProcess.run(["import", pcap.path, "-o", imported.path])
+        #expect(written.status == 0, "\(written.stderr)")
+        let text = try String(contentsOf: imported, encoding: .utf8)
+        #expect(text.contains("send line \"set greeting 0 0 5\"\nsend line \"hello\"\nexpect line \"STORED\""), "\(text)")
+        let replayed = try await ProbeProcess.run(["run", imported.path])
+        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+    }
+
     /// redis-cli against redis-server, captured by tcpdump; and tshark's pcapng of the same
     /// capture imports to the same scenario.
     @Test(.tcpdump, .redis, .tshark) func aTcpdumpCaptureOfRedisReplays() async throws {

@@ -161,7 +161,7 @@ public struct ScenarioWriter {
                 switch framing {
                 case .lines(let terminator): return "expect line " + writer.match(Array(unit.dropLast(terminator.bytes.count)))
                 case .length: return "expect message " + (ScenarioLiteral.isText(unit) ? writer.match(unit) : ScenarioLiteral.hex(unit))
-                case .bytes: return "expect \(ScenarioLiteral.data(unit))"
+                case .bytes: return writer.expectBytes(unit)
                 }
             }
         }
@@ -183,27 +183,39 @@ public struct ScenarioWriter {
 
     /// An expected line or message: as written, or with the parts `masks` match as regex groups.
     func match(_ bytes: [UInt8]) -> String {
+        guard let pattern = maskedPattern(bytes) else { return ScenarioLiteral.string(bytes) }
+        return "/^" + pattern + "$/"
+    }
+
+    /// An expected turn of bytes: as written, or when `masks` match in its text, an `until` of
+    /// the regex that reads up to the turn's end with those parts as groups.
+    func expectBytes(_ bytes: [UInt8]) -> String {
+        guard ScenarioLiteral.isText(bytes), let pattern = maskedPattern(bytes) else { return "expect \(ScenarioLiteral.data(bytes))" }
+        return "expect until /" + pattern + "/ max \(max(bytes.count * 2, 1024))"
+    }
+
+    /// The text of `bytes` as a regex, its literal parts escaped and each part a mask matches
+    /// as a named group (`masked1`, …), ready for a `/…/` literal; nil when no mask matches.
+    private func maskedPattern(_ bytes: [UInt8]) -> String? {
         let text = String(decoding: bytes, as: UTF8.self)
-        var cuts: [Range<String.Index>] = []
+        var cuts: [(range: Range<String.Index>, mask: String)] = []
         for mask in masks {
             guard let regex = try? Regex(mask) else { continue }
-            for found in text.matches(of: regex) where !found.range.isEmpty && !cuts.contains(where: { $0.overlaps(found.range) }) {
-                cuts.append(found.range)
+            for found in text.matches(of: regex) where !found.range.isEmpty && !cuts.contains(where: { $0.range.overlaps(found.range) }) {
+                cuts.append((found.range, mask))
             }
         }
-        guard !cuts.isEmpty else { return ScenarioLiteral.string(bytes) }
-        cuts.sort { $0.lowerBound < $1.lowerBound }
-        var pattern = "^"
+        guard !cuts.isEmpty else { return nil }
+        cuts.sort { $0.range.lowerBound < $1.range.lowerBound }
+        var pattern = ""
         var position = text.startIndex
         for (index, cut) in cuts.enumerated() {
-            pattern += Self.regexEscaped(text[position..<cut.lowerBound])
-            let mask = masks.first { (try? Regex($0)).map { text[cut].wholeMatch(of: $0) != nil } ?? false } ?? ".*"
-            pattern += "(?<masked\(index + 1)>\(mask))"
-            position = cut.upperBound
+            pattern += Self.regexEscaped(text[position..<cut.range.lowerBound]) + "(?<masked\(index + 1)>\(cut.mask))"
+            position = cut.range.upperBound
         }
-        pattern += Self.regexEscaped(text[position...]) + "$"
+        pattern += Self.regexEscaped(text[position...])
         // A slash ends the regex literal: written \/ it is the slash itself.
-        return "/" + pattern.split(separator: "/", omittingEmptySubsequences: false).joined(separator: "\\/") + "/"
+        return pattern.split(separator: "/", omittingEmptySubsequences: false).joined(separator: "\\/")
     }
 
     private static func regexEscaped(_ text: Substring) -> String {
@@ -212,6 +224,7 @@ public struct ScenarioWriter {
             switch scalar {
             case "\\", "^", "$", ".", "|", "?", "*", "+", "(", ")", "[", "]", "{", "}": out += "\\" + String(scalar)
             case "\r": out += "\\r"
+            case "\n": out += "\\n"
             case "\t": out += "\\t"
             default: out.unicodeScalars.append(scalar)
             }
