@@ -139,21 +139,23 @@ struct RunCommand: AsyncParsableCommand {
         options.recordWire = targets.contains { $0.format == .html }
         if tls { options.defaultTLS = defaultTLS() }
         options.onStep = { path, step in progress.step(path, step) }
+        let redaction = ScenarioOptions.secrets
         let reporter = ConsoleReporter(useColour: Terminal.useColour(scenarioOptions.color), verbose: verbose)
         let session = RunSession(options: options, jobs: jobs, failFast: failFast, repetitions: repetitions)
         session.takeOverProcess { interruption in
             Terminal.printError("\ninterrupted: stopped subjects, flushed captures and reports")
-            for note in interruption.report.notes { Terminal.printError(note) }
+            for note in redaction.apply(interruption.report).notes { Terminal.printError(note) }
             for path in interruption.keptCaptures { Terminal.printError("kept \(path)") }
-            try? ReportWriter.write(interruption.report, to: targets)
+            try? ReportWriter.write(redaction.apply(interruption.report), to: targets)
         }
-        let (report, notStarted) = await session.run(selected, skipping: skipped) { result in
+        let (unredacted, notStarted) = await session.run(selected, skipping: skipped) { result in
             progress.clear()
-            print(reporter.render(result))
+            print(reporter.render(redaction.apply(result)))
             fflush(stdout)
             progress.finished()
         }
         progress.clear()
+        let report = redaction.apply(unredacted)
         for note in report.notes { Terminal.printError(note) }
         print(reporter.summary(report))
         if notStarted > 0 { print("--fail-fast: \(notStarted) scenario run(s) not started") }
