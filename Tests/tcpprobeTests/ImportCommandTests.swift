@@ -34,14 +34,63 @@ import Testing
         return try await ProbeProcess.run(["run", "--var", "port=\(port)", wrapper.path])
     }
 
+    /// Waits, at most 10 s, until something accepts connections on 127.0.0.1:`port` (a server
+    /// the test started), before the capture that must see its first SYN begins.
+    private func waitForListener(_ port: Int) async throws {
+        for _ in 0..<100 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            close(fd)
+            if connected { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("nothing listens on 127.0.0.1:\(port) after 10 s")
+    }
+
     /// redis-server on `port`, without persistence.
-    private func startRedis(_ port: Int) throws -> Process {
+    private func startRedis(_ port: Int) async throws -> Process {
         let redis = Process()
         redis.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
         redis.arguments = ["--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
         redis.standardOutput = FileHandle.nullDevice
         try redis.run()
+        try await waitForListener(port)
         return redis
+    }
+
+    /// tcpdump's capture of `port` on lo, to `pcap`, while `body` runs, from a little after it
+    /// says it listens (-U writes each packet as it comes; SIGKILL ends it, as this process may
+    /// hand its children SIGINT blocked).
+    private func capturing(_ port: Int, to pcap: URL, _ body: () async throws -> Void) async throws {
+        let tcpdump = Process()
+        tcpdump.executableURL = URL(fileURLWithPath: try #require(Requirement.tcpdump.path))
+        tcpdump.arguments = ["-i", "lo", "-U", "-w", pcap.path, "tcp port \(port)"]
+        let status = Pipe()
+        tcpdump.standardError = status
+        try tcpdump.run()
+        defer {
+            kill(tcpdump.processIdentifier, SIGKILL)
+            tcpdump.waitUntilExit()
+        }
+        // It says "listening on lo" once capturing; until then a SYN could go unseen. Reading
+        // ends at that line, or at tcpdump's exit (an empty read).
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("listening on") {
+            let chunk = status.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said += chunk
+        }
+        #expect(String(decoding: said, as: UTF8.self).contains("listening on"), "tcpdump: \(String(decoding: said, as: UTF8.self))")
+        // It says so a little before its first packets reach the file.
+        try await Task.sleep(for: .milliseconds(800))
+        try await body()
+        try await Task.sleep(for: .milliseconds(500))
     }
 
     /// The pcap a run of `Scenarios/NAME.scn` kept.
@@ -101,43 +150,42 @@ import Testing
         #expect(imported.stdout.contains("connect {host}:{port} tls insecure\nsend line \"hello over TLS\"\nexpect line \"and back\"\n"), "\(imported.stdout)")
     }
 
-    /// `tcpprobe record` between redis-cli and redis-server writes the conversation as it ends,
-    /// INCR's reply masked; replayed against the same server (where INCR now answers 2), it
-    /// passes; written without the mask, the replay names the difference.
+    /// `tcpprobe record` between redis-cli and redis-server writes each conversation as it ends
+    /// (redis-cli with a command as arguments: fed on standard input it first asks for COMMAND
+    /// DOCS, whose order redis does not keep from run to run); INCR's reply masked, the
+    /// recordings replay against the same server, where INCR now answers 2; written without
+    /// the mask, the replay names the difference.
     @Test(.redis) func aRecordingOfRedisReplays() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let port = try freePort()
-        let redis = try startRedis(port)
+        let redis = try await startRedis(port)
         defer { kill(redis.processIdentifier, SIGKILL); redis.waitUntilExit() }
         let recording = directory.appendingPathComponent("record.scn")
         try """
             var front = free-port
             set timeout 5s
             spawn recorder "tcpprobe record --listen 127.0.0.1:{front} --to 127.0.0.1:\(port) -o \(directory.path)/rec-\\{n\\}.scn --mask :[0-9]+" ready on 127.0.0.1:{front} within 10s
-            spawn cli "redis-cli -p {front}" with stdin
-            input cli line "SET k v1"
-            input cli line "INCR n"
-            input cli line "GET k"
-            input cli eof
-            expect stdout cli line "OK" within 5s
-            expect stdout cli line "1"
-            expect stdout cli line "v1"
-            expect exit cli code 0
             expect stdout recorder line /^tcpprobe record: listening on /
-            expect stdout recorder line /^connection 1: 127.0.0.1:[0-9]+ → 127.0.0.1:[0-9]+, [0-9]+ turns, written to .*rec-1.scn$/
+            spawn set "redis-cli -p {front} SET k v1"
+            expect stdout set line "OK" within 5s
+            expect stdout recorder line /^connection 1: 127.0.0.1:[0-9]+ → 127.0.0.1:[0-9]+, 2 turns, written to .*rec-1.scn$/ within 5s
+            spawn incr "redis-cli -p {front} INCR n"
+            expect stdout incr line "1" within 5s
+            expect stdout recorder line /^connection 2: .*rec-2.scn$/ within 5s
+            spawn get "redis-cli -p {front} GET k"
+            expect stdout get line "v1" within 5s
+            expect stdout recorder line /^connection 3: .*rec-3.scn$/ within 5s
             """.write(to: recording, atomically: true, encoding: .utf8)
         let recorded = try await ProbeProcess.run(["run", recording.path])
         #expect(recorded.status == 0, "\(recorded.stdout)\(recorded.stderr)")
-        let scenario = directory.appendingPathComponent("rec-1.scn")
-        let text = try String(contentsOf: scenario, encoding: .utf8)
-        #expect(text.contains("send line \"INCR\"") && text.contains("expect line \"v1\""), "\(text)")
-        #expect(text.contains("expect line /^(?<masked1>:[0-9]+)$/"), "\(text)")
-        let replayed = try await ProbeProcess.run(["run", scenario.path])
-        #expect(replayed.status == 0, "INCR answers 2 now, and the mask takes it: \(replayed.stdout)\(replayed.stderr)")
+        let incr = try String(contentsOf: directory.appendingPathComponent("rec-2.scn"), encoding: .utf8)
+        #expect(incr.contains("send line \"INCR\"\nsend line \"$1\"\nsend line \"n\"\nexpect line /^(?<masked1>:[0-9]+)$/\n"), "\(incr)")
+        for number in 1...3 {
+            let replayed = try await ProbeProcess.run(["run", directory.appendingPathComponent("rec-\(number).scn").path])
+            #expect(replayed.status == 0, "rec-\(number).scn: \(replayed.stdout)\(replayed.stderr)")
+        }
         let unmasked = directory.appendingPathComponent("rec-unmasked.scn")
-        // INCR's reply is the last masked line (redis-cli's COMMAND DOCS at the start has many).
-        let incrReply = try #require(text.range(of: "expect line /^(?<masked1>:[0-9]+)$/", options: .backwards))
-        try text.replacingCharacters(in: incrReply, with: "expect line \":1\"").write(to: unmasked, atomically: true, encoding: .utf8)
+        try incr.replacingOccurrences(of: "expect line /^(?<masked1>:[0-9]+)$/", with: "expect line \":1\"").write(to: unmasked, atomically: true, encoding: .utf8)
         let differs = try await ProbeProcess.run(["run", unmasked.path])
         #expect(differs.status == 1 && differs.stdout.contains("expected line: \":1\"") && differs.stdout.contains("received line: \":3\""), "\(differs.stdout)")
     }
@@ -157,19 +205,13 @@ import Testing
         server.standardError = FileHandle.nullDevice
         try server.run()
         defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        try await waitForListener(port)
         let pcap = directory.appendingPathComponent("http.pcap")
-        let tcpdump = Process()
-        tcpdump.executableURL = URL(fileURLWithPath: try #require(Requirement.tcpdump.path))
-        tcpdump.arguments = ["-i", "lo", "-U", "-w", pcap.path, "tcp port \(port)"]
-        tcpdump.standardError = FileHandle.nullDevice
-        try tcpdump.run()
-        try await Task.sleep(for: .milliseconds(800))
-        let curl = try await ProbeProcess.run(["-s", "--retry", "5", "--retry-connrefused", "http://127.0.0.1:\(port)/hello.txt"],
-                                              executable: URL(fileURLWithPath: try #require(Requirement.curl.path)))
-        #expect(curl.stdout == "hello\n", "\(curl.stdout)\(curl.stderr)")
-        try await Task.sleep(for: .milliseconds(500))
-        kill(tcpdump.processIdentifier, SIGKILL)
-        tcpdump.waitUntilExit()
+        try await capturing(port, to: pcap) {
+            let curl = try await ProbeProcess.run(["-s", "--retry", "5", "--retry-connrefused", "http://127.0.0.1:\(port)/hello.txt"],
+                                                  executable: URL(fileURLWithPath: try #require(Requirement.curl.path)))
+            #expect(curl.stdout == "hello\n", "\(curl.stdout)\(curl.stderr)")
+        }
 
         let imported = directory.appendingPathComponent("http.scn")
         let date = "[A-Z][a-z]{2}, [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT"
@@ -192,32 +234,26 @@ import Testing
         memcached.arguments = ["-p", "\(port)", "-l", "127.0.0.1", "-U", "0", "-u", "root"]
         try memcached.run()
         defer { kill(memcached.processIdentifier, SIGKILL); memcached.waitUntilExit() }
+        try await waitForListener(port)
         let pcap = directory.appendingPathComponent("memcached.pcap")
-        let tcpdump = Process()
-        tcpdump.executableURL = URL(fileURLWithPath: try #require(Requirement.tcpdump.path))
-        tcpdump.arguments = ["-i", "lo", "-U", "-w", pcap.path, "tcp port \(port)"]
-        tcpdump.standardError = FileHandle.nullDevice
-        try tcpdump.run()
-        try await Task.sleep(for: .milliseconds(800))
-        let client = directory.appendingPathComponent("client.scn")
-        try """
-            set timeout 2s
-            connect 127.0.0.1:\(port) timeout 5s
-            send line "set greeting 0 0 5"
-            send line "hello"
-            expect line "STORED"
-            send line "get greeting"
-            expect line "VALUE greeting 0 5"
-            expect line "hello"
-            expect line "END"
-            send line "quit"
-            expect eof
-            """.write(to: client, atomically: true, encoding: .utf8)
-        let ran = try await ProbeProcess.run(["run", client.path])
-        #expect(ran.status == 0, "\(ran.stdout)\(ran.stderr)")
-        try await Task.sleep(for: .milliseconds(500))
-        kill(tcpdump.processIdentifier, SIGKILL)
-        tcpdump.waitUntilExit()
+        try await capturing(port, to: pcap) {
+            let client = directory.appendingPathComponent("client.scn")
+            try """
+                set timeout 2s
+                connect 127.0.0.1:\(port) timeout 5s
+                send line "set greeting 0 0 5"
+                send line "hello"
+                expect line "STORED"
+                send line "get greeting"
+                expect line "VALUE greeting 0 5"
+                expect line "hello"
+                expect line "END"
+                send line "quit"
+                expect eof
+                """.write(to: client, atomically: true, encoding: .utf8)
+            let ran = try await ProbeProcess.run(["run", client.path])
+            #expect(ran.status == 0, "\(ran.stdout)\(ran.stderr)")
+        }
         let imported = directory.appendingPathComponent("memcached.scn")
         let written = try await ProbeProcess.run(["import", pcap.path, "-o", imported.path])
         #expect(written.status == 0, "\(written.stderr)")
@@ -227,36 +263,34 @@ import Testing
         #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
     }
 
-    /// redis-cli against redis-server, captured by tcpdump; and tshark's pcapng of the same
-    /// capture imports to the same scenario.
+    /// redis-cli against redis-server (a SET, then a GET, a connection each), captured by
+    /// tcpdump: each connection imports and replays; tshark's pcapng of the same capture
+    /// imports to the same scenario.
     @Test(.tcpdump, .redis, .tshark) func aTcpdumpCaptureOfRedisReplays() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let port = try freePort()
-        let redis = try startRedis(port)
+        let redis = try await startRedis(port)
         // SIGKILL: this process may hand its children SIGTERM and SIGINT blocked (a dispatch
         // signal source of a RunSession that ran in it), and -U wrote tcpdump's every packet.
         defer { kill(redis.processIdentifier, SIGKILL); redis.waitUntilExit() }
         let pcap = directory.appendingPathComponent("redis.pcap")
-        let tcpdump = Process()
-        tcpdump.executableURL = URL(fileURLWithPath: try #require(Requirement.tcpdump.path))
-        tcpdump.arguments = ["-i", "lo", "-U", "-w", pcap.path, "tcp port \(port)"]
-        tcpdump.standardError = FileHandle.nullDevice
-        try tcpdump.run()
-        try await Task.sleep(for: .milliseconds(800))
-        let cli = try await ProbeProcess.run(["-p", "\(port)"], input: "SET greeting hello\nGET greeting\nDEL greeting\n",
-                                             executable: URL(fileURLWithPath: "/usr/bin/redis-cli"))
-        #expect(cli.stdout.contains("hello"), "\(cli.stdout)\(cli.stderr)")
-        try await Task.sleep(for: .milliseconds(500))
-        kill(tcpdump.processIdentifier, SIGKILL)
-        tcpdump.waitUntilExit()
+        try await capturing(port, to: pcap) {
+            for command in [["SET", "greeting", "hello"], ["GET", "greeting"]] {
+                let cli = try await ProbeProcess.run(["-p", "\(port)"] + command, executable: URL(fileURLWithPath: "/usr/bin/redis-cli"))
+                #expect(cli.status == 0, "\(cli.stdout)\(cli.stderr)")
+            }
+        }
 
-        let imported = directory.appendingPathComponent("redis.scn")
-        let written = try await ProbeProcess.run(["import", pcap.path, "-o", imported.path])
-        #expect(written.status == 0, "\(written.stderr)")
-        let text = try String(contentsOf: imported, encoding: .utf8)
-        #expect(text.contains("send line \"SET\"") && text.contains("expect line \"+OK\"") && text.contains("expect line \"hello\""), "\(text)")
-        let replayed = try await ProbeProcess.run(["run", "--var", "port=\(port)", imported.path])
-        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+        var text = ""
+        for (connection, expected) in [(1, "expect line \"+OK\""), (2, "expect line \"hello\"")] {
+            let imported = directory.appendingPathComponent("redis-\(connection).scn")
+            let written = try await ProbeProcess.run(["import", pcap.path, "--connection", "\(connection)", "-o", imported.path])
+            #expect(written.status == 0, "\(written.stderr)")
+            text = try String(contentsOf: imported, encoding: .utf8)
+            #expect(text.contains(expected), "\(text)")
+            let replayed = try await ProbeProcess.run(["run", imported.path])
+            #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+        }
 
         let pcapng = directory.appendingPathComponent("redis.pcapng")
         let tshark = Process()
@@ -265,7 +299,7 @@ import Testing
         tshark.standardError = FileHandle.nullDevice
         try tshark.run()
         tshark.waitUntilExit()
-        let fromNG = try await ProbeProcess.run(["import", pcapng.path])
+        let fromNG = try await ProbeProcess.run(["import", pcapng.path, "--connection", "2"])
         #expect(fromNG.stdout.split(separator: "\n").dropFirst() == text.split(separator: "\n").dropFirst(), "the same scenario but for the file it names:\n\(fromNG.stdout)")
     }
 }
