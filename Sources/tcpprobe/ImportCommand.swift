@@ -57,12 +57,8 @@ struct ImportCommand: ParsableCommand {
             guard connections.count == 1 else { fail("\(file) holds \(connections.count) connections; choose one with --connection K (or --port N):\n\(Self.list(connections))") }
             chosen = connections[0]
         }
-        let besideFile = (file.hasSuffix(".pcap") ? String(file.dropLast(5)) : file) + ".keys"
-        var keys: TLSKeyMaterial?
-        if let path = keylog ?? (FileManager.default.fileExists(atPath: besideFile) ? besideFile : nil) {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { fail("cannot read the key log \(path)") }
-            keys = TLSKeyMaterial(lines: text.split(separator: "\n"))
-        }
+        let keys: TLSKeyMaterial?
+        do { keys = try TLSKeyMaterial.forCapture(file, keyLog: keylog) } catch { fail("\(error)") }
         let conversation: CapturedConversation
         do { conversation = try CapturedConversation(segments: chosen, keys: keys) } catch { fail("\(file): \(error)") }
         var writer = ScenarioWriter(source: (file.split(separator: "/").last.map(String.init) ?? file) + (connections.count > 1 ? ", connection \(connection ?? 1)" : ""))

@@ -27,16 +27,12 @@ struct ShowCommand: ParsableCommand {
             Terminal.printError("error: \(file): \(error)")
             throw ExitCode.invalidInput
         }
-        let besideFile = (file.hasSuffix(".pcap") ? String(file.dropLast(5)) : file) + ".keys"
-        let keyLogPath = keylog ?? (FileManager.default.fileExists(atPath: besideFile) ? besideFile : nil)
-        var keys: TLSKeyMaterial?
-        if let keyLogPath {
-            do {
-                keys = TLSKeyMaterial(lines: try String(contentsOfFile: keyLogPath, encoding: .utf8).split(separator: "\n"))
-            } catch {
-                Terminal.printError("error: \(keyLogPath): \(error)")
-                throw ExitCode.invalidInput
-            }
+        let keys: TLSKeyMaterial?
+        do {
+            keys = try TLSKeyMaterial.forCapture(file, keyLog: keylog)
+        } catch {
+            Terminal.printError("error: \(error)")
+            throw ExitCode.invalidInput
         }
         print(ConversationRenderer(keys: keys).render(segments, port: port))
     }

@@ -10,11 +10,7 @@ import Testing
 @Suite(.serialized, .heavy, .root)
 struct ProxyCaptureTests {
     private func run(_ text: String) async throws -> ScenarioResult {
-        let loaded = ScenarioLoader.load("proxy.scn", predefinedVariables: []) { _ in text }
-        let scenario = try #require(loaded.scenario, "\(loaded.diagnostics)")
-        var options = RunOptions(capture: CaptureSettings(directory: FileManager.default.temporaryDirectory.path, keep: .never))
-        options.recordWire = true
-        return await ScenarioHarness.runOnOwnLoop(scenario, options: options)
+        try await ScenarioHarness.runCapturing(text, recordWire: true)
     }
 
     /// A server that writes each reply in two writes: what the client gets is whole lines, and

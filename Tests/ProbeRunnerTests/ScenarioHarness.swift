@@ -28,6 +28,17 @@ enum ScenarioHarness {
         return result
     }
 
+    /// Runs `text` with the capture on, its pcaps in `directory` kept as `keep` says, and with
+    /// `recordWire` its segments, records and frames kept for the HTML ladder.
+    static func runCapturing(_ text: String, directory: String = FileManager.default.temporaryDirectory.path, keep: CaptureSettings.Keep = .never,
+                             recordWire: Bool = false) async throws -> ScenarioResult {
+        let loaded = ScenarioLoader.load("captured.scn", predefinedVariables: []) { _ in text }
+        let scenario = try #require(loaded.scenario, "\(loaded.diagnostics)")
+        var options = RunOptions(capture: CaptureSettings(directory: directory, keep: keep))
+        options.recordWire = recordWire
+        return await runOnOwnLoop(scenario, options: options)
+    }
+
     /// Runs against `peer`, whose port is `{port}`.
     static func run(_ text: String, against peer: TestPeer, variables: [String: String] = [:]) async throws -> ScenarioResult {
         try await run(text, variables: variables.merging(["port": String(peer.port)]) { a, _ in a })

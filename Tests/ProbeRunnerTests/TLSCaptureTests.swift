@@ -16,11 +16,7 @@ import Glibc
 @Suite(.serialized, .heavy, .root)
 struct TLSCaptureTests {
     private func run(_ text: String, directory: String, recordWire: Bool = false) async throws -> ScenarioResult {
-        let loaded = ScenarioLoader.load("tls.scn", predefinedVariables: []) { _ in text }
-        let scenario = try #require(loaded.scenario, "\(loaded.diagnostics)")
-        var options = RunOptions(capture: CaptureSettings(directory: directory, keep: .always))
-        options.recordWire = recordWire
-        return await ScenarioHarness.runOnOwnLoop(scenario, options: options)
+        try await ScenarioHarness.runCapturing(text, directory: directory, keep: .always, recordWire: recordWire)
     }
 
     @Test(.tshark, arguments: ["1.3", "1.2"]) func tsharkDecryptsAKeptPcapWithItsKeys(version: String) async throws {

@@ -15,11 +15,7 @@ struct WebSocketCaptureTests {
     private static let server = "spawn server \"python3 \(peer) server\" ready when stdout /^(?<wport>[0-9]+)$/ within 10s"
 
     private func run(_ text: String) async throws -> ScenarioResult {
-        let loaded = ScenarioLoader.load("ws.scn", predefinedVariables: []) { _ in text }
-        let scenario = try #require(loaded.scenario, "\(loaded.diagnostics)")
-        var options = RunOptions(capture: CaptureSettings(directory: FileManager.default.temporaryDirectory.path, keep: .never))
-        options.recordWire = true
-        return await ScenarioHarness.runOnOwnLoop(scenario, options: options)
+        try await ScenarioHarness.runCapturing(text, recordWire: true)
     }
 
     @Test func theFramesOnTheWire() async throws {

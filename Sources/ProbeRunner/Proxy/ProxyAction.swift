@@ -11,9 +11,6 @@ enum ProxyAction: Equatable {
         let description: String
     }
 
-    /// Without `every`, slices leave this far apart: back to back, a reader takes them together.
-    static let sliceGap = TimeAmount.milliseconds(5)
-
     init(_ fault: ProxyFault, _ arguments: some ArgumentResolver) throws {
         func duration(_ argument: Argument<Duration>) throws -> TimeAmount {
             try arguments.resolve(argument, "a duration", Quantity.duration).timeAmount
@@ -29,7 +26,8 @@ enum ProxyAction: Equatable {
         case .slice(let min, let max, let every):
             let (low, high) = (try arguments.resolve(min, "a size", Quantity.integer), try arguments.resolve(max, "a size", Quantity.integer))
             guard low >= 1, low <= high else { throw Invalid(description: "a slice of \(low)..\(high) bytes: it takes 1 <= N <= M") }
-            self = .change(.slice(min: low, max: high, every: try every.map(duration) ?? Self.sliceGap))
+            // Without `every`, slices leave the split gap apart: back to back, a reader takes them together.
+            self = .change(.slice(min: low, max: high, every: try every.map(duration) ?? ScenarioExecution.defaultSplitGap.timeAmount))
         case .hold: self = .change(.hold)
         case .release: self = .change(.release)
         case .cutAfter(let count): self = .change(.cutAfter(try arguments.resolve(count, "a byte count", Quantity.integer)))

@@ -217,7 +217,7 @@ struct WireSession {
 
     /// Writes the TLS keys as NAME.keys beside NAME.pcap, for Wireshark and `tcpprobe show`.
     private func writeKeys(beside pcap: String, _ record: inout RunRecord) {
-        let path = (pcap.hasSuffix(".pcap") ? String(pcap.dropLast(5)) : pcap) + ".keys"
+        let path = TLSKeyMaterial.path(besideCapture: pcap)
         do {
             try keyLog.write(to: path)
             record.notes.append("TLS keys: \(path)")
