@@ -61,6 +61,12 @@ extension Trait where Self == Requirement {
     public static var root: Self {
         Requirement(name: "root", remedy: "capturing needs CAP_NET_RAW: run the tests as root", path: geteuid() == 0 ? "/" : nil)
     }
+    /// A command found on PATH (pip installs into the interpreter's own bin folder).
+    public static func onPath(_ name: String, remedy: String) -> Self {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return .executable(name, folders.map { "\($0)/\(name)" }, remedy: remedy)
+    }
+
     /// Python's websockets library.
     public static var websockets: Self { .pythonModule("websockets", remedy: "pip install websockets") }
 
