@@ -74,7 +74,7 @@ public struct Parser {
     mutating func name(_ what: String) throws -> Name {
         let token = try word(what)
         guard let text = token.word, Identifier.isValid(text) else {
-            throw failure("'\(token.word ?? "")' is not a valid \(what)", at: token,
+            throw failure("'\(token.word ?? "")' is not valid as \(what)", at: token,
                           hint: "names start with a letter or _ and hold letters, digits, _ and -")
         }
         return Name(text, at: token.location)

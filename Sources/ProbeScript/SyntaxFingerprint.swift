@@ -1,0 +1,38 @@
+/// What statements mean, as text without where they stand: every field of every statement,
+/// nested blocks included, but no source location and no statement's text as written. Two
+/// files whose fingerprints are equal run alike; `tcpprobe fmt` checks its output with it.
+public enum SyntaxFingerprint {
+    /// The fingerprint of `statements`.
+    public static func of(_ statements: [Statement]) -> String {
+        var out = ""
+        for statement in statements { write(statement, into: &out) }
+        return out
+    }
+
+    private static func write(_ value: Any, into out: inout String) {
+        switch value {
+        case is SourceLocation:
+            return
+        case let statement as Statement:
+            out += "\n" + (statement.connection.map { $0.text + ": " } ?? "")
+            write(statement.kind, into: &out)
+            return
+        default:
+            break
+        }
+        let mirror = Mirror(reflecting: value)
+        guard !mirror.children.isEmpty else {
+            out += String(reflecting: value)
+            return
+        }
+        var parts: [String] = []
+        for child in mirror.children where !(child.value is SourceLocation) {
+            var part = (child.label ?? "") + ":"
+            write(child.value, into: &part)
+            parts.append(part)
+        }
+        // Dictionaries and sets list their members in no fixed order.
+        if mirror.displayStyle == .dictionary || mirror.displayStyle == .set { parts.sort() }
+        out += "\(mirror.subjectType)(" + parts.joined(separator: ",") + ")"
+    }
+}
