@@ -35,6 +35,8 @@ public struct ScenarioResult: Sendable {
     public var parallel: [ParallelSummary] = []
     /// The captured segments, when `RunOptions.recordWire` asked for them and capture ran.
     public var wire: [WireEvent] = []
+    /// The steps as they began (the first 2,000), when `RunOptions.recordWire` asked for them.
+    public var steps: [StepSpan] = []
     /// How many `assert wire` steps did not judge anything because the run could not capture:
     /// a pass with these is a pass of the other steps only, and every report says so.
     public var skippedWireChecks = 0

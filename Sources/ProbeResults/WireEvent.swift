@@ -17,10 +17,28 @@ public struct WireEvent: Sendable {
     /// `fromProbe` means from the probe (on a leg: from the proxy).
     public var proxyLeg: ProxyLeg?
 
+    /// The segment's TCP numbers, for the time–sequence graph; nil for a record or frame.
+    public var tcp: TCPNumbers?
+
     public enum ProxyLeg: String, Sendable { case front, back }
 
+    /// Sequence and acknowledgement numbers relative to each side's first (as Wireshark shows
+    /// them), and the window advertised, in bytes (scaled).
+    public struct TCPNumbers: Sendable, Equatable {
+        public var sequence: Int
+        /// Nil when the segment carries no ACK.
+        public var acknowledgement: Int?
+        public var window: Int
+
+        public init(sequence: Int, acknowledgement: Int?, window: Int) {
+            self.sequence = sequence
+            self.acknowledgement = acknowledgement
+            self.window = window
+        }
+    }
+
     public init(offset: Double, connection: String, fromProbe: Bool, flags: String, length: Int, preview: String, unit: String? = nil,
-                proxyLeg: ProxyLeg? = nil) {
+                proxyLeg: ProxyLeg? = nil, tcp: TCPNumbers? = nil) {
         self.offset = offset
         self.connection = connection
         self.fromProbe = fromProbe
@@ -29,5 +47,6 @@ public struct WireEvent: Sendable {
         self.preview = preview
         self.unit = unit
         self.proxyLeg = proxyLeg
+        self.tcp = tcp
     }
 }

@@ -105,24 +105,30 @@ import Testing
         return RunReport(results: [result], startedAt: "2026-01-02T03:04:05Z", duration: .seconds(2))
     }
 
+    /// The ladder's table in `html`.
+    static func ladder(_ html: String) throws -> Substring {
+        try #require(html.range(of: "<table class=\"ladder").flatMap { start in html.range(of: "</table>").map { html[start.lowerBound..<$0.upperBound] } })
+    }
+
     @Test func aLongLadderKeepsItsFailureAndSaysWhatItLeftOut() throws {
         let html = ReportFormat.html.render(Self.longFailure)
-        let svg = try #require(html.range(of: "<svg").flatMap { start in html.range(of: "</svg>").map { html[start.lowerBound..<$0.upperBound] } })
-        #expect(svg.contains("✘ line 7: assert wire from peer terminator crlf"))
-        #expect(svg.contains("+0.900s") && svg.contains("len 1900") && svg.contains("len 1901"), "the segments around the failure are drawn")
-        let failure = try #require(svg.range(of: "✘ line 7"))
-        #expect(svg[..<failure.lowerBound].contains("len 1900") && !svg[..<failure.lowerBound].contains("len 1901"),
+        let table = try Self.ladder(html)
+        #expect(table.contains("✘ line 7: assert wire from peer terminator crlf"))
+        #expect(table.contains("+0.900s") && table.contains("len 1900") && table.contains("len 1901"), "the segments around the failure are drawn")
+        let failure = try #require(table.range(of: "✘ line 7"))
+        #expect(table[..<failure.lowerBound].contains("len 1900") && !table[..<failure.lowerBound].contains("len 1901"),
                 "the failure is drawn where it happened, not at the end")
-        #expect(svg.contains("rows left out here (listed below the diagram)"))
-        #expect(!svg.contains("len 2100"), "a segment long after the failure is not drawn")
-        #expect(svg.contains("len 1450"), "the segment the failure names is drawn, far from the failure")
+        #expect(table.contains("rows left out here (listed below the diagram)"))
+        #expect(!table.contains("len 2100"), "a segment long after the failure is not drawn")
+        #expect(table.contains("<tr class=\"named\"><td class=\"t\">+0.450s</td>"), "the segment the failure names is drawn, far from the failure, in red")
+        #expect(table.contains("len 1450"))
         #expect(html.contains("<details class=\"left-out\"><summary>704 rows left out of the diagram</summary>"))
         #expect(html.contains("+1.100s → connection #1 PSH,ACK len 2100"), "and is listed, folded")
     }
 
     /// Over TLS the ladder draws each record over the segment that completed it: handshake and
-    /// application data blue and dashed, an alert red, and the left-out list keeps their arrows;
-    /// WebSocket frames likewise, named by opcode, fin, length and mask.
+    /// application data blue and dashed, an alert red; WebSocket frames likewise, named by
+    /// opcode, fin, length and mask.
     @Test func aTLSLadderDrawsRecordsAndFramesOverSegments() throws {
         var result = ScenarioResult(path: "Scenarios/tls.scn", title: "tls", outcome: .passed, duration: .seconds(1), log: [], notes: [])
         result.wire = [
@@ -137,11 +143,11 @@ import Testing
             WireEvent(offset: 0.030, connection: "connection 'c'", fromProbe: false, flags: "TLS", length: 19, preview: "", unit: "TLS alert close_notify (decrypted)"),
         ]
         let html = ReportFormat.html.render(RunReport(results: [result], startedAt: "2026-01-02T03:04:05Z", duration: .seconds(1)))
-        #expect(html.contains("class=\"record\">connection &apos;c&apos; TLS handshake ClientHello</text>") || html.contains("class=\"record\">connection 'c' TLS handshake ClientHello</text>"), "\(html)")
+        #expect(html.contains("<td class=\"record\">connection &apos;c&apos; TLS handshake ClientHello</td>"), "\(html)")
         #expect(html.components(separatedBy: "stroke-dasharray=\"6 3\"").count - 1 == 5, "one dashed arrow per record and frame")
-        #expect(html.contains("WebSocket text fin 5 bytes masked &quot;hello&quot;") || html.contains("WebSocket text fin 5 bytes masked \"hello\""), "\(html)")
+        #expect(html.contains("WebSocket text fin 5 bytes masked &quot;hello&quot;"), "\(html)")
         #expect(html.contains("stroke=\"#cf222e\" stroke-dasharray=\"6 3\""), "the alert in red")
-        #expect(html.contains("TLS application-data 6 bytes &quot;pong\\r\\n&quot;") || html.contains("TLS application-data 6 bytes \"pong\\r\\n\""))
+        #expect(html.contains("TLS application-data 6 bytes &quot;pong\\r\\n&quot;"))
     }
 
     /// A proxy's legs on three lifelines: the front leg between client and proxy, the back leg
@@ -155,14 +161,81 @@ import Testing
             WireEvent(offset: 0.013, connection: "proxy 'p' connection 1", fromProbe: true, flags: "PSH,ACK", length: 6, preview: "pong", proxyLeg: .front),
         ]
         let html = ReportFormat.html.render(RunReport(results: [result], startedAt: "2026-01-02T03:04:05Z", duration: .seconds(1)))
-        #expect(html.contains(">client</text>") && html.contains(">proxy</text>") && html.contains(">server</text>"), "\(html)")
-        #expect(!html.contains(">probe</text>"))
-        // The client's ping (left 90 → middle 350), forwarded (350 → right 610), the pong back.
-        for (from, to) in [(90, 350), (350, 610), (610, 350), (350, 90)] {
-            #expect(html.contains("<line x1=\"\(from)\" y1=") && html.contains("x2=\"\(to)\""), "an arrow \(from) → \(to)")
+        let table = try Self.ladder(html)
+        #expect(table.hasPrefix("<table class=\"ladder hide-acks three\""))
+        #expect(table.contains("client · proxy · server") && !table.contains("probe · peer"))
+        // The client's ping (left 20 → middle 180), forwarded (180 → right 340), the pong back, in order.
+        var rest = table[...]
+        for (from, to) in [(20, 180), (180, 340), (340, 180), (180, 20)] {
+            let arrow = try #require(rest.range(of: "<line x1=\"\(from)\" y1=\"6\" x2=\"\(to)\""), "an arrow \(from) → \(to)")
+            rest = rest[arrow.upperBound...]
         }
-        #expect(html.contains("<line x1=\"90\" y1=\"30\" x2=\"350\" y2=\"38\""), "\(html)")
-        #expect(html.contains("<line x1=\"350\" y1=\"96\" x2=\"90\" y2=\"104\""), "\(html)")
+    }
+
+    /// The steps beside the ladder: each step's source line on the first of its rows, its
+    /// segments marked with its number; the failing step red with what it expected and
+    /// received; the segment a failed wire check names red; pure ACKs folded behind a checkbox.
+    static var withSteps: ScenarioResult {
+        var failure = StepFailure(at: SampleRun.at("Scenarios/ping.scn", 6), step: "expect line \"pong\"",
+                                  message: "expected line: \"pong\"\nreceived line: \"pang\"", connection: "connection #1")
+        failure.namedSegments = [0.011]
+        var result = ScenarioResult(path: "Scenarios/ping.scn", title: "ping", outcome: .failed(failure), duration: .milliseconds(20), log: [], notes: [])
+        result.steps = [StepSpan(start: 0.001, location: SampleRun.at("Scenarios/ping.scn", 5), text: "send line \"ping\""),
+                        StepSpan(start: 0.010, location: SampleRun.at("Scenarios/ping.scn", 6), text: "expect line \"pong\"")]
+        result.wire = [
+            WireEvent(offset: 0.002, connection: "connection #1", fromProbe: true, flags: "PSH,ACK", length: 6, preview: "ping\\r\\n",
+                      tcp: .init(sequence: 1, acknowledgement: 1, window: 65536)),
+            WireEvent(offset: 0.003, connection: "connection #1", fromProbe: false, flags: "ACK", length: 0, preview: "",
+                      tcp: .init(sequence: 1, acknowledgement: 7, window: 65536)),
+            WireEvent(offset: 0.011, connection: "connection #1", fromProbe: false, flags: "PSH,ACK", length: 6, preview: "pang\\r\\n",
+                      tcp: .init(sequence: 1, acknowledgement: 7, window: 65536)),
+        ]
+        result.failedAt = .milliseconds(12)
+        return result
+    }
+
+    @Test func theStepsStandBesideTheLadder() throws {
+        let html = ReportFormat.html.render(RunReport(results: [Self.withSteps], startedAt: "2026-01-02T03:04:05Z", duration: .seconds(1)))
+        let table = try Self.ladder(html)
+        let rows = table.components(separatedBy: "<tr").dropFirst(2).map { "<tr" + $0 }
+        #expect(rows.count == 6, "two steps, three segments, the failure: \(rows)")
+        #expect(rows[0].contains("data-step=\"0\"") && rows[0].contains("<code><b>5</b> send line &quot;ping&quot;</code>"))
+        #expect(rows[1].contains("data-step=\"0\"") && rows[1].contains("len 6 win 65536 &quot;ping\\r\\n&quot;"), "the send's segment is the send's")
+        #expect(rows[2].hasPrefix("<tr class=\"ack\" data-step=\"0\""), "a pure ACK, folded by default: \(rows[2])")
+        #expect(rows[3].hasPrefix("<tr class=\"failed-step\" data-step=\"1\""))
+        #expect(rows[3].contains("<b>6</b> expect line &quot;pong&quot;</code><pre class=\"fail\">expected line: &quot;pong&quot;\nreceived line: &quot;pang&quot;</pre>"))
+        #expect(rows[4].hasPrefix("<tr class=\"named failed-step\" data-step=\"1\""), "the segment the failure names: \(rows[4])")
+        #expect(rows[4].contains("stroke=\"#cf222e\""), "drawn red")
+        #expect(rows[5].contains("✘ line 6: expect line &quot;pong&quot; — expected line: &quot;pong&quot;"))
+        #expect(table.hasPrefix("<table class=\"ladder hide-acks\""))
+        #expect(html.contains("<input type=\"checkbox\" class=\"acks\" data-table=\"ladder0\"> show 1 pure ACK</label>"))
+        #expect(!html.contains("<figure"), "a short exchange gets no time–sequence graph")
+    }
+
+    /// A bulk transfer into a reader whose window closes: a graph of the peer's data, the
+    /// probe's acknowledgements and window edge, the zero windows marked.
+    static var slowReader: ScenarioResult {
+        var result = ScenarioResult(path: "Scenarios/slow.scn", title: "slow", outcome: .passed, duration: .seconds(1), log: [], notes: [])
+        for index in 0..<100 {
+            let time = Double(index) / 100
+            result.wire.append(WireEvent(offset: time, connection: "connection #1", fromProbe: false, flags: "PSH,ACK", length: 1000, preview: "",
+                                         tcp: .init(sequence: 1 + index * 1000, acknowledgement: 1, window: 65536)))
+            let window = index >= 60 && index < 70 ? 0 : 16384
+            result.wire.append(WireEvent(offset: time + 0.001, connection: "connection #1", fromProbe: true, flags: "ACK", length: 0, preview: "",
+                                         tcp: .init(sequence: 1, acknowledgement: 1 + (index + 1) * 1000, window: window)))
+        }
+        return result
+    }
+
+    @Test func aSlowReaderGetsATimeSequenceGraph() throws {
+        let html = ReportFormat.html.render(RunReport(results: [Self.slowReader], startedAt: "2026-01-02T03:04:05Z", duration: .seconds(1)))
+        let figure = try #require(html.range(of: "<figure class=\"tsg\">").flatMap { start in html.range(of: "</figure>").map { html[start.lowerBound..<$0.upperBound] } })
+        #expect(figure.contains("connection #1: peer → probe, 97.7 KiB in 100 segments; 10 zero-window advertisements by the probe."))
+        #expect(figure.components(separatedBy: "<circle class=\"zero-window\"").count - 1 == 10)
+        let data = try #require(figure.range(of: "<path class=\"data\" d=\"").map { figure[$0.upperBound...].prefix { $0 != "\"" } })
+        #expect(data.components(separatedBy: "M").count - 1 == 100, "a bar per data segment")
+        #expect(figure.contains("<path class=\"acked\"") && figure.contains("<path class=\"window\""))
+        #expect(html.components(separatedBy: "<figure").count - 1 == 1, "the probe's direction carried no data: one graph")
     }
 
     @Test(.chromium) func aLongLadderRendersInChromium() async throws {
@@ -184,6 +257,44 @@ import Testing
         let png = try Data(contentsOf: screenshot)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "chromium rendered a PNG")
         #expect(png.count > 50_000, "a tall page of 500 rows: \(png.count) bytes")
+    }
+
+    /// In a real browser the page's script lights a step's rows when the pointer is over it,
+    /// keeps them lit when it is clicked, and the checkbox unfolds the pure ACKs.
+    @Test(.chromium) func hoverLightsAStepsSegmentsInChromium() async throws {
+        let chromium = try #require(Requirement.chromium.path)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-hover-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = ReportFormat.html.render(RunReport(results: [Self.withSteps, Self.slowReader], startedAt: "2026-01-02T03:04:05Z", duration: .seconds(1)))
+        // What a user does: the pointer over step 1's source line, a click on step 0's, the box ticked.
+        let user = """
+            <script>
+            var table = document.getElementById('ladder0');
+            table.querySelector('td.step[data-step="1"]').dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));
+            document.body.dataset.hovered = Array.from(table.querySelectorAll('tr.lit')).map(function (r) { return r.dataset.step; }).join(',');
+            table.querySelector('td.step[data-step="0"]').dispatchEvent(new MouseEvent('click', {bubbles: true}));
+            table.dispatchEvent(new MouseEvent('mouseleave'));
+            document.body.dataset.pinned = Array.from(table.querySelectorAll('tr.lit')).map(function (r) { return r.dataset.step; }).join(',');
+            var box = document.querySelector('input.acks[data-table="ladder0"]');
+            box.checked = true; box.dispatchEvent(new Event('change'));
+            document.body.dataset.acks = getComputedStyle(table.querySelector('tr.ack')).display;
+            </script>
+            """
+        let page = directory.appendingPathComponent("r.html")
+        try Data(report.replacing("</body>", with: user + "</body>").utf8).write(to: page)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: chromium)
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", page.absoluteString]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let dom = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(dom.contains("data-hovered=\"1,1,1\""), "step 1's row, its segment and the failure lit: \(dom.prefix(400))")
+        #expect(dom.contains("data-pinned=\"0,0,0\""), "after a click on step 0, its three rows stay lit")
+        #expect(dom.contains("data-acks=\"table-row\""), "the pure ACKs unfolded")
     }
 
     static var withNotes: RunReport {

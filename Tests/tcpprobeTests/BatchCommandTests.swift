@@ -152,7 +152,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try await ProbeProcess.run(["run", "--report", "html=r.html", "."], in: directory)
         let html = try String(contentsOf: directory.appendingPathComponent("r.html"), encoding: .utf8)
-        #expect(html.contains("<svg") && html.contains(">probe<") && html.contains(">peer<"), "a ladder diagram")
+        #expect(html.contains("<table class=\"ladder") && html.contains("probe · peer"), "a ladder diagram")
+        #expect(html.contains("<b>5</b> a: send line &quot;hi&quot;</code>"), "the steps beside it")
+        #expect(html.contains("<b>6</b> b: expect line &quot;hello&quot; within 100ms</code><pre class=\"fail\">"), "the failing one with its failure")
         #expect(!html.contains("<script src") && !html.contains("<link "), "a single file with no external assets")
         let screenshot = directory.appendingPathComponent("r.png")
         let process = Process()

@@ -134,7 +134,10 @@ final class ScenarioExecution {
     /// async switch over every kind of statement keeps a frame slot for each case's payload,
     /// and that frame stays allocated while a `parallel` copy waits (5.5 KB a nesting level).
     func execute(_ statement: Statement) async throws {
-        if copyIndex == nil { options.onStep?(scenario.path, statement.text) }
+        if copyIndex == nil {
+            options.onStep?(scenario.path, statement.text)
+            if options.recordWire { runRecord.begin(statement, at: elapsed) }
+        }
         try await step(for: statement)()
     }
 

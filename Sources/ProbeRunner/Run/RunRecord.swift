@@ -16,6 +16,16 @@ struct RunRecord {
     /// When the step that failed the run failed.
     var failedAt: Duration?
 
+    /// The steps as they began, for the HTML report; the first `keptSteps` only.
+    private(set) var steps: [StepSpan] = []
+    static let keptSteps = 2000
+
+    /// Notes that `statement` begins, `offset` into the run.
+    mutating func begin(_ statement: Statement, at offset: Duration) {
+        guard keepsLog, steps.count < Self.keptSteps else { return }
+        steps.append(StepSpan(start: Double(offset / .microseconds(1)) / 1e6, location: statement.location, text: statement.text))
+    }
+
     /// Logs `message`, `offset` into the run, at `location`.
     mutating func log(_ message: String, at offset: Duration, _ location: SourceLocation?) {
         guard keepsLog else { return }

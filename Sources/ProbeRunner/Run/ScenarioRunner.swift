@@ -73,6 +73,7 @@ public struct ScenarioRunner: Sendable {
         result.stoppingSubjects = execution.runRecord.stoppingSubjects
         result.failedAt = execution.runRecord.failedAt
         result.wire = execution.wire.events
+        result.steps = execution.runRecord.steps
         if execution.wire.unavailable != nil {
             result.skippedWireChecks = scenario.allStatements.filter { if case .assertWire = $0.kind { true } else { false } }.count
         }

@@ -240,28 +240,36 @@ struct WireSession {
                 for (leg, ports) in [(WireEvent.ProxyLeg.front, link.frontPorts), (.back, link.backPorts)] {
                     guard let proxyPort = ports.local, let otherPort = ports.remote else { continue }
                     legs.insert([otherPort, proxyPort])
-                    let label = "proxy '\(proxy.name)' connection \(link.number)"
-                    for segment in ConnectionTrace(segments: segments, probePort: proxyPort, peerPort: otherPort).segments {
-                        events.append(WireEvent(offset: offset(ofCaptured: segment.timestamp), connection: label, fromProbe: segment.sourcePort == proxyPort,
-                                                flags: segment.flags.description, length: segment.length,
-                                                preview: ByteEscaper.escape(segment.payload.prefix(40)), proxyLeg: leg))
-                    }
+                    let trace = ConnectionTrace(segments: segments, probePort: proxyPort, peerPort: otherPort)
+                    keepSegments(of: trace, "proxy '\(proxy.name)' connection \(link.number)", leg: leg)
                 }
             }
         }
         for connection in connections {
             guard let probePort = connection.localPort, let peerPort = connection.remotePort, !legs.contains([probePort, peerPort]) else { continue }
             let trace = ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort)
-            for segment in trace.segments {
-                events.append(WireEvent(offset: offset(ofCaptured: segment.timestamp), connection: connection.label, fromProbe: segment.sourcePort == probePort,
-                                        flags: segment.flags.description, length: segment.length,
-                                        preview: ByteEscaper.escape(segment.payload.prefix(40))))
-            }
+            keepSegments(of: trace, connection.label, leg: nil)
             if let tls = connection.tls { keepRecords(of: trace, tls, connection.label) }
             if connection.webSocket != nil { keepFrames(of: trace, connection) }
         }
         events.sort { $0.offset < $1.offset }
         if events.count > 2000 { events = Array(events.prefix(2000)) }
+    }
+
+    /// Each segment of `trace`, with its sequence and acknowledgement numbers relative to
+    /// each side's first and its window in bytes, for the ladder and the time–sequence graph.
+    private mutating func keepSegments(of trace: ConnectionTrace, _ label: String, leg: WireEvent.ProxyLeg?) {
+        var first: [Int: UInt32] = [:]
+        for segment in trace.segments where first[segment.sourcePort] == nil { first[segment.sourcePort] = segment.sequence }
+        let windows = SegmentFormatter(start: 0, leftPort: trace.probePort, windowShifts: ConversationRenderer.windowShifts(trace.segments))
+        for segment in trace.segments {
+            let acknowledged = segment.flags.contains(.ack) ? first[segment.destinationPort].map { Int(segment.acknowledgement &- $0) } : nil
+            let numbers = WireEvent.TCPNumbers(sequence: Int(segment.sequence &- first[segment.sourcePort]!), acknowledgement: acknowledged,
+                                               window: windows.window(of: segment))
+            events.append(WireEvent(offset: offset(ofCaptured: segment.timestamp), connection: label, fromProbe: segment.sourcePort == trace.probePort,
+                                    flags: segment.flags.description, length: segment.length,
+                                    preview: ByteEscaper.escape(segment.payload.prefix(40)), proxyLeg: leg, tcp: numbers))
+        }
     }
 
     /// The WebSocket frames of `connection` both ways (over TLS, in the decrypted stream).
