@@ -86,14 +86,19 @@ extension ScenarioExecution {
     }
 
     /// What `NAME: expect upstream|downstream …` reads: the latest connection of the proxy, or
-    /// its Nth with `NAME.N:`.
-    func proxyWatch(_ direction: ProxyDirection, _ statement: Statement) throws -> ProxyWatch {
+    /// its Nth with `NAME.N:`, waiting for it as long as the expect may wait (a client spawned
+    /// just before takes a moment to connect).
+    func proxyWatch(_ direction: ProxyDirection, within: Argument<Duration>?, _ statement: Statement) async throws -> ProxyWatch {
         let (proxy, number) = try namedProxy(statement, "expect \(direction.rawValue)")
-        guard let link = proxy.link(number) else {
-            let links = proxy.all.count
-            throw failure(statement, number.map { "proxy '\(proxy.name)' has no connection \($0) (\(Self.count(links)) so far)" }
-                ?? "no client has connected to proxy '\(proxy.name)' yet")
+        let (wait, _) = limit(try within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout)
+        let giveUp = clock.now + wait
+        while true {
+            if let link = proxy.link(number) { return ProxyWatch(proxy: proxy.name, link: link, direction: direction) }
+            guard clock.now < giveUp else { break }
+            try await pause(for: .milliseconds(2))
         }
-        return ProxyWatch(proxy: proxy.name, link: link, direction: direction)
+        let links = proxy.all.count
+        throw failure(statement, number.map { "proxy '\(proxy.name)' has no connection \($0) (\(Self.count(links)) after \(format(wait)))" }
+            ?? "no client connected to proxy '\(proxy.name)' within \(format(wait))")
     }
 }

@@ -226,8 +226,10 @@ final class ScenarioExecution {
         case .proxyFault(let fault):
             return { try await self.proxyFault(fault, statement) }
         case .expectProxied(let direction, let expectation, let within):
-            let watch = try proxyWatch(direction, statement)
-            return { try await self.expect(expectation, within: within, watching: watch, statement) }
+            return {
+                let watch = try await self.proxyWatch(direction, within: within, statement)
+                try await self.expect(expectation, within: within, watching: watch, statement)
+            }
         }
     }
 
@@ -341,7 +343,7 @@ final class ScenarioExecution {
     /// Waits on the run's own event loop, whose timer wakes the thread that runs this task:
     /// `Task.sleep` waits on a Dispatch timer, with its leeway, and then hops back to the loop,
     /// which left `every 10ms` chunks up to 10 ms late on a loaded machine.
-    private func pause(for duration: Duration) async throws {
+    func pause(for duration: Duration) async throws {
         let timer = group.next().scheduleTask(in: duration.timeAmount) {}
         try await withTaskCancellationHandler {
             do {
