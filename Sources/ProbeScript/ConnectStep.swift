@@ -1,4 +1,4 @@
-/// `connect [NAME] ADDR [tls OPTIONS] [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout|tls-failure]`.
+/// `connect [NAME] ADDR [from SOURCE] [tls OPTIONS] [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout|tls-failure]`.
 public struct ConnectStep: Sendable, Hashable {
     public enum Failure: String, Sendable, Hashable, CaseIterable {
         case refused, timeout
@@ -11,6 +11,8 @@ public struct ConnectStep: Sendable, Hashable {
     public var receiveBuffer: Argument<Int>?
     public var sendBuffer: Argument<Int>?
     public var expectedFailure: Failure?
+    /// `from ADDR[:PORT]` or `from NETWORK/PREFIX`: the source address to bind.
+    public var source: Argument<SourceAddress>?
     /// `tls …`: the connection speaks TLS from its first byte; the handshake is part of the step.
     public var tls: TLSOptions?
     /// `ws://…` or `wss://…`: the connection upgrades to WebSocket as part of the step.

@@ -22,7 +22,7 @@ public enum Grammar {
         Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [within D] [with stdin] [cwd \"DIR\"] [env K=V...]"], actsOnConnection: false, parse: { .spawn(try $0.parseSpawn()) }),
         Entry(keyword: "kill", synopsis: ["kill NAME [SIGNAL]"], actsOnConnection: false, parse: { try $0.parseKill() }),
         Entry(keyword: "input", synopsis: ["input NAME line \"TEXT\"|\"BYTES\"|hex\"..\"|eof   (to a subject spawned with stdin)"], actsOnConnection: false, parse: { .input(try $0.parseInput()) }),
-        Entry(keyword: "connect", synopsis: ["connect [NAME] HOST:PORT [tls [insecure] [ca \"FILE\"] [sni \"NAME\"] [alpn \"P\",...] [version 1.2|1.3] [cert \"FILE\" key \"FILE\"]] [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout|tls-failure]",
+        Entry(keyword: "connect", synopsis: ["connect [NAME] HOST:PORT [from ADDR[:PORT]|NETWORK/PREFIX] [tls [insecure] [ca \"FILE\"] [sni \"NAME\"] [alpn \"P\",...] [version 1.2|1.3] [cert \"FILE\" key \"FILE\"]] [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout|tls-failure]",
                                                    "connect [NAME] ws://HOST:PORT/PATH|wss://HOST:PORT/PATH [protocol \"P\"] [header \"K: V\"]... [tls OPTIONS] [timeout D]"], actsOnConnection: false, parse: { .connect(try $0.parseConnect()) }),
         Entry(keyword: "listen", synopsis: ["listen NAME HOST:PORT [tls [cert \"FILE\" key \"FILE\"] [client-ca \"FILE\"] [alpn \"P\",...] [version 1.2|1.3]]   ({NAME.port}, {NAME.cert})"], actsOnConnection: false, parse: { try $0.parseListen() }),
         Entry(keyword: "accept", synopsis: ["accept NAME on LISTENER [within D] [expect tls-failure] [websocket [protocol \"P\"]]"], actsOnConnection: false, parse: { try $0.parseAccept() }),
@@ -82,7 +82,7 @@ public enum Grammar {
     }
 
     static let settings = ["timeout", "deadline", "terminator", "max-line", "capture", "unread", "framing", "max-message", "websocket"]
-    static let connectOptions = ["tls", "protocol", "header", "timeout", "rcvbuf", "sndbuf", "expect"]
+    static let connectOptions = ["from", "tls", "protocol", "header", "timeout", "rcvbuf", "sndbuf", "expect"]
     static let sendForms = ["line", "message", "file", "random", "text", "binary", "ping", "pong", "close", "frame"]
     static let sendModifiers = ["in", "split", "every", "at"]
     static let expectForms = ["line", "message", "text", "binary", "ping", "pong", "lines", "bytes", "until", "eventually", "any", "eof", "reset", "close", "nothing", "exit", "stdout", "stderr", "upstream", "downstream"]

@@ -140,6 +140,18 @@ extension Parser {
         return .kill(name, signal: signal)
     }
 
+    /// The word after `from`: an address, an address and port, or a range.
+    mutating func sourceAddress() throws -> Argument<SourceAddress> {
+        let token = try word("an address to connect from")
+        let text = token.word!
+        let template = Template.word(text, at: token.location)
+        if !template.variables.isEmpty { return Argument(interpolated: template, text: text, at: token.location) }
+        switch SourceAddress.parse(text) {
+        case .success(let source): return Argument(source, text: text, at: token.location)
+        case .failure(let error): throw failure(error.message, at: token, hint: error.hint)
+        }
+    }
+
     mutating func parseConnect() throws -> ConnectStep {
         var name: Name?
         if let text = current.word, !next.endsStatement, let following = next.word,
@@ -175,6 +187,7 @@ extension Parser {
                 } else {
                     step.webSocket?.headers.append(try string("a header, \"Name: value\""))
                 }
+            case "from": step.source = try sourceAddress()
             case "timeout": step.timeout = try duration()
             case "rcvbuf": step.receiveBuffer = try size("a receive buffer size")
             case "sndbuf": step.sendBuffer = try size("a send buffer size")

@@ -23,7 +23,7 @@ extension StatementKind {
             case .eof: return []
             }
         case .connect(let connect):
-            return connect.address.templates + connect.timeout.templates + connect.receiveBuffer.templates + connect.sendBuffer.templates
+            return connect.address.templates + connect.source.templates + connect.timeout.templates + connect.receiveBuffer.templates + connect.sendBuffer.templates
                 + (connect.tls?.templates ?? []) + (connect.webSocket?.templates ?? [])
         case .listen(_, let address, let tls): return address.templates + (tls?.templates ?? [])
         case .accept(_, _, let within, _, let webSocket): return within.templates + (webSocket ?? [])

@@ -8,6 +8,8 @@ struct ConnectAttempt {
     var name: String
     var handler: InboundHandler
     var bootstrap: ClientBootstrap
+    /// The address to bind first, from `connect … from`.
+    var source: (host: String, port: Int)?
     var receiveBuffer: Int?
     var sendBuffer: Int?
     var timeout: Duration
@@ -26,11 +28,18 @@ struct ConnectAttempt {
         let deadline = clock.now + timeout
         var refusal: Error?
         var lastError: Error?
-        let addresses = try await hostNames.addresses(of: address.host, port: address.port)
+        var addresses = try await hostNames.addresses(of: address.host, port: address.port)
+        let bind = try source.map { try SocketAddress(ipAddress: $0.host, port: $0.port) }
+        if let bind {
+            addresses = addresses.filter { $0.protocol == bind.protocol }
+            guard !addresses.isEmpty else { throw SourceUnavailable(source: bind, reason: "\(address.host) has no address of its family") }
+        }
         for (index, ip) in addresses.enumerated() {
             let share = (deadline - clock.now) / (addresses.count - index)
             guard share > .zero else { break }
-            switch await DirectConnect.connect(to: ip, receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: share) {
+            switch await DirectConnect.connect(to: ip, from: bind, receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: share) {
+            case .sourceUnavailable(let error):
+                throw SourceUnavailable(source: bind!, reason: error.errnoCode == EADDRNOTAVAIL ? "not an address of this machine" : "\(error)")
             case .connected(let fd):
                 return (try await bootstrap.withConnectedSocket(fd).get(), nil)
             case .reset(let fd, let early):
@@ -45,5 +54,17 @@ struct ConnectAttempt {
             }
         }
         throw refusal ?? lastError ?? ChannelError.connectTimeout(timeout.timeAmount)
+    }
+}
+
+/// `connect … from` could not bind its source address: an environment error (exit 3).
+struct SourceUnavailable: Error, CustomStringConvertible {
+    var source: SocketAddress
+    var reason: String
+
+    var description: String {
+        let host = source.ipAddress ?? "\(source)"
+        let port = source.port ?? 0
+        return "cannot connect from \(port == 0 ? host : Address(host: host, port: port).description): \(reason)"
     }
 }

@@ -19,18 +19,35 @@ enum DirectConnect {
         case reset(Int32, early: [UInt8])
         /// Refused, unreachable or other: the system's error.
         case failed(IOError)
+        /// The source address could not be bound (not an address of this machine, or its port taken).
+        case sourceUnavailable(IOError)
         case timedOut
     }
 
     /// Connects to `address` within `timeout`, with the buffer sizes set before the handshake
-    /// (so the window scale it announces fits them).
-    static func connect(to address: SocketAddress, receiveBuffer: Int?, sendBuffer: Int?, timeout: Duration) async -> Outcome {
+    /// (so the window scale it announces fits them), from `source` when given. A source without
+    /// a port leaves the port to the connect (`IP_BIND_ADDRESS_NO_PORT`), so the same port can
+    /// serve connections to different servers: a range of source addresses then multiplies the
+    /// ephemeral ports rather than dividing them.
+    static func connect(to address: SocketAddress, from source: SocketAddress? = nil, receiveBuffer: Int?, sendBuffer: Int?,
+                        timeout: Duration) async -> Outcome {
         let family = address.protocol.rawValue
         let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failed(IOError(errnoCode: errno, reason: "socket")) }
         for (option, size) in [(SO_RCVBUF, receiveBuffer), (SO_SNDBUF, sendBuffer)] {
             guard var value = size.map(Int32.init(clamping:)) else { continue }
             setsockopt(fd, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let source {
+            if source.port == 0 {
+                var on: Int32 = 1
+                setsockopt(fd, Int32(IPPROTO_IP), Self.bindAddressNoPort, &on, socklen_t(MemoryLayout<Int32>.size))
+            }
+            let bound = source.withSockAddr { Glibc.bind(fd, $0, socklen_t($1)) == 0 ? 0 : errno }
+            guard bound == 0 else {
+                close(fd)
+                return .sourceUnavailable(IOError(errnoCode: bound, reason: "bind"))
+            }
         }
         let started = address.withSockAddr { Glibc.connect(fd, $0, socklen_t($1)) == 0 ? 0 : errno }
         switch started {
@@ -41,6 +58,9 @@ enum DirectConnect {
             return .failed(IOError(errnoCode: started, reason: "connect"))
         }
     }
+
+    /// `IP_BIND_ADDRESS_NO_PORT` (Linux 4.2), which Glibc's headers do not name.
+    static let bindAddressNoPort: Int32 = 24
 
     /// Waits for the handshake by asking the socket, at once and then at growing intervals
     /// (0.1 ms doubling to 10 ms): on loopback it has mostly completed by the first question.

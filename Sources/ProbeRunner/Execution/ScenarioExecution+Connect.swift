@@ -3,6 +3,7 @@ import Glibc
 #endif
 import NIOCore
 import NIOPosix
+import ProbeResults
 import ProbeScript
 
 /// The `connect` executor.
@@ -47,7 +48,8 @@ extension ScenarioExecution {
         if let size = sendBuffer {
             bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(size))
         }
-        return ConnectAttempt(address: address, name: name, handler: handler, bootstrap: bootstrap,
+        let source = try step.source.map { try resolve($0, "an address to connect from", { try? SourceAddress.parse($0).get() }) }
+        return ConnectAttempt(address: address, name: name, handler: handler, bootstrap: bootstrap, source: source.map(sourceAddresses.take),
                               receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: wait, hostNames: hostNames)
     }
 
@@ -60,6 +62,8 @@ extension ScenarioExecution {
         let channel: Channel
         let tcpFailureExpected = step.expectedFailure.map { $0 != .tlsFailure } ?? false
         switch outcome {
+        case .failure(let error as SourceUnavailable):
+            throw StepFailure(.environment, at: statement.location, step: statement.text, message: "\(error)")
         case .failure(let error):
             let reason = ConnectFailure(error)
             if let expected = step.expectedFailure {

@@ -1,8 +1,29 @@
+import ProbeHost
 import ProbeResults
 import ProbeScript
 
 /// The `parallel` executor: N concurrent copies of a block, each with its own connections.
 extension ScenarioExecution {
+    /// Descriptors kept free beside a `parallel` block's: the capture, subjects' pipes, reports.
+    static let descriptorReserve = 64
+
+    /// About how many descriptors one copy of `body` holds at once: a connection, listener or
+    /// accepted connection one each, a spawned subject four (its pipes and its pidfd), a proxy
+    /// three (its listener and a connection's two legs), a nested `parallel` its copies'. A
+    /// `repeat` counts once: its turns mostly close what they open.
+    static func descriptors(of body: [Statement]) -> Int {
+        max(1, body.reduce(0) { total, statement in
+            switch statement.kind {
+            case .connect, .listen, .accept: return total + 1
+            case .spawn: return total + 4
+            case .proxy: return total + 3
+            case .repeatBlock(_, let inner): return total + descriptors(of: inner)
+            case .parallel(let count, let inner): return total + (count.literal ?? 1) * descriptors(of: inner)
+            default: return total
+            }
+        })
+    }
+
     fileprivate struct CopyOutcome: @unchecked Sendable {
         var copy: Int
         var failure: StepFailure?
@@ -11,6 +32,9 @@ extension ScenarioExecution {
     func parallel(_ count: Argument<Int>, _ body: [Statement], _ statement: Statement) async throws {
         let copies = try resolve(count, "a number of copies", Quantity.integer)
         guard copies > 0 else { throw failure(statement, "parallel needs at least 1 copy") }
+        if copyIndex == nil, case .failure(let shortfall) = DescriptorLimit.makeRoom(for: copies * Self.descriptors(of: body) + Self.descriptorReserve) {
+            throw StepFailure(.environment, at: statement.location, step: statement.text, message: "parallel \(copies) \(shortfall)")
+        }
         let recorder = LatencyRecorder()
         let children = (0..<copies).map { ScenarioExecution(parent: self, copy: $0, latencies: recorder) }
         let started = clock.now

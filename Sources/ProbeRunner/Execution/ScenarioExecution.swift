@@ -30,6 +30,8 @@ final class ScenarioExecution {
     var regexCache: RegexCache
     /// The addresses of the host names connected to, shared with the copies of `parallel` blocks.
     let hostNames: HostNames
+    /// The next address of each `connect … from NETWORK/PREFIX`, shared with `parallel` copies.
+    let sourceAddresses: SourceAddresses
 
     /// Where a copy of a `parallel` block records its expect latencies (nil outside one).
     let latencies: LatencyRecorder?
@@ -52,6 +54,7 @@ final class ScenarioExecution {
         self.latencies = nil
         self.regexCache = RegexCache()
         self.hostNames = HostNames()
+        self.sourceAddresses = SourceAddresses()
         self.runRecord = RunRecord(keepsLog: true)
     }
 
@@ -75,6 +78,7 @@ final class ScenarioExecution {
         self.latencies = latencies
         regexCache = RegexCache(enabled: false)
         hostNames = parent.hostNames
+        sourceAddresses = parent.sourceAddresses
     }
 
     var elapsed: Duration { clock.now - start }

@@ -45,7 +45,7 @@ public final class RunSession: Sendable {
     /// and exits 130 or 143, within about a second.
     public func takeOverProcess(onInterrupt: @escaping @Sendable (Interruption) -> Void) {
         StrayProcesses.adopt()
-        Self.raiseFileLimit()
+        DescriptorLimit.raiseToHard()
         for (number, code) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -100,13 +100,5 @@ public final class RunSession: Sendable {
         let lines = ["stopped \(stopped.count) process\(stopped.count == 1 ? "" : "es") that subjects left running in the background (run servers in the foreground):"]
             + stopped.map { "  " + $0 }
         return [lines.joined(separator: "\n")]
-    }
-
-    /// Lifts the soft limit on open files to the hard limit, for large `parallel` blocks.
-    private static func raiseFileLimit() {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 }
