@@ -74,9 +74,7 @@ struct FormatCommand: ParsableCommand {
             if path == "-" { return [path] }
             var isDirectory = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CatalogError.missing(path) }
-            guard isDirectory else { return [path] }
-            let relatives = (try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? []
-            return relatives.filter { $0.hasSuffix(".scn") || $0.hasSuffix(".inc") }.sorted().map { ScenarioLoader.normalise(path + "/" + $0) }
+            return isDirectory ? ScenarioCatalog.scenarioFiles(under: path, suffixes: [".scn", ".inc"]) : [path]
         }
     }
 

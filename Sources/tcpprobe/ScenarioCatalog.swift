@@ -43,9 +43,10 @@ struct ScenarioCatalog {
         return catalog
     }
 
-    static func scenarioFiles(under directory: String) -> [String] {
+    /// The files under `directory`, recursively, whose names end in one of `suffixes`, in name order.
+    static func scenarioFiles(under directory: String, suffixes: [String] = [".scn"]) -> [String] {
         let relatives = (try? FileManager.default.subpathsOfDirectory(atPath: directory)) ?? []
-        return relatives.filter { $0.hasSuffix(".scn") }.map { ScenarioLoader.normalise(directory + "/" + $0) }.sorted()
+        return relatives.filter { name in suffixes.contains { name.hasSuffix($0) } }.map { ScenarioLoader.normalise(directory + "/" + $0) }.sorted()
     }
 
     static func readFile(_ path: String) throws -> String {
