@@ -136,6 +136,29 @@ import Testing
         result.expectPassed()
     }
 
+    /// The count runs across pieces: 60 bytes, then 60 more, then 60, and the client gets the
+    /// first 100 and the FIN; and a piece of exactly the bytes left closes at once, with no
+    /// piece after it to wait for.
+    @Test func cutAfterCountsAcrossPiecesAndClosesOnTheLastByte() async throws {
+        let sixty = String(repeating: "0123456789", count: 6)
+        let across = try await ScenarioHarness.run(Self.sink + """
+            p: cut after 100 bytes downstream
+            s: send "\(sixty)"
+            c: expect bytes 60
+            s: send "\(sixty)"
+            c: expect bytes 40 = "0123456789012345678901234567890123456789"
+            c: expect eof
+            """)
+        across.expectPassed()
+        let exact = try await ScenarioHarness.run(Self.sink + """
+            p: cut after 60 bytes downstream
+            s: send "\(sixty)"
+            c: expect bytes 60
+            c: expect eof within 1s
+            """)
+        exact.expectPassed()
+    }
+
     /// TLS and WebSocket pass through as bytes, sliced: the handshake, the upgrade and the
     /// frames, which the watch sees as they are on the wire.
     @Test func tlsAndWebSocketPassThrough() async throws {
