@@ -61,10 +61,13 @@ extension ScenarioExecution {
                 try await write(bytes, after: sent, send)
                 sent += bytes.readableBytes
             }
-            if send.pieces.count > 1 { writes.append("\(piece.count)B@\(format(clock.now - sendStart))") }
+            let written = clock.now
+            if send.pieces.count > 1 { writes.append("\(piece.count)B@\(format(written - sendStart))") }
             if let interval = send.interval, interval > .zero, index < send.pieces.count - 1 {
-                // Pace against the planned times, so the sleeps' own overhead does not accumulate.
-                try await sleep(until: sendStart + interval * (index + 1), send.statement)
+                // Pace against the planned times, so the sleeps' own overhead does not accumulate;
+                // but a write that finished late still gets 90% of the gap after it, or the
+                // next piece could leave with the last one and the fault not be made.
+                try await sleep(until: max(sendStart + interval * (index + 1), written + interval * 0.9), send.statement)
             }
         }
         recordSend(send, head: head, writes: writes)
