@@ -91,12 +91,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let classic = directory.appendingPathComponent("c.pcap"), next = directory.appendingPathComponent("c.pcapng")
         try Data(PacketBuilder.pcapFile(Self.packets, linkType: PacketDecoder.ethernet)).write(to: classic)
-        let tshark = Process()
-        tshark.executableURL = URL(fileURLWithPath: try #require(Requirement.tshark.path))
-        tshark.arguments = ["-r", classic.path, "-F", "pcapng", "-w", next.path]
-        tshark.standardError = FileHandle.nullDevice
-        try tshark.run()
-        tshark.waitUntilExit()
+        try PcapngConversion.convert(classic, to: next)
         let converted = try PcapFile.segments(atPath: next.path)
         #expect(converted == (try PcapFile.segments(atPath: classic.path)))
         #expect(converted.count == 2 && converted[1].payload == Array("hello\r\n".utf8))

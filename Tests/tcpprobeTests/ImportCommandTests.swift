@@ -293,12 +293,7 @@ import Testing
         }
 
         let pcapng = directory.appendingPathComponent("redis.pcapng")
-        let tshark = Process()
-        tshark.executableURL = URL(fileURLWithPath: try #require(Requirement.tshark.path))
-        tshark.arguments = ["-r", pcap.path, "-F", "pcapng", "-w", pcapng.path]
-        tshark.standardError = FileHandle.nullDevice
-        try tshark.run()
-        tshark.waitUntilExit()
+        try PcapngConversion.convert(pcap, to: pcapng)
         let fromNG = try await ProbeProcess.run(["import", pcapng.path, "--connection", "2"])
         #expect(fromNG.stdout.split(separator: "\n").dropFirst() == text.split(separator: "\n").dropFirst(), "the same scenario but for the file it names:\n\(fromNG.stdout)")
     }
