@@ -12,7 +12,7 @@ extension ScenarioExecution {
     /// three (its listener and a connection's two legs), a nested `parallel` its copies'. A
     /// `repeat` counts once: its turns mostly close what they open.
     static func descriptors(of body: [Statement]) -> Int {
-        max(1, body.reduce(0) { total, statement in
+        body.reduce(0) { total, statement in
             switch statement.kind {
             case .connect, .listen, .accept: return total + 1
             case .spawn: return total + 4
@@ -21,7 +21,7 @@ extension ScenarioExecution {
             case .parallel(let count, let inner): return total + (count.literal ?? 1) * descriptors(of: inner)
             default: return total
             }
-        })
+        }
     }
 
     fileprivate struct CopyOutcome: @unchecked Sendable {
