@@ -104,11 +104,13 @@ public final class WebSocketTransport: TCPTransport, @unchecked Sendable {
         }
 
         /// A message over the maximum, joined from fragments, is closed with 1009; any other
-        /// error of the fragments with 1002.
+        /// error of the fragments with 1002. TCP closes as after any close: FIN, reading on to
+        /// the client's FIN. (A full close with the rest of the message unread made the
+        /// kernel send RST instead, when the rest arrived after the frame's header.)
         func errorCaught(context: ChannelHandlerContext, error: Error) {
             let tooLarge = (error as? NIOWebSocketFrameAggregator.Error).map { $0 == .accumulatedFrameSizeIsTooLarge || $0 == .tooManyFragments } ?? false
             transport.sendClose(code: tooLarge ? 1009 : 1002)
-            context.close(promise: nil)
+            context.close(mode: .output, promise: nil)
         }
 
         func channelInactive(context: ChannelHandlerContext) {

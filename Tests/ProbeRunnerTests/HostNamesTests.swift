@@ -12,10 +12,10 @@ import Glibc
 @Suite struct HostNamesTests {
     @Test func localhostResolvesFromTheHostsFileAndAnIPAddressIsKept() async throws {
         let names = HostNames()
-        let localhost = try await names.addresses(of: "localhost", port: 7)
+        let localhost = try await names.addresses(of: "localhost", port: 7, on: MultiThreadedEventLoopGroup.singleton.next()).get()
         #expect(localhost.contains { $0.ipAddress == "127.0.0.1" || $0.ipAddress == "::1" }, "\(localhost)")
         #expect(localhost.allSatisfy { $0.port == 7 })
-        let literal = try await names.addresses(of: "::1", port: 9)
+        let literal = try await names.addresses(of: "::1", port: 9, on: MultiThreadedEventLoopGroup.singleton.next()).get()
         #expect(literal.map(\.ipAddress) == ["::1"] && literal.first?.port == 9)
     }
 
@@ -31,7 +31,7 @@ import Glibc
         let group = MultiThreadedEventLoopGroup.singleton
         let peer = try await TestPeer.start(.echo)
         defer { Task { await peer.stop() } }
-        let connected = try await attempt(peer.port, group).connect()
+        let connected = try await attempt(peer.port, group).connect(on: group.next()).get()
         #expect(connected.channel.remoteAddress?.ipAddress == "127.0.0.1")
         try await connected.channel.close()
     }
@@ -47,7 +47,7 @@ import Glibc
         let fillers = LoopbackSocket.startConnects(to: "127.0.0.2", port: peer.port, count: 4)
         defer { fillers.forEach { close($0) } }
         try await Task.sleep(for: .milliseconds(50))
-        let connected = try await attempt(peer.port, group, timeout: .seconds(2)).connect()
+        let connected = try await attempt(peer.port, group, timeout: .seconds(2)).connect(on: group.next()).get()
         #expect(connected.channel.remoteAddress?.ipAddress == "127.0.0.1")
         try await connected.channel.close()
     }
@@ -55,7 +55,7 @@ import Glibc
     @Test func whenNoAddressConnectsARefusalIsTheAnswer() async throws {
         let group = MultiThreadedEventLoopGroup.singleton
         let port = try LoopbackSocket.closedPort()
-        await #expect { try await attempt(port, group).connect() } throws: { error in
+        await #expect { try await attempt(port, group).connect(on: group.next()).get() } throws: { error in
             (error as? IOError)?.errnoCode == ECONNREFUSED
         }
     }

@@ -23,37 +23,51 @@ struct ConnectAttempt {
     /// the one timeout, each given an equal share of what is left (an address that never
     /// answers leaves time for the next); when none connects, a refusal is the answer if any
     /// address gave one.
-    func connect() async throws -> (channel: Channel, resetWith: [UInt8]?) {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        var refusal: Error?
-        var lastError: Error?
-        var addresses = try await hostNames.addresses(of: address.host, port: address.port)
-        let bind = try source.map { try SocketAddress(ipAddress: $0.host, port: $0.port) }
-        if let bind {
-            addresses = addresses.filter { $0.protocol == bind.protocol }
-            guard !addresses.isEmpty else { throw SourceUnavailable(source: bind, reason: "\(address.host) has no address of its family") }
+    /// It completes on `loop`, and no task waits for it.
+    func connect(on loop: EventLoop) -> EventLoopFuture<(channel: Channel, resetWith: [UInt8]?)> {
+        let deadline = ContinuousClock.now + timeout
+        let bind: SocketAddress?
+        do { bind = try source.map { try SocketAddress(ipAddress: $0.host, port: $0.port) } } catch { return loop.makeFailedFuture(error) }
+        return hostNames.addresses(of: address.host, port: address.port, on: loop).flatMapThrowing { addresses in
+            guard let bind else { return addresses }
+            let same = addresses.filter { $0.protocol == bind.protocol }
+            guard !same.isEmpty else { throw SourceUnavailable(source: bind, reason: "\(address.host) has no address of its family") }
+            return same
+        }.flatMap { addresses in
+            tryFirst(addresses[...], from: bind, until: deadline, refusal: nil, lastError: nil, on: loop)
         }
-        for (index, ip) in addresses.enumerated() {
-            let share = (deadline - clock.now) / (addresses.count - index)
-            guard share > .zero else { break }
-            switch await DirectConnect.connect(to: ip, from: bind, receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: share) {
-            case .sourceUnavailable(let error):
-                throw SourceUnavailable(source: bind!, reason: error.errnoCode == EADDRNOTAVAIL ? "not an address of this machine" : "\(error)")
-            case .connected(let fd):
-                return (try await bootstrap.withConnectedSocket(fd).get(), nil)
-            case .reset(let fd, let early):
-                handler.preload(early)
-                handler.markReset()
-                return (try await bootstrap.withConnectedSocket(fd).get(), early)
-            case .failed(let error):
-                if error.errnoCode == ECONNREFUSED, refusal == nil { refusal = error }
-                lastError = error
-            case .timedOut:
-                lastError = ChannelError.connectTimeout(timeout.timeAmount)
+    }
+
+    /// Tries the first of `addresses`, given an equal share of the time left (an address that
+    /// never answers leaves time for the next), then the rest; when none connects, a refusal is
+    /// the answer if any address gave one.
+    private func tryFirst(_ addresses: ArraySlice<SocketAddress>, from bind: SocketAddress?, until deadline: ContinuousClock.Instant,
+                       refusal: Error?, lastError: Error?, on loop: EventLoop) -> EventLoopFuture<(channel: Channel, resetWith: [UInt8]?)> {
+        let share = (deadline - .now) / max(1, addresses.count)
+        guard let ip = addresses.first, share > .zero else {
+            return loop.makeFailedFuture(refusal ?? lastError ?? ChannelError.connectTimeout(timeout.timeAmount))
+        }
+        let (handler, bootstrap, timeout) = (self.handler, self.bootstrap, self.timeout)
+        return DirectConnect.connect(to: ip, from: bind, receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: share, on: loop)
+            .flatMap { outcome in
+                switch outcome {
+                case .sourceUnavailable(let error):
+                    let reason = error.errnoCode == EADDRNOTAVAIL ? "not an address of this machine" : "\(error)"
+                    return loop.makeFailedFuture(SourceUnavailable(source: bind!, reason: reason))
+                case .connected(let fd):
+                    return bootstrap.withConnectedSocket(fd).map { ($0, nil) }
+                case .reset(let fd, let early):
+                    handler.preload(early)
+                    handler.markReset()
+                    return bootstrap.withConnectedSocket(fd).map { ($0, early) }
+                case .failed(let error):
+                    let refused = error.errnoCode == ECONNREFUSED && refusal == nil
+                    return self.tryFirst(addresses.dropFirst(), from: bind, until: deadline, refusal: refused ? error : refusal, lastError: error, on: loop)
+                case .timedOut:
+                    return self.tryFirst(addresses.dropFirst(), from: bind, until: deadline, refusal: refusal,
+                                    lastError: ChannelError.connectTimeout(timeout.timeAmount), on: loop)
+                }
             }
-        }
-        throw refusal ?? lastError ?? ChannelError.connectTimeout(timeout.timeAmount)
     }
 }
 

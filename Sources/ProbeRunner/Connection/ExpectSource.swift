@@ -4,8 +4,8 @@ import NIOCore
 protocol ExpectSource: AnyObject, Sendable {
     /// How reports name it.
     var label: String { get }
-    /// Waits for `matcher` to decide, or for `timeout`.
-    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount) async throws -> MatchOutcome
+    /// What `matcher` decides, or a time-out after `timeout`.
+    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount) -> EventLoopFuture<MatchOutcome>
     /// The last bytes it received, for failure reports.
     func recentBytes() async -> (bytes: [UInt8], total: Int)
 }

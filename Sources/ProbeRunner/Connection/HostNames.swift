@@ -16,25 +16,32 @@ final class HostNames: Sendable {
     }
 
     /// Each host name's lookup, started by the first connect that needed it.
-    private let lookups: NIOLockedValueBox<[String: Task<[SocketAddress], Error>]>
+    private let lookups = NIOLockedValueBox<[String: EventLoopFuture<[SocketAddress]>]>([:])
+    /// Host names answered without asking the resolver.
+    private let known: [String: [SocketAddress]]
 
     /// `known`: host names answered without asking the resolver (ports are replaced).
     init(known: [String: [SocketAddress]] = [:]) {
-        lookups = NIOLockedValueBox(known.mapValues { addresses in Task { addresses } })
+        self.known = known
     }
 
     /// Where `host:port` may be reached, in the order the system prefers (`localhost`: mostly
-    /// ::1, then 127.0.0.1).
-    func addresses(of host: String, port: Int) async throws -> [SocketAddress] {
-        if let ip = try? SocketAddress(ipAddress: host, port: port) { return [ip] }
+    /// ::1, then 127.0.0.1); an IP address at once.
+    func addresses(of host: String, port: Int, on loop: EventLoop) -> EventLoopFuture<[SocketAddress]> {
+        if let ip = try? SocketAddress(ipAddress: host, port: port) { return loop.makeSucceededFuture([ip]) }
+        if let addresses = known[host] { return loop.makeSucceededFuture(Self.with(port, addresses)) }
         let lookup = lookups.withLockedValue { lookups in
             if let started = lookups[host] { return started }
-            // getaddrinfo blocks (on DNS, for seconds): not on a thread of the cooperative pool.
-            let started = Task { try await NIOThreadPool.singleton.runIfActive { try Self.lookUp(host) } }
+            // getaddrinfo blocks (on DNS, for seconds): on NIO's thread pool, not on the loop.
+            let started = NIOThreadPool.singleton.runIfActive(eventLoop: loop) { try Self.lookUp(host) }
             lookups[host] = started
             return started
         }
-        return try await lookup.value.map { address in
+        return lookup.hop(to: loop).map { Self.with(port, $0) }
+    }
+
+    private static func with(_ port: Int, _ addresses: [SocketAddress]) -> [SocketAddress] {
+        addresses.map { address in
             var address = address
             address.port = port
             return address

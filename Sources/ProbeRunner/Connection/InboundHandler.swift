@@ -17,10 +17,18 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     /// Unconsumed bytes kept even when no expectation asks for them.
     static let highWaterMark = 256 * 1024
 
-    private struct Pending {
+    /// The expectation waiting for bytes: a class, so an idle connection holds a reference, not
+    /// a matcher's room (ten thousand idle `parallel` copies each hold one connection).
+    private final class Pending {
         var matcher: ExpectationMatcher
-        var promise: EventLoopPromise<MatchOutcome>
-        var timeout: Scheduled<Void>
+        let promise: EventLoopPromise<MatchOutcome>
+        let timeout: Scheduled<Void>
+
+        init(matcher: ExpectationMatcher, promise: EventLoopPromise<MatchOutcome>, timeout: Scheduled<Void>) {
+            self.matcher = matcher
+            self.promise = promise
+            self.timeout = timeout
+        }
     }
 
     private var context: ChannelHandlerContext?
@@ -174,11 +182,7 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     private func decide() {
-        guard var current = pending else { return }
-        guard let outcome = current.matcher.evaluate(&buffer, end: end) else {
-            pending = current
-            return
-        }
+        guard let current = pending, let outcome = current.matcher.evaluate(&buffer, end: end) else { return }
         pending = nil
         current.timeout.cancel()
         compact()

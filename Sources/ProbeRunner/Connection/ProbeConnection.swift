@@ -50,52 +50,54 @@ final class ProbeConnection: @unchecked Sendable {
             .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
     }
 
-    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount) async throws -> MatchOutcome {
+    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount) -> EventLoopFuture<MatchOutcome> {
         let loop = channel.eventLoop
         let handler = self.handler
-        return try await loop.flatSubmit { handler.expect(matcher, timeout: timeout, on: loop) }.get()
+        return loop.onLoop { handler.expect(matcher, timeout: timeout, on: loop) }
     }
 
-    /// Writes and flushes `bytes`; false when the write did not complete within `timeout`
-    /// (the peer is not reading and the socket buffers are full).
-    func send(_ bytes: ByteBuffer, timeout: TimeAmount) async throws -> Bool {
+    /// Writes and flushes `bytes`: true once written, false when the write did not complete
+    /// within `timeout` (the peer is not reading and the socket buffers are full).
+    func send(_ bytes: ByteBuffer, timeout: TimeAmount) -> EventLoopFuture<Bool> {
         let loop = channel.eventLoop
-        let channel = self.channel
         // On the channel's loop (where scenarios run) a write the socket takes at once completes
         // inside writeAndFlush; only a write still pending afterwards needs a timeout timer.
-        let written = try await loop.flatSubmit { () -> EventLoopFuture<Bool> in
+        return loop.onLoop { () -> EventLoopFuture<Bool> in
             let promise = loop.makePromise(of: Bool.self)
             var timer: Scheduled<Void>?
             var done = false
-            channel.writeAndFlush(bytes).whenComplete { result in
+            self.channel.writeAndFlush(bytes).whenComplete { result in
                 done = true
                 timer?.cancel()
                 switch result {
-                case .success: promise.succeed(true)
+                case .success:
+                    self.bytesSent += bytes.readableBytes
+                    promise.succeed(true)
                 case .failure(let error): promise.fail(error)
                 }
             }
             if !done { timer = loop.scheduleTask(in: timeout) { promise.succeed(false) } }
             return promise.futureResult
-        }.get()
-        if written { bytesSent += bytes.readableBytes }
-        return written
+        }
     }
 
     /// Graceful close: FIN (over TLS close_notify and FIN, without waiting for the peer's
-    /// close_notify), then release.
-    func close(at location: SourceLocation?) async {
+    /// close_notify), then release. It completes, never fails, on the channel's loop.
+    @discardableResult
+    func close(at location: SourceLocation?) -> EventLoopFuture<Void> {
         closedAt = location
         isClosed = true
         let handler = self.handler
         let channel = self.channel
+        let loop = channel.eventLoop
         let tap = tls?.tap
-        try? await channel.eventLoop.submit { handler.markClosedByProbe() }.flatMap { _ -> EventLoopFuture<Void> in
+        return loop.onLoop { () -> EventLoopFuture<Void> in
+            handler.markClosedByProbe()
             guard let tap else { return channel.close() }
-            return channel.close(mode: .output).flatMapError { _ in channel.eventLoop.makeSucceededVoidFuture() }.flatMap {
+            return channel.close(mode: .output).flatMapError { _ in loop.makeSucceededVoidFuture() }.flatMap {
                 tap.closeBelowTLS() ?? channel.close()
             }
-        }.get()
+        }.flatMapError { _ in loop.makeSucceededVoidFuture() }
     }
 
     /// Half-close: FIN, and keep reading.

@@ -1,3 +1,4 @@
+import NIOCore
 /// The connections, listeners and proxies a scenario, or a copy of a `parallel` block, has
 /// opened, and the connection an unprefixed step acts on.
 struct ConnectionTable {
@@ -57,11 +58,17 @@ struct ConnectionTable {
     var names: [String] { connections.keys.filter { !$0.hasPrefix("#") }.sorted() }
 
     /// Closes every connection not closed yet (FIN), then every listener and proxy.
-    func closeAll() async {
-        for connection in connections.values where !connection.isClosed {
-            await connection.close(at: nil)
-        }
+    func closeAll(on loop: EventLoop) async {
+        try? await closeConnections(on: loop).get()
         for listener in listeners.values { await listener.close() }
         for proxy in proxies.values { await proxy.close() }
     }
+
+    /// Closes every connection not closed yet (FIN); the future completes on `loop` when all have.
+    func closeConnections(on loop: EventLoop) -> EventLoopFuture<Void> {
+        .andAllComplete(connections.values.filter { !$0.isClosed }.map { $0.close(at: nil) }, on: loop)
+    }
+
+    /// True when it holds connections only: no listener, no proxy.
+    var holdsConnectionsOnly: Bool { listeners.isEmpty && proxies.isEmpty }
 }

@@ -4,8 +4,9 @@ import ProbeScript
 /// loop would otherwise parse its regex again on every pass (Swift's regex parser is slow:
 /// 20-70 µs for a short pattern, more than the rest of a round trip) and lower it again on its
 /// first match. Bounded: past `capacity` patterns (variables that change every pass) it starts
-/// over. Copies of a `parallel` block do not keep one, so ten thousand copies hold no regexes.
-struct RegexCache {
+/// over. A run and the copies of its `parallel` blocks share one (all on the run's loop): ten
+/// thousand copies compile their regex once.
+final class RegexCache {
     static let capacity = 64
 
     private struct Key: Hashable {
@@ -15,18 +16,12 @@ struct RegexCache {
     }
 
     private var compiled: [Key: Regex<AnyRegexOutput>] = [:]
-    private let enabled: Bool
-
-    init(enabled: Bool = true) {
-        self.enabled = enabled
-    }
 
     var count: Int { compiled.count }
 
     /// `literal` compiled with `lookup`'s values; throws the engine's message when invalid.
-    mutating func regex(_ literal: RegexLiteral, _ lookup: (String) -> String?) throws -> Regex<AnyRegexOutput> {
+    func regex(_ literal: RegexLiteral, _ lookup: (String) -> String?) throws -> Regex<AnyRegexOutput> {
         let pattern = literal.expandedPattern(lookup)
-        guard enabled else { return try literal.compile(expandedPattern: pattern) }
         let key = Key(pattern: pattern, ignoresCase: literal.ignoresCase, dotMatchesNewlines: literal.dotMatchesNewlines)
         if let regex = compiled[key] { return regex }
         let regex = try literal.compile(expandedPattern: pattern)

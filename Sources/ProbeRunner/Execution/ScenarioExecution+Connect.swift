@@ -15,9 +15,7 @@ extension ScenarioExecution {
         let secureWebSocket = step.webSocket?.secure == true ? TLSOptions() : nil
         let tls = try (step.tls ?? options.defaultTLS?.client ?? secureWebSocket).map { try tlsContext($0, role: .client, host: attempt.address.host, statement) }
         let started = clock.now
-        let outcome: Result<(channel: Channel, resetWith: [UInt8]?), Error>
-        do { outcome = .success(try await attempt.connect()) } catch { outcome = .failure(error) }
-        guard let connection = try finishConnect(outcome, attempt, waited: clock.now - started, step, statement) else { return }
+        guard let connection = try await open(attempt, step, statement).get() else { return }
         if let tls {
             let session = try await beginTLS(tls, on: connection)
             try await finishHandshake(session, on: connection, within: attempt.timeout - (clock.now - started),
@@ -28,8 +26,18 @@ extension ScenarioExecution {
         }
     }
 
+    /// The TCP connect, completing on the run's loop: the connection kept, or nil when the
+    /// connect failed as the step expected or the peer had reset it already.
+    func open(_ attempt: ConnectAttempt, _ step: ConnectStep, _ statement: Statement) -> EventLoopFuture<ProbeConnection?> {
+        let started = clock.now
+        return attempt.connect(on: group.next())
+            .map { Result<(channel: Channel, resetWith: [UInt8]?), Error>.success($0) }
+            .recover { .failure($0) }
+            .flatMapThrowing { try self.finishConnect($0, attempt, waited: self.clock.now - started, step, statement) }
+    }
+
     @inline(never)
-    private func prepareConnect(_ step: ConnectStep, _ statement: Statement) throws -> ConnectAttempt {
+    func prepareConnect(_ step: ConnectStep, _ statement: Statement) throws -> ConnectAttempt {
         let address = try resolve(step.address, "an address HOST:PORT", Address.parse)
         let connectTimeout = try step.timeout.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         let name = step.name?.text ?? table.nextUnnamedName()

@@ -1,30 +1,32 @@
 import NIOCore
+import ProbeResults
 import ProbeScript
 
 /// The `expect` executor.
 extension ScenarioExecution {
-    func expect(_ expectation: Expectation, within: Argument<Duration>?, _ statement: Statement) async throws {
+    /// An expect on the step's connection. It completes on the run's loop, and only its failure's
+    /// report needs a task.
+    func expect(_ expectation: Expectation, within: Argument<Duration>?, _ statement: Statement) throws -> EventLoopFuture<Void> {
         let connection = try target(statement)
         if case .webSocket(let frame) = expectation {
-            try await expect(expectation, rule: try webSocketRule(frame, on: connection, statement), within: within, on: connection, statement)
-            return
+            return try expect(expectation, rule: try webSocketRule(frame, on: connection, statement), within: within, on: connection, statement)
         }
         if connection.webSocket != nil, expectation.readsLines {
             throw failure(statement, "\(connection.label) is a WebSocket connection: read its messages with expect text or expect binary", connection)
         }
-        try await expect(expectation, within: within, on: connection, statement)
+        return try expect(expectation, within: within, on: connection, statement)
     }
 
     /// An expect that reads `source`: a connection, or what passes a proxy one way.
-    func expect(_ expectation: Expectation, within: Argument<Duration>?, on source: any ExpectSource, _ statement: Statement) async throws {
+    func expect(_ expectation: Expectation, within: Argument<Duration>?, on source: any ExpectSource, _ statement: Statement) throws -> EventLoopFuture<Void> {
         if case .webSocket = expectation {
             throw failure(statement, "a proxy forwards and watches raw bytes: expect text|binary|ping|pong|close read a WebSocket connection of the probe's own", source)
         }
-        try await expect(expectation, rule: try rule(for: expectation, statement), within: within, on: source, statement)
+        return try expect(expectation, rule: try rule(for: expectation, statement), within: within, on: source, statement)
     }
 
     private func expect(_ expectation: Expectation, rule: ExpectationMatcher.Rule, within: Argument<Duration>?, on connection: any ExpectSource,
-                        _ statement: Statement) async throws {
+                        _ statement: Statement) throws -> EventLoopFuture<Void> {
         let matcher = ExpectationMatcher(rule, framing: expectation.readsMessages ? settings.framing : settings.lineFraming)
         let requested: Duration
         if case .nothing(let duration) = expectation {
@@ -34,23 +36,28 @@ extension ScenarioExecution {
         }
         let (wait, byDeadline) = limit(requested)
         let started = clock.now
-        let outcome = try await connection.expect(matcher, timeout: wait.timeAmount)
-        let waited = clock.now - started
-        switch outcome {
-        case .matched(let captures, let detail):
-            if byDeadline, matcher.timeoutMeansSuccess {
-                throw failure(statement, "the scenario deadline of \(format(settings.deadline)) passed during the silence", connection, waited: waited)
+        return connection.expect(matcher, timeout: wait.timeAmount).flatMap { outcome in
+            let waited = self.clock.now - started
+            let failure: StepFailure
+            switch outcome {
+            case .matched(let captures, let detail):
+                if byDeadline, matcher.timeoutMeansSuccess {
+                    return self.group.next().makeFailedFuture(self.failure(statement, "the scenario deadline of \(self.format(self.settings.deadline)) passed during the silence",
+                                                                           connection, waited: waited))
+                }
+                if !captures.isEmpty { self.variables.merge(captures) { _, new in new } }
+                self.latencies?.record(waited)
+                self.record(statement, "\(connection.label): got \(detail) after \(self.format(waited))\(Self.describe(captures))")
+                return self.group.next().makeSucceededVoidFuture()
+            case .failed(let message):
+                failure = self.failure(statement, message, connection, waited: waited)
+            case .timedOut(let waitingFor, let pending):
+                let why = byDeadline ? "the scenario deadline of \(self.format(self.settings.deadline)) passed" : "timed out after \(self.format(wait))"
+                var arrived = pending.isEmpty ? "nothing unconsumed had arrived" : "unconsumed so far: \(ByteDiff.preview(pending))"
+                if let misframing = matcher.misframing(pending) { arrived = misframing + "; " + arrived }
+                failure = self.failure(statement, "\(why) waiting for \(waitingFor); \(arrived)", connection, waited: waited)
             }
-            variables.merge(captures) { _, new in new }
-            latencies?.record(waited)
-            record(statement, "\(connection.label): got \(detail) after \(format(waited))\(Self.describe(captures))")
-        case .failed(let message):
-            throw await withRecentBytes(failure(statement, message, connection, waited: waited), connection)
-        case .timedOut(let waitingFor, let pending):
-            let why = byDeadline ? "the scenario deadline of \(format(settings.deadline)) passed" : "timed out after \(format(wait))"
-            var arrived = pending.isEmpty ? "nothing unconsumed had arrived" : "unconsumed so far: \(ByteDiff.preview(pending))"
-            if let misframing = matcher.misframing(pending) { arrived = misframing + "; " + arrived }
-            throw await withRecentBytes(failure(statement, "\(why) waiting for \(waitingFor); \(arrived)", connection, waited: waited), connection)
+            return self.onTask { throw await self.withRecentBytes(failure, connection) }
         }
     }
 

@@ -1,3 +1,4 @@
+import NIOCore
 import ProbeHost
 import ProbeResults
 import ProbeScript
@@ -24,11 +25,6 @@ extension ScenarioExecution {
         }
     }
 
-    fileprivate struct CopyOutcome: @unchecked Sendable {
-        var copy: Int
-        var failure: StepFailure?
-    }
-
     func parallel(_ count: Argument<Int>, _ body: [Statement], _ statement: Statement) async throws {
         let copies = try resolve(count, "a number of copies", Quantity.integer)
         guard copies > 0 else { throw failure(statement, "parallel needs at least 1 copy") }
@@ -38,23 +34,18 @@ extension ScenarioExecution {
         let recorder = LatencyRecorder()
         let children = (0..<copies).map { ScenarioExecution(parent: self, copy: $0, latencies: recorder) }
         let started = clock.now
-        let outcomes = await withTaskGroup(of: CopyOutcome.self, returning: [CopyOutcome].self) { group in
-            for child in children {
-                let box = UncheckedBox(child)
-                group.addTask { await box.value.runCopy(body, statement) }
-            }
-            var all: [CopyOutcome] = []
-            for await outcome in group { all.append(outcome) }
-            return all.sorted { $0.copy < $1.copy }
+        let failures: [(copy: Int, failure: StepFailure)] = await withCheckedContinuation { continuation in
+            let tally = ParallelTally(statement, copies: copies) { continuation.resume(returning: $0) }
+            for child in children { CopyMachine(child, running: body, reportingTo: tally).advance() }
         }
-        let failures = outcomes.filter { $0.failure != nil }
         let summary = ParallelSummary(location: statement.location, copies: copies, passed: copies - failures.count,
                                       latencies: recorder.recorded)
         runRecord.parallelSummaries.append(summary)
         latencies?.add(recorder)
         record(statement, "parallel \(copies) in \(format(clock.now - started)): \(summary.description)")
         if copyIndex == nil { runRecord.notes.append("\(statement.location.fileAndLine) parallel \(copies): \(summary.description)") }
-        guard let first = failures.first, var failure = first.failure else { return }
+        guard let first = failures.first else { return }
+        var failure = first.failure
         // The scenario fails at the copy's failing step, and the message names the copy and the tally.
         failure.message = "copy \(first.copy) of parallel \(copies) (\(statement.location.fileAndLine)) failed; \(summary.description)\n" + failure.message
         if let connection = failure.connection { failure.connection = "\(connection) of copy \(first.copy)" }
@@ -63,30 +54,25 @@ extension ScenarioExecution {
 }
 
 extension ScenarioExecution {
-    /// One copy's run, from its task. Every copy holds this frame while it waits, so its
-    /// failure is built out of line.
-    @inline(never)
-    fileprivate func runCopy(_ body: [Statement], _ statement: Statement) async -> CopyOutcome {
-        var problem: Error?
-        do {
-            try await execute(body)
-            try await judgeUnreadAtEnd()
-        } catch {
-            problem = error
+    /// A copy's end: its unread bytes judged when it passed (a copy judges them only under
+    /// `set unread fail`), its connections closed and its subjects stopped. A copy that holds
+    /// connections only, and passed, ends on the loop with no task.
+    func endCopy(after problem: Error?, of parallel: Statement) -> EventLoopFuture<StepFailure?> {
+        let loop = group.next()
+        if problem == nil, settings.unread != .fail, subjects.isEmpty, table.holdsConnectionsOnly {
+            return table.closeConnections(on: loop).map { nil }
         }
-        await closeAll()
-        await stopSubjects(reportOutput: false)
-        return CopyOutcome(copy: copyIndex ?? 0, failure: problem.map { copyFailure($0, statement) })
+        let promise = loop.makePromise(of: StepFailure?.self)
+        _ = onTask {
+            var problem = problem
+            if problem == nil {
+                do { try await self.judgeUnreadAtEnd() } catch { problem = error }
+            }
+            await self.closeAll()
+            await self.stopSubjects(reportOutput: false)
+            let copy = self.copyIndex ?? 0
+            promise.succeed(problem.map { $0 as? StepFailure ?? StepFailure(at: parallel.location, step: parallel.text, message: "copy \(copy): \($0)") })
+        }
+        return promise.futureResult
     }
-
-    @inline(never)
-    private func copyFailure(_ error: Error, _ statement: Statement) -> StepFailure {
-        error as? StepFailure ?? StepFailure(at: statement.location, step: statement.text, message: "copy \(copyIndex ?? 0): \(error)")
-    }
-}
-
-/// Hands a non-Sendable value to exactly one child task.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -37,7 +37,7 @@ extension ScenarioExecution {
     /// writes larger than `largestWrite` go through `sendInPieces`.
     func send(_ send: PreparedSend) async throws {
         if let bytes = send.singleWrite {
-            try await write(ByteBuffer(bytes: bytes), after: 0, send)
+            try await write(ByteBuffer(bytes: bytes), after: 0, send).get()
             recordSend(send, head: bytes, writes: [])
         } else {
             try await sendInPieces(send)
@@ -58,7 +58,7 @@ extension ScenarioExecution {
             for block in stride(from: piece.lowerBound, to: piece.upperBound, by: Self.largestWrite) {
                 let bytes = try take(send.payload, block..<min(piece.upperBound, block + Self.largestWrite), send.statement)
                 if head.count < 80 { head += bytes.readableBytesView.prefix(80 - head.count) }
-                try await write(bytes, after: sent, send)
+                try await write(bytes, after: sent, send).get()
                 sent += bytes.readableBytes
             }
             let written = clock.now
@@ -73,16 +73,28 @@ extension ScenarioExecution {
         recordSend(send, head: head, writes: writes)
     }
 
-    /// One write of a send, failing when the peer does not take it within the step's timeout.
-    /// Not inlined, and its failure built elsewhere: the frames of `send` would grow by both.
-    @inline(never)
-    private func write(_ bytes: ByteBuffer, after sent: Int, _ send: PreparedSend) async throws {
+    /// One write of a send, failing when the peer does not take it within the step's timeout;
+    /// it completes on the run's loop. A captured run may hold the write first (a task waits
+    /// for the capture), and a failure is reported from a task too; a write that goes through
+    /// has no task wait for it.
+    func write(_ bytes: ByteBuffer, after sent: Int, _ send: PreparedSend) -> EventLoopFuture<Void> {
         let (wait, byDeadline) = limit(settings.timeout)
-        send.heldForCapture += try await waitForCapture(upTo: wait, send.statement)
-        var written = false
-        var problem: Error?
-        do { written = try await send.connection.send(bytes, timeout: wait.timeAmount) } catch { problem = error }
-        if !written { throw await writeFailure(problem, wait, byDeadline, after: sent, send) }
+        guard wire.hold?.mustHold == true else { return writeNow(bytes, wait, byDeadline, after: sent, send) }
+        return onTask {
+            send.heldForCapture += try await self.waitForCapture(upTo: wait, send.statement)
+        }.flatMap {
+            self.writeNow(bytes, wait, byDeadline, after: sent, send)
+        }
+    }
+
+    private func writeNow(_ bytes: ByteBuffer, _ wait: Duration, _ byDeadline: Bool, after sent: Int, _ send: PreparedSend) -> EventLoopFuture<Void> {
+        let promise = group.next().makePromise(of: Void.self)
+        send.connection.send(bytes, timeout: wait.timeAmount).whenComplete { result in
+            if case .success(true) = result { return promise.succeed() }
+            let problem: Error? = if case .failure(let error) = result { error } else { nil }
+            promise.completeWith(self.onTask { throw await self.writeFailure(problem, wait, byDeadline, after: sent, send) })
+        }
+        return promise.futureResult
     }
 
     /// Why a write failed: an error, or the peer not taking it in time.
@@ -104,7 +116,7 @@ extension ScenarioExecution {
 
     /// Logs a finished send, and keeps a multi-write send's cuts to check on the wire.
     @inline(never)
-    private func recordSend(_ send: PreparedSend, head: [UInt8], writes: [String]) {
+    func recordSend(_ send: PreparedSend, head: [UInt8], writes: [String]) {
         let (payload, pieces, connection, statement) = (send.payload, send.pieces, send.connection, send.statement)
         if pieces.count > 1 { wire.noteSplit(statement, connection, cuts: pieces.dropLast().map { send.streamStart + $0.upperBound }) }
         guard copyIndex == nil else { return } // copies keep no log

@@ -56,7 +56,7 @@ extension ScenarioExecution {
                 }
                 switch ExpectationMatcher.check(rule, Array(line.utf8)) {
                 case .matched(let captures, _):
-                    variables.merge(captures) { _, new in new }
+                    if !captures.isEmpty { variables.merge(captures) { _, new in new } }
                     record(statement, "\(source): \(shown) after \(format(clock.now - started))\(Self.describe(captures))")
                     return
                 case .failed(let message):

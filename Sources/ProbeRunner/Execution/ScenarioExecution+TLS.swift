@@ -120,7 +120,7 @@ extension ScenarioExecution {
             timer.cancel()
             let waited = clock.now - started
             let words = try await loop.submit { TLSHandshakeFailure.explain(error, session, waited: wait) }.get()
-            await connection.close(at: statement.location)
+            try? await connection.close(at: statement.location).get()
             if expectFailure {
                 record(statement, "\(connection.label): the TLS handshake failed as expected: \(words)")
                 return

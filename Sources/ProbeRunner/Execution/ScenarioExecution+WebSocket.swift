@@ -53,7 +53,7 @@ extension ScenarioExecution {
         let head = try await readHead(after: [], on: connection, within: settings.timeout, statement)
         let request = HTTPHead(head)
         func refuse(_ why: String) async -> StepFailure {
-            _ = try? await connection.send(ByteBuffer(string: "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"), timeout: .seconds(1))
+            _ = try? await connection.send(ByteBuffer(string: "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"), timeout: .seconds(1)).get()
             return failure(statement, "not a WebSocket upgrade: \(why)", connection, waited: clock.now - started)
         }
         guard request.startLine.hasPrefix("GET "), request.startLine.hasSuffix(" HTTP/1.1") else {
@@ -73,7 +73,7 @@ extension ScenarioExecution {
         var response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(Self.acceptValue(for: key))\r\n"
         if let chosen { response += "Sec-WebSocket-Protocol: \(chosen)\r\n" }
         response += "\r\n"
-        guard try await connection.send(ByteBuffer(string: response), timeout: settings.timeout.timeAmount) else {
+        guard try await connection.send(ByteBuffer(string: response), timeout: settings.timeout.timeAmount).get() else {
             throw failure(statement, "the client does not read the 101 answer", connection)
         }
         connection.webSocket = WebSocketSession(role: .server, channel: connection.channel, maxMessage: settings.maxMessage)
@@ -84,12 +84,12 @@ extension ScenarioExecution {
     private func readHead(after request: [UInt8], on connection: ProbeConnection, within timeout: Duration, _ statement: Statement) async throws -> String {
         let (wait, _) = limit(max(timeout, .zero))
         if !request.isEmpty {
-            guard try await connection.send(ByteBuffer(bytes: request), timeout: wait.timeAmount) else {
+            guard try await connection.send(ByteBuffer(bytes: request), timeout: wait.timeAmount).get() else {
                 throw failure(statement, "the peer does not read the upgrade request", connection)
             }
         }
         let matcher = ExpectationMatcher(.head(max: 16 * 1024), framing: settings.lineFraming)
-        switch try await connection.expect(matcher, timeout: wait.timeAmount) {
+        switch try await connection.expect(matcher, timeout: wait.timeAmount).get() {
         case .matched(let captures, _): return captures["head"] ?? ""
         case .failed(let message): throw await withRecentBytes(failure(statement, "WebSocket upgrade failed: \(message)", connection), connection)
         case .timedOut(_, let pending):

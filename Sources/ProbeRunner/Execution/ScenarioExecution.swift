@@ -8,13 +8,29 @@ import ProbeScript
 
 /// The state of one run of one scenario, and the dispatch of its statements to executors.
 final class ScenarioExecution {
-    let scenario: Scenario
-    let options: RunOptions
+    /// The scenario and the run's options, one instance for the run and all its `parallel` copies.
+    private final class Inputs {
+        let scenario: Scenario
+        let options: RunOptions
+
+        init(_ scenario: Scenario, _ options: RunOptions) {
+            self.scenario = scenario
+            self.options = options
+        }
+    }
+
+    private let inputs: Inputs
+    var scenario: Scenario { _read { yield inputs.scenario } }
+    var options: RunOptions { _read { yield inputs.options } }
     let group: EventLoopGroup
     let clock = ContinuousClock()
     let start: ContinuousClock.Instant
 
+    /// The variables set so far. `{copy}` and `{i}` are not kept here, so a `parallel` copy
+    /// shares its parent's dictionary until it sets a variable of its own.
     var variables: [String: String]
+    /// `{i}`: the turn of the innermost `repeat` running.
+    var repeatTurn: Int?
     /// Its connections and listeners, and the current connection.
     var table = ConnectionTable()
     var subjects = ScenarioSubjects()
@@ -27,7 +43,7 @@ final class ScenarioExecution {
     var runRecord: RunRecord
     var wire = WireSession()
     /// The regexes expects have compiled (none kept in copies of a `parallel` block).
-    var regexCache: RegexCache
+    let regexCache: RegexCache
     /// The addresses of the host names connected to, shared with the copies of `parallel` blocks.
     let hostNames: HostNames
     /// The next address of each `connect … from NETWORK/PREFIX`, shared with `parallel` copies.
@@ -42,8 +58,7 @@ final class ScenarioExecution {
     var sweep: SweepRun
 
     init(scenario: Scenario, options: RunOptions, group: EventLoopGroup, sweep: SweepRun.Mode = .discover) {
-        self.scenario = scenario
-        self.options = options
+        self.inputs = Inputs(scenario, options)
         self.group = group
         self.sweep = SweepRun(sweep)
         self.start = clock.now
@@ -61,22 +76,20 @@ final class ScenarioExecution {
     /// A copy of a `parallel` block: the parent's clock, settings, variables and capture, with
     /// connections, subjects and `{copy}` of its own.
     init(parent: ScenarioExecution, copy: Int, latencies: LatencyRecorder) {
-        scenario = parent.scenario
-        options = parent.options
+        inputs = parent.inputs
         group = parent.group
         start = parent.start
         sweep = parent.sweep
         seed = parent.seed &+ UInt64(copy + 1)
         random = SeededGenerator(seed: seed)
         variables = parent.variables
-        variables[VariableChecker.parallelCopy] = String(copy)
         settings = parent.settings
         wire = WireSession(sharingCaptureOf: parent.wire)
         runRecord = RunRecord(keepsLog: false)
         table = ConnectionTable(continuingFrom: parent.table)
         copyIndex = copy
         self.latencies = latencies
-        regexCache = RegexCache(enabled: false)
+        regexCache = parent.regexCache
         hostNames = parent.hostNames
         sourceAddresses = parent.sourceAddresses
     }
@@ -89,7 +102,11 @@ final class ScenarioExecution {
         runRecord.log(message, at: elapsed, statement?.location)
     }
 
-    func lookup(_ name: String) -> String? { variables[name] }
+    func lookup(_ name: String) -> String? {
+        if name == VariableChecker.repeatIndex, let repeatTurn { return String(repeatTurn) }
+        if name == VariableChecker.parallelCopy, let copyIndex { return String(copyIndex) }
+        return variables[name]
+    }
 
     // MARK: - Running
 
@@ -119,7 +136,7 @@ final class ScenarioExecution {
     }
 
     func closeAll() async {
-        await table.closeAll()
+        await table.closeAll(on: group.next())
     }
 
     func execute(_ statements: [Statement]) async throws {
@@ -130,7 +147,7 @@ final class ScenarioExecution {
     }
 
     @inline(never)
-    private func deadlinePassed(before statement: Statement) -> StepFailure {
+    func deadlinePassed(before statement: Statement) -> StepFailure {
         failure(statement, "the scenario deadline of \(format(settings.deadline)) passed before this step")
     }
 
@@ -142,12 +159,13 @@ final class ScenarioExecution {
             options.onStep?(scenario.path, statement.text)
             if options.recordWire { runRecord.begin(statement, at: elapsed) }
         }
-        try await step(for: statement)()
+        try await step(for: statement)?()
     }
 
-    /// Does a statement's synchronous work at once, and returns what is left to await.
-    private func step(for statement: Statement) throws -> () async throws -> Void {
-        let done: () async throws -> Void = {}
+    /// Does a statement's synchronous work at once, and returns what is left to await (nil:
+    /// nothing, the statement is done).
+    func step(for statement: Statement) throws -> (() async throws -> Void)? {
+        let done: (() async throws -> Void)? = nil
         switch statement.kind {
         case .title, .tags, .include:
             return done
@@ -166,7 +184,7 @@ final class ScenarioExecution {
             let prepared = try prepareSend(step, statement)
             return { try await self.send(prepared) }
         case .expect(let expectation, let within):
-            return { try await self.expect(expectation, within: within, statement) }
+            return { try await self.expect(expectation, within: within, statement).get() }
         case .sleep(let duration):
             let length = try resolve(duration, "a duration", Quantity.duration)
             return { try await self.sleep(for: length, statement) }
@@ -174,7 +192,7 @@ final class ScenarioExecution {
             let connection = try target(statement)
             return {
                 try await self.judgeUnread(connection, statement)
-                await connection.close(at: statement.location)
+                try? await connection.close(at: statement.location).get()
                 self.record(statement, "\(connection.label): closed (FIN)")
             }
         case .shutdownWrite:
@@ -198,7 +216,7 @@ final class ScenarioExecution {
                 self.record(statement, "\(connection.label): \(pause ? "paused" : "resumed") reading")
             }
         case .repeatBlock(let count, let body):
-            let times = try resolve(count, "a repeat count", Quantity.integer)
+            let times = try repeatTimes(count)
             return { try await self.repeatBlock(times, body) }
         case .readSlowly(let read):
             return { try await self.readSlowly(read, statement) }
@@ -237,12 +255,16 @@ final class ScenarioExecution {
         }
     }
 
+    func repeatTimes(_ count: Argument<Int>) throws -> Int {
+        try resolve(count, "a repeat count", Quantity.integer)
+    }
+
     /// `repeat N { … }`, with `{i}` counting from 0 and restored afterwards.
     private func repeatBlock(_ times: Int, _ body: [Statement]) async throws {
-        let outer = variables[VariableChecker.repeatIndex]
-        defer { variables[VariableChecker.repeatIndex] = outer }
+        let outer = repeatTurn
+        defer { repeatTurn = outer }
         for index in 0..<times {
-            variables[VariableChecker.repeatIndex] = String(index)
+            repeatTurn = index
             try await execute(body)
         }
     }
@@ -341,7 +363,12 @@ final class ScenarioExecution {
     func sleep(for duration: Duration, _ statement: Statement) async throws {
         let (wait, byDeadline) = limit(duration)
         try await pause(for: wait)
-        if byDeadline { throw failure(statement, "the scenario deadline of \(format(settings.deadline)) passed during the sleep") }
+        if byDeadline { throw sleepCutShort(statement) }
+    }
+
+    /// A sleep the scenario's deadline cut short.
+    func sleepCutShort(_ statement: Statement) -> StepFailure {
+        failure(statement, "the scenario deadline of \(format(settings.deadline)) passed during the sleep")
     }
 
     /// Waits on the run's own event loop, whose timer wakes the thread that runs this task:
@@ -367,6 +394,24 @@ final class ScenarioExecution {
     }
 
     func format(_ duration: Duration) -> String { DurationFormat.short(duration) }
+
+    /// Runs `body` as a task on the run's loop, for what a step must await outside a task of
+    /// its own: a `parallel` copy's step with no event-loop form, a failure's report.
+    func onTask(_ body: @escaping () async throws -> Void) -> EventLoopFuture<Void> {
+        let loop = group.next()
+        let promise = loop.makePromise(of: Void.self)
+        let work = UncheckedBox(body)
+        Task(executorPreference: EventLoopTaskExecutor(loop)) {
+            do { promise.succeed(try await work.value()) } catch { promise.fail(error) }
+        }
+        return promise.futureResult
+    }
+}
+
+/// Hands a non-Sendable value to exactly one task.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 extension Duration {

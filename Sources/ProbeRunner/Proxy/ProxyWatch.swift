@@ -14,10 +14,10 @@ final class ProxyWatch: ExpectSource, @unchecked Sendable {
         loop = link.front.eventLoop
     }
 
-    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount) async throws -> MatchOutcome {
+    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount) -> EventLoopFuture<MatchOutcome> {
         let handler = pump.watch
         let loop = self.loop
-        return try await loop.flatSubmit { handler.expect(matcher, timeout: timeout, on: loop) }.get()
+        return loop.flatSubmit { handler.expect(matcher, timeout: timeout, on: loop) }
     }
 
     func recentBytes() async -> (bytes: [UInt8], total: Int) {

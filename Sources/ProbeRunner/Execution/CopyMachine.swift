@@ -1,0 +1,91 @@
+import NIOCore
+import ProbeResults
+import ProbeScript
+
+/// One copy of a `parallel` block, run by the event loop rather than as a task: a program
+/// counter over the block's statements and the `repeat`s inside it, which starts each step and
+/// goes on when the step completes. A waiting copy holds this state and its connections, not a
+/// task's frames (6.5 KiB a copy, BENCHMARKS.md 2a). Steps with no event-loop form run as
+/// tasks while they last.
+final class CopyMachine {
+    /// Where the copy stands in one block: the block itself, or a turn of a `repeat` in it.
+    private struct Position {
+        let body: [Statement]
+        var next = 0
+        var turn = 0
+        let turns: Int
+        /// For a `repeat`: `{i}` outside it, restored when it ends.
+        let outerTurn: Int??
+    }
+
+    private let execution: ScenarioExecution
+    private let tally: ParallelTally
+    private var positions: [Position]
+
+    /// Runs `body` as copy `execution` of the block `tally` counts; call on the run's loop.
+    init(_ execution: ScenarioExecution, running body: [Statement], reportingTo tally: ParallelTally) {
+        self.execution = execution
+        self.tally = tally
+        positions = [Position(body: body, turns: 1, outerTurn: nil)]
+        positions.reserveCapacity(2)
+    }
+
+    /// Runs the copy's steps up to the first that must wait; when it completes, the copy goes
+    /// on in a turn of the loop of its own, as a task would: ten thousand copies take turns, and
+    /// none runs its steps on inside another's read.
+    func advance() {
+        while let statement = nextStatement() {
+            do {
+                guard execution.remaining > .zero else { throw execution.deadlinePassed(before: statement) }
+                if case .repeatBlock(let count, let body) = statement.kind {
+                    enter(body, turns: try execution.repeatTimes(count))
+                    continue
+                }
+                guard let pending = try execution.stepOnLoop(statement) else { continue }
+                let loop = execution.group.next()
+                pending.whenComplete { result in
+                    switch result {
+                    case .success: loop.execute { self.advance() }
+                    case .failure(let error): self.end(error)
+                    }
+                }
+                return
+            } catch {
+                return end(error)
+            }
+        }
+        end(nil)
+    }
+
+    /// A `repeat`'s first turn, with `{i}` at 0.
+    private func enter(_ body: [Statement], turns: Int) {
+        guard turns > 0, !body.isEmpty else { return }
+        positions.append(Position(body: body, turns: turns, outerTurn: .some(execution.repeatTurn)))
+        execution.repeatTurn = 0
+    }
+
+    /// The next statement to run, through the turns of `repeat`s; nil when the block is done.
+    private func nextStatement() -> Statement? {
+        while let position = positions.last {
+            let top = positions.count - 1
+            if position.next < position.body.count {
+                positions[top].next += 1
+                return position.body[position.next]
+            }
+            if position.turn + 1 < position.turns {
+                positions[top].turn += 1
+                positions[top].next = 0
+                execution.repeatTurn = position.turn + 1
+                continue
+            }
+            positions.removeLast()
+            if case .some(let outer) = position.outerTurn { execution.repeatTurn = outer }
+        }
+        return nil
+    }
+
+    private func end(_ problem: Error?) {
+        let (copy, tally) = (execution.copyIndex ?? 0, self.tally)
+        execution.endCopy(after: problem, of: tally.statement).whenSuccess { tally.ended(copy: copy, failure: $0) }
+    }
+}

@@ -1,0 +1,92 @@
+import TestSupport
+import Testing
+
+/// Copies of a `parallel` block run by the event loop (`CopyMachine`): their `repeat`s and
+/// `{i}`, the steps that run as tasks, deadlines and the copy's end.
+@Suite struct CopyMachineTests {
+    @Test func repeatsCountTheirTurnsAndNestedOnesRestoreTheOuterTurn() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            set timeout 5s
+            parallel 3 {
+              connect 127.0.0.1:{port}
+              repeat 2 {
+                repeat 3 {
+                  send line "{copy}.{i}"
+                  expect line "{copy}.{i}"
+                }
+                send line "outer {copy}.{i}"
+                expect line /^outer {copy}\\.{i}$/
+              }
+              repeat 0 { send line "never" }
+              send line "done {copy}"
+              expect line "done {copy}"
+            }
+            """, against: peer)
+        result.expectPassed()
+        #expect(result.parallel.first?.expects == 3 * (2 * (3 + 1) + 1))
+    }
+
+    /// A split send, `pause reading` and `abort` have no event-loop form: each runs as a task.
+    @Test func stepsWithNoLoopFormRunAsTasks() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            set timeout 5s
+            parallel 20 {
+              connect 127.0.0.1:{port}
+              send line "piece {copy}" split at 3 every 1ms
+              expect line "piece {copy}"
+              pause reading
+              resume reading
+              abort
+            }
+            """, against: peer)
+        result.expectPassed()
+        #expect(result.parallel.first?.passed == 20)
+    }
+
+    @Test func theDeadlineCutsACopysSleepShort() async throws {
+        let result = try await ScenarioHarness.run("""
+            set deadline 200ms
+            parallel 5 {
+              sleep 10s
+            }
+            """)
+        result.expectFailure(line: 3, containing: "of parallel 5 (test.scn:2) failed; 0 of 5 copies passed",
+                             "the scenario deadline of 200ms passed during the sleep")
+    }
+
+    @Test func aCopyFailsAtItsEndOnBytesNoExpectRead() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            set timeout 5s
+            set unread fail
+            parallel 3 {
+              connect 127.0.0.1:{port}
+              send line "ping"
+              expect line "ping"
+              send line "left over {copy}"
+              sleep 100ms
+            }
+            """, against: peer)
+        result.expectFailure(line: 3, containing: "0 of 3 copies passed", "had 13 unread bytes when the scenario ended")
+    }
+
+    @Test func aFailedExpectInACopyReportsTheBytesThatCame() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            set timeout 300ms
+            parallel 2 {
+              connect 127.0.0.1:{port}
+              send "partial"
+              expect line "partial"
+            }
+            """, against: peer)
+        result.expectFailure(line: 5, containing: "timed out after 300ms waiting for", "unconsumed so far: \"partial\"")
+        #expect(result.failure?.recentBytes == Array("partial".utf8))
+    }
+}
