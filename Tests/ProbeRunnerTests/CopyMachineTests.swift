@@ -34,6 +34,27 @@ import Testing
         #expect(result.parallel.first?.expects == 3 * 9)
     }
 
+    /// A `parallel` block inside a `repeat`: its copies read the repeat's `{i}`, and a repeat
+    /// of their own gives it back when it ends.
+    @Test func copiesInsideARepeatSeeItsTurn() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            set timeout 5s
+            repeat 2 {
+              parallel 2 {
+                connect 127.0.0.1:{port}
+                repeat 1 { send line "inner {i}" }
+                send line "turn {i}"
+                expect line "inner 0"
+                expect line /^turn [01]$/
+              }
+            }
+            """, against: peer)
+        result.expectPassed()
+        #expect(result.parallel.count == 2 && result.parallel.allSatisfy { $0.passed == 2 }, "\(result.parallel)")
+    }
+
     /// A split send, `pause reading` and `abort` have no event-loop form: each runs as a task.
     @Test func stepsWithNoLoopFormRunAsTasks() async throws {
         let peer = try await TestPeer.start(.echo)

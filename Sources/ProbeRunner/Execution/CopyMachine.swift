@@ -14,8 +14,8 @@ final class CopyMachine {
         var next = 0
         var turn = 0
         let turns: Int
-        /// For a `repeat`: `{i}` outside it, restored when it ends.
-        let outerTurn: Int??
+        /// `{i}` outside it, restored when it ends.
+        let outerTurn: Int?
     }
 
     private let execution: ScenarioExecution
@@ -26,7 +26,7 @@ final class CopyMachine {
     init(_ execution: ScenarioExecution, running body: [Statement], reportingTo tally: ParallelTally) {
         self.execution = execution
         self.tally = tally
-        positions = [Position(body: body, turns: 1, outerTurn: nil)]
+        positions = [Position(body: body, turns: 1, outerTurn: execution.repeatTurn)]
         positions.reserveCapacity(2)
     }
 
@@ -60,7 +60,7 @@ final class CopyMachine {
     /// A `repeat`'s first turn, with `{i}` at 0.
     private func enter(_ body: [Statement], turns: Int) {
         guard turns > 0, !body.isEmpty else { return }
-        positions.append(Position(body: body, turns: turns, outerTurn: .some(execution.repeatTurn)))
+        positions.append(Position(body: body, turns: turns, outerTurn: execution.repeatTurn))
         execution.repeatTurn = 0
     }
 
@@ -79,7 +79,7 @@ final class CopyMachine {
                 continue
             }
             positions.removeLast()
-            if case .some(let outer) = position.outerTurn { execution.repeatTurn = outer }
+            execution.repeatTurn = position.outerTurn
         }
         return nil
     }

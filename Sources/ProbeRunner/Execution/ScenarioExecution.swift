@@ -83,6 +83,7 @@ final class ScenarioExecution {
         seed = parent.seed &+ UInt64(copy + 1)
         random = SeededGenerator(seed: seed)
         variables = parent.variables
+        repeatTurn = parent.repeatTurn
         settings = parent.settings
         wire = WireSession(sharingCaptureOf: parent.wire)
         runRecord = RunRecord(keepsLog: false)
