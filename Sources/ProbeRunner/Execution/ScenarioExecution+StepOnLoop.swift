@@ -17,10 +17,10 @@ extension ScenarioExecution {
         case .expect(let expectation, let within):
             return try expect(expectation, within: within, statement)
         case .sleep(let duration):
+            // A sleeping copy holds its timer: the statement goes into it only when the deadline cuts the sleep short.
             let (wait, byDeadline) = limit(try resolve(duration, "a duration", Quantity.duration))
-            return group.next().scheduleTask(in: wait.timeAmount) {
-                if byDeadline { throw self.sleepCutShort(statement) }
-            }.futureResult
+            guard byDeadline else { return group.next().scheduleTask(in: wait.timeAmount) {}.futureResult }
+            return group.next().scheduleTask(in: wait.timeAmount) { throw self.sleepCutShort(statement) }.futureResult
         default:
             return try step(for: statement).map(onTask)
         }
