@@ -22,8 +22,7 @@ struct ConnectAttempt {
     /// peer sends before resetting at once. A host name's addresses are tried in turn, within
     /// the one timeout, each given an equal share of what is left (an address that never
     /// answers leaves time for the next); when none connects, a refusal is the answer if any
-    /// address gave one.
-    /// It completes on `loop`, and no task waits for it.
+    /// address gave one. It completes on `loop`, and no task waits for it.
     func connect(on loop: EventLoop) -> EventLoopFuture<(channel: Channel, resetWith: [UInt8]?)> {
         let deadline = ContinuousClock.now + timeout
         let bind: SocketAddress?
@@ -38,16 +37,13 @@ struct ConnectAttempt {
         }
     }
 
-    /// Tries the first of `addresses`, given an equal share of the time left (an address that
-    /// never answers leaves time for the next), then the rest; when none connects, a refusal is
-    /// the answer if any address gave one.
+    /// Tries the first of `addresses` with its share of the time left, then the rest.
     private func tryFirst(_ addresses: ArraySlice<SocketAddress>, from bind: SocketAddress?, until deadline: ContinuousClock.Instant,
-                       refusal: Error?, lastError: Error?, on loop: EventLoop) -> EventLoopFuture<(channel: Channel, resetWith: [UInt8]?)> {
+                          refusal: Error?, lastError: Error?, on loop: EventLoop) -> EventLoopFuture<(channel: Channel, resetWith: [UInt8]?)> {
         let share = (deadline - .now) / max(1, addresses.count)
         guard let ip = addresses.first, share > .zero else {
             return loop.makeFailedFuture(refusal ?? lastError ?? ChannelError.connectTimeout(timeout.timeAmount))
         }
-        let (handler, bootstrap, timeout) = (self.handler, self.bootstrap, self.timeout)
         return DirectConnect.connect(to: ip, from: bind, receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: share, on: loop)
             .flatMap { outcome in
                 switch outcome {
@@ -55,17 +51,17 @@ struct ConnectAttempt {
                     let reason = error.errnoCode == EADDRNOTAVAIL ? "not an address of this machine" : "\(error)"
                     return loop.makeFailedFuture(SourceUnavailable(source: bind!, reason: reason))
                 case .connected(let fd):
-                    return bootstrap.withConnectedSocket(fd).map { ($0, nil) }
+                    return self.bootstrap.withConnectedSocket(fd).map { ($0, nil) }
                 case .reset(let fd, let early):
-                    handler.preload(early)
-                    handler.markReset()
-                    return bootstrap.withConnectedSocket(fd).map { ($0, early) }
+                    self.handler.preload(early)
+                    self.handler.markReset()
+                    return self.bootstrap.withConnectedSocket(fd).map { ($0, early) }
                 case .failed(let error):
                     let refused = error.errnoCode == ECONNREFUSED && refusal == nil
                     return self.tryFirst(addresses.dropFirst(), from: bind, until: deadline, refusal: refused ? error : refusal, lastError: error, on: loop)
                 case .timedOut:
                     return self.tryFirst(addresses.dropFirst(), from: bind, until: deadline, refusal: refusal,
-                                    lastError: ChannelError.connectTimeout(timeout.timeAmount), on: loop)
+                                         lastError: ChannelError.connectTimeout(self.timeout.timeAmount), on: loop)
                 }
             }
     }

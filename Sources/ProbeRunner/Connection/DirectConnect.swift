@@ -30,7 +30,7 @@ enum DirectConnect {
     /// serve connections to different servers: a range of source addresses then multiplies the
     /// ephemeral ports rather than dividing them. The outcome completes on `loop`, which polls
     /// for it.
-    static func connect(to address: SocketAddress, from source: SocketAddress? = nil, receiveBuffer: Int?, sendBuffer: Int?,
+    static func connect(to address: SocketAddress, from source: SocketAddress?, receiveBuffer: Int?, sendBuffer: Int?,
                         timeout: Duration, on loop: EventLoop) -> EventLoopFuture<Outcome> {
         switch start(to: address, from: source, receiveBuffer: receiveBuffer, sendBuffer: sendBuffer) {
         case .over(let outcome):

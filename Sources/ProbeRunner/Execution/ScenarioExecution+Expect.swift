@@ -36,19 +36,20 @@ extension ScenarioExecution {
         }
         let (wait, byDeadline) = limit(requested)
         let started = clock.now
+        let loop = group.next()
         return connection.expect(matcher, timeout: wait.timeAmount).flatMap { outcome in
             let waited = self.clock.now - started
             let failure: StepFailure
             switch outcome {
             case .matched(let captures, let detail):
                 if byDeadline, matcher.timeoutMeansSuccess {
-                    return self.group.next().makeFailedFuture(self.failure(statement, "the scenario deadline of \(self.format(self.settings.deadline)) passed during the silence",
-                                                                           connection, waited: waited))
+                    return loop.makeFailedFuture(self.failure(statement, "the scenario deadline of \(self.format(self.settings.deadline)) passed during the silence",
+                                                              connection, waited: waited))
                 }
                 if !captures.isEmpty { self.variables.merge(captures) { _, new in new } }
                 self.latencies?.record(waited)
                 self.record(statement, "\(connection.label): got \(detail) after \(self.format(waited))\(Self.describe(captures))")
-                return self.group.next().makeSucceededVoidFuture()
+                return loop.makeSucceededVoidFuture()
             case .failed(let message):
                 failure = self.failure(statement, message, connection, waited: waited)
             case .timedOut(let waitingFor, let pending):
