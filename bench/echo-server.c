@@ -1,6 +1,7 @@
 /* A fast echo server for the round-trip benchmark (or, with the argument "discard", a sink
- * for bulk transfers): one thread per connection, blocking read/write. Prints its port, then
- * serves until killed. */
+ * for bulk transfers): one thread per connection, blocking read/write. Listens on 127.0.0.1 at
+ * a free port, or at the port given as a number (with SO_REUSEPORT, so several servers can
+ * share it); prints its port, then serves until killed. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -32,12 +33,17 @@ done:
 }
 
 int main(int argc, char **argv) {
-    discard = argc > 1 && strcmp(argv[1], "discard") == 0;
+    int port = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "discard") == 0) discard = 1;
+        else port = atoi(argv[i]);
+    }
     int listener = socket(AF_INET, SOCK_STREAM, 0), one = 1;
     setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = 0, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    setsockopt(listener, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     socklen_t length = sizeof address;
-    if (bind(listener, (struct sockaddr *)&address, sizeof address) || listen(listener, 1024)) { perror("listen"); return 1; }
+    if (bind(listener, (struct sockaddr *)&address, sizeof address) || listen(listener, 65535)) { perror("listen"); return 1; }
     getsockname(listener, (struct sockaddr *)&address, &length);
     printf("%d\n", ntohs(address.sin_port));
     fflush(stdout);
