@@ -107,7 +107,7 @@ import Testing
         for piece in pieces {
             buffer.writeBytes(piece)
             while case .matched(_, let detail)? = matcher.evaluate(&buffer, end: nil) {
-                lines.append(detail)
+                lines.append(detail.description)
                 matcher = ExpectationMatcher(.line(.any), framing: TerminatedLineFraming(terminator: terminator, maxLine: 64))
             }
         }
@@ -185,7 +185,7 @@ import Testing
             return
         }
         #expect(captures == ["len": "12"])
-        #expect(detail.hasSuffix("after skipping 2 lines (28 bytes)"), "\(detail)")
+        #expect(detail.description.hasSuffix("after skipping 2 lines (28 bytes)"), "\(detail)")
         #expect(found.left == "\r\nhello", "the matching line is taken, nothing after it")
 
         // Fed a line at a time, it waits between them and keeps its count.
@@ -197,7 +197,7 @@ import Testing
             Issue.record("the line that came later was not found")
             return
         }
-        #expect(later.hasSuffix("after skipping 2 lines (6 bytes)"), "\(later)")
+        #expect(later.description.hasSuffix("after skipping 2 lines (6 bytes)"), "\(later)")
 
         // Over max bytes of skipped lines, or a stream that ends first, fails.
         let over = ExpectationMatcher.Rule.eventually(.contains(Array("needle".utf8)), max: 10, skipped: (0, 0))

@@ -137,7 +137,7 @@ struct ExpectationMatcher: @unchecked Sendable {
                 remaining.remove(at: index)
                 matchedLines.append(ByteDiff.preview(received))
             }
-            return .matched(captures: [:], detail: "lines " + matchedLines.joined(separator: ", "))
+            return .matched(captures: [:], detail: MatchDetail("lines " + matchedLines.joined(separator: ", ")))
         case .eventually(let line, let max, var skipped):
             defer { rule = .eventually(line, max: max, skipped: skipped) }
             while true {
@@ -149,7 +149,7 @@ struct ExpectationMatcher: @unchecked Sendable {
                 }
                 if Self.matches(line, received) {
                     guard case .matched(let captures, let detail) = Self.check(line, received) else { return Self.check(line, received) }
-                    return .matched(captures: captures, detail: detail + " after skipping \(skipped.lines) lines (\(skipped.bytes) bytes)")
+                    return .matched(captures: captures, detail: detail.adding(" after skipping \(skipped.lines) lines (\(skipped.bytes) bytes)"))
                 }
                 skipped.lines += 1
                 skipped.bytes += before - buffer.readableBytes
@@ -172,7 +172,7 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .until(let delimiter, let max):
             if let index = search.find(delimiter, in: buffer, limit: max + delimiter.count) {
                 let bytes = buffer.readBytes(length: index + delimiter.count)!
-                return .matched(captures: [:], detail: "\(bytes.count) bytes up to the delimiter: \(ByteDiff.preview(bytes))")
+                return .matched(captures: [:], detail: MatchDetail("\(bytes.count) bytes up to the delimiter:", showing: bytes))
             }
             if buffer.readableBytes >= max + delimiter.count {
                 return .failed("no \(ByteDiff.preview(delimiter)) within max \(max) bytes; received \(ByteDiff.preview(buffer.readableBytesView))")
@@ -181,7 +181,7 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .any:
             if buffer.readableBytes > 0 {
                 let bytes = buffer.readBytes(length: buffer.readableBytes)!
-                return .matched(captures: [:], detail: "\(bytes.count) bytes: \(ByteDiff.preview(bytes))")
+                return .matched(captures: [:], detail: MatchDetail("\(bytes.count) bytes:", showing: bytes))
             }
             return end.map { .failed("expected any bytes, but \($0)") }
         case .eof, .reset, .close:
@@ -247,7 +247,7 @@ struct ExpectationMatcher: @unchecked Sendable {
                 }
             }
             let bytes = buffer.readBytes(length: length)!
-            return .matched(captures: captures, detail: "\(bytes.count) bytes up to a match of \(literal.description): \(ByteDiff.preview(bytes))")
+            return .matched(captures: captures, detail: MatchDetail("\(bytes.count) bytes up to a match of \(literal.description):", showing: bytes))
         }
         if buffer.readableBytes >= max {
             return .failed("no match of \(literal.description) within max \(max) bytes; received \(ByteDiff.preview(buffer.readableBytesView))")
@@ -260,7 +260,7 @@ struct ExpectationMatcher: @unchecked Sendable {
         let available = Array(buffer.readableBytesView.prefix(expected.count))
         if available.count == expected.count, available == expected {
             buffer.moveReaderIndex(forwardBy: expected.count)
-            return .matched(captures: [:], detail: "\(label) \(ByteDiff.preview(expected))")
+            return .matched(captures: [:], detail: MatchDetail(label, showing: expected))
         }
         if let index = ByteDiff.firstDifference(expected, available), index < available.count {
             return .failed(ByteDiff.render(expected: expected, received: available))
@@ -289,7 +289,7 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// Whether one line passes `line`, and what it captured or why not; also how a subject's
     /// output lines are judged.
     static func check(_ line: LineRule, _ received: [UInt8], unit: String = "line") -> MatchOutcome {
-        let shown = "\(unit) \(ByteDiff.preview(received))"
+        let shown = MatchDetail(unit, showing: received)
         switch line {
         case .any:
             return .matched(captures: [:], detail: shown)

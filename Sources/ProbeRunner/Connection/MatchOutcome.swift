@@ -1,7 +1,7 @@
 /// How an expectation ended.
 public enum MatchOutcome: Sendable, Equatable {
     /// Matched; regex named groups give variables.
-    case matched(captures: [String: String], detail: String)
+    case matched(captures: [String: String], detail: MatchDetail)
     /// Cannot match: `message` says what was expected and what arrived instead.
     case failed(String)
     /// Nothing decided before the timeout; `waitingFor` says what was awaited, `pending` what had arrived.

@@ -48,7 +48,8 @@ extension ScenarioExecution {
                 }
                 if !captures.isEmpty { self.variables.merge(captures) { _, new in new } }
                 self.latencies?.record(waited)
-                self.record(statement, "\(connection.label): got \(detail) after \(self.format(waited))\(Self.describe(captures))")
+                let label = connection.label
+                self.record(statement) { "\(label): got \(detail) after \(DurationFormat.short(waited))\(ScenarioExecution.describe(captures))" }
                 return loop.makeSucceededVoidFuture()
             case .failed(let message):
                 failure = self.failure(statement, message, connection, waited: waited)

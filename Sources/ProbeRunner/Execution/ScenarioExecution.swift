@@ -103,6 +103,13 @@ final class ScenarioExecution {
         runRecord.log(message, at: elapsed, statement?.location)
     }
 
+    /// Logs the message `message` builds, only if the log keeps it: for the steps a soak repeats
+    /// a million times. `message` captures the values it shows, never the execution.
+    func record(_ statement: Statement?, deferred message: @escaping () -> String) {
+        guard runRecord.keepsLog else { return }
+        runRecord.log(at: elapsed, statement?.location, message)
+    }
+
     func lookup(_ name: String) -> String? {
         if name == VariableChecker.repeatIndex, let repeatTurn { return String(repeatTurn) }
         if name == VariableChecker.parallelCopy, let copyIndex { return String(copyIndex) }

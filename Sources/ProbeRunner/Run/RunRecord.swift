@@ -28,7 +28,12 @@ struct RunRecord {
 
     /// Logs `message`, `offset` into the run, at `location`.
     mutating func log(_ message: String, at offset: Duration, _ location: SourceLocation?) {
+        log(at: offset, location) { message }
+    }
+
+    /// Logs the message `message` builds, if the log keeps it (see `StepLog`).
+    mutating func log(at offset: Duration, _ location: SourceLocation?, _ message: @escaping () -> String) {
         guard keepsLog else { return }
-        log.append(LogEntry(offset: offset, location: location, message: message))
+        log.append(at: offset, location, message)
     }
 }

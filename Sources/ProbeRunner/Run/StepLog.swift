@@ -3,24 +3,35 @@ import ProbeScript
 
 /// A scenario's step log, bounded so that a soak test of millions of steps runs in constant
 /// memory: it keeps the first `headLimit` entries, the latest `tailLimit`, and a count of the
-/// ones between that it let go.
+/// ones between that it let go. A message is built only when its entry is kept: the latest
+/// entries hold their messages unbuilt until the log is read, and the ones let go never build
+/// theirs (escaping a send's or an expect's bytes costs more than the round trip's own work).
 struct StepLog {
     static let headLimit = 1000
     static let tailLimit = 1000
 
+    /// An entry whose message is built when the log is read, if the entry is still kept then.
+    private struct Pending {
+        let offset: Duration
+        let location: SourceLocation?
+        let message: () -> String
+    }
+
     private var head: [LogEntry] = []
     /// The latest entries, a ring once full: the oldest is at `tailStart`.
-    private var tail: [LogEntry] = []
+    private var tail: [Pending] = []
     private var tailStart = 0
     private(set) var omitted = 0
 
-    mutating func append(_ entry: LogEntry) {
+    /// Logs the message `message` builds, `offset` into the run; `message` must capture the
+    /// values it shows, not state that changes later.
+    mutating func append(at offset: Duration, _ location: SourceLocation?, _ message: @escaping () -> String) {
         if head.count < Self.headLimit {
-            head.append(entry)
+            head.append(LogEntry(offset: offset, location: location, message: message()))
         } else if tail.count < Self.tailLimit {
-            tail.append(entry)
+            tail.append(Pending(offset: offset, location: location, message: message))
         } else {
-            tail[tailStart] = entry
+            tail[tailStart] = Pending(offset: offset, location: location, message: message)
             tailStart = (tailStart + 1) % Self.tailLimit
             omitted += 1
         }
@@ -28,7 +39,7 @@ struct StepLog {
 
     /// The kept entries in order, with one line where entries were let go.
     var entries: [LogEntry] {
-        let latest = Array(tail[tailStart...] + tail[..<tailStart])
+        let latest = (tail[tailStart...] + tail[..<tailStart]).map { LogEntry(offset: $0.offset, location: $0.location, message: $0.message()) }
         guard omitted > 0, let resumed = latest.first else { return head + latest }
         let gap = LogEntry(offset: resumed.offset, location: nil,
                            message: "… \(omitted) steps not kept: the log keeps the first \(Self.headLimit) and the last \(Self.tailLimit)")

@@ -39,18 +39,18 @@ enum WebSocketRule {
         case (.text(let line), .text(let bytes)):
             return ExpectationMatcher.check(line, bytes, unit: "text message")
         case (.binary(let expected), .binary(let bytes)):
-            guard let expected, expected != bytes else { return .matched(captures: [:], detail: event.description) }
+            guard let expected, expected != bytes else { return .matched(captures: [:], detail: MatchDetail(event.description)) }
             return .failed(ByteDiff.render(expected: expected, received: bytes, expectedLabel: "expected binary", receivedLabel: "received binary"))
         case (.binaryLength(let count), .binary(let bytes)):
-            return bytes.count == count ? .matched(captures: [:], detail: event.description)
+            return bytes.count == count ? .matched(captures: [:], detail: MatchDetail(event.description))
                 : .failed("expected a binary message of \(count) bytes, \(got) (\(bytes.count) bytes)")
         case (.ping(let expected), .ping(let bytes)), (.pong(let expected), .pong(let bytes)):
-            guard let expected, expected != bytes else { return .matched(captures: [:], detail: event.description) }
+            guard let expected, expected != bytes else { return .matched(captures: [:], detail: MatchDetail(event.description)) }
             return .failed("expected \(waitingFor), \(got)")
         case (.close(let code, let reason), .close(let received, let text)):
             if let code, code != received { return .failed("expected \(waitingFor), \(got)") }
             if let (regex, _) = reason, (try? regex.firstMatch(in: text)) == nil { return .failed("expected \(waitingFor), \(got)") }
-            return .matched(captures: [:], detail: event.description)
+            return .matched(captures: [:], detail: MatchDetail(event.description))
         default:
             return .failed("expected \(waitingFor), \(got)")
         }
