@@ -36,7 +36,7 @@ extension ScenarioExecution {
         let started = clock.now
         let failures: [(copy: Int, failure: StepFailure)] = await withCheckedContinuation { continuation in
             let tally = ParallelTally(statement, copies: copies) { continuation.resume(returning: $0) }
-            for child in children { CopyMachine(child, running: body, reportingTo: tally).advance() }
+            for child in children { StepMachine(child, running: body, then: .copy(of: tally)).advance() }
         }
         let summary = ParallelSummary(location: statement.location, copies: copies, passed: copies - failures.count,
                                       latencies: recorder.recorded)

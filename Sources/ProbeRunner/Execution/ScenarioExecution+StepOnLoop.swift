@@ -1,7 +1,7 @@
 import NIOCore
 import ProbeScript
 
-/// The steps a copy of a `parallel` block starts on the run's event loop (see `CopyMachine`).
+/// The steps a scenario or a copy of a `parallel` block starts on the run's event loop (see `StepMachine`).
 extension ScenarioExecution {
     /// Starts `statement`, except `repeat`, which the machine runs: nil when it is done at once,
     /// else its completion on the run's loop. Connects without TLS or WebSocket, single writes,

@@ -121,7 +121,9 @@ final class ScenarioExecution {
     func run() async throws {
         do {
             try wire.start(for: scenario, options.capture, &runRecord, at: elapsed)
-            try await execute(scenario.statements)
+            let done = group.next().makePromise(of: Void.self)
+            StepMachine(self, running: scenario.statements, then: .scenario(done)).advance()
+            try await done.futureResult.get()
             try await judgeUnreadAtEnd()
             if let daemonized = subjectsInTheBackground().first { throw daemonized }
         } catch {
@@ -147,31 +149,22 @@ final class ScenarioExecution {
         await table.closeAll(on: group.next())
     }
 
-    func execute(_ statements: [Statement]) async throws {
-        for statement in statements {
-            guard remaining > .zero else { throw deadlinePassed(before: statement) }
-            try await execute(statement)
-        }
-    }
-
     @inline(never)
     func deadlinePassed(before statement: Statement) -> StepFailure {
         failure(statement, "the scenario deadline of \(format(settings.deadline)) passed before this step")
     }
 
-    /// Runs one statement. The dispatch is synchronous and hands back the step to await: an
-    /// async switch over every kind of statement keeps a frame slot for each case's payload,
-    /// and that frame stays allocated while a `parallel` copy waits (5.5 KB a nesting level).
-    func execute(_ statement: Statement) async throws {
-        if copyIndex == nil {
-            options.onStep?(scenario.path, statement.text)
-            if options.recordWire { runRecord.begin(statement, at: elapsed) }
-        }
-        try await step(for: statement)?()
+    /// Tells the run's watchers that the scenario's own `statement` begins (not a copy's).
+    func announce(_ statement: Statement) {
+        guard copyIndex == nil else { return }
+        options.onStep?(scenario.path, statement.text)
+        if options.recordWire { runRecord.begin(statement, at: elapsed) }
     }
 
     /// Does a statement's synchronous work at once, and returns what is left to await (nil:
-    /// nothing, the statement is done).
+    /// nothing, the statement is done). The dispatch is synchronous: an async switch over every
+    /// kind of statement keeps a frame slot for each case's payload, and that frame stays
+    /// allocated while the step waits (5.5 KB a nesting level).
     func step(for statement: Statement) throws -> (() async throws -> Void)? {
         let done: (() async throws -> Void)? = nil
         switch statement.kind {
@@ -223,9 +216,8 @@ final class ScenarioExecution {
                 try await connection.setPaused(pause)
                 self.record(statement, "\(connection.label): \(pause ? "paused" : "resumed") reading")
             }
-        case .repeatBlock(let count, let body):
-            let times = try repeatTimes(count)
-            return { try await self.repeatBlock(times, body) }
+        case .repeatBlock:
+            preconditionFailure("a StepMachine runs the turns of a repeat")
         case .readSlowly(let read):
             return { try await self.readSlowly(read, statement) }
         case .assertWire(let assertion):
@@ -265,16 +257,6 @@ final class ScenarioExecution {
 
     func repeatTimes(_ count: Argument<Int>) throws -> Int {
         try resolve(count, "a repeat count", Quantity.integer)
-    }
-
-    /// `repeat N { … }`, with `{i}` counting from 0 and restored afterwards.
-    private func repeatBlock(_ times: Int, _ body: [Statement]) async throws {
-        let outer = repeatTurn
-        defer { repeatTurn = outer }
-        for index in 0..<times {
-            repeatTurn = index
-            try await execute(body)
-        }
     }
 
     private func apply(_ setting: Setting, _ statement: Statement) throws {

@@ -2,12 +2,20 @@ import NIOCore
 import ProbeResults
 import ProbeScript
 
-/// One copy of a `parallel` block, run by the event loop rather than as a task: a program
-/// counter over the block's statements and the `repeat`s inside it, which starts each step and
-/// goes on when the step completes. A waiting copy holds this state and its connections, not a
-/// task's frames (6.5 KiB a copy, BENCHMARKS.md 2a). Steps with no event-loop form run as
-/// tasks while they last.
-final class CopyMachine {
+/// A scenario's statements, or one copy of a `parallel` block, run by the event loop rather than
+/// as a task: a program counter over the statements and the `repeat`s inside them, which starts
+/// each step and goes on when the step completes. A waiting copy holds this state and its
+/// connections, not a task's frames (6.5 KiB a copy, BENCHMARKS.md 2a); a round trip costs no
+/// task switch (BENCHMARKS.md 1). Steps with no event-loop form run as tasks while they last.
+final class StepMachine {
+    /// Where the machine reports its end.
+    enum Ending {
+        /// The scenario's own statements: the run goes on with what is left after them.
+        case scenario(EventLoopPromise<Void>)
+        /// A copy of a `parallel` block: the copy ends (see `endCopy`) and tells the block.
+        case copy(of: ParallelTally)
+    }
+
     /// Where the copy stands in one block: the block itself, or a turn of a `repeat` in it.
     private struct Position {
         let body: [Statement]
@@ -19,24 +27,25 @@ final class CopyMachine {
     }
 
     private let execution: ScenarioExecution
-    private let tally: ParallelTally
+    private let ending: Ending
     private var positions: [Position]
 
-    /// Runs `body` as copy `execution` of the block `tally` counts; call on the run's loop.
-    init(_ execution: ScenarioExecution, running body: [Statement], reportingTo tally: ParallelTally) {
+    /// Runs `body` in `execution`, then reports to `ending`; call `advance` on the run's loop.
+    init(_ execution: ScenarioExecution, running body: [Statement], then ending: Ending) {
         self.execution = execution
-        self.tally = tally
+        self.ending = ending
         positions = [Position(body: body, turns: 1, outerTurn: execution.repeatTurn)]
         positions.reserveCapacity(2)
     }
 
-    /// Runs the copy's steps up to the first that must wait; when it completes, the copy goes
-    /// on in a turn of the loop of its own, as a task would: ten thousand copies take turns, and
-    /// none runs its steps on inside another's read.
+    /// Runs the steps up to the first that must wait; when it completes, the machine goes on in
+    /// a turn of the loop of its own, as a task would: ten thousand copies take turns, and none
+    /// runs its steps on inside another's read.
     func advance() {
         while let statement = nextStatement() {
             do {
                 guard execution.remaining > .zero else { throw execution.deadlinePassed(before: statement) }
+                execution.announce(statement)
                 if case .repeatBlock(let count, let body) = statement.kind {
                     enter(body, turns: try execution.repeatTimes(count))
                     continue
@@ -85,7 +94,12 @@ final class CopyMachine {
     }
 
     private func end(_ problem: Error?) {
-        let (copy, tally) = (execution.copyIndex ?? 0, self.tally)
-        execution.endCopy(after: problem, of: tally.statement).whenSuccess { tally.ended(copy: copy, failure: $0) }
+        switch ending {
+        case .scenario(let done):
+            if let problem { done.fail(problem) } else { done.succeed() }
+        case .copy(let tally):
+            let copy = execution.copyIndex ?? 0
+            execution.endCopy(after: problem, of: tally.statement).whenSuccess { tally.ended(copy: copy, failure: $0) }
+        }
     }
 }

@@ -1,9 +1,9 @@
 import TestSupport
 import Testing
 
-/// Copies of a `parallel` block run by the event loop (`CopyMachine`): their `repeat`s and
-/// `{i}`, the steps that run as tasks, deadlines and the copy's end.
-@Suite struct CopyMachineTests {
+/// Statements run by the event loop (`StepMachine`), a `parallel` block's copies above all:
+/// their `repeat`s and `{i}`, the steps that run as tasks, deadlines and the copy's end.
+@Suite struct StepMachineTests {
     @Test func repeatsCountTheirTurnsAndNestedOnesRestoreTheOuterTurn() async throws {
         let peer = try await TestPeer.start(.echo)
         defer { Task { await peer.stop() } }
