@@ -164,7 +164,7 @@ final class ScenarioExecution {
     /// Does a statement's synchronous work at once, and returns what is left to await (nil:
     /// nothing, the statement is done). The dispatch is synchronous: an async switch over every
     /// kind of statement keeps a frame slot for each case's payload, and that frame stays
-    /// allocated while the step waits (5.5 KB a nesting level).
+    /// allocated while the step waits (5.5 KB).
     func step(for statement: Statement) throws -> (() async throws -> Void)? {
         let done: (() async throws -> Void)? = nil
         switch statement.kind {

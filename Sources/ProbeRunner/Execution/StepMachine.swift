@@ -16,7 +16,7 @@ final class StepMachine {
         case copy(of: ParallelTally)
     }
 
-    /// Where the copy stands in one block: the block itself, or a turn of a `repeat` in it.
+    /// Where the machine stands in one block: the block itself, or a turn of a `repeat` in it.
     private struct Position {
         let body: [Statement]
         var next = 0
