@@ -120,7 +120,8 @@ extension ScenarioExecution {
         let (payload, pieces, connection, statement) = (send.payload, send.pieces, send.connection, send.statement)
         if pieces.count > 1 { wire.noteSplit(statement, connection, cuts: pieces.dropLast().map { send.streamStart + $0.upperBound }) }
         guard copyIndex == nil else { return } // copies keep no log
-        // The notes read state that moves on, so they are read now; the text is built only if the log keeps it.
+        // The notes (none for a plain send) read state that moves on, so they are made now; the
+        // preview of the bytes is made only if the log keeps the entry.
         var notes = ""
         if let before = send.recordsBefore, let tls = connection.tls {
             let records = tls.tap.applicationRecordsSent - before
@@ -133,24 +134,21 @@ extension ScenarioExecution {
         if case .send(let step) = statement.kind, case .message = step.data, case .length(let header) = settings.messageFraming {
             notes += ", one message: \(header) and \(payload.count - header.width) bytes"
         }
-        var frames: [UInt8]?
-        if case .send(let step) = statement.kind, case .webSocket = step.data, case .bytes(let bytes) = payload { frames = bytes }
-        var lastNotes = ""
-        if case .random = payload { lastNotes += " (seed \(seed))" }
-        if send.heldForCapture > .zero { lastNotes += "; held \(format(send.heldForCapture)) for the capture to catch up" }
+        if case .send(let step) = statement.kind, case .webSocket = step.data, case .bytes(let bytes) = payload {
+            let frames = WebSocketWireFrame.frames(in: bytes).map(\.summary)
+            let shown = frames.count > 8 ? frames.prefix(6) + ["…", frames.last!] : frames[...]
+            if !frames.isEmpty { notes += frames.count == 1 ? ", one frame: \(frames[0])" : ", \(frames.count) frames: " + shown.joined(separator: ", ") }
+        }
+        if case .random = payload { notes += " (seed \(seed))" }
+        if send.heldForCapture > .zero { notes += "; held \(format(send.heldForCapture)) for the capture to catch up" }
         let (label, total, writeCount) = (connection.label, payload.count, pieces.count)
-        record(statement) { [notes, frames, lastNotes] in
+        record(statement) { [notes] in
             var message = "\(label): sent \(total) bytes " + ByteDiff.preview(head.prefix(80), limit: 80, total: total)
             if !writes.isEmpty {
                 let shown = writes.count > 24 ? writes.prefix(12) + ["…"] + writes.suffix(4) : writes[...]
                 message += " in \(writeCount) writes: " + shown.joined(separator: " ")
             }
-            message += notes
-            if let frames = frames.map({ WebSocketWireFrame.frames(in: $0).map(\.summary) }), !frames.isEmpty {
-                let shown = frames.count > 8 ? frames.prefix(6) + ["…", frames.last!] : frames[...]
-                message += frames.count == 1 ? ", one frame: \(frames[0])" : ", \(frames.count) frames: " + shown.joined(separator: ", ")
-            }
-            return message + lastNotes
+            return message + notes
         }
     }
 
