@@ -21,15 +21,21 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     /// a matcher's room (ten thousand idle `parallel` copies each hold one connection).
     private final class Pending {
         var matcher: ExpectationMatcher
-        let promise: EventLoopPromise<MatchOutcome>
-        let timeout: Scheduled<Void>
+        let deadline: NIODeadline
+        let decided: (MatchOutcome) -> Void
 
-        init(matcher: ExpectationMatcher, promise: EventLoopPromise<MatchOutcome>, timeout: Scheduled<Void>) {
+        init(matcher: ExpectationMatcher, deadline: NIODeadline, decided: @escaping (MatchOutcome) -> Void) {
             self.matcher = matcher
-            self.promise = promise
-            self.timeout = timeout
+            self.deadline = deadline
+            self.decided = decided
         }
     }
+
+    /// The one timer for the expects' timeouts, and when it fires. A decided expect leaves it
+    /// set: the next expect's deadline is usually later, so the timer, when it fires, sets itself
+    /// again for that deadline instead of each expect scheduling and cancelling one (a cancel
+    /// searches every timer of the loop).
+    private var timer: (deadline: NIODeadline, task: Scheduled<Void>)?
 
     private var context: ChannelHandlerContext?
     private var buffer = ByteBuffer()
@@ -58,6 +64,7 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        if pending == nil { stopTimer() }
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -99,6 +106,7 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
         // unexplained inactive channel is the peer's FIN after our own half-close (NIO closes
         // the whole channel then, without an inputClosed event).
         finish(.eof)
+        if pending == nil { stopTimer() }
         context.fireChannelInactive()
     }
 
@@ -184,9 +192,8 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     private func decide() {
         guard let current = pending, let outcome = current.matcher.evaluate(&buffer, end: end) else { return }
         pending = nil
-        current.timeout.cancel()
         compact()
-        current.promise.succeed(outcome)
+        current.decided(outcome)
         requestRead()
     }
 
@@ -196,29 +203,47 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
 
     // MARK: - Called from the connection, on the event loop
 
-    /// Waits for `matcher` to decide, or for `timeout`.
-    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount, on loop: EventLoop) -> EventLoopFuture<MatchOutcome> {
+    /// Calls `decided` with what `matcher` decides, or with a time-out after `timeout`; at once
+    /// when the bytes already received decide it.
+    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount, on loop: EventLoop, decided: @escaping (MatchOutcome) -> Void) {
         loop.preconditionInEventLoop()
         precondition(pending == nil, "one expectation at a time per connection")
         var matcher = matcher
         if let outcome = matcher.evaluate(&buffer, end: end) {
             compact()
             requestRead()
-            return loop.makeSucceededFuture(outcome)
+            return decided(outcome)
         }
-        let promise = loop.makePromise(of: MatchOutcome.self)
-        let task = loop.scheduleTask(in: timeout) { [self] in
-            guard let expired = pending else { return }
-            pending = nil
-            if expired.matcher.timeoutMeansSuccess {
-                expired.promise.succeed(.matched(captures: [:], detail: "no byte and no close"))
-            } else {
-                expired.promise.succeed(.timedOut(waitingFor: expired.matcher.waitingFor, pending: Array(buffer.readableBytesView.prefix(200))))
-            }
-        }
-        pending = Pending(matcher: matcher, promise: promise, timeout: task)
+        let deadline = NIODeadline.now() + timeout
+        pending = Pending(matcher: matcher, deadline: deadline, decided: decided)
+        if timer.map({ $0.deadline > deadline }) ?? true { setTimer(for: deadline, on: loop) }
         requestRead()
-        return promise.futureResult
+    }
+
+    private func setTimer(for deadline: NIODeadline, on loop: EventLoop) {
+        timer?.task.cancel()
+        timer = (deadline, loop.scheduleTask(deadline: deadline) { [self] in timerFired(at: deadline, on: loop) })
+    }
+
+    private func stopTimer() {
+        timer?.task.cancel()
+        timer = nil
+    }
+
+    /// Times out the pending expect when its deadline has come; sets the timer again for a
+    /// later one.
+    private func timerFired(at deadline: NIODeadline, on loop: EventLoop) {
+        // A timer the loop had already taken to run when it was replaced: the new one decides.
+        guard timer?.deadline == deadline else { return }
+        timer = nil
+        guard let expired = pending else { return }
+        guard expired.deadline <= .now() else { return setTimer(for: expired.deadline, on: loop) }
+        pending = nil
+        if expired.matcher.timeoutMeansSuccess {
+            expired.decided(.matched(captures: [:], detail: "no byte and no close"))
+        } else {
+            expired.decided(.timedOut(waitingFor: expired.matcher.waitingFor, pending: Array(buffer.readableBytesView.prefix(200))))
+        }
     }
 
     func setPaused(_ paused: Bool) {

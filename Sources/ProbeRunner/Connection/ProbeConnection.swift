@@ -50,34 +50,46 @@ final class ProbeConnection: @unchecked Sendable {
             .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
     }
 
-    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount) -> EventLoopFuture<MatchOutcome> {
+    var eventLoop: EventLoop { channel.eventLoop }
+
+    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount, decided: @escaping @Sendable (MatchOutcome) -> Void) {
         let loop = channel.eventLoop
         let handler = self.handler
-        return loop.onLoop { handler.expect(matcher, timeout: timeout, on: loop) }
+        loop.onLoop { handler.expect(matcher, timeout: timeout, on: loop, decided: decided) }
     }
 
     /// Writes and flushes `bytes`: true once written, false when the write did not complete
     /// within `timeout` (the peer is not reading and the socket buffers are full).
     func send(_ bytes: ByteBuffer, timeout: TimeAmount) -> EventLoopFuture<Bool> {
+        let promise = channel.eventLoop.makePromise(of: Bool.self)
+        send(bytes, timeout: timeout) { promise.completeWith($0) }
+        return promise.futureResult
+    }
+
+    /// Writes and flushes `bytes`, then calls `written`, on the channel's loop, once: with true
+    /// once written, false when the write did not complete within `timeout`, or the write's error.
+    func send(_ bytes: ByteBuffer, timeout: TimeAmount, written: @escaping @Sendable (Result<Bool, Error>) -> Void) {
         let loop = channel.eventLoop
         // On the channel's loop (where scenarios run) a write the socket takes at once completes
         // inside writeAndFlush; only a write still pending afterwards needs a timeout timer.
-        return loop.onLoop { () -> EventLoopFuture<Bool> in
-            let promise = loop.makePromise(of: Bool.self)
+        loop.onLoop {
             var timer: Scheduled<Void>?
-            var done = false
-            self.channel.writeAndFlush(bytes).whenComplete { result in
-                done = true
+            var told = false
+            let promise = loop.makePromise(of: Void.self)
+            promise.futureResult.whenComplete { result in
                 timer?.cancel()
-                switch result {
-                case .success:
-                    self.bytesSent += bytes.readableBytes
-                    promise.succeed(true)
-                case .failure(let error): promise.fail(error)
+                if case .success = result { self.bytesSent += bytes.readableBytes }
+                guard !told else { return }
+                told = true
+                written(result.map { true })
+            }
+            self.channel.writeAndFlush(bytes, promise: promise)
+            if !told {
+                timer = loop.scheduleTask(in: timeout) {
+                    told = true
+                    written(.success(false))
                 }
             }
-            if !done { timer = loop.scheduleTask(in: timeout) { promise.succeed(false) } }
-            return promise.futureResult
         }
     }
 

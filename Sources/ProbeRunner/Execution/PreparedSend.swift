@@ -6,6 +6,8 @@ import ProbeScript
 final class PreparedSend {
     let statement: Statement
     let connection: ProbeConnection
+    /// What the statement sends (a line, a message, a frame…), for the log.
+    let data: SendStep.Data
     let payload: SendPayload
     /// Ranges of the payload, one per write the modifiers ask for.
     let pieces: [Range<Int>]
@@ -19,9 +21,11 @@ final class PreparedSend {
     /// How long its writes waited for the capture to catch up.
     var heldForCapture: Duration = .zero
 
-    init(statement: Statement, connection: ProbeConnection, payload: SendPayload, pieces: [Range<Int>], interval: Duration?, rate: Int?) {
+    init(statement: Statement, connection: ProbeConnection, data: SendStep.Data, payload: SendPayload, pieces: [Range<Int>],
+         interval: Duration?, rate: Int?) {
         self.statement = statement
         self.connection = connection
+        self.data = data
         self.payload = payload
         self.pieces = pieces
         self.interval = interval

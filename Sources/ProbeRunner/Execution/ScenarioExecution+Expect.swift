@@ -4,29 +4,29 @@ import ProbeScript
 
 /// The `expect` executor.
 extension ScenarioExecution {
-    /// An expect on the step's connection. It completes on the run's loop, and only its failure's
-    /// report needs a task.
-    func expect(_ expectation: Expectation, within: Argument<Duration>?, _ statement: Statement) throws -> EventLoopFuture<Void> {
+    /// An expect on the step's connection; `done` is told its end on the connection's loop, and
+    /// only a failure's report needs a task.
+    func expect(_ expectation: Expectation, within: Argument<Duration>?, _ statement: Statement, done: @escaping StepDone) throws {
         let connection = try target(statement)
         if case .webSocket(let frame) = expectation {
-            return try expect(expectation, rule: try webSocketRule(frame, on: connection, statement), within: within, on: connection, statement)
+            return try expect(expectation, rule: try webSocketRule(frame, on: connection, statement), within: within, on: connection, statement, done: done)
         }
         if connection.webSocket != nil, expectation.readsLines {
             throw failure(statement, "\(connection.label) is a WebSocket connection: read its messages with expect text or expect binary", connection)
         }
-        return try expect(expectation, within: within, on: connection, statement)
+        try expect(expectation, within: within, on: connection, statement, done: done)
     }
 
     /// An expect that reads `source`: a connection, or what passes a proxy one way.
-    func expect(_ expectation: Expectation, within: Argument<Duration>?, on source: any ExpectSource, _ statement: Statement) throws -> EventLoopFuture<Void> {
+    func expect(_ expectation: Expectation, within: Argument<Duration>?, on source: any ExpectSource, _ statement: Statement, done: @escaping StepDone) throws {
         if case .webSocket = expectation {
             throw failure(statement, "a proxy forwards and watches raw bytes: expect text|binary|ping|pong|close read a WebSocket connection of the probe's own", source)
         }
-        return try expect(expectation, rule: try rule(for: expectation, statement), within: within, on: source, statement)
+        try expect(expectation, rule: try rule(for: expectation, statement), within: within, on: source, statement, done: done)
     }
 
     private func expect(_ expectation: Expectation, rule: ExpectationMatcher.Rule, within: Argument<Duration>?, on connection: any ExpectSource,
-                        _ statement: Statement) throws -> EventLoopFuture<Void> {
+                        _ statement: Statement, done: @escaping StepDone) throws {
         let matcher = ExpectationMatcher(rule, framing: expectation.readsMessages ? settings.framing : settings.lineFraming)
         let requested: Duration
         if case .nothing(let duration) = expectation {
@@ -36,21 +36,20 @@ extension ScenarioExecution {
         }
         let (wait, byDeadline) = limit(requested)
         let started = clock.now
-        let loop = group.next()
-        return connection.expect(matcher, timeout: wait.timeAmount).flatMap { outcome in
+        connection.expect(matcher, timeout: wait.timeAmount) { outcome in
             let waited = self.clock.now - started
             let failure: StepFailure
             switch outcome {
             case .matched(let captures, let detail):
                 if byDeadline, matcher.timeoutMeansSuccess {
-                    return loop.makeFailedFuture(self.failure(statement, "the scenario deadline of \(self.format(self.settings.deadline)) passed during the silence",
-                                                              connection, waited: waited))
+                    return done(self.failure(statement, "the scenario deadline of \(self.format(self.settings.deadline)) passed during the silence",
+                                             connection, waited: waited))
                 }
                 if !captures.isEmpty { self.variables.merge(captures) { _, new in new } }
                 self.latencies?.record(waited)
                 let label = connection.label
                 self.record(statement) { "\(label): got \(detail) after \(DurationFormat.short(waited))\(ScenarioExecution.describe(captures))" }
-                return loop.makeSucceededVoidFuture()
+                return done(nil)
             case .failed(let message):
                 failure = self.failure(statement, message, connection, waited: waited)
             case .timedOut(let waitingFor, let pending):
@@ -59,7 +58,7 @@ extension ScenarioExecution {
                 if let misframing = matcher.misframing(pending) { arrived = misframing + "; " + arrived }
                 failure = self.failure(statement, "\(why) waiting for \(waitingFor); \(arrived)", connection, waited: waited)
             }
-            return self.onTask { throw await self.withRecentBytes(failure, connection) }
+            self.onTask { throw await self.withRecentBytes(failure, connection) }.whenFailure(done)
         }
     }
 

@@ -75,7 +75,7 @@ extension ScenarioExecution {
     /// no expect read, which the expect may have needed.
     func expect(_ expectation: Expectation, within: Argument<Duration>?, watching watch: ProxyWatch, _ statement: Statement) async throws {
         do {
-            try await expect(expectation, within: within, on: watch, statement).get()
+            try await awaitStep { try self.expect(expectation, within: within, on: watch, statement, done: $0) }
         } catch var failure as StepFailure {
             let dropped = await watch.droppedUnread()
             if dropped > 0 {

@@ -16,7 +16,7 @@ extension ScenarioExecution {
             throw failure(statement, "\(connection.label) has shut down writing; nothing more can be sent", connection)
         }
         let payload = try payload(step, statement)
-        return PreparedSend(statement: statement, connection: connection, payload: payload,
+        return PreparedSend(statement: statement, connection: connection, data: step.data, payload: payload,
                             pieces: try plan(payload, step, statement),
                             interval: try interval(step),
                             rate: try step.rate.map { try resolve($0, "a rate", Quantity.rate) })
@@ -37,7 +37,7 @@ extension ScenarioExecution {
     /// writes larger than `largestWrite` go through `sendInPieces`.
     func send(_ send: PreparedSend) async throws {
         if let bytes = send.singleWrite {
-            try await write(ByteBuffer(bytes: bytes), after: 0, send).get()
+            try await awaitStep { write(ByteBuffer(bytes: bytes), after: 0, send, done: $0) }
             recordSend(send, head: bytes, writes: [])
         } else {
             try await sendInPieces(send)
@@ -58,7 +58,7 @@ extension ScenarioExecution {
             for block in stride(from: piece.lowerBound, to: piece.upperBound, by: Self.largestWrite) {
                 let bytes = try take(send.payload, block..<min(piece.upperBound, block + Self.largestWrite), send.statement)
                 if head.count < 80 { head += bytes.readableBytesView.prefix(80 - head.count) }
-                try await write(bytes, after: sent, send).get()
+                try await awaitStep { write(bytes, after: sent, send, done: $0) }
                 sent += bytes.readableBytes
             }
             let written = clock.now
@@ -74,27 +74,25 @@ extension ScenarioExecution {
     }
 
     /// One write of a send, failing when the peer does not take it within the step's timeout;
-    /// it completes on the run's loop. A captured run may hold the write first (a task waits
-    /// for the capture), and a failure is reported from a task too; a write that goes through
-    /// has no task wait for it.
-    func write(_ bytes: ByteBuffer, after sent: Int, _ send: PreparedSend) -> EventLoopFuture<Void> {
+    /// `done` is told its end on the connection's loop. A captured run may hold the write first
+    /// (a task waits for the capture), and a failure is reported from a task too; a write that
+    /// goes through has no task wait for it.
+    func write(_ bytes: ByteBuffer, after sent: Int, _ send: PreparedSend, done: @escaping StepDone) {
         let (wait, byDeadline) = limit(settings.timeout)
-        guard wire.hold?.mustHold == true else { return writeNow(bytes, wait, byDeadline, after: sent, send) }
-        return onTask {
+        guard wire.hold?.mustHold == true else { return writeNow(bytes, wait, byDeadline, after: sent, send, done: done) }
+        onTask {
             send.heldForCapture += try await self.waitForCapture(upTo: wait, send.statement)
-        }.flatMap {
-            self.writeNow(bytes, wait, byDeadline, after: sent, send)
+        }.whenComplete { held in
+            if case .failure(let problem) = held { return done(problem) }
+            self.writeNow(bytes, wait, byDeadline, after: sent, send, done: done)
         }
     }
 
-    private func writeNow(_ bytes: ByteBuffer, _ wait: Duration, _ byDeadline: Bool, after sent: Int, _ send: PreparedSend) -> EventLoopFuture<Void> {
-        let promise = group.next().makePromise(of: Void.self)
-        send.connection.send(bytes, timeout: wait.timeAmount).whenComplete { result in
-            if case .success(true) = result { return promise.succeed() }
-            let problem: Error? = if case .failure(let error) = result { error } else { nil }
-            promise.completeWith(self.onTask { throw await self.writeFailure(problem, wait, byDeadline, after: sent, send) })
+    private func writeNow(_ bytes: ByteBuffer, _ wait: Duration, _ byDeadline: Bool, after sent: Int, _ send: PreparedSend, done: @escaping StepDone) {
+        send.connection.send(bytes, timeout: wait.timeAmount) { result in
+            if case .success(true) = result { return done(nil) }
+            self.onTask { throw await self.writeFailure(result.failure, wait, byDeadline, after: sent, send) }.whenFailure(done)
         }
-        return promise.futureResult
     }
 
     /// Why a write failed: an error, or the peer not taking it in time.
@@ -117,8 +115,8 @@ extension ScenarioExecution {
     /// Logs a finished send, and keeps a multi-write send's cuts to check on the wire.
     @inline(never)
     func recordSend(_ send: PreparedSend, head: [UInt8], writes: [String]) {
-        let (payload, pieces, connection, statement) = (send.payload, send.pieces, send.connection, send.statement)
-        if pieces.count > 1 { wire.noteSplit(statement, connection, cuts: pieces.dropLast().map { send.streamStart + $0.upperBound }) }
+        let (payload, pieces, connection) = (send.payload, send.pieces, send.connection)
+        if pieces.count > 1 { wire.noteSplit(send.statement, connection, cuts: pieces.dropLast().map { send.streamStart + $0.upperBound }) }
         guard copyIndex == nil else { return } // copies keep no log
         // The notes (none for a plain send) read state that moves on, so they are made now; the
         // preview of the bytes is made only if the log keeps the entry.
@@ -131,10 +129,10 @@ extension ScenarioExecution {
             }
             tls.hasSentData = true
         }
-        if case .send(let step) = statement.kind, case .message = step.data, case .length(let header) = settings.messageFraming {
+        if case .message = send.data, case .length(let header) = settings.messageFraming {
             notes += ", one message: \(header) and \(payload.count - header.width) bytes"
         }
-        if case .send(let step) = statement.kind, case .webSocket = step.data, case .bytes(let bytes) = payload {
+        if case .webSocket = send.data, case .bytes(let bytes) = payload {
             let frames = WebSocketWireFrame.frames(in: bytes).map(\.summary)
             let shown = frames.count > 8 ? frames.prefix(6) + ["…", frames.last!] : frames[...]
             if !frames.isEmpty { notes += frames.count == 1 ? ", one frame: \(frames[0])" : ", \(frames.count) frames: " + shown.joined(separator: ", ") }
@@ -142,7 +140,7 @@ extension ScenarioExecution {
         if case .random = payload { notes += " (seed \(seed))" }
         if send.heldForCapture > .zero { notes += "; held \(format(send.heldForCapture)) for the capture to catch up" }
         let (label, total, writeCount) = (connection.label, payload.count, pieces.count)
-        record(statement) { [notes] in
+        record(send.statement) { [notes] in
             var message = "\(label): sent \(total) bytes " + ByteDiff.preview(head.prefix(80), limit: 80, total: total)
             if !writes.isEmpty {
                 let shown = writes.count > 24 ? writes.prefix(12) + ["…"] + writes.suffix(4) : writes[...]
@@ -248,12 +246,7 @@ extension ScenarioExecution {
             let size = max(1, min(64 * 1024, perSecond / 20))
             cuts = Array(stride(from: size, to: count, by: size))
         }
-        var pieces: [Range<Int>] = []
-        var from = 0
-        for cut in cuts + [count] {
-            pieces.append(from..<cut)
-            from = cut
-        }
-        return pieces.isEmpty ? [0..<count] : pieces
+        guard !cuts.isEmpty else { return [0..<count] }
+        return zip([0] + cuts, cuts + [count]).map { $0..<$1 }
     }
 }

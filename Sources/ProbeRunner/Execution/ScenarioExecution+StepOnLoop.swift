@@ -1,28 +1,55 @@
 import NIOCore
 import ProbeScript
 
+/// How a step that waits tells that it ended: nil when it succeeded, else why it failed.
+typealias StepDone = @Sendable (Error?) -> Void
+
 /// The steps a scenario or a copy of a `parallel` block starts on the run's event loop (see `StepMachine`).
 extension ScenarioExecution {
-    /// Starts `statement`, except `repeat`, which the machine runs: nil when it is done at once,
-    /// else its completion on the run's loop. Connects without TLS or WebSocket, single writes,
-    /// expects and sleeps wait with no task; any other step runs as a task while it lasts.
-    func stepOnLoop(_ statement: Statement) throws -> EventLoopFuture<Void>? {
+    /// Starts `statement`, except `repeat`, which the machine runs: false when it is done at once,
+    /// true when it calls `done` once it ends (possibly before this returns). Connects without TLS
+    /// or WebSocket, single writes, expects and sleeps wait with no task; any other step runs as a
+    /// task while it lasts. A write and an expect complete through callbacks, with no future of
+    /// their own (BENCHMARKS.md 1).
+    func stepOnLoop(_ statement: Statement, done: @escaping StepDone) throws -> Bool {
         switch statement.kind {
         case .connect(let step) where step.tls == nil && step.webSocket == nil && options.defaultTLS?.client == nil:
-            return open(try prepareConnect(step, statement), step, statement).map { _ in }
+            open(try prepareConnect(step, statement), step, statement).whenComplete { done($0.failure) }
         case .send(let step):
             let prepared = try prepareSend(step, statement)
-            guard let bytes = prepared.singleWrite else { return onTask { try await self.send(prepared) } }
-            return write(ByteBuffer(bytes: bytes), after: 0, prepared).map { self.recordSend(prepared, head: bytes, writes: []) }
+            guard let bytes = prepared.singleWrite else {
+                onTask { try await self.send(prepared) }.whenComplete { done($0.failure) }
+                return true
+            }
+            write(ByteBuffer(bytes: bytes), after: 0, prepared) { problem in
+                if problem == nil { self.recordSend(prepared, head: bytes, writes: []) }
+                done(problem)
+            }
         case .expect(let expectation, let within):
-            return try expect(expectation, within: within, statement)
+            try expect(expectation, within: within, statement, done: done)
         case .sleep(let duration):
             // A sleeping copy holds its timer: the statement goes into it only when the deadline cuts the sleep short.
             let (wait, byDeadline) = limit(try resolve(duration, "a duration", Quantity.duration))
-            guard byDeadline else { return group.next().scheduleTask(in: wait.timeAmount) {}.futureResult }
-            return group.next().scheduleTask(in: wait.timeAmount) { throw self.sleepCutShort(statement) }.futureResult
+            let timer = byDeadline ? group.next().scheduleTask(in: wait.timeAmount) { throw self.sleepCutShort(statement) }
+                                   : group.next().scheduleTask(in: wait.timeAmount) {}
+            timer.futureResult.whenComplete { done($0.failure) }
         default:
-            return try step(for: statement).map(onTask)
+            guard let work = try step(for: statement) else { return false }
+            onTask(work).whenComplete { done($0.failure) }
+        }
+        return true
+    }
+
+    /// Awaits a step that tells its end through `StepDone`, from a task.
+    func awaitStep(_ start: (@escaping StepDone) throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            do {
+                try start { problem in
+                    if let problem { continuation.resume(throwing: problem) } else { continuation.resume() }
+                }
+            } catch {
+                continuation.resume(throwing: error)
+            }
         }
     }
 }

@@ -185,7 +185,7 @@ final class ScenarioExecution {
             let prepared = try prepareSend(step, statement)
             return { try await self.send(prepared) }
         case .expect(let expectation, let within):
-            return { try await self.expect(expectation, within: within, statement).get() }
+            return { try await self.awaitStep { try self.expect(expectation, within: within, statement, done: $0) } }
         case .sleep(let duration):
             let length = try resolve(duration, "a duration", Quantity.duration)
             return { try await self.sleep(for: length, statement) }

@@ -7,7 +7,7 @@ import ProbeScript
 /// each step and goes on when the step completes. A waiting copy holds this state and its
 /// connections, not a task's frames (6.5 KiB a copy, BENCHMARKS.md 2a); a round trip costs no
 /// task switch (BENCHMARKS.md 1). Steps with no event-loop form run as tasks while they last.
-final class StepMachine {
+final class StepMachine: @unchecked Sendable {
     /// Where the machine reports its end.
     enum Ending {
         /// The scenario's own statements: the run goes on with what is left after them.
@@ -50,15 +50,10 @@ final class StepMachine {
                     enter(body, turns: try execution.repeatTimes(count))
                     continue
                 }
-                guard let pending = try execution.stepOnLoop(statement) else { continue }
-                let loop = execution.group.next()
-                pending.whenComplete { result in
-                    switch result {
-                    case .success: loop.execute { self.advance() }
-                    case .failure(let error): self.end(error)
-                    }
+                let waits = try execution.stepOnLoop(statement) { problem in
+                    if let problem { self.end(problem) } else { self.execution.group.next().execute { self.advance() } }
                 }
-                return
+                if waits { return }
             } catch {
                 return end(error)
             }

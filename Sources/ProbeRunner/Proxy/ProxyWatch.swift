@@ -6,28 +6,28 @@ import ProbeScript
 final class ProxyWatch: ExpectSource, @unchecked Sendable {
     let label: String
     private let pump: ProxyPump
-    private let loop: EventLoop
+    let eventLoop: EventLoop
 
     init(proxy: String, link: ProxyLink, direction: ProxyDirection) {
         label = "proxy '\(proxy)' connection \(link.number) \(direction.rawValue)"
         pump = link.pump(direction)
-        loop = link.front.eventLoop
+        eventLoop = link.front.eventLoop
     }
 
-    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount) -> EventLoopFuture<MatchOutcome> {
+    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount, decided: @escaping @Sendable (MatchOutcome) -> Void) {
         let handler = pump.watch
-        let loop = self.loop
-        return loop.flatSubmit { handler.expect(matcher, timeout: timeout, on: loop) }
+        let loop = eventLoop
+        loop.execute { handler.expect(matcher, timeout: timeout, on: loop, decided: decided) }
     }
 
     func recentBytes() async -> (bytes: [UInt8], total: Int) {
         let handler = pump.watch
-        return (try? await loop.submit { (handler.recent.bytes, handler.recent.total) }.get()) ?? ([], 0)
+        return (try? await eventLoop.submit { (handler.recent.bytes, handler.recent.total) }.get()) ?? ([], 0)
     }
 
     /// Bytes the watch dropped unread, over its limit.
     func droppedUnread() async -> Int {
         let handler = pump.watch
-        return (try? await loop.submit { handler.droppedUnread }.get()) ?? 0
+        return (try? await eventLoop.submit { handler.droppedUnread }.get()) ?? 0
     }
 }
