@@ -75,6 +75,12 @@ let package = Package(
             dependencies: ["Transports", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "ProbeReport", dependencies: ["ProbeScript", "ProbeResults"]),
+        // bench/run's floor for round trips over SwiftNIO (a bench tool, not shipped).
+        .executableTarget(
+            name: "nio-pingpong",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
+            path: "bench/nio-pingpong"
+        ),
         .executableTarget(
             name: "tcpprobe",
             dependencies: [
