@@ -14,11 +14,11 @@ extension ScenarioExecution {
     func stepOnLoop(_ statement: Statement, done: @escaping StepDone) throws -> Bool {
         switch statement.kind {
         case .connect(let step) where step.tls == nil && step.webSocket == nil && options.defaultTLS?.client == nil:
-            open(try prepareConnect(step, statement), step, statement).whenComplete { done($0.failure) }
+            open(try prepareConnect(step, statement), step, statement).tell(done)
         case .send(let step):
             let prepared = try prepareSend(step, statement)
             guard let bytes = prepared.singleWrite else {
-                onTask { try await self.send(prepared) }.whenComplete { done($0.failure) }
+                onTask { try await self.send(prepared) }.tell(done)
                 return true
             }
             write(ByteBuffer(bytes: bytes), after: 0, prepared) { problem in
@@ -32,10 +32,10 @@ extension ScenarioExecution {
             let (wait, byDeadline) = limit(try resolve(duration, "a duration", Quantity.duration))
             let timer = byDeadline ? group.next().scheduleTask(in: wait.timeAmount) { throw self.sleepCutShort(statement) }
                                    : group.next().scheduleTask(in: wait.timeAmount) {}
-            timer.futureResult.whenComplete { done($0.failure) }
+            timer.futureResult.tell(done)
         default:
             guard let work = try step(for: statement) else { return false }
-            onTask(work).whenComplete { done($0.failure) }
+            onTask(work).tell(done)
         }
         return true
     }
@@ -51,5 +51,12 @@ extension ScenarioExecution {
                 continuation.resume(throwing: error)
             }
         }
+    }
+}
+
+extension EventLoopFuture {
+    /// Tells `done` this future's end: nil on success, else its error.
+    func tell(_ done: @escaping StepDone) {
+        whenComplete { done($0.failure) }
     }
 }
