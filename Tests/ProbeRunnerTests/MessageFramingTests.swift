@@ -58,7 +58,7 @@ import Testing
     /// A header over max-message fails as it arrives, and announcing 4 GiB, or more than
     /// Int.max in 8 bytes, allocates nothing and traps nowhere; half a header then FIN, and a
     /// header whose payload never comes, each end in a failure that says so.
-    @Test func hostilePeersAreBoundedFailures() async throws {
+    @Test(.timed) func hostilePeersAreBoundedFailures() async throws {
         let cases: [(framing: String, sent: String, failure: String)] = [
             ("length 4", #"s: send hex"ff ff ff ff""#, #"the length header "\xff\xff\xff\xff" announces 4294967295 bytes, over max-message 1048576"#),
             ("length 8", #"s: send hex"ff ff ff ff ff ff ff ff""#, "announces 18446744073709551615 bytes, over max-message 1048576"),

@@ -44,7 +44,7 @@ import Testing
     /// Copies of a `parallel` block spread over 127.0.0.1-254 round robin, as many as the
     /// machine's descriptor limit lets one process hold at once, up to 20,000: the server
     /// counts each address, and every copy is answered with an address of the range.
-    @Test(.heavy) func parallelCopiesSpreadOverARange() async throws {
+    @Test(.alone) func parallelCopiesSpreadOverARange() async throws {
         let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)

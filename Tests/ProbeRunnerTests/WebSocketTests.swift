@@ -111,7 +111,7 @@ import Testing
     /// Hostile servers end in bounded failures: a flood of pings whose pongs it never reads
     /// stops the auto-pong once the socket's send buffer is full (not a pile of pongs in
     /// memory), and endless continuation frames end at max-message.
-    @Test func floodsEndInBoundedFailures() async throws {
+    @Test(.timed) func floodsEndInBoundedFailures() async throws {
         let ping = "897d" + String(repeating: "00", count: 125)
         let flood = try await ScenarioHarness.run("""
             set timeout 10s
