@@ -1,1 +1,2 @@
 #include <pcap/pcap.h>
+#include <linux/filter.h>

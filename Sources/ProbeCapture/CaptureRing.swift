@@ -9,7 +9,7 @@ import Glibc
 ///
 /// Setting up a ring clears every page of it (about 70 ms for 256 MiB, near a second when the
 /// memory is cold), so the process keeps one and every capture shares it (`SharedCaptureRing`).
-/// While no capture runs the filter keeps nothing (`tcp port 0`).
+/// Its kernel filter keeps nothing until a capture watches a port.
 final class CaptureRing: @unchecked Sendable {
     let interface: String
     let bufferSize: Int
@@ -47,9 +47,11 @@ final class CaptureRing: @unchecked Sendable {
             throw CaptureError.failed("cannot capture on \(interface): \(message) (pcap status \(status))")
         }
         self.handle = handle
+        let linkType = UInt32(bitPattern: pcap_datalink(handle))
+        swapsFilterAtomically = linkType != PacketDecoder.linuxSLL && linkType != PacketDecoder.linuxSLL2
         if Self.isLoopback(interface) { ignoreOutgoing() }
         do {
-            try setFilter(keepingTCP: false)
+            try setFilter(.nothing)
             guard pcap_setnonblock(handle, 1, &errors) == 0 else {
                 throw CaptureError.failed("cannot make the capture non-blocking: \(String(cString: errors))")
             }
@@ -59,16 +61,30 @@ final class CaptureRing: @unchecked Sendable {
         }
     }
 
-    /// Keeps all TCP traffic, or none (port 0 carries no traffic).
-    func setFilter(keepingTCP: Bool) throws {
-        let expression = keepingTCP ? "tcp" : "tcp port 0"
+    /// Whether `setFilter` swaps the kernel's filter in one step. libpcap's own `pcap_setfilter`
+    /// rejects every packet for a moment while it swaps (it drains the socket under a
+    /// filter that keeps nothing), losing packets in flight without counting them; so the
+    /// ring attaches the compiled program itself, which the kernel swaps atomically. Cooked
+    /// captures (`any`, non-Ethernet links) need libpcap to rewrite the program's offsets
+    /// first, so their filter is only changed while no capture has traffic in flight.
+    let swapsFilterAtomically: Bool
+
+    /// Lets `filter`'s traffic into the ring from now on.
+    func setFilter(_ filter: CaptureFilter) throws {
         var program = bpf_program()
-        guard pcap_compile(handle, &program, expression, 1, PCAP_NETMASK_UNKNOWN) == 0 else {
-            throw CaptureError.failed("cannot compile the capture filter '\(expression)': \(String(cString: pcap_geterr(handle)))")
+        guard pcap_compile(handle, &program, filter.expression, 1, PCAP_NETMASK_UNKNOWN) == 0 else {
+            throw CaptureError.failed("cannot compile the capture filter '\(filter.expression)': \(String(cString: pcap_geterr(handle)))")
         }
         defer { pcap_freecode(&program) }
-        guard pcap_setfilter(handle, &program) == 0 else {
-            throw CaptureError.failed("cannot set the capture filter: \(String(cString: pcap_geterr(handle)))")
+        if swapsFilterAtomically {
+            var code = sock_fprog(len: UInt16(program.bf_len), filter: UnsafeMutableRawPointer(program.bf_insns).assumingMemoryBound(to: sock_filter.self))
+            guard setsockopt(pcap_fileno(handle), SOL_SOCKET, SO_ATTACH_FILTER, &code, socklen_t(MemoryLayout<sock_fprog>.size)) == 0 else {
+                throw CaptureError.failed("cannot set the capture filter: \(String(cString: strerror(errno)))")
+            }
+        } else {
+            guard pcap_setfilter(handle, &program) == 0 else {
+                throw CaptureError.failed("cannot set the capture filter: \(String(cString: pcap_geterr(handle)))")
+            }
         }
     }
 

@@ -10,10 +10,12 @@ import Glibc
 /// carries (to each of them when several watch a port). However many scenarios run side by
 /// side, the ring's memory (about twice its size for whole packets) and its set-up are paid once.
 ///
-/// The kernel filter keeps all TCP while any capture runs, and nothing otherwise: it changes
-/// only when no capture has traffic in flight. A filter that followed every scenario's ports
-/// would change as scenarios start and end, under the traffic of the others, and libpcap
-/// re-filters what waits in the ring when the filter changes.
+/// The kernel filter keeps the TCP of the ports the captures watch, so other programs' traffic
+/// on the interface never takes the ring's slots nor counts among its drops: a capture stays
+/// complete while a database next to the subject moves gigabytes. The filter follows the
+/// ports as captures come and go (each change keeps every port still watched, so nothing
+/// waiting in the ring is lost); on a cooked capture, whose filter cannot be swapped in one
+/// step, it keeps all TCP while any capture runs and changes only when none has traffic.
 final class SharedCaptureRing: @unchecked Sendable {
     private static let registryLock = NIOLock()
     private nonisolated(unsafe) static var rings: [String: SharedCaptureRing] = [:]
@@ -41,8 +43,8 @@ final class SharedCaptureRing: @unchecked Sendable {
     private var sinks: [ObjectIdentifier: CaptureSink] = [:]
     /// The sinks of each port watched.
     private var routes: [Int: [CaptureSink]] = [:]
-    /// Whether the kernel filter keeps TCP (some capture runs) or nothing.
-    private var keepingTCP = false
+    /// What the kernel filter lets into the ring.
+    private var filter = CaptureFilter.nothing
     private let reader = NIOThreadPool(numberOfThreads: 1)
 
     private init(_ ring: CaptureRing) {
@@ -76,17 +78,18 @@ final class SharedCaptureRing: @unchecked Sendable {
         try route()
     }
 
-    /// Which sinks each port's packets go to; the kernel filter keeps TCP while there are sinks.
+    /// Which sinks each port's packets go to, and the kernel filter that lets in their ports.
     private func route() throws {
         var routes: [Int: [CaptureSink]] = [:]
         for sink in sinks.values {
             for port in sink.ports { routes[port, default: []].append(sink) }
         }
         self.routes = routes
-        if keepingTCP != !sinks.isEmpty {
-            _ = drain() // what waits is delivered before libpcap re-filters the ring
-            try ring.setFilter(keepingTCP: !sinks.isEmpty)
-            keepingTCP = !sinks.isEmpty
+        let wanted = sinks.isEmpty ? .nothing : ring.swapsFilterAtomically ? CaptureFilter(watching: Set(routes.keys)) : .allTCP
+        if wanted != filter {
+            _ = drain() // what waits is delivered first: libpcap re-filters it on a cooked capture
+            try ring.setFilter(wanted)
+            filter = wanted
         }
     }
 

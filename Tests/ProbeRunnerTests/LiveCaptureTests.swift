@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 @testable import ProbeCapture
 import ProbeResults
 import ProbeRunner
@@ -6,8 +7,9 @@ import ProbeScript
 import TestSupport
 import Testing
 
-/// Capture on the real loopback interface. Needs CAP_NET_RAW (CI runs as root).
-@Suite(.serialized, .heavy, .root)
+/// Capture on the real loopback interface. Needs CAP_NET_RAW (CI runs as root), and the
+/// process's capture ring to itself: some tests read the ring's counters.
+@Suite(.serialized, .alone, .root)
 struct LiveCaptureTests {
     private func run(_ text: String, against peer: TestPeer, keep: CaptureSettings.Keep = .never, directory: String? = nil,
                      snapLength: Int = PcapCapture.fullSnapLength) async throws -> ScenarioResult {
@@ -311,10 +313,46 @@ struct LiveCaptureTests {
         #expect(segments.first?.flags == [.syn])
         #expect(segments.allSatisfy { [$0.sourcePort, $0.destinationPort].contains(second.port) }, "\(segments.map(\.sourcePort))")
         #expect(segments.reduce(0) { $0 + $1.payload.count } == 200)
-        // The ring took the unwatched exchange too (it keeps all TCP while a capture runs); the
-        // counters are the ring's since this capture began, so they count both exchanges.
-        #expect(stats.received > segments.count, "counters since this capture began: \(stats)")
+        // The kernel filter let in only the watched port: the ring's counters since this
+        // capture began count the packets in its file and none of the unwatched exchange.
+        #expect(stats.received == segments.count, "counters since this capture began: \(stats)")
         #expect(stats.dropped == 0)
+    }
+
+    /// Captures that come and go change the kernel filter again and again while another
+    /// capture's traffic flows: the running capture loses nothing to the changes.
+    @Test func filterChangesUnderTrafficLoseNothing() async throws {
+        let directory = try newDirectory("tcpprobe-filter")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let busy = try await TestPeer.start(.silent)
+        let other = try await TestPeer.start(.silent)
+        defer { Task { await busy.stop(); await other.stop() } }
+        let ring = 256 * 1024 * 1024 // about 2,000 slots: a burst of 1,000 whole packets fits without a hold
+        let capture = try PcapCapture(path: directory + "/busy.pcap", bufferSize: ring)
+        try capture.watch(port: busy.port)
+        let size = 64 * 1024 * 1024, rounds = 8
+        let finished = NIOLockedValueBox(false)
+        let transfer = Task.detached { [self] in
+            defer { finished.withLockedValue { $0 = true } }
+            for _ in 0..<rounds { try exchange(size, withPort: busy.port) }
+        }
+        var changes = 0
+        let began = ContinuousClock.now
+        while !finished.withLockedValue({ $0 }), changes < 20_000, ContinuousClock.now - began < .seconds(20) {
+            let passing = try PcapCapture(path: directory + "/passing.pcap", bufferSize: ring)
+            try passing.watch(port: other.port) // the filter adds its port…
+            passing.stop() // …and drops it again
+            changes += 2
+        }
+        try await transfer.value
+        let stats = capture.stop()
+        #expect(changes >= 20, "the filter changed \(changes) times while the traffic flowed")
+        #expect(stats.incompleteness == nil, "\(stats)")
+        // Each connection's stream, reassembled (a retransmission counts once): whole, no holes.
+        let sent = Dictionary(grouping: try PcapFile.segments(atPath: capture.path).filter { $0.destinationPort == busy.port }, by: \.sourcePort)
+            .values.map { DirectionTrace(segments: $0) }
+        #expect(sent.count == rounds && sent.allSatisfy { $0.byteCount == size && $0.holes.isEmpty },
+                "after \(changes) changes: \(sent.map { ($0.byteCount, $0.holes) })")
     }
 
     /// Checks of lengths read payload prefixes and checks of content whole payloads, often in
