@@ -87,7 +87,7 @@ final class SharedCaptureRing: @unchecked Sendable {
         self.routes = routes
         let wanted = sinks.isEmpty ? .nothing : ring.swapsFilterAtomically ? CaptureFilter(watching: Set(routes.keys)) : .allTCP
         if wanted != filter {
-            _ = drain() // what waits is delivered first: libpcap re-filters it on a cooked capture
+            if !ring.swapsFilterAtomically { _ = drain() } // libpcap re-filters what waits: deliver it first
             try ring.setFilter(wanted)
             filter = wanted
         }
