@@ -41,7 +41,10 @@ final class ScenarioExecution {
     var random: SeededGenerator
     let seed: UInt64
     var runRecord: RunRecord
-    var wire = WireSession()
+    /// Its capture and wire checks; a `parallel` copy shares its parent's. Each init sets it: a
+    /// default value would make every copy a session of its own first, which reads the whole
+    /// environment (a seventh of a 19,800-copy block's CPU time).
+    var wire: WireSession
     /// The regexes expects have compiled (none kept in copies of a `parallel` block).
     let regexCache: RegexCache
     /// The addresses of the host names connected to, shared with the copies of `parallel` blocks.
@@ -71,6 +74,7 @@ final class ScenarioExecution {
         self.hostNames = HostNames()
         self.sourceAddresses = SourceAddresses()
         self.runRecord = RunRecord(keepsLog: true)
+        self.wire = WireSession()
     }
 
     /// A copy of a `parallel` block: the parent's clock, settings, variables and capture, with
