@@ -97,8 +97,7 @@ extension ScenarioExecution {
             throw failure(statement, "expected the connect to \(address) to fail with \(expected.rawValue), but it succeeded", waited: waited)
         }
         let connection = keep(ProbeConnection(name: attempt.name, channel: channel, handler: attempt.handler, connectedHost: address.host))
-        let local = channel.localAddress.map(Self.describe) ?? "?"
-        record(statement, "\(connection.label): connected to \(address) from \(local)")
+        record(statement, "\(connection.label): connected to \(address) from \(channel.localAddress.map(Self.describe) ?? "?")")
         return connection
     }
 

@@ -103,8 +103,10 @@ final class ScenarioExecution {
 
     var remaining: Duration { settings.deadline - elapsed }
 
-    func record(_ statement: Statement?, _ message: String) {
-        runRecord.log(message, at: elapsed, statement?.location)
+    /// Logs `message`; a `parallel` copy, which keeps no log, does not build it.
+    func record(_ statement: Statement?, _ message: @autoclosure () -> String) {
+        guard runRecord.keepsLog else { return }
+        runRecord.log(message(), at: elapsed, statement?.location)
     }
 
     /// Logs the message `message` builds, only if the log keeps it: for the steps a soak repeats
