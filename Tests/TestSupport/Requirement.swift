@@ -57,6 +57,10 @@ extension Trait where Self == Requirement {
         .executable("redis-cli", ["/usr/bin/redis-cli"], remedy: "apt-get install redis-server redis-tools")
     }
     public static var setpriv: Self { .executable("setpriv", ["/usr/bin/setpriv"], remedy: "apt-get install util-linux") }
+    /// unshare, to run a command in a network namespace of its own (as root).
+    public static var unshare: Self { .executable("unshare", ["/usr/bin/unshare"], remedy: "apt-get install util-linux") }
+    /// ip, to bring up a new network namespace's loopback.
+    public static var ip: Self { .executable("ip", ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"], remedy: "apt-get install iproute2") }
     /// Root, for live capture (CAP_NET_RAW) and for dropping privileges in tests.
     public static var root: Self {
         Requirement(name: "root", remedy: "capturing needs CAP_NET_RAW: run the tests as root", path: geteuid() == 0 ? "/" : nil)

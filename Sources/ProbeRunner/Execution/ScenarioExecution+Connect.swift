@@ -3,6 +3,7 @@ import Glibc
 #endif
 import NIOCore
 import NIOPosix
+import ProbeHost
 import ProbeResults
 import ProbeScript
 
@@ -74,6 +75,9 @@ extension ScenarioExecution {
             throw StepFailure(.environment, at: statement.location, step: statement.text, message: "\(error)")
         case .failure(let error):
             let reason = ConnectFailure(error)
+            if case .noLocalPort = reason.reason {
+                throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot connect to \(address): \(reason)")
+            }
             if let expected = step.expectedFailure {
                 guard reason.matches(expected) else {
                     throw failure(statement, "expected the connect to \(address) to fail with \(expected.rawValue), but it failed with \(reason)", waited: waited)
@@ -116,7 +120,7 @@ extension ScenarioExecution {
 
 /// Why a connect failed, in the terms of `connect ... expect refused|timeout`.
 struct ConnectFailure: CustomStringConvertible {
-    enum Reason { case refused, timeout, reset, other(String) }
+    enum Reason { case refused, timeout, reset, noLocalPort, other(String) }
     let reason: Reason
 
     init(_ error: Error) {
@@ -128,6 +132,8 @@ struct ConnectFailure: CustomStringConvertible {
             if error.errnoCode == ECONNREFUSED { return .refused }
             if error.errnoCode == ETIMEDOUT { return .timeout }
             if error.errnoCode == ECONNRESET { return .reset }
+            // connect(2) on a socket with no port yet: the kernel found no port to give it.
+            if error.errnoCode == EADDRNOTAVAIL { return .noLocalPort }
         }
         if case ChannelError.connectTimeout = error { return .timeout }
         return .other("\(error)")
@@ -145,6 +151,10 @@ struct ConnectFailure: CustomStringConvertible {
         case .refused: return "refused (nothing listens there)"
         case .timeout: return "timeout (no answer to SYN)"
         case .reset: return "reset (the peer accepted, then sent RST before the connect completed)"
+        case .noLocalPort:
+            let range = FreePort.ephemeralRange().map { " (\($0.lowerBound)-\($0.upperBound), net.ipv4.ip_local_port_range)" } ?? ""
+            return "no local port left to connect from: the kernel's ephemeral ports\(range) are all taken for this destination; "
+                + "a `from` range (`connect … from 127.0.0.0/8`) gives each source address ports of its own"
         case .other(let message): return message
         }
     }
