@@ -6,10 +6,7 @@ import TestSupport
 /// with exit 3 and the numbers; one that fits runs under the same limit.
 @Suite(.setpriv) struct DescriptorLimitTests {
     static func run(copies: Int) async throws -> ProbeProcess.Output {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-fds-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try """
+        let scenario = """
             var port = free-port
             spawn server "linechat serve --port {port}" ready on 127.0.0.1:{port}
             parallel \(copies) {
@@ -18,10 +15,10 @@ import TestSupport
               expect line "pong"
             }
 
-            """.write(to: directory.appendingPathComponent("many.scn"), atomically: true, encoding: .utf8)
+            """
         // A hard limit of 256, and no CAP_SYS_RESOURCE to raise it (root could).
         let command = "ulimit -n 256 && exec setpriv --inh-caps=-sys_resource --bounding-set=-sys_resource \(ProbeProcess.binary.path) run many.scn"
-        return try await ProbeProcess.run(["-c", command], in: directory, executable: URL(fileURLWithPath: "/bin/bash"))
+        return try await ProbeProcess.run(["-c", command], with: ["many.scn": scenario], executable: URL(fileURLWithPath: "/bin/bash"))
     }
 
     @Test func aBlockThatCannotHaveItsDescriptorsFailsBeforeItStarts() async throws {

@@ -8,10 +8,7 @@ import TestSupport
 @Suite(.root, .unshare, .ip) struct EphemeralPortTests {
     /// Runs 40 copies that each hold a connection to one server for 300 ms.
     static func run(connect: String) async throws -> ProbeProcess.Output {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-ports-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try """
+        let scenario = """
             var port = free-port
             spawn server "linechat serve --port {port}" ready on 127.0.0.1:{port}
             parallel 40 {
@@ -19,10 +16,10 @@ import TestSupport
               sleep 300ms
             }
 
-            """.write(to: directory.appendingPathComponent("many.scn"), atomically: true, encoding: .utf8)
+            """
         let namespace = "ip link set lo up && echo '40000 40015' > /proc/sys/net/ipv4/ip_local_port_range"
         return try await ProbeProcess.run(["--net", "/bin/bash", "-c", "\(namespace) && exec \(ProbeProcess.binary.path) run many.scn"],
-                                          in: directory, executable: URL(fileURLWithPath: "/usr/bin/unshare"))
+                                          with: ["many.scn": scenario], executable: URL(fileURLWithPath: "/usr/bin/unshare"))
     }
 
     @Test func runningOutOfPortsIsAnEnvironmentErrorThatSaysSo() async throws {

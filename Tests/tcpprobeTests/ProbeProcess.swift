@@ -29,6 +29,16 @@ struct ProbeProcess {
         try await onOwnThread { try runBlocking(arguments, in: directory, environment: environment, input: input, executable: executable) }
     }
 
+    /// Runs `arguments` with `executable` in a new directory that holds `files` (name and text),
+    /// and removes the directory afterwards.
+    static func run(_ arguments: [String], with files: [String: String], executable: URL = binary) async throws -> Output {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
+        return try await run(arguments, in: directory, executable: executable)
+    }
+
     /// Waits for `process` to end, on a thread of its own.
     static func waitUntilExit(_ process: Process) async {
         _ = try? await onOwnThread { process.waitUntilExit() }
