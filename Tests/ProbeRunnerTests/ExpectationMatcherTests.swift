@@ -52,8 +52,7 @@ import Testing
     @Test func containsAndRegexRulesSearchTheLine() throws {
         #expect(matched(decide(.line(.contains(Array("cat".utf8))), "the cat sat\r\n").outcome))
         #expect(failure(decide(.line(.contains(Array("dog".utf8))), "the cat sat\r\n").outcome) != nil)
-        let regex = try Regex(#"^(?<who>\w+): (?<text>.*)$"#)
-        let rule = ExpectationMatcher.Rule.line(.regex(regex, RegexLiteral(pattern: #"^(?<who>\w+): (?<text>.*)$"#, location: .init(file: "t.scn", line: 1, column: 1)), groups: ["who", "text"]))
+        let rule = ExpectationMatcher.Rule.line(.regex(try regex(#"^(?<who>\w+): (?<text>.*)$"#)))
         let outcome = decide(rule, "Luke: hi there\r\n").outcome
         #expect(outcome == .matched(captures: ["who": "Luke", "text": "hi there"], detail: #"line "Luke: hi there""#))
     }
@@ -165,20 +164,18 @@ import Testing
         #expect(ExpectationMatcher.matches(.any, line))
         #expect(ExpectationMatcher.matches(.exact(line), line) && !ExpectationMatcher.matches(.exact(Array("Luke".utf8)), line))
         #expect(ExpectationMatcher.matches(.contains(Array("hi".utf8)), line) && !ExpectationMatcher.matches(.contains(Array("ho".utf8)), line))
-        let literal = RegexLiteral(pattern: "^Luke", location: .init(file: "t.scn", line: 1, column: 1))
-        #expect(ExpectationMatcher.matches(.regex(try Regex("^Luke"), literal, groups: []), line))
-        #expect(!ExpectationMatcher.matches(.regex(try Regex("^Leia"), literal, groups: []), line))
+        #expect(ExpectationMatcher.matches(.regex(try regex("^Luke")), line))
+        #expect(!ExpectationMatcher.matches(.regex(try regex("^Leia")), line))
     }
 
-    private func regex(_ pattern: String, ignoresCase: Bool = false) throws -> (Regex<AnyRegexOutput>, RegexLiteral) {
+    private func regex(_ pattern: String, ignoresCase: Bool = false) throws -> CompiledRegex {
         let literal = RegexLiteral(pattern: pattern, ignoresCase: ignoresCase, location: .init(file: "t.scn", line: 1, column: 1))
-        return (try literal.compile(expandedPattern: pattern), literal)
+        return CompiledRegex(try literal.compile(expandedPattern: pattern), literal)
     }
 
     /// `expect eventually line`: lines that do not pass are skipped, up to max bytes of them.
     @Test func eventuallySkipsLinesUntilOnePassesWithinMax() throws {
-        let (compiled, literal) = try regex(#"^content-length: (?<len>\d+)$"#, ignoresCase: true)
-        let rule = ExpectationMatcher.Rule.eventually(.regex(compiled, literal, groups: ["len"]), max: 64, skipped: (0, 0))
+        let rule = ExpectationMatcher.Rule.eventually(.regex(try regex(#"^content-length: (?<len>\d+)$"#, ignoresCase: true)), max: 64, skipped: (0, 0))
         let found = decide(rule, "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Length: 12\r\n\r\nhello")
         guard case .matched(let captures, let detail)? = found.outcome else {
             Issue.record("\(String(describing: found.outcome))")
@@ -209,8 +206,7 @@ import Testing
 
     /// `expect until /re/`: up to and with the first match, bytes one to a character.
     @Test func untilARegexTakesUpToTheFirstMatchWithinMax() throws {
-        let (compiled, literal) = try regex(#"\r\n\r\n"#)
-        let blank = ExpectationMatcher.Rule.untilMatch(compiled, literal, groups: [], max: 16)
+        let blank = ExpectationMatcher.Rule.untilMatch(try regex(#"\r\n\r\n"#), max: 16)
         let headers = decide(blank, "a: b\r\nc: d\r\n\r\nbody")
         #expect(matched(headers.outcome) && headers.left == "body", "\(String(describing: headers.outcome))")
         #expect(decide(blank, "a: b\r\n\r").outcome == nil, "a match may still come")
@@ -218,8 +214,7 @@ import Testing
         #expect(failure(decide(blank, "a: b\r\n", end: .eof).outcome)?.hasPrefix("the peer closed the connection (FIN) before a match of /\\r\\n\\r\\n/") == true)
 
         // Named groups set variables, read back as UTF-8; offsets count bytes, whatever they are.
-        let (sized, sizedLiteral) = try regex(#"(?<name>[^ ]+) (?<size>\d+)\r\n"#)
-        var matcher = ExpectationMatcher(.untilMatch(sized, sizedLiteral, groups: ["name", "size"], max: 64),
+        var matcher = ExpectationMatcher(.untilMatch(try regex(#"(?<name>[^ ]+) (?<size>\d+)\r\n"#), max: 64),
                                          framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64))
         var buffer = ByteBuffer(bytes: [0xFF] + Array("\u{e9}t\u{e9} 42\r\nrest".utf8))
         guard case .matched(let captures, _)? = matcher.evaluate(&buffer, end: nil) else {

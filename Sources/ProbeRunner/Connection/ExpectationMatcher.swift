@@ -9,7 +9,7 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// A line check with its values resolved (variables filled in, regex compiled).
     enum LineRule {
         case exact([UInt8])
-        case regex(Regex<AnyRegexOutput>, RegexLiteral, groups: [String])
+        case regex(CompiledRegex)
         case contains([UInt8])
         case any
         /// A message of exactly this many bytes (`expect message bytes N`).
@@ -23,7 +23,7 @@ struct ExpectationMatcher: @unchecked Sendable {
         case byteCount(Int, equals: [UInt8]?)
         case until([UInt8], max: Int)
         /// Up to and with the first match of a regex within `max` bytes, read one byte to a character.
-        case untilMatch(Regex<AnyRegexOutput>, RegexLiteral, groups: [String], max: Int)
+        case untilMatch(CompiledRegex, max: Int)
         /// Lines skipped until one passes, failing once over `max` bytes were skipped.
         case eventually(LineRule, max: Int, skipped: (lines: Int, bytes: Int))
         case any
@@ -59,7 +59,7 @@ struct ExpectationMatcher: @unchecked Sendable {
     var bufferNeeded: Int {
         switch rule {
         case .line, .linesUnordered, .eventually: return framing.bufferNeeded
-        case .untilMatch(_, _, _, let max): return max
+        case .untilMatch(_, let max): return max
         case .exactBytes(let bytes): return bytes.count
         case .byteCount(let count, _): return count
         case .until(let delimiter, let max): return max + delimiter.count
@@ -75,7 +75,7 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .line(let line): return Self.describe(line, unit: framing.unit)
         case .eventually(let line, let max, let skipped):
             return "\(Self.describe(line, unit: framing.unit)), skipping other lines (\(skipped.lines) skipped so far, max \(max) bytes)"
-        case .untilMatch(_, let literal, _, let max): return "bytes up to a match of \(literal.description) (max \(max))"
+        case .untilMatch(let regex, let max): return "bytes up to a match of \(regex.literal.description) (max \(max))"
         case .linesUnordered(let remaining):
             return "\(remaining.count) more line(s), in any order: " + remaining.map { ByteDiff.preview($0) }.joined(separator: ", ")
         case .exactBytes(let bytes): return "bytes " + ByteDiff.preview(bytes)
@@ -95,7 +95,7 @@ struct ExpectationMatcher: @unchecked Sendable {
     private static func describe(_ line: LineRule, unit: String) -> String {
         switch line {
         case .exact(let bytes): return "\(unit) " + ByteDiff.preview(bytes)
-        case .regex(_, let literal, _): return "a \(unit) matching \(literal.description)"
+        case .regex(let regex): return "a \(unit) matching \(regex.literal.description)"
         case .contains(let bytes): return "a \(unit) containing " + ByteDiff.preview(bytes)
         case .any: return "a \(unit)"
         case .length(let count): return "a \(unit) of \(count) bytes"
@@ -158,8 +158,8 @@ struct ExpectationMatcher: @unchecked Sendable {
                                    + "the last: \(ByteDiff.preview(received))")
                 }
             }
-        case .untilMatch(let regex, let literal, let groups, let max):
-            return expectMatch(regex, literal, groups, max: max, in: &buffer, end: end)
+        case .untilMatch(let regex, let max):
+            return expectMatch(regex, max: max, in: &buffer, end: end)
         case .exactBytes(let expected):
             return expectPrefix(expected, in: &buffer, end: end, label: "bytes")
         case .byteCount(let count, let equals):
@@ -233,15 +233,15 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// Takes the bytes up to and with the first match of `regex` in the first `max` bytes.
     /// Bytes are matched one to a character (U+0000-U+00FF) and by Unicode scalar, so `\r\n`
     /// matches CR LF and offsets are byte offsets; captured groups are read back as UTF-8.
-    private func expectMatch(_ regex: Regex<AnyRegexOutput>, _ literal: RegexLiteral, _ groups: [String], max: Int,
-                             in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+    private func expectMatch(_ compiled: CompiledRegex, max: Int, in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+        let (regex, literal) = (compiled.regex, compiled.literal)
         let window = Array(buffer.readableBytesView.prefix(max))
         let text = String(String.UnicodeScalarView(window.map { Unicode.Scalar($0) }))
         if let match = try? regex.matchingSemantics(.unicodeScalar).firstMatch(in: text) {
             let scalars = text.unicodeScalars
             let length = scalars.distance(from: scalars.startIndex, to: match.range.upperBound)
             var captures: [String: String] = [:]
-            for name in groups {
+            for name in compiled.groups {
                 if let substring = match.output[name]?.substring {
                     captures[name] = String(decoding: substring.unicodeScalars.map { UInt8($0.value) }, as: UTF8.self)
                 }
@@ -282,7 +282,7 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .exact(let expected): return expected == received
         case .contains(let needle): return needle.isEmpty || received.indices.contains { received[$0...].starts(with: needle) }
         case .length(let count): return received.count == count
-        case .regex(let regex, _, _): return (try? regex.firstMatch(in: String(decoding: received, as: UTF8.self))) != nil
+        case .regex(let compiled): return (try? compiled.regex.firstMatch(in: String(decoding: received, as: UTF8.self))) != nil
         }
     }
 
@@ -302,13 +302,13 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .length(let count):
             if matches(line, received) { return .matched(captures: [:], detail: shown) }
             return .failed("expected a \(unit) of \(count) bytes, received one of \(received.count): \(ByteDiff.preview(received))")
-        case .regex(let regex, let literal, let groups):
+        case .regex(let compiled):
             let text = String(decoding: received, as: UTF8.self)
-            guard let match = try? regex.firstMatch(in: text) else {
-                return .failed("expected a \(unit) matching \(literal.description)\n received \(unit): \(ByteDiff.preview(received))")
+            guard let match = try? compiled.regex.firstMatch(in: text) else {
+                return .failed("expected a \(unit) matching \(compiled.literal.description)\n received \(unit): \(ByteDiff.preview(received))")
             }
             var captures: [String: String] = [:]
-            for name in groups {
+            for name in compiled.groups {
                 if let substring = match.output[name]?.substring { captures[name] = String(substring) }
             }
             return .matched(captures: captures, detail: shown)

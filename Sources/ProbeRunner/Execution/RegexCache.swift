@@ -11,20 +11,22 @@ final class RegexCache {
 
     private struct Key: Hashable {
         var pattern: String
+        /// As written, which the compiled regex's messages show.
+        var written: String
         var ignoresCase: Bool
         var dotMatchesNewlines: Bool
     }
 
-    private var compiled: [Key: Regex<AnyRegexOutput>] = [:]
+    private var compiled: [Key: CompiledRegex] = [:]
 
     var count: Int { compiled.count }
 
     /// `literal` compiled with `lookup`'s values; throws the engine's message when invalid.
-    func regex(_ literal: RegexLiteral, _ lookup: (String) -> String?) throws -> Regex<AnyRegexOutput> {
+    func regex(_ literal: RegexLiteral, _ lookup: (String) -> String?) throws -> CompiledRegex {
         let pattern = literal.expandedPattern(lookup)
-        let key = Key(pattern: pattern, ignoresCase: literal.ignoresCase, dotMatchesNewlines: literal.dotMatchesNewlines)
+        let key = Key(pattern: pattern, written: literal.pattern, ignoresCase: literal.ignoresCase, dotMatchesNewlines: literal.dotMatchesNewlines)
         if let regex = compiled[key] { return regex }
-        let regex = try literal.compile(expandedPattern: pattern)
+        let regex = CompiledRegex(try literal.compile(expandedPattern: pattern), literal)
         if compiled.count >= Self.capacity { compiled.removeAll(keepingCapacity: true) }
         compiled[key] = regex
         return regex

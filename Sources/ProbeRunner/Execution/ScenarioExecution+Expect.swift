@@ -82,7 +82,7 @@ extension ScenarioExecution {
         case .until(let delimiter, let max):
             return .until(delimiter.render(lookup), max: try resolve(max, "a size", Quantity.size))
         case .untilMatch(let literal, let max):
-            return .untilMatch(try compile(literal, statement), literal, groups: literal.groupNames, max: try resolve(max, "a size", Quantity.size))
+            return .untilMatch(try compile(literal, statement), max: try resolve(max, "a size", Quantity.size))
         case .eventually(let match, let max):
             return .eventually(try lineRule(match, statement), max: try max.map { try resolve($0, "a size", Quantity.size) } ?? Self.eventuallyMax,
                                skipped: (0, 0))
@@ -100,12 +100,12 @@ extension ScenarioExecution {
         case .exact(let template): return .exact(template.render(lookup))
         case .contains(let template): return .contains(template.render(lookup))
         case .any: return .any
-        case .regex(let literal): return .regex(try compile(literal, statement), literal, groups: literal.groupNames)
+        case .regex(let literal): return .regex(try compile(literal, statement))
         }
     }
 
     /// The regex with its variables filled in, compiled (or from the cache).
-    func compile(_ literal: RegexLiteral, _ statement: Statement) throws -> Regex<AnyRegexOutput> {
+    func compile(_ literal: RegexLiteral, _ statement: Statement) throws -> CompiledRegex {
         do {
             return try regexCache.regex(literal, lookup)
         } catch {

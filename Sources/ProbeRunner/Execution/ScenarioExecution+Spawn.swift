@@ -91,7 +91,7 @@ extension ScenarioExecution {
             record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), listening on \(target) after \(format(clock.now - started))")
             subjects.readyPorts[step.name.text] = (target, statement)
         case .output(let stream, let literal)?:
-            let regex: Regex<AnyRegexOutput>
+            let regex: CompiledRegex
             do { regex = try regexCache.regex(literal, lookup) } catch { throw failure(statement, "the regex \(literal.description) does not compile: \(error)") }
             let tail = stream == .stdout ? subject.stdout : subject.stderr
             while true {
@@ -101,8 +101,8 @@ extension ScenarioExecution {
                 let exited = subject.hasExited
                 if exited { await tail.waitForEnd(upTo: .milliseconds(500)) }
                 while let line = tail.takeLine() {
-                    if let match = try? regex.firstMatch(in: line) {
-                        for name in literal.groupNames { if let value = match.output[name]?.substring { variables[name] = String(value) } }
+                    if let match = try? regex.regex.firstMatch(in: line) {
+                        for name in regex.groups { if let value = match.output[name]?.substring { variables[name] = String(value) } }
                         record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), ready after \(format(clock.now - started)): \(stream.rawValue) said \"\(line)\"")
                         return
                     }

@@ -188,6 +188,6 @@ extension ScenarioExecution {
 
     private func matches(_ regex: RegexLiteral, _ text: String) -> Bool {
         guard let compiled = try? regexCache.regex(regex, lookup) else { return false }
-        return (try? compiled.firstMatch(in: text)) != nil
+        return (try? compiled.regex.firstMatch(in: text)) != nil
     }
 }

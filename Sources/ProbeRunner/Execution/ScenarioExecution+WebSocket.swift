@@ -142,7 +142,7 @@ extension ScenarioExecution {
         case .pong(let bytes): rule = .pong(bytes?.render(lookup))
         case .close(let code, let reason):
             rule = .close(code: try code.map { try resolve($0, "a close code", Quantity.integer) },
-                          reason: try reason.map { (try compile($0, statement), $0) })
+                          reason: try reason.map { try compile($0, statement) })
         }
         return .webSocket(rule, session)
     }

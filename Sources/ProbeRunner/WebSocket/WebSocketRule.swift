@@ -9,7 +9,7 @@ enum WebSocketRule {
     case binaryLength(Int)
     case ping([UInt8]?)
     case pong([UInt8]?)
-    case close(code: Int?, reason: (Regex<AnyRegexOutput>, RegexLiteral)?)
+    case close(code: Int?, reason: CompiledRegex?)
 
     /// A ping the scenario waits for is not answered for it.
     var waitsForPing: Bool {
@@ -28,7 +28,7 @@ enum WebSocketRule {
         case .ping(let bytes): return "a ping" + (bytes.map { " " + ByteDiff.preview($0) } ?? "")
         case .pong(let bytes): return "a pong" + (bytes.map { " " + ByteDiff.preview($0) } ?? "")
         case .close(let code, let reason):
-            return "a close frame" + (code.map { " with code \($0)" } ?? "") + (reason.map { " and a reason matching \($0.1.description)" } ?? "")
+            return "a close frame" + (code.map { " with code \($0)" } ?? "") + (reason.map { " and a reason matching \($0.literal.description)" } ?? "")
         }
     }
 
@@ -49,7 +49,7 @@ enum WebSocketRule {
             return .failed("expected \(waitingFor), \(got)")
         case (.close(let code, let reason), .close(let received, let text)):
             if let code, code != received { return .failed("expected \(waitingFor), \(got)") }
-            if let (regex, _) = reason, (try? regex.firstMatch(in: text)) == nil { return .failed("expected \(waitingFor), \(got)") }
+            if let reason, (try? reason.regex.firstMatch(in: text)) == nil { return .failed("expected \(waitingFor), \(got)") }
             return .matched(captures: [:], detail: MatchDetail(event.description))
         default:
             return .failed("expected \(waitingFor), \(got)")

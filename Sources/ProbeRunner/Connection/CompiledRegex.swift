@@ -1,0 +1,18 @@
+import ProbeScript
+
+/// A regex compiled with its variables filled in, beside the literal it came from and the names
+/// of its groups. A class: the rules that hold one then copy as a reference, where a `Regex` (a
+/// type of the standard library's, opaque to this module) makes every copy of a rule a call
+/// into the runtime, on every round trip.
+final class CompiledRegex: @unchecked Sendable {
+    let regex: Regex<AnyRegexOutput>
+    let literal: RegexLiteral
+    /// The `(?<name>…)` groups, whose matches set variables.
+    let groups: [String]
+
+    init(_ regex: Regex<AnyRegexOutput>, _ literal: RegexLiteral) {
+        self.regex = regex
+        self.literal = literal
+        self.groups = literal.groupNames
+    }
+}
