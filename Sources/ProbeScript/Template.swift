@@ -40,16 +40,23 @@ public struct Template: Sendable, Hashable {
     }
 
     /// Renders the template; `lookup` gives a variable's value (nil renders as empty text).
+    /// A literal template returns its own bytes; any other makes one array, with room for a
+    /// short variable's value and a line terminator (a `send` renders one every round trip).
     public func render(_ lookup: (String) -> String?) -> [UInt8] {
+        if let literalBytes { return literalBytes }
         var out: [UInt8] = []
+        out.reserveCapacity(parts.reduce(Self.roomForValues) { if case .bytes(let bytes) = $1 { $0 + bytes.count } else { $0 } })
         for part in parts {
             switch part {
             case .bytes(let bytes): out += bytes
-            case .variable(let name, _): out += Array((lookup(name) ?? "").utf8)
+            case .variable(let name, _): out.append(contentsOf: (lookup(name) ?? "").utf8)
             }
         }
         return out
     }
+
+    /// The bytes a rendering reserves beyond its literal text.
+    static let roomForValues = 32
 
     public func renderString(_ lookup: (String) -> String?) -> String {
         String(decoding: render(lookup), as: UTF8.self)

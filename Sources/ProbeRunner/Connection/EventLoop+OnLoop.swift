@@ -7,9 +7,4 @@ extension EventLoop {
     func onLoop<Value>(_ body: @escaping @Sendable () -> EventLoopFuture<Value>) -> EventLoopFuture<Value> {
         inEventLoop ? body() : flatSubmit(body)
     }
-
-    /// Runs `body` at once on this loop's thread, else in a turn of this loop.
-    func onLoop(_ body: @escaping @Sendable () -> Void) {
-        if inEventLoop { body() } else { execute(body) }
-    }
 }

@@ -9,7 +9,7 @@ protocol Framing: Sendable {
     var unit: String { get }
 
     /// A message as it goes on the wire.
-    func frame(_ message: [UInt8]) -> [UInt8]
+    func frame(_ message: consuming [UInt8]) -> [UInt8]
 
     /// Takes the next whole message from `buffer`, or says why there is none to come; nil
     /// means wait for more. `end` is how the inbound side ended, if it has.

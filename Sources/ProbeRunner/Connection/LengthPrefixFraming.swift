@@ -13,7 +13,7 @@ struct LengthPrefixFraming: Framing {
 
     /// The header and the payload; a payload too long for the header's width is sent with the
     /// header's largest length, which the peer will read as a shorter message.
-    func frame(_ message: [UInt8]) -> [UInt8] {
+    func frame(_ message: consuming [UInt8]) -> [UInt8] {
         (header.encode(message.count) ?? header.encode(Int(clamping: header.largest)) ?? []) + message
     }
 

@@ -54,8 +54,8 @@ final class ProbeConnection: @unchecked Sendable {
 
     func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount, decided: @escaping @Sendable (MatchOutcome) -> Void) {
         let loop = channel.eventLoop
-        let handler = self.handler
-        loop.onLoop { handler.expect(matcher, timeout: timeout, on: loop, decided: decided) }
+        guard loop.inEventLoop else { return loop.execute { self.expect(matcher, timeout: timeout, decided: decided) } }
+        handler.expect(matcher, timeout: timeout, on: loop, decided: decided)
     }
 
     /// Writes and flushes `bytes`: true once written, false when the write did not complete
@@ -70,27 +70,17 @@ final class ProbeConnection: @unchecked Sendable {
     /// once written, false when the write did not complete within `timeout`, or the write's error.
     func send(_ bytes: ByteBuffer, timeout: TimeAmount, written: @escaping @Sendable (Result<Bool, Error>) -> Void) {
         let loop = channel.eventLoop
+        guard loop.inEventLoop else { return loop.execute { self.send(bytes, timeout: timeout, written: written) } }
         // On the channel's loop (where scenarios run) a write the socket takes at once completes
         // inside writeAndFlush; only a write still pending afterwards needs a timeout timer.
-        loop.onLoop {
-            var timer: Scheduled<Void>?
-            var told = false
-            let promise = loop.makePromise(of: Void.self)
-            promise.futureResult.whenComplete { result in
-                timer?.cancel()
-                if case .success = result { self.bytesSent += bytes.readableBytes }
-                guard !told else { return }
-                told = true
-                written(result.map { true })
-            }
-            self.channel.writeAndFlush(bytes, promise: promise)
-            if !told {
-                timer = loop.scheduleTask(in: timeout) {
-                    told = true
-                    written(.success(false))
-                }
-            }
+        let write = TimedWrite(written)
+        let promise = loop.makePromise(of: Void.self)
+        promise.futureResult.whenComplete { result in
+            if case .success = result { self.bytesSent += bytes.readableBytes }
+            write.complete(result)
         }
+        channel.writeAndFlush(bytes, promise: promise)
+        write.armTimeout(timeout, on: loop)
     }
 
     /// Graceful close: FIN (over TLS close_notify and FIN, without waiting for the peer's

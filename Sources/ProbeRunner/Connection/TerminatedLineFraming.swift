@@ -14,7 +14,10 @@ struct TerminatedLineFraming: Framing {
 
     var unit: String { "line" }
 
-    func frame(_ message: [UInt8]) -> [UInt8] { message + terminator }
+    func frame(_ message: consuming [UInt8]) -> [UInt8] {
+        message += terminator
+        return message
+    }
 
     var bufferNeeded: Int { maxLine + terminator.count }
 

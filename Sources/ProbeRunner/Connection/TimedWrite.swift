@@ -1,0 +1,32 @@
+import NIOCore
+
+/// One write of a connection's, whose end is told once, on the channel's loop: when the write
+/// completes or fails, or when its timeout passes first (the peer is not reading). One object
+/// holds what the write's callbacks share, so a round trip allocates no box for each.
+final class TimedWrite {
+    private let written: (Result<Bool, Error>) -> Void
+    private var told = false
+    private var timer: Scheduled<Void>?
+
+    init(_ written: @escaping (Result<Bool, Error>) -> Void) {
+        self.written = written
+    }
+
+    /// The write completed or failed: tells so, unless the timeout was told first.
+    func complete(_ result: Result<Void, Error>) {
+        timer?.cancel()
+        guard !told else { return }
+        told = true
+        written(result.map { true })
+    }
+
+    /// Tells false once `timeout` passes, unless the write has completed by then. A write the
+    /// socket takes at once has completed before this is called, and schedules nothing.
+    func armTimeout(_ timeout: TimeAmount, on loop: EventLoop) {
+        guard !told else { return }
+        timer = loop.scheduleTask(in: timeout) { [self] in
+            told = true
+            written(.success(false))
+        }
+    }
+}
