@@ -9,8 +9,8 @@ final class PreparedSend {
     /// What the statement sends (a line, a message, a frame…), for the log.
     let data: SendStep.Data
     let payload: SendPayload
-    /// Ranges of the payload, one per write the modifiers ask for.
-    let pieces: [Range<Int>]
+    /// Where the modifiers cut the payload between writes: none for one write.
+    let cuts: [Int]
     let interval: Duration?
     /// Bytes per second, for `at RATE`.
     let rate: Int?
@@ -21,22 +21,27 @@ final class PreparedSend {
     /// How long its writes waited for the capture to catch up.
     var heldForCapture: Duration = .zero
 
-    init(statement: Statement, connection: ProbeConnection, data: SendStep.Data, payload: SendPayload, pieces: [Range<Int>],
+    init(statement: Statement, connection: ProbeConnection, data: SendStep.Data, payload: SendPayload, cuts: [Int],
          interval: Duration?, rate: Int?) {
         self.statement = statement
         self.connection = connection
         self.data = data
         self.payload = payload
-        self.pieces = pieces
+        self.cuts = cuts
         self.interval = interval
         self.rate = rate
         self.streamStart = connection.bytesSent
         self.recordsBefore = connection.tls?.tap.applicationRecordsSent
     }
 
+    /// Ranges of the payload, one per write the modifiers ask for.
+    var pieces: [Range<Int>] {
+        zip([0] + cuts, cuts + [payload.count]).map { $0..<$1 }
+    }
+
     /// One unpaced write of bytes held in memory: the usual send.
     var singleWrite: [UInt8]? {
-        guard pieces.count == 1, rate == nil, payload.count <= ScenarioExecution.largestWrite, case .bytes(let bytes) = payload else { return nil }
+        guard cuts.isEmpty, rate == nil, payload.count <= ScenarioExecution.largestWrite, case .bytes(let bytes) = payload else { return nil }
         return bytes
     }
 }

@@ -17,7 +17,7 @@ extension ScenarioExecution {
         }
         let payload = try payload(step, statement)
         return PreparedSend(statement: statement, connection: connection, data: step.data, payload: payload,
-                            pieces: try plan(payload, step, statement),
+                            cuts: try plan(payload, step, statement),
                             interval: try interval(step),
                             rate: try step.rate.map { try resolve($0, "a rate", Quantity.rate) })
     }
@@ -50,7 +50,8 @@ extension ScenarioExecution {
         var sent = 0
         var head: [UInt8] = []
         var writes: [String] = []
-        for (index, piece) in send.pieces.enumerated() {
+        let pieces = send.pieces
+        for (index, piece) in pieces.enumerated() {
             if let rate = send.rate {
                 // Token bucket: the bytes already sent must have been "earned" at `rate` bytes/s.
                 try await sleep(until: sendStart + .nanoseconds(Int64(Double(sent) / Double(rate) * 1e9)), send.statement)
@@ -62,8 +63,8 @@ extension ScenarioExecution {
                 sent += bytes.readableBytes
             }
             let written = clock.now
-            if send.pieces.count > 1 { writes.append("\(piece.count)B@\(format(written - sendStart))") }
-            if let interval = send.interval, interval > .zero, index < send.pieces.count - 1 {
+            if pieces.count > 1 { writes.append("\(piece.count)B@\(format(written - sendStart))") }
+            if let interval = send.interval, interval > .zero, index < pieces.count - 1 {
                 // Pace against the planned times, so the sleeps' own overhead does not accumulate;
                 // but a write that finished late still gets 90% of the gap after it, or the
                 // next piece could leave with the last one and the fault not be made.
@@ -115,8 +116,8 @@ extension ScenarioExecution {
     /// Logs a finished send, and keeps a multi-write send's cuts to check on the wire.
     @inline(never)
     func recordSend(_ send: PreparedSend, head: [UInt8], writes: [String]) {
-        let (payload, pieces, connection) = (send.payload, send.pieces, send.connection)
-        if pieces.count > 1 { wire.noteSplit(send.statement, connection, cuts: pieces.dropLast().map { send.streamStart + $0.upperBound }) }
+        let (payload, cuts, connection) = (send.payload, send.cuts, send.connection)
+        if !cuts.isEmpty { wire.noteSplit(send.statement, connection, cuts: cuts.map { send.streamStart + $0 }) }
         guard copyIndex == nil else { return } // copies keep no log
         // The notes (none for a plain send) read state that moves on, so they are made now; the
         // preview of the bytes is made only if the log keeps the entry.
@@ -139,7 +140,7 @@ extension ScenarioExecution {
         }
         if case .random = payload { notes += " (seed \(seed))" }
         if send.heldForCapture > .zero { notes += "; held \(format(send.heldForCapture)) for the capture to catch up" }
-        let (label, total, writeCount) = (connection.label, payload.count, pieces.count)
+        let (label, total, writeCount) = (connection.label, payload.count, cuts.count + 1)
         record(send.statement) { [notes] in
             var message = "\(label): sent \(total) bytes " + ByteDiff.preview(head.prefix(80), limit: 80, total: total)
             if !writes.isEmpty {
@@ -218,9 +219,9 @@ extension ScenarioExecution {
         }
     }
 
-    /// The writes a send is made of, as ranges of its bytes: one, or the pieces its modifiers ask
-    /// for (`in frames of N every D`: a write per WebSocket frame).
-    private func plan(_ payload: SendPayload, _ step: SendStep, _ statement: Statement) throws -> [Range<Int>] {
+    /// Where a send's bytes are cut between writes: nowhere (one write, with no array made), or
+    /// where its modifiers ask (`in frames of N every D`: between WebSocket frames).
+    private func plan(_ payload: SendPayload, _ step: SendStep, _ statement: Statement) throws -> [Int] {
         let count = payload.count
         var cuts: [Int] = []
         if let chunk = step.chunkSize {
@@ -246,7 +247,6 @@ extension ScenarioExecution {
             let size = max(1, min(64 * 1024, perSecond / 20))
             cuts = Array(stride(from: size, to: count, by: size))
         }
-        guard !cuts.isEmpty else { return [0..<count] }
-        return zip([0] + cuts, cuts + [count]).map { $0..<$1 }
+        return cuts
     }
 }
