@@ -67,6 +67,23 @@ import Testing
         #expect(try #require(result.failure?.waited) == .milliseconds(500))
     }
 
+    /// A write the socket took at once is done: its timeout does not fail it later, while the
+    /// scenario goes on past it.
+    @Test func aSendThatWentThroughIsNotFailedWhenItsTimeoutPasses() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            set timeout 200ms
+            connect 127.0.0.1:{port}
+            send line "ping"
+            expect line "ping"
+            sleep 500ms
+            send line "pong"
+            expect line "pong"
+            """, against: peer)
+        #expect(result.outcome.passed, "\(String(describing: result.failure))")
+    }
+
     @Test func theScenarioDeadlineCutsASleepShort() async throws {
         let clock = ContinuousClock()
         let started = clock.now
