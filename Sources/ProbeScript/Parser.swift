@@ -9,12 +9,15 @@ public struct Parser {
     let source: SourceFile
     var title: Template?
     var tags: [String] = []
+    /// The file's regexes, compiled before parsing.
+    let regexProblems: RegexProblems
 
     init(source: SourceFile) {
         var lexer = Lexer(source)
         self.tokens = lexer.tokenize()
         self.diagnostics = lexer.diagnostics
         self.source = source
+        self.regexProblems = RegexProblems(tokens)
     }
 
     /// Parses a whole file.
@@ -101,8 +104,9 @@ public struct Parser {
         guard case .regex(let literal) = current.kind else {
             throw failure("expected a /regex/, found \(current.display)", at: current)
         }
+        let index = position
         let token = advance()
-        if let problem = literal.compileError {
+        if let problem = regexProblems.problem(atToken: index) {
             throw failure("invalid regex \(literal.description): \(problem)", at: token)
         }
         return literal

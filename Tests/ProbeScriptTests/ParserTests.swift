@@ -222,4 +222,19 @@ import Testing
         #expect(result.diagnostics.count == 4)
         #expect(result.diagnostics.map(\.location.line) == [1, 2, 3, 4])
     }
+
+    /// A file with more regexes than `RegexProblems.parallelFrom` compiles them all at once:
+    /// each invalid one is still reported on its own line, a repeated one on each of its lines.
+    @Test func manyRegexesCheckedTogetherKeepEachErrorOnItsLine() {
+        var lines = (1...40).map { "expect line /^reply \($0) (?<n\($0)>\\d+)$/" }
+        lines[6] = "expect line /a(b/"
+        lines[30] = "expect line /[z-a]/"
+        lines[34] = "expect line /a(b/"
+        #expect(Set(lines).count > RegexProblems.parallelFrom)
+        let result = Fixtures.load(lines.joined(separator: "\n"))
+        #expect(result.diagnostics.map(\.location.line) == [7, 31, 35])
+        #expect(result.diagnostics.map(\.location.column) == [13, 13, 13])
+        #expect(result.diagnostics.map { $0.message.hasPrefix("invalid regex /a(b/: ") } == [true, false, true])
+        #expect(result.diagnostics[1].message.hasPrefix("invalid regex /[z-a]/: "))
+    }
 }
