@@ -39,9 +39,10 @@ final class PreparedSend {
         zip([0] + cuts, cuts + [payload.count]).map { $0..<$1 }
     }
 
-    /// One unpaced write of bytes held in memory: the usual send.
+    /// One write of bytes held in memory: the usual send. A paced send that is not cut (all
+    /// its bytes fit the first twentieth of a second) is one write at once too.
     var singleWrite: [UInt8]? {
-        guard cuts.isEmpty, rate == nil, payload.count <= ScenarioExecution.largestWrite, case .bytes(let bytes) = payload else { return nil }
+        guard cuts.isEmpty, payload.count <= ScenarioExecution.largestWrite, case .bytes(let bytes) = payload else { return nil }
         return bytes
     }
 }
