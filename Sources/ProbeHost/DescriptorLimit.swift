@@ -31,10 +31,17 @@ public enum DescriptorLimit {
     }
 
     /// Makes room for `needed` more descriptors than are open now, raising the limits as far as
-    /// the process may; the shortfall when it cannot.
+    /// the process may and growing the descriptor table to hold them (one wait now, none while
+    /// they open); the shortfall when it cannot.
     public static func makeRoom(for needed: Int) -> Result<Void, Shortfall> {
         let open = openCount()
-        let wanted = rlim_t(open + needed)
+        let room = raiseLimits(toHold: open + needed, needed: needed, open: open)
+        if case .success = room { DescriptorTable.grow(toHold: open + needed) }
+        return room
+    }
+
+    private static func raiseLimits(toHold total: Int, needed: Int, open: Int) -> Result<Void, Shortfall> {
+        let wanted = rlim_t(total)
         guard var limit = current() else { return .success(()) }
         if limit.rlim_cur >= wanted { return .success(()) }
         let systemMaximum = nrOpen()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import ProbeHost
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,6 +15,10 @@ struct TCPProbe: AsyncParsableCommand {
 
     /// Runs the command line; usage errors exit 2, as the scenario language contract says.
     static func main() async {
+        // While this is the only thread: the descriptor table grows now without the wait it
+        // costs a process with threads, instead of in the middle of a step (DescriptorTable).
+        DescriptorLimit.raiseToHard()
+        DescriptorTable.grow(toHold: DescriptorTable.startingSize)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
