@@ -103,12 +103,14 @@ public final class WebSocketTransport: TCPTransport, @unchecked Sendable {
             }
         }
 
-        /// A message over the maximum, joined from fragments, is closed with 1009; any other
-        /// error of the fragments with 1002. TCP closes as after any close: FIN, reading on to
-        /// the client's FIN. (A full close with the rest of the message unread made the
-        /// kernel send RST instead, when the rest arrived after the frame's header.)
+        /// A message over the maximum, in one frame or joined from fragments, is closed with
+        /// 1009; any other error of the frames with 1002. TCP closes as after any close: FIN,
+        /// reading on to the client's FIN. (A full close with the rest of the message unread
+        /// made the kernel send RST instead, when the rest arrived after the frame's header: so
+        /// the decoder's own error handling, which closes fully, is off.)
         func errorCaught(context: ChannelHandlerContext, error: Error) {
-            let tooLarge = (error as? NIOWebSocketFrameAggregator.Error).map { $0 == .accumulatedFrameSizeIsTooLarge || $0 == .tooManyFragments } ?? false
+            let tooLarge = (error as? NIOWebSocketFrameAggregator.Error).map { $0 == .accumulatedFrameSizeIsTooLarge || $0 == .tooManyFragments }
+                ?? ((error as? NIOWebSocketError) == .invalidFrameLength)
             transport.sendClose(code: tooLarge ? 1009 : 1002)
             context.close(mode: .output, promise: nil)
         }

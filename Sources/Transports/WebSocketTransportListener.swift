@@ -23,7 +23,7 @@ public final class WebSocketTransportListener: TransportListener, @unchecked Sen
             .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 let upgrader = NIOWebSocketServerUpgrader(
-                    maxFrameSize: maximum, automaticErrorHandling: true,
+                    maxFrameSize: maximum, automaticErrorHandling: false,
                     shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
                     upgradePipelineHandler: { channel, _ in
                         let transport = WebSocketTransport(upgraded: channel, quirks: quirks)
