@@ -39,13 +39,12 @@ public final class RunSession: Sendable {
         self.repetitions = max(1, repetitions)
     }
 
-    /// Makes this process ready for a run: it reaps what subjects leave behind, may open as
-    /// many files as its hard limit allows (large `parallel` blocks), and on Ctrl-C or SIGTERM
-    /// stops every subject, stray and capture, hands `onInterrupt` what the run had finished,
-    /// and exits 130 or 143, within about a second.
+    /// Makes this process ready for a run: it reaps what subjects leave behind, and on Ctrl-C
+    /// or SIGTERM stops every subject, stray and capture, hands `onInterrupt` what the run had
+    /// finished, and exits 130 or 143, within about a second. (tcpprobe's `main` has already
+    /// raised the limit on open files and grown the descriptor table, while it had one thread.)
     public func takeOverProcess(onInterrupt: @escaping @Sendable (Interruption) -> Void) {
         StrayProcesses.adopt()
-        DescriptorLimit.raiseToHard()
         for (number, code) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
