@@ -143,18 +143,19 @@ struct RunCommand: AsyncParsableCommand {
         let reporter = ConsoleReporter(useColour: Terminal.useColour(scenarioOptions.color), verbose: verbose)
         let session = RunSession(options: options, jobs: jobs, failFast: failFast, repetitions: repetitions)
         session.takeOverProcess { interruption in
+            progress.stop()
             Terminal.printError("\ninterrupted: stopped subjects, flushed captures and reports")
             for note in redaction.apply(interruption.report).notes { Terminal.printError(note) }
             for path in interruption.keptCaptures { Terminal.printError("kept \(path)") }
             try? ReportWriter.write(redaction.apply(interruption.report), to: targets)
         }
         let (unredacted, notStarted) = await session.run(selected, skipping: skipped) { result in
-            progress.clear()
-            print(reporter.render(redaction.apply(result)))
-            fflush(stdout)
-            progress.finished()
+            progress.finished {
+                print(reporter.render(redaction.apply(result)))
+                fflush(stdout)
+            }
         }
-        progress.clear()
+        progress.stop()
         let report = redaction.apply(unredacted)
         for note in report.notes { Terminal.printError(note) }
         print(reporter.summary(report))

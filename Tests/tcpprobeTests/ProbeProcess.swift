@@ -39,6 +39,16 @@ struct ProbeProcess {
         return try await run(arguments, in: directory, executable: executable)
     }
 
+    /// Runs `tcpprobe` in `directory` with its stdout and stderr on a new pseudo-terminal, as
+    /// at a user's terminal (util-linux's `script`, in every Debian), and returns its exit
+    /// status and every byte the terminal received.
+    static func runOnTerminal(_ arguments: [String], in directory: URL) async throws -> (status: Int32, screen: String) {
+        let quoted = ([binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let output = try await run(["--quiet", "--return", "--command", quoted.joined(separator: " "), "/dev/null"], in: directory,
+                                   environment: ["TERM": "xterm"], input: "", executable: URL(fileURLWithPath: "/usr/bin/script"))
+        return (output.status, output.stdout)
+    }
+
     /// Waits for `process` to end, on a thread of its own.
     static func waitUntilExit(_ process: Process) async {
         _ = try? await onOwnThread { process.waitUntilExit() }
