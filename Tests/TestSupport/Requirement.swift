@@ -59,6 +59,8 @@ extension Trait where Self == Requirement {
     public static var setpriv: Self { .executable("setpriv", ["/usr/bin/setpriv"], remedy: "apt-get install util-linux") }
     /// unshare, to run a command in a network namespace of its own (as root).
     public static var unshare: Self { .executable("unshare", ["/usr/bin/unshare"], remedy: "apt-get install util-linux") }
+    /// script, to run a command on a pseudo-terminal.
+    public static var script: Self { .executable("script", ["/usr/bin/script"], remedy: "apt-get install bsdutils") }
     /// ip, to bring up a new network namespace's loopback.
     public static var ip: Self { .executable("ip", ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"], remedy: "apt-get install iproute2") }
     /// Root, for live capture (CAP_NET_RAW) and for dropping privileges in tests.

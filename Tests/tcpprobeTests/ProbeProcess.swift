@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `tcpprobe` binary and captures what it prints.
 struct ProbeProcess {
@@ -40,12 +41,12 @@ struct ProbeProcess {
     }
 
     /// Runs `tcpprobe` in `directory` with its stdout and stderr on a new pseudo-terminal, as
-    /// at a user's terminal (util-linux's `script`, in every Debian), and returns its exit
+    /// at a user's terminal (util-linux's `script`, `Requirement.script`), and returns its exit
     /// status and every byte the terminal received.
     static func runOnTerminal(_ arguments: [String], in directory: URL) async throws -> (status: Int32, screen: String) {
         let quoted = ([binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let output = try await run(["--quiet", "--return", "--command", quoted.joined(separator: " "), "/dev/null"], in: directory,
-                                   environment: ["TERM": "xterm"], input: "", executable: URL(fileURLWithPath: "/usr/bin/script"))
+                                   environment: ["TERM": "xterm"], input: "", executable: URL(fileURLWithPath: Requirement.script.path ?? "/usr/bin/script"))
         return (output.status, output.stdout)
     }
 

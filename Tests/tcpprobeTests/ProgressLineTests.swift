@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The progress line `tcpprobe run` draws when stderr is a terminal: ten times a second at most,
 /// however fast the steps go, showing the step the run waits in, never inside a result's line.
-@Suite struct ProgressLineTests {
+@Suite(.script) struct ProgressLineTests {
     /// What erases the line before each drawing of it.
     private static let erase = "\r\u{1B}[2K"
 
