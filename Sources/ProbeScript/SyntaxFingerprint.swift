@@ -9,17 +9,15 @@ public enum SyntaxFingerprint {
         return out
     }
 
-    private static func write(_ value: Any, into out: inout String) {
-        switch value {
-        case is SourceLocation:
-            return
-        case let statement as Statement:
-            out += "\n" + (statement.connection.map { $0.text + ": " } ?? "")
-            write(statement.kind, into: &out)
-            return
-        default:
-            break
-        }
+    private static func write(_ statement: Statement, into out: inout String) {
+        out += "\n" + (statement.connection.map { $0.text + ": " } ?? "")
+        write(any: statement.kind, into: &out)
+    }
+
+    /// Any value by reflection; a statement in a block as a statement, and no source location
+    /// (its parent leaves it out).
+    private static func write(any value: Any, into out: inout String) {
+        if let statement = value as? Statement { return write(statement, into: &out) }
         let mirror = Mirror(reflecting: value)
         guard !mirror.children.isEmpty else {
             out += String(reflecting: value)
@@ -28,7 +26,7 @@ public enum SyntaxFingerprint {
         var parts: [String] = []
         for child in mirror.children where !(child.value is SourceLocation) {
             var part = (child.label ?? "") + ":"
-            write(child.value, into: &part)
+            write(any: child.value, into: &part)
             parts.append(part)
         }
         // Dictionaries and sets list their members in no fixed order.
