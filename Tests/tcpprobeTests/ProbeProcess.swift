@@ -33,11 +33,17 @@ struct ProbeProcess {
     /// Runs `arguments` with `executable` in a new directory that holds `files` (name and text),
     /// and removes the directory afterwards.
     static func run(_ arguments: [String], with files: [String: String], executable: URL = binary) async throws -> Output {
+        try await inDirectory(holding: files) { try await run(arguments, in: $0, executable: executable) }
+    }
+
+    /// Calls `body` with a new directory that holds `files` (name and text), and removes the
+    /// directory afterwards.
+    static func inDirectory<Value>(holding files: [String: String], _ body: (URL) async throws -> Value) async throws -> Value {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
-        return try await run(arguments, in: directory, executable: executable)
+        return try await body(directory)
     }
 
     /// Runs `tcpprobe` in `directory` with its stdout and stderr on a new pseudo-terminal, as

@@ -9,13 +9,9 @@ import TestSupport
     private static let erase = "\r\u{1B}[2K"
 
     private func onTerminal(_ files: [String: String], _ arguments: [String]) async throws -> (status: Int32, screen: String, seconds: Double) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-progress-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
         let clock = ContinuousClock()
         let started = clock.now
-        let (status, screen) = try await ProbeProcess.runOnTerminal(["run"] + arguments, in: directory)
+        let (status, screen) = try await ProbeProcess.inDirectory(holding: files) { try await ProbeProcess.runOnTerminal(["run"] + arguments, in: $0) }
         let elapsed = clock.now - started
         return (status, screen, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
