@@ -60,6 +60,19 @@ import Testing
         missing.expectFailure(line: 5, containing: "over max 64) and none was a line matching /^X-Never: /")
     }
 
+    /// A regex that backtracks over a long window (here from every start of 10,000 bytes with
+    /// no space: seconds) runs away from the event loop: the step's timeout fires on time and
+    /// says the regex was still searching. Held on the loop, it failed seconds later, at FIN.
+    @Test func aRegexStillSearchingALongWindowTimesOutAndSaysSo() async throws {
+        let peer = try await TestPeer.start(.finAfter([UInt8](repeating: UInt8(ascii: "a"), count: 10_000)))
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            expect until /(?<name>[^ ]+) (?<size>\\d+)\\r\\n/ max 1MiB within 200ms
+            """, against: peer)
+        result.expectFailure(line: 2, containing: "; the regex was still searching the first")
+    }
+
     @Test func linesBytesAndDelimitersFromAnEchoPeer() async throws {
         let peer = try await TestPeer.start(.echo)
         defer { Task { await peer.stop() } }

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 @testable import ProbeRunner
 import ProbeScript
@@ -216,12 +217,96 @@ import Testing
         // Named groups set variables, read back as UTF-8; offsets count bytes, whatever they are.
         var matcher = ExpectationMatcher(.untilMatch(try regex(#"(?<name>[^ ]+) (?<size>\d+)\r\n"#), max: 64),
                                          framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64))
-        var buffer = ByteBuffer(bytes: [0xFF] + Array("\u{e9}t\u{e9} 42\r\nrest".utf8))
+        var buffer = ByteBuffer(bytes: [0x7F, 0x80, 0xFF] + Array("\u{e9}t\u{e9} 42\r\nrest".utf8))
         guard case .matched(let captures, _)? = matcher.evaluate(&buffer, end: nil) else {
             Issue.record("no match")
             return
         }
-        #expect(captures == ["name": "\u{FFFD}\u{e9}t\u{e9}", "size": "42"])
+        #expect(captures == ["name": "\u{7F}\u{FFFD}\u{FFFD}\u{e9}t\u{e9}", "size": "42"])
         #expect(String(buffer: buffer) == "rest")
+    }
+
+    /// Evaluates `matcher` again every 10 ms, at most 1,000 times, until it decides: a window
+    /// longer than `RegexSearch.inlineLimit` is searched on a search thread.
+    private func awaitVerdict(_ matcher: inout ExpectationMatcher, _ buffer: inout ByteBuffer, end: InboundEnd? = nil) async throws -> MatchOutcome? {
+        for _ in 0..<1000 {
+            if let outcome = matcher.evaluate(&buffer, end: end) { return outcome }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    /// A window longer than `RegexSearch.inlineLimit`, arriving a byte a read: each search on
+    /// the search thread takes what came meanwhile, the matcher is woken when one is done, and
+    /// the match, its groups and the bytes left are a whole window's.
+    @Test func aLongWindowIsSearchedOnASearchThreadAsItArrives() async throws {
+        let rule = ExpectationMatcher.Rule.untilMatch(try regex(#"(?<name>[^ ]+) (?<size>\d+)\r\n"#), max: 4096)
+        var matcher = ExpectationMatcher(rule, framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64))
+        let wakes = NIOLockedValueBox(0)
+        matcher.wake = { wakes.withLockedValue { $0 += 1 } }
+        let name = [UInt8](repeating: UInt8(ascii: "a"), count: 2 * RegexSearch.inlineLimit) + [0x7F, 0x80, 0xFF, 0xE9]
+        var buffer = ByteBuffer()
+        var outcome: MatchOutcome?
+        for byte in name + Array(" 42\r\nrest".utf8) {
+            buffer.writeInteger(byte)
+            if outcome == nil { outcome = matcher.evaluate(&buffer, end: nil) }
+        }
+        if outcome == nil { outcome = try await awaitVerdict(&matcher, &buffer) }
+        guard case .matched(let captures, let detail)? = outcome else {
+            Issue.record("no match: \(String(describing: outcome))")
+            return
+        }
+        #expect(captures == ["name": String(repeating: "a", count: 2 * RegexSearch.inlineLimit) + "\u{7F}\u{FFFD}\u{FFFD}\u{FFFD}", "size": "42"])
+        #expect(detail.description.hasPrefix("\(name.count + 5) bytes up to a match of"), "\(detail)")
+        #expect(String(buffer: buffer) == "rest")
+        #expect(wakes.withLockedValue { $0 } > 0, "no search ran on a search thread")
+    }
+
+    /// A long window fails for its max or its end only once a search covered all of it.
+    @Test func aLongWindowFailsOnlyOnceSearched() async throws {
+        let rule = ExpectationMatcher.Rule.untilMatch(try regex(#"\r\n\r\n"#), max: 1024)
+        let long = String(repeating: "x", count: 2 * RegexSearch.inlineLimit)
+        var matcher = ExpectationMatcher(rule, framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64))
+        var buffer = ByteBuffer(string: long)
+        #expect(matcher.evaluate(&buffer, end: .eof) == nil, "decided before its search")
+        let ended = try #require(failure(try await awaitVerdict(&matcher, &buffer, end: .eof)))
+        #expect(ended.hasPrefix("the peer closed the connection (FIN) before a match of /\\r\\n\\r\\n/"), "\(ended)")
+
+        var capped = ExpectationMatcher(rule, framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64))
+        var over = ByteBuffer(string: long + long + long)
+        let tooLong = try #require(failure(try await awaitVerdict(&capped, &over)))
+        #expect(tooLong.hasPrefix("no match of /\\r\\n\\r\\n/ within max 1024 bytes"), "\(tooLong)")
+    }
+
+    /// A window of `RegexSearch.inlineLimit` bytes is still searched at once; one over it that
+    /// a search covered without a match is searched again only when more bytes come, and says
+    /// while a search runs that it does.
+    @Test func aLongWindowIsSearchedOncePerArrival() async throws {
+        let atLimit = String(repeating: "x", count: RegexSearch.inlineLimit - 4) + "\r\n\r\n"
+        let blank = ExpectationMatcher.Rule.untilMatch(try regex(#"\r\n\r\n"#), max: 8192)
+        #expect(matched(decide(blank, atLimit).outcome), "a window of inlineLimit bytes waited for a search thread")
+
+        // From every start, `[^ ]+` runs to the end and back: about 2,000,000 steps for 2,000 bytes.
+        let slow = ExpectationMatcher.Rule.untilMatch(try regex(#"(?<name>[^ ]+) (?<size>\d+)\r\n"#), max: 8192)
+        var matcher = ExpectationMatcher(slow, framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64))
+        let wakes = NIOLockedValueBox(0)
+        matcher.wake = { wakes.withLockedValue { $0 += 1 } }
+        var buffer = ByteBuffer(string: String(repeating: "x", count: 2000))
+        #expect(matcher.evaluate(&buffer, end: nil) == nil)
+        #expect(matcher.waitingFor.hasSuffix("; the regex was still searching the first 2000 bytes (a regex that backtracks can take minutes over a long window)"),
+                "\(matcher.waitingFor)")
+        for _ in 0..<1000 where wakes.withLockedValue({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<3 { #expect(matcher.evaluate(&buffer, end: nil) == nil) }
+        #expect(!matcher.waitingFor.contains("still searching"), "searched again with no new byte: \(matcher.waitingFor)")
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(wakes.withLockedValue { $0 } == 1)
+
+        buffer.writeString(" 7\r\n")
+        let outcome = try await awaitVerdict(&matcher, &buffer)
+        guard case .matched(let captures, _)? = outcome else {
+            Issue.record("no match: \(String(describing: outcome))")
+            return
+        }
+        #expect(captures == ["name": String(repeating: "x", count: 2000), "size": "7"])
     }
 }

@@ -6,12 +6,16 @@ import ProbeScript
 /// into the runtime, on every round trip.
 final class CompiledRegex: @unchecked Sendable {
     let regex: Regex<AnyRegexOutput>
+    /// The same regex matching by Unicode scalar, as `expect until /RE/` reads bytes: made
+    /// once, so its program is lowered once, not at every read.
+    let scalarRegex: Regex<AnyRegexOutput>
     let literal: RegexLiteral
     /// The `(?<name>…)` groups, whose matches set variables.
     let groups: [String]
 
     init(_ regex: Regex<AnyRegexOutput>, _ literal: RegexLiteral) {
         self.regex = regex
+        self.scalarRegex = regex.matchingSemantics(.unicodeScalar)
         self.literal = literal
         self.groups = literal.groupNames
     }

@@ -2,7 +2,8 @@ import NIOCore
 import ProbeScript
 
 /// Decides an expectation against the bytes received so far and how the inbound side ended.
-/// Pure: no sockets, no clock. Line expects take their lines from the connection's framing;
+/// No sockets, no clock: only a long regex search runs on a search thread, and `wake` says
+/// when it is done. Line expects take their lines from the connection's framing;
 /// byte expects read the stream. It consumes what it matched (or the line it rejected) from
 /// the buffer, and says how much buffer it may need so reading never stalls below that.
 struct ExpectationMatcher: @unchecked Sendable {
@@ -42,6 +43,12 @@ struct ExpectationMatcher: @unchecked Sendable {
     private var framing: any Framing
     /// Where `expect until` has looked for its delimiter.
     private var search = ByteSearch()
+    /// What `expect until /RE/` has received, as the text its regex reads, and its search.
+    private var byteText = ByteText()
+    private var regexSearch: RegexSearch?
+    /// Called from a search thread when a search this matcher started has finished: evaluate
+    /// again to take its result.
+    var wake: @Sendable () -> Void = {}
     private var matchedLines: [String] = []
 
     init(_ rule: Rule, framing: any Framing) {
@@ -75,7 +82,11 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .line(let line): return Self.describe(line, unit: framing.unit)
         case .eventually(let line, let max, let skipped):
             return "\(Self.describe(line, unit: framing.unit)), skipping other lines (\(skipped.lines) skipped so far, max \(max) bytes)"
-        case .untilMatch(let regex, let max): return "bytes up to a match of \(regex.literal.description) (max \(max))"
+        case .untilMatch(let regex, let max):
+            let searching = regexSearch?.searching.map {
+                "; the regex was still searching the first \($0) bytes (a regex that backtracks can take minutes over a long window)"
+            }
+            return "bytes up to a match of \(regex.literal.description) (max \(max))" + (searching ?? "")
         case .linesUnordered(let remaining):
             return "\(remaining.count) more line(s), in any order: " + remaining.map { ByteDiff.preview($0) }.joined(separator: ", ")
         case .exactBytes(let bytes): return "bytes " + ByteDiff.preview(bytes)
@@ -233,22 +244,18 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// Takes the bytes up to and with the first match of `regex` in the first `max` bytes.
     /// Bytes are matched one to a character (U+0000-U+00FF) and by Unicode scalar, so `\r\n`
     /// matches CR LF and offsets are byte offsets; captured groups are read back as UTF-8.
-    private func expectMatch(_ compiled: CompiledRegex, max: Int, in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
-        let (regex, literal) = (compiled.regex, compiled.literal)
-        let window = Array(buffer.readableBytesView.prefix(max))
-        let text = String(String.UnicodeScalarView(window.map { Unicode.Scalar($0) }))
-        if let match = try? regex.matchingSemantics(.unicodeScalar).firstMatch(in: text) {
-            let scalars = text.unicodeScalars
-            let length = scalars.distance(from: scalars.startIndex, to: match.range.upperBound)
-            var captures: [String: String] = [:]
-            for name in compiled.groups {
-                if let substring = match.output[name]?.substring {
-                    captures[name] = String(decoding: substring.unicodeScalars.map { UInt8($0.value) }, as: UTF8.self)
-                }
-            }
-            let bytes = buffer.readBytes(length: length)!
-            return .matched(captures: captures, detail: MatchDetail("\(bytes.count) bytes up to a match of \(literal.description):", showing: bytes))
+    /// It fails only once a search covered every byte it may look at.
+    private mutating func expectMatch(_ compiled: CompiledRegex, max: Int, in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+        let literal = compiled.literal
+        byteText.update(from: buffer, limit: max)
+        let search = regexSearch ?? RegexSearch(compiled, finished: wake)
+        regexSearch = search
+        guard let result = search.result(for: byteText.text, bytes: byteText.count) else { return nil }
+        if let found = result.found {
+            let bytes = buffer.readBytes(length: found.length)!
+            return .matched(captures: found.captures, detail: MatchDetail("\(bytes.count) bytes up to a match of \(literal.description):", showing: bytes))
         }
+        guard result.bytes == byteText.count else { return nil }
         if buffer.readableBytes >= max {
             return .failed("no match of \(literal.description) within max \(max) bytes; received \(ByteDiff.preview(buffer.readableBytesView))")
         }

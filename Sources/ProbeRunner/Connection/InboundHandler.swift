@@ -209,6 +209,7 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
         loop.preconditionInEventLoop()
         precondition(pending == nil, "one expectation at a time per connection")
         var matcher = matcher
+        matcher.wake = { [weak self] in loop.execute { self?.decide() } }
         if let outcome = matcher.evaluate(&buffer, end: end) {
             compact()
             requestRead()

@@ -1,0 +1,47 @@
+import NIOConcurrencyHelpers
+import ProbeHost
+
+/// Threads that run regex searches away from the event loops. Swift's regexes backtrack, so one
+/// search can take minutes (`/([^ ]+) (\d+)\r\n/` over 30,000 bytes without a space) and
+/// cannot be stopped; on a thread of its own it holds no loop, so timeouts still fire and other
+/// connections go on. A search nobody waits for any longer runs to its end there, its result
+/// dropped. A thread starts when every thread is busy, up to `limit`; past that, work waits.
+final class SearchThreads: @unchecked Sendable {
+    static let shared = SearchThreads(limit: 16)
+
+    private let limit: Int
+    /// True while work waits; guards the fields below.
+    private let lock = ConditionLock(value: false)
+    private var queue: [@Sendable () -> Void] = []
+    private var threads = 0
+    private var idle = 0
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Runs `work` on one of the threads, soon.
+    func run(_ work: @escaping @Sendable () -> Void) {
+        lock.lock()
+        queue.append(work)
+        let start = queue.count > idle && threads < limit
+        if start { threads += 1 }
+        lock.unlock(withValue: true)
+        if start { DetachedThread.run { [self] in serve() } }
+    }
+
+    private func serve() {
+        var returning = false
+        while true {
+            lock.lock(whenValue: true)
+            if returning { idle -= 1 }
+            let work = queue.removeFirst()
+            lock.unlock(withValue: !queue.isEmpty)
+            work()
+            lock.lock()
+            idle += 1
+            lock.unlock(withValue: !queue.isEmpty)
+            returning = true
+        }
+    }
+}
