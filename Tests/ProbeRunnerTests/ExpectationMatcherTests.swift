@@ -293,7 +293,7 @@ import Testing
         matcher.wake = { wakes.withLockedValue { $0 += 1 } }
         var buffer = ByteBuffer(string: String(repeating: "x", count: 2000))
         #expect(matcher.evaluate(&buffer, end: nil) == nil)
-        #expect(matcher.waitingFor.hasSuffix("; the regex was still searching the first 2000 bytes (a regex that backtracks can take minutes over a long window)"),
+        #expect(matcher.waitingFor.hasSuffix("; the regex was still searching the first 2000 bytes (a regex that backtracks can take minutes over a long text)"),
                 "\(matcher.waitingFor)")
         for _ in 0..<1000 where wakes.withLockedValue({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
         for _ in 0..<3 { #expect(matcher.evaluate(&buffer, end: nil) == nil) }
@@ -308,5 +308,41 @@ import Testing
             return
         }
         #expect(captures == ["name": String(repeating: "x", count: 2000), "size": "7"])
+    }
+
+    /// A line longer than `RegexSearch.inlineLimit` judged by a regex is judged on a search
+    /// thread, held meanwhile: `expect line` fails or passes on it as on a short one, and
+    /// `expect eventually line` skips it and counts its bytes.
+    @Test func aLongLineIsJudgedByItsRegexOnASearchThread() async throws {
+        let long = String(repeating: "x", count: 2000)
+        let framing = TerminatedLineFraming(terminator: [13, 10], maxLine: 4096)
+        let pair = ExpectationMatcher.Rule.line(.regex(try regex(#"(?<name>[^ ]+) (?<size>\d+)"#)))
+        var matcher = ExpectationMatcher(pair, framing: framing)
+        var buffer = ByteBuffer(string: long + "\r\nnext\r\n")
+        #expect(matcher.evaluate(&buffer, end: nil) == nil)
+        #expect(matcher.waitingFor.hasSuffix("; the regex was still searching a line of 2000 bytes (a regex that backtracks can take minutes over a long text)"),
+                "\(matcher.waitingFor)")
+        let rejected = try #require(failure(try await awaitVerdict(&matcher, &buffer)))
+        #expect(rejected.hasPrefix("expected a line matching /(?<name>[^ ]+) (?<size>\\d+)/"), "\(rejected)")
+        #expect(String(buffer: buffer) == "next\r\n")
+
+        var passing = ExpectationMatcher(pair, framing: framing)
+        var sized = ByteBuffer(string: long + " 42\r\n")
+        guard case .matched(let captures, _)? = try await awaitVerdict(&passing, &sized) else {
+            Issue.record("no match")
+            return
+        }
+        #expect(captures == ["name": long, "size": "42"])
+
+        let header = ExpectationMatcher.Rule.eventually(.regex(try regex(#"^content-length: (?<len>\d+)$"#, ignoresCase: true)), max: 4096, skipped: (0, 0))
+        var skipping = ExpectationMatcher(header, framing: framing)
+        var reply = ByteBuffer(string: "X-Long: " + long + "\r\nContent-Length: 12\r\n\r\nbody")
+        guard case .matched(let found, let detail)? = try await awaitVerdict(&skipping, &reply) else {
+            Issue.record("no match")
+            return
+        }
+        #expect(found == ["len": "12"])
+        #expect(detail.description.hasSuffix("after skipping 1 lines (2010 bytes)"), "\(detail)")
+        #expect(String(buffer: reply) == "\r\nbody")
     }
 }

@@ -108,6 +108,21 @@ import Testing
         #expect(result.log.contains { $0.message.contains("WebSocket upgrade answered: GET /chat HTTP/1.1, protocol chat.v1") }, "\(result.log.map(\.message))")
     }
 
+    /// A text message longer than `RegexSearch.inlineLimit` is judged by its regex on a search
+    /// thread, as a line is: its groups set variables.
+    @Test func aLongTextMessageIsJudgedByItsRegex() async throws {
+        let long = String(repeating: "x", count: 2000)
+        let frame = "817e07d3" + Array("\(long) 42".utf8).map { String(format: "%02x", $0) }.joined()
+        let result = try await ScenarioHarness.run("""
+            set timeout 5s
+            spawn server "python3 \(Self.peer) raw-server \(frame)" ready when stdout /^(?<wport>[0-9]+)$/ within 10s
+            connect ws://127.0.0.1:{wport}/
+            expect text /^(?<name>x+) (?<size>\\d+)$/
+            """)
+        result.expectPassed()
+        #expect(result.log.contains { $0.message.contains("{size}=\"42\"") && $0.message.contains("{name}=\"\(long)\"") }, "\(result.log.map(\.message))")
+    }
+
     /// Hostile servers end in bounded failures: a flood of pings whose pongs it never reads
     /// stops the auto-pong once the socket's send buffer is full (not a pile of pongs in
     /// memory), and endless continuation frames end at max-message.

@@ -43,9 +43,12 @@ struct ExpectationMatcher: @unchecked Sendable {
     private var framing: any Framing
     /// Where `expect until` has looked for its delimiter.
     private var search = ByteSearch()
-    /// What `expect until /RE/` has received, as the text its regex reads, and its search.
+    /// What `expect until /RE/` has received, as the text its regex reads.
     private var byteText = ByteText()
+    /// The search of a long window, line or text message, and the line or message it judges
+    /// (`size` bytes of the stream, its terminator counted), taken from the buffer meanwhile.
     private var regexSearch: RegexSearch?
+    private var heldLine: (bytes: [UInt8], size: Int, unit: String)?
     /// Called from a search thread when a search this matcher started has finished: evaluate
     /// again to take its result.
     var wake: @Sendable () -> Void = {}
@@ -79,14 +82,10 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// What the step waits for, as the timeout message says it.
     var waitingFor: String {
         switch rule {
-        case .line(let line): return Self.describe(line, unit: framing.unit)
+        case .line(let line): return Self.describe(line, unit: framing.unit) + stillSearching
         case .eventually(let line, let max, let skipped):
-            return "\(Self.describe(line, unit: framing.unit)), skipping other lines (\(skipped.lines) skipped so far, max \(max) bytes)"
-        case .untilMatch(let regex, let max):
-            let searching = regexSearch?.searching.map {
-                "; the regex was still searching the first \($0) bytes (a regex that backtracks can take minutes over a long window)"
-            }
-            return "bytes up to a match of \(regex.literal.description) (max \(max))" + (searching ?? "")
+            return "\(Self.describe(line, unit: framing.unit)), skipping other lines (\(skipped.lines) skipped so far, max \(max) bytes)" + stillSearching
+        case .untilMatch(let regex, let max): return "bytes up to a match of \(regex.literal.description) (max \(max))" + stillSearching
         case .linesUnordered(let remaining):
             return "\(remaining.count) more line(s), in any order: " + remaining.map { ByteDiff.preview($0) }.joined(separator: ", ")
         case .exactBytes(let bytes): return "bytes " + ByteDiff.preview(bytes)
@@ -100,6 +99,13 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .webSocket(let rule, _): return rule.waitingFor
         case .head: return "an HTTP head (up to a blank line)"
         }
+    }
+
+    /// What a timeout adds while a search runs.
+    private var stillSearching: String {
+        guard let bytes = regexSearch?.searching else { return "" }
+        return "; the regex was still searching " + (heldLine.map { "a \($0.unit) of \(bytes) bytes" } ?? "the first \(bytes) bytes")
+            + " (a regex that backtracks can take minutes over a long text)"
     }
 
     /// How a line rule reads in messages: `line "a"`, `a line matching /re/` (or `message "a"`…).
@@ -126,10 +132,11 @@ struct ExpectationMatcher: @unchecked Sendable {
     mutating func evaluate(_ buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
         switch rule {
         case .line(let line):
-            guard let bytes = nextLine(&buffer, end: end) else { return nil }
-            switch bytes {
+            if let held = heldLine { return judge(line, held.bytes, size: held.size, unit: held.unit) }
+            guard let next = nextLine(&buffer, end: end) else { return nil }
+            switch next {
             case .failure(let message): return .failed(message)
-            case .message(let received): return Self.check(line, received, unit: framing.unit)
+            case .message(let received): return judge(line, received, size: 0, unit: framing.unit)
             }
         case .linesUnordered(var remaining):
             while !remaining.isEmpty {
@@ -152,18 +159,22 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .eventually(let line, let max, var skipped):
             defer { rule = .eventually(line, max: max, skipped: skipped) }
             while true {
-                let before = buffer.readableBytes
-                guard let next = nextLine(&buffer, end: end) else { return nil }
-                guard case .message(let received) = next else {
-                    if case .failure(let message) = next { return .failed(message + " (after skipping \(skipped.lines) lines)") }
-                    return nil
+                var (received, size) = heldLine.map { ($0.bytes, $0.size) } ?? ([], 0)
+                if heldLine == nil {
+                    let before = buffer.readableBytes
+                    guard let next = nextLine(&buffer, end: end) else { return nil }
+                    guard case .message(let message) = next else {
+                        if case .failure(let message) = next { return .failed(message + " (after skipping \(skipped.lines) lines)") }
+                        return nil
+                    }
+                    (received, size) = (message, before - buffer.readableBytes)
                 }
-                if Self.matches(line, received) {
-                    guard case .matched(let captures, let detail) = Self.check(line, received) else { return Self.check(line, received) }
+                guard let outcome = judge(line, received, size: size, unit: "line") else { return nil }
+                if case .matched(let captures, let detail) = outcome {
                     return .matched(captures: captures, detail: detail.adding(" after skipping \(skipped.lines) lines (\(skipped.bytes) bytes)"))
                 }
                 skipped.lines += 1
-                skipped.bytes += before - buffer.readableBytes
+                skipped.bytes += size
                 if skipped.bytes > max {
                     return .failed("skipped \(skipped.lines) lines (\(skipped.bytes) bytes, over max \(max)) and none was \(Self.describe(line, unit: framing.unit)); "
                                    + "the last: \(ByteDiff.preview(received))")
@@ -198,6 +209,7 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .eof, .reset, .close:
             return expectEnd(buffer, end: end)
         case .webSocket(let rule, let session):
+            if case .text(let line) = rule, let held = heldLine { return judge(line, held.bytes, size: 0, unit: held.unit) }
             while true {
                 guard let next = session.next(from: &buffer, end: end) else { return nil }
                 switch next {
@@ -207,6 +219,7 @@ struct ExpectationMatcher: @unchecked Sendable {
                         if let flooded = session.answer(ping: payload) { return .failed(flooded.message) }
                         continue
                     }
+                    if case .text(let line) = rule, case .text(let bytes) = event { return judge(line, bytes, size: 0, unit: "text message") }
                     let outcome = rule.judge(event)
                     if case .matched = outcome, case .close(let code, _) = event { session.answerClose(code: code) }
                     return outcome
@@ -248,7 +261,7 @@ struct ExpectationMatcher: @unchecked Sendable {
     private mutating func expectMatch(_ compiled: CompiledRegex, max: Int, in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
         let literal = compiled.literal
         byteText.update(from: buffer, limit: max)
-        let search = regexSearch ?? RegexSearch(compiled, finished: wake)
+        let search = regexSearch ?? RegexSearch(compiled, readsBytes: true, finished: wake)
         regexSearch = search
         guard let result = search.result(for: byteText.text, bytes: byteText.count) else { return nil }
         if let found = result.found {
@@ -260,6 +273,20 @@ struct ExpectationMatcher: @unchecked Sendable {
             return .failed("no match of \(literal.description) within max \(max) bytes; received \(ByteDiff.preview(buffer.readableBytesView))")
         }
         return end.map { .failed("\($0) before a match of \(literal.description); received \(ByteDiff.preview(buffer.readableBytesView))") }
+    }
+
+    /// Judges one line or text message by `line`. A regex over one longer than
+    /// `RegexSearch.inlineLimit` runs on a search thread: nil until it is done, the line held
+    /// meanwhile.
+    private mutating func judge(_ line: LineRule, _ received: [UInt8], size: Int, unit: String) -> MatchOutcome? {
+        guard case .regex(let compiled) = line, received.count > RegexSearch.inlineLimit else { return Self.check(line, received, unit: unit) }
+        let search = regexSearch ?? RegexSearch(compiled, readsBytes: false, finished: wake)
+        guard let result = search.result(for: String(decoding: received, as: UTF8.self), bytes: received.count) else {
+            (regexSearch, heldLine) = (search, (received, size, unit))
+            return nil
+        }
+        (regexSearch, heldLine) = (nil, nil)
+        return Self.verdict(compiled, received, result.found, unit: unit)
     }
 
     /// Compares the buffer with `expected` as soon as any byte differs, not only once all arrived.
@@ -310,15 +337,15 @@ struct ExpectationMatcher: @unchecked Sendable {
             if matches(line, received) { return .matched(captures: [:], detail: shown) }
             return .failed("expected a \(unit) of \(count) bytes, received one of \(received.count): \(ByteDiff.preview(received))")
         case .regex(let compiled):
-            let text = String(decoding: received, as: UTF8.self)
-            guard let match = try? compiled.regex.firstMatch(in: text) else {
-                return .failed("expected a \(unit) matching \(compiled.literal.description)\n received \(unit): \(ByteDiff.preview(received))")
-            }
-            var captures: [String: String] = [:]
-            for name in compiled.groups {
-                if let substring = match.output[name]?.substring { captures[name] = String(substring) }
-            }
-            return .matched(captures: captures, detail: shown)
+            return verdict(compiled, received, RegexSearch.firstMatch(compiled, in: String(decoding: received, as: UTF8.self), readsBytes: false), unit: unit)
         }
+    }
+
+    /// What a regex line rule says of `received`, given the regex's first match in it.
+    private static func verdict(_ compiled: CompiledRegex, _ received: [UInt8], _ found: RegexSearch.Found?, unit: String) -> MatchOutcome {
+        guard let found else {
+            return .failed("expected a \(unit) matching \(compiled.literal.description)\n received \(unit): \(ByteDiff.preview(received))")
+        }
+        return .matched(captures: found.captures, detail: MatchDetail(unit, showing: received))
     }
 }

@@ -1,28 +1,30 @@
 import NIOConcurrencyHelpers
 
-/// The first match of an `expect until /RE/` in the bytes received so far. A short window is
-/// searched at once; a longer one on a search thread (`SearchThreads`), one search at a time,
-/// the next over all that arrived meanwhile, so a regex that backtracks over a long window
-/// never holds the event loop and the expect's timeout still fires.
+/// The first match of an expect's regex: in the bytes received so far (`expect until /RE/`,
+/// one character to a byte), or in one line. A short text is searched at once; a longer one on
+/// a search thread (`SearchThreads`), one search at a time, the next over all that arrived
+/// meanwhile, so a regex that backtracks over a long text never holds the event loop and the
+/// expect's timeout still fires.
 final class RegexSearch: @unchecked Sendable {
-    /// A match read back as bytes: where it ends, and what its named groups took, as UTF-8.
+    /// A match: where it ends (in characters), and what its named groups took.
     struct Found: Sendable {
         let length: Int
         let captures: [String: String]
     }
 
-    /// What a finished search found in a window's first `bytes` bytes.
+    /// What a finished search found in a text's first `bytes` bytes.
     struct Result: Sendable {
         let bytes: Int
         let found: Found?
     }
 
-    /// Windows of at most this many bytes are searched on the loop: the hop to a thread and
-    /// back costs more than the search, and even a regex that backtracks over every start takes
+    /// Texts of at most this many bytes are searched on the loop: the hop to a thread and back
+    /// costs more than the search, and even a regex that backtracks from every start takes
     /// about 2 ms here.
     static let inlineLimit = 256
 
     private let compiled: CompiledRegex
+    private let readsBytes: Bool
     /// Called on the search thread when a search finishes.
     private let finished: @Sendable () -> Void
     private let lock = NIOLock()
@@ -30,21 +32,25 @@ final class RegexSearch: @unchecked Sendable {
     /// How many bytes the search under way covers; nil when none runs.
     private var running: Int?
 
-    init(_ compiled: CompiledRegex, finished: @escaping @Sendable () -> Void) {
+    /// `readsBytes`: the text has one character to a byte, searched by Unicode scalar, its
+    /// groups read back as UTF-8 (`expect until /RE/`); otherwise it is a line as text.
+    init(_ compiled: CompiledRegex, readsBytes: Bool, finished: @escaping @Sendable () -> Void) {
         self.compiled = compiled
+        self.readsBytes = readsBytes
         self.finished = finished
     }
 
-    /// What is known of `text`, a window of `bytes` bytes: a match or none, at once for a
-    /// short window; otherwise the latest finished search's result, starting a search of
-    /// `text` when none runs and that result covers fewer bytes. Nil until one finished.
-    func result(for text: String, bytes: Int) -> Result? {
-        if bytes <= Self.inlineLimit { return Result(bytes: bytes, found: Self.search(compiled, in: text)) }
+    /// What is known of `text`, made of `bytes` bytes: a match or none, at once for a short
+    /// text; otherwise the latest finished search's result, starting a search of `text` when
+    /// none runs and that result covers fewer bytes. Nil until one finished.
+    func result(for text: @autoclosure () -> String, bytes: Int) -> Result? {
+        if bytes <= Self.inlineLimit { return Result(bytes: bytes, found: Self.firstMatch(compiled, in: text(), readsBytes: readsBytes)) }
         return lock.withLock {
             if running == nil, (latest?.bytes ?? -1) < bytes {
                 running = bytes
+                let (text, readsBytes) = (text(), readsBytes)
                 SearchThreads.shared.run { [self] in
-                    let found = Self.search(compiled, in: text)
+                    let found = Self.firstMatch(compiled, in: text, readsBytes: readsBytes)
                     lock.withLock {
                         latest = Result(bytes: bytes, found: found)
                         running = nil
@@ -59,16 +65,15 @@ final class RegexSearch: @unchecked Sendable {
     /// How many bytes the search under way covers; nil when none runs.
     var searching: Int? { lock.withLock { running } }
 
-    /// The first match of `compiled` in `text`, one character to a byte.
-    private static func search(_ compiled: CompiledRegex, in text: String) -> Found? {
-        guard let match = try? compiled.scalarRegex.firstMatch(in: text) else { return nil }
-        let scalars = text.unicodeScalars
+    /// The first match of `compiled` in `text`; see `init` for `readsBytes`.
+    static func firstMatch(_ compiled: CompiledRegex, in text: String, readsBytes: Bool) -> Found? {
+        guard let match = try? (readsBytes ? compiled.scalarRegex : compiled.regex).firstMatch(in: text) else { return nil }
         var captures: [String: String] = [:]
         for name in compiled.groups {
-            if let substring = match.output[name]?.substring {
-                captures[name] = String(decoding: substring.unicodeScalars.map { UInt8($0.value) }, as: UTF8.self)
-            }
+            guard let substring = match.output[name]?.substring else { continue }
+            captures[name] = readsBytes ? String(decoding: substring.unicodeScalars.map { UInt8($0.value) }, as: UTF8.self) : String(substring)
         }
+        let scalars = text.unicodeScalars
         return Found(length: scalars.distance(from: scalars.startIndex, to: match.range.upperBound), captures: captures)
     }
 }

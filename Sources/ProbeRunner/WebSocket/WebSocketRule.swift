@@ -32,12 +32,11 @@ enum WebSocketRule {
         }
     }
 
-    /// Whether `event` is what the rule waits for, and why not.
+    /// Whether `event` is what the rule waits for, and why not. A text message for a text rule
+    /// is judged by the matcher, as a line is (its regex may search on a search thread).
     func judge(_ event: WebSocketEvent) -> MatchOutcome {
         let got = "got " + event.description
         switch (self, event) {
-        case (.text(let line), .text(let bytes)):
-            return ExpectationMatcher.check(line, bytes, unit: "text message")
         case (.binary(let expected), .binary(let bytes)):
             guard let expected, expected != bytes else { return .matched(captures: [:], detail: MatchDetail(event.description)) }
             return .failed(ByteDiff.render(expected: expected, received: bytes, expectedLabel: "expected binary", receivedLabel: "received binary"))
