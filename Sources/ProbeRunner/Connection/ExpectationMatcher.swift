@@ -43,12 +43,8 @@ struct ExpectationMatcher: @unchecked Sendable {
     private var framing: any Framing
     /// Where `expect until` has looked for its delimiter.
     private var search = ByteSearch()
-    /// What `expect until /RE/` has received, as the text its regex reads.
-    private var byteText = ByteText()
-    /// The search of a long window, line or text message, and the line or message it judges
-    /// (`size` bytes of the stream, its terminator counted), taken from the buffer meanwhile.
+    /// The search of `expect until /RE/`'s window, or of a long line or text message held.
     private var regexSearch: RegexSearch?
-    private var heldLine: (bytes: [UInt8], size: Int, unit: String)?
     /// Called from a search thread when a search this matcher started has finished: evaluate
     /// again to take its result.
     var wake: @Sendable () -> Void = {}
@@ -104,7 +100,7 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// What a timeout adds while a search runs.
     private var stillSearching: String {
         guard let bytes = regexSearch?.searching else { return "" }
-        return "; the regex was still searching " + (heldLine.map { "a \($0.unit) of \(bytes) bytes" } ?? "the first \(bytes) bytes")
+        return "; the regex was still searching " + (regexSearch?.heldLine.map { "a \($0.unit) of \(bytes) bytes" } ?? "the first \(bytes) bytes")
             + " (a regex that backtracks can take minutes over a long text)"
     }
 
@@ -132,7 +128,7 @@ struct ExpectationMatcher: @unchecked Sendable {
     mutating func evaluate(_ buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
         switch rule {
         case .line(let line):
-            if let held = heldLine { return judge(line, held.bytes, size: held.size, unit: held.unit) }
+            if let held = regexSearch?.heldLine { return judge(line, held.bytes, size: held.size, unit: held.unit) }
             guard let next = nextLine(&buffer, end: end) else { return nil }
             switch next {
             case .failure(let message): return .failed(message)
@@ -159,8 +155,10 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .eventually(let line, let max, var skipped):
             defer { rule = .eventually(line, max: max, skipped: skipped) }
             while true {
-                var (received, size) = heldLine.map { ($0.bytes, $0.size) } ?? ([], 0)
-                if heldLine == nil {
+                let (received, size): ([UInt8], Int)
+                if let held = regexSearch?.heldLine {
+                    (received, size) = (held.bytes, held.size)
+                } else {
                     let before = buffer.readableBytes
                     guard let next = nextLine(&buffer, end: end) else { return nil }
                     guard case .message(let message) = next else {
@@ -209,7 +207,7 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .eof, .reset, .close:
             return expectEnd(buffer, end: end)
         case .webSocket(let rule, let session):
-            if case .text(let line) = rule, let held = heldLine { return judge(line, held.bytes, size: 0, unit: held.unit) }
+            if case .text(let line) = rule, let held = regexSearch?.heldLine { return judge(line, held.bytes, size: 0, unit: held.unit) }
             while true {
                 guard let next = session.next(from: &buffer, end: end) else { return nil }
                 switch next {
@@ -260,15 +258,14 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// It fails only once a search covered every byte it may look at.
     private mutating func expectMatch(_ compiled: CompiledRegex, max: Int, in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
         let literal = compiled.literal
-        byteText.update(from: buffer, limit: max)
-        let search = regexSearch ?? RegexSearch(compiled, readsBytes: true, finished: wake)
+        let search = regexSearch ?? RegexSearch(compiled, finished: wake)
         regexSearch = search
-        guard let result = search.result(for: byteText.text, bytes: byteText.count) else { return nil }
+        guard let result = search.resultForWindow(of: buffer, limit: max) else { return nil }
         if let found = result.found {
             let bytes = buffer.readBytes(length: found.length)!
             return .matched(captures: found.captures, detail: MatchDetail("\(bytes.count) bytes up to a match of \(literal.description):", showing: bytes))
         }
-        guard result.bytes == byteText.count else { return nil }
+        guard result.bytes == min(buffer.readableBytes, max) else { return nil }
         if buffer.readableBytes >= max {
             return .failed("no match of \(literal.description) within max \(max) bytes; received \(ByteDiff.preview(buffer.readableBytesView))")
         }
@@ -280,12 +277,12 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// meanwhile.
     private mutating func judge(_ line: LineRule, _ received: [UInt8], size: Int, unit: String) -> MatchOutcome? {
         guard case .regex(let compiled) = line, received.count > RegexSearch.inlineLimit else { return Self.check(line, received, unit: unit) }
-        let search = regexSearch ?? RegexSearch(compiled, readsBytes: false, finished: wake)
-        guard let result = search.result(for: String(decoding: received, as: UTF8.self), bytes: received.count) else {
-            (regexSearch, heldLine) = (search, (received, size, unit))
+        let search = regexSearch ?? RegexSearch(compiled, line: received, size: size, unit: unit, finished: wake)
+        guard let result = search.resultForLine() else {
+            regexSearch = search
             return nil
         }
-        (regexSearch, heldLine) = (nil, nil)
+        regexSearch = nil
         return Self.verdict(compiled, received, result.found, unit: unit)
     }
 

@@ -38,6 +38,9 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     private var timer: (deadline: NIODeadline, task: Scheduled<Void>)?
 
     private var context: ChannelHandlerContext?
+    /// Decides the pending expect again when a regex search it started has finished, from
+    /// the search thread: made at the first expect, as every expect takes it.
+    private var wakeUp: (@Sendable () -> Void)?
     private var buffer = ByteBuffer()
     private var pending: Pending?
     private(set) var end: InboundEnd?
@@ -209,7 +212,9 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
         loop.preconditionInEventLoop()
         precondition(pending == nil, "one expectation at a time per connection")
         var matcher = matcher
-        matcher.wake = { [weak self] in loop.execute { self?.decide() } }
+        let wake = wakeUp ?? { [weak self] in loop.execute { self?.decide() } }
+        wakeUp = wake
+        matcher.wake = wake
         if let outcome = matcher.evaluate(&buffer, end: end) {
             compact()
             requestRead()

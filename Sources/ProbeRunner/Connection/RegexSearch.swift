@@ -1,10 +1,11 @@
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// The first match of an expect's regex: in the bytes received so far (`expect until /RE/`,
-/// one character to a byte), or in one line. A short text is searched at once; a longer one on
-/// a search thread (`SearchThreads`), one search at a time, the next over all that arrived
-/// meanwhile, so a regex that backtracks over a long text never holds the event loop and the
-/// expect's timeout still fires.
+/// one character to a byte), or in one line or text message. A short text is searched at once;
+/// a longer one on a search thread (`SearchThreads`), one search at a time, the next over all
+/// that arrived meanwhile, so a regex that backtracks over a long text never holds the event
+/// loop and the expect's timeout still fires.
 final class RegexSearch: @unchecked Sendable {
     /// A match: where it ends (in characters), and what its named groups took.
     struct Found: Sendable {
@@ -23,8 +24,12 @@ final class RegexSearch: @unchecked Sendable {
     /// about 2 ms here.
     static let inlineLimit = 256
 
+    /// The line or text message judged, taken from the stream (`size` bytes of it, its
+    /// terminator counted) while its search runs; nil for a search of the bytes received.
+    let heldLine: (bytes: [UInt8], size: Int, unit: String)?
+    /// The bytes received so far, as the text a search of them reads; touched on the loop only.
+    private var window = ByteText()
     private let compiled: CompiledRegex
-    private let readsBytes: Bool
     /// Called on the search thread when a search finishes.
     private let finished: @Sendable () -> Void
     private let lock = NIOLock()
@@ -32,23 +37,40 @@ final class RegexSearch: @unchecked Sendable {
     /// How many bytes the search under way covers; nil when none runs.
     private var running: Int?
 
-    /// `readsBytes`: the text has one character to a byte, searched by Unicode scalar, its
-    /// groups read back as UTF-8 (`expect until /RE/`); otherwise it is a line as text.
-    init(_ compiled: CompiledRegex, readsBytes: Bool, finished: @escaping @Sendable () -> Void) {
-        self.compiled = compiled
-        self.readsBytes = readsBytes
-        self.finished = finished
+    /// A search of the bytes received, read one character to a byte by Unicode scalar, its
+    /// groups read back as UTF-8.
+    init(_ compiled: CompiledRegex, finished: @escaping @Sendable () -> Void) {
+        (self.compiled, self.finished, heldLine) = (compiled, finished, nil)
+    }
+
+    /// A search of one line or text message, read as UTF-8 text.
+    init(_ compiled: CompiledRegex, line: [UInt8], size: Int, unit: String, finished: @escaping @Sendable () -> Void) {
+        (self.compiled, self.finished, heldLine) = (compiled, finished, (line, size, unit))
+    }
+
+    /// What is known of the buffer's first `limit` bytes, a window that only grows: see
+    /// `result(for:bytes:)`.
+    func resultForWindow(of buffer: ByteBuffer, limit: Int) -> Result? {
+        window.update(from: buffer, limit: limit)
+        return result(for: window.text, bytes: window.count)
+    }
+
+    /// What is known of the line held.
+    func resultForLine() -> Result? {
+        guard let heldLine else { return nil }
+        return result(for: String(decoding: heldLine.bytes, as: UTF8.self), bytes: heldLine.bytes.count)
     }
 
     /// What is known of `text`, made of `bytes` bytes: a match or none, at once for a short
     /// text; otherwise the latest finished search's result, starting a search of `text` when
     /// none runs and that result covers fewer bytes. Nil until one finished.
-    func result(for text: @autoclosure () -> String, bytes: Int) -> Result? {
+    private func result(for text: @autoclosure () -> String, bytes: Int) -> Result? {
+        let readsBytes = heldLine == nil
         if bytes <= Self.inlineLimit { return Result(bytes: bytes, found: Self.firstMatch(compiled, in: text(), readsBytes: readsBytes)) }
         return lock.withLock {
             if running == nil, (latest?.bytes ?? -1) < bytes {
                 running = bytes
-                let (text, readsBytes) = (text(), readsBytes)
+                let text = text()
                 SearchThreads.shared.run { [self] in
                     let found = Self.firstMatch(compiled, in: text, readsBytes: readsBytes)
                     lock.withLock {
@@ -65,7 +87,8 @@ final class RegexSearch: @unchecked Sendable {
     /// How many bytes the search under way covers; nil when none runs.
     var searching: Int? { lock.withLock { running } }
 
-    /// The first match of `compiled` in `text`; see `init` for `readsBytes`.
+    /// The first match of `compiled` in `text`. `readsBytes`: the text has one character to a
+    /// byte, searched by Unicode scalar, its groups read back as UTF-8; otherwise it is text.
     static func firstMatch(_ compiled: CompiledRegex, in text: String, readsBytes: Bool) -> Found? {
         guard let match = try? (readsBytes ? compiled.scalarRegex : compiled.regex).firstMatch(in: text) else { return nil }
         var captures: [String: String] = [:]
