@@ -65,6 +65,23 @@ import Testing
             """).expectFailure(line: 2, containing: "timed out after 100ms waiting for the end of 'talker' stdout; no line had arrived")
     }
 
+    /// A line over `RegexSearch.inlineLimit` bytes is searched by its regex on a search thread:
+    /// it passes with its groups as a short one does, and a regex that backtracks over it
+    /// (from each of 6,000 starts to the end: seconds) times out on time, saying so.
+    @Test func aLongLineIsSearchedBesideTheRun() async throws {
+        let result = try await ScenarioHarness.run("""
+            spawn talker "python3 -c 'print(\\"x\\" * 2000 + \\" 42\\")'"
+            expect stdout talker line /^(?<name>x+) (?<size>\\d+)$/
+            """)
+        result.expectPassed()
+        #expect(result.log.contains { $0.message.contains("{size}=\"42\"") && $0.message.contains("{name}=\"\(String(repeating: "x", count: 2000))\"") },
+                "\(result.log.map(\.message))")
+        try await ScenarioHarness.run("""
+            spawn talker "sh -c 'printf %06000d 0; echo; sleep 5'"
+            expect stdout talker line /(?<name>[^ ]+) (?<size>\\d+)/ within 500ms
+            """).expectFailure(line: 2, containing: "timed out after 500ms waiting for a line of 'talker' stdout; the regex was still searching a line of 6000 bytes")
+    }
+
     /// A subject that writes far ahead of the expects keeps at most 1,024 lines waiting; the
     /// rest are dropped, and a failure says how many.
     @Test func linesFarAheadOfTheExpectsAreBoundedAndCounted() async throws {

@@ -97,8 +97,8 @@ struct ExpectationMatcher: @unchecked Sendable {
         }
     }
 
-    /// What a timeout adds while a search runs.
-    private var stillSearching: String {
+    /// What a timeout adds while a search runs: "; the regex was still searching …", or "".
+    var stillSearching: String {
         guard let bytes = regexSearch?.searching else { return "" }
         return "; the regex was still searching " + (regexSearch?.heldLine.map { "a \($0.unit) of \(bytes) bytes" } ?? "the first \(bytes) bytes")
             + " (a regex that backtracks can take minutes over a long text)"
@@ -270,6 +270,14 @@ struct ExpectationMatcher: @unchecked Sendable {
             return .failed("no match of \(literal.description) within max \(max) bytes; received \(ByteDiff.preview(buffer.readableBytesView))")
         }
         return end.map { .failed("\($0) before a match of \(literal.description); received \(ByteDiff.preview(buffer.readableBytesView))") }
+    }
+
+    /// Judges a line that came from elsewhere than the stream (a subject's output) by this
+    /// `.line` rule: nil while a regex searches it on a search thread; ask again with the same
+    /// line.
+    mutating func judge(line received: [UInt8]) -> MatchOutcome? {
+        guard case .line(let line) = rule else { preconditionFailure("judge(line:) needs a .line rule") }
+        return judge(line, received, size: received.count, unit: "line")
     }
 
     /// Judges one line or text message by `line`. A regex over one longer than

@@ -42,31 +42,35 @@ extension ScenarioExecution {
     func expectOutput(_ expectation: OutputExpectation, _ statement: Statement) async throws {
         guard let subject = subjects[expectation.name.text] else { throw unknownSubject(expectation.name, statement) }
         let source = "'\(expectation.name.text)' \(expectation.stream.rawValue)"
-        var rule: ExpectationMatcher.LineRule?
-        if case .line(let match) = expectation.awaited { rule = try lineRule(match, statement) }
+        var matcher: ExpectationMatcher?
+        if case .line(let match) = expectation.awaited { matcher = ExpectationMatcher(.line(try lineRule(match, statement)), framing: settings.lineFraming) }
         let tail = expectation.stream == .stdout ? subject.stdout : subject.stderr
         let requested = try expectation.within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         let (wait, byDeadline) = limit(requested)
         let started = clock.now
+        /// A long line its regex still searches.
+        var judged: String?
         while true {
-            if let line = tail.takeLine() {
+            if let line = judged ?? tail.takeLine() {
                 let shown = ByteDiff.preview(Array(line.utf8))
-                guard let rule else {
+                guard var lineMatcher = matcher else {
                     throw failure(statement, "expected the end of \(source), but it wrote the line \(shown)", waited: clock.now - started)
                 }
-                switch ExpectationMatcher.check(rule, Array(line.utf8)) {
-                case .matched(let captures, _):
+                let verdict = lineMatcher.judge(line: Array(line.utf8))
+                (matcher, judged) = (lineMatcher, verdict == nil ? line : nil)
+                switch verdict {
+                case .matched(let captures, _)?:
                     if !captures.isEmpty { variables.merge(captures) { _, new in new } }
                     record(statement, "\(source): \(shown) after \(format(clock.now - started))\(Self.describe(captures))")
                     return
-                case .failed(let message):
+                case .failed(let message)?:
                     throw failure(statement, "on \(source):\n\(message)", waited: clock.now - started)
-                case .timedOut:
+                case .timedOut?, nil:
                     break
                 }
             }
-            if tail.isDrained {
-                guard rule != nil else {
+            if judged == nil, tail.isDrained {
+                guard matcher != nil else {
                     record(statement, "\(source) ended after \(format(clock.now - started))")
                     return
                 }
@@ -77,8 +81,12 @@ extension ScenarioExecution {
             if clock.now - started > wait {
                 let why = byDeadline ? "the scenario deadline of \(format(settings.deadline)) passed" : "timed out after \(format(wait))"
                 let (dropped, partial) = tail.unreadState
-                var message = "\(why) waiting for \(rule == nil ? "the end" : "a line") of \(source)"
-                message += partial.isEmpty ? "; no line had arrived" : "; it had written \(ByteDiff.preview(Array(partial.utf8))) without ending the line"
+                var message = "\(why) waiting for \(matcher == nil ? "the end" : "a line") of \(source)"
+                if judged != nil, let matcher {
+                    message += matcher.stillSearching
+                } else {
+                    message += partial.isEmpty ? "; no line had arrived" : "; it had written \(ByteDiff.preview(Array(partial.utf8))) without ending the line"
+                }
                 if dropped > 0 { message += " (\(dropped) lines were dropped: over \(OutputTail.pendingLimit) lines or 1 MiB waited unread)" }
                 throw failure(statement, message, waited: clock.now - started)
             }
