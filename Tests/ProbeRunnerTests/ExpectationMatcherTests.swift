@@ -334,6 +334,19 @@ import Testing
         }
         #expect(captures == ["name": long, "size": "42"])
 
+        // A line of exactly inlineLimit bytes is still judged at once; a long one is read as
+        // UTF-8 text, as a short one is: `.` takes the two bytes of "é".
+        var atLimit = ExpectationMatcher(pair, framing: framing)
+        var short = ByteBuffer(string: String(repeating: "x", count: RegexSearch.inlineLimit - 3) + " 42\r\n")
+        #expect(matched(atLimit.evaluate(&short, end: nil)), "a line of inlineLimit bytes waited for a search thread")
+        var accented = ExpectationMatcher(.line(.regex(try regex(#" (?<word>caf.)$"#))), framing: framing)
+        var word = ByteBuffer(string: long + " caf\u{e9}\r\n")
+        guard case .matched(let words, _)? = try await awaitVerdict(&accented, &word) else {
+            Issue.record("no match")
+            return
+        }
+        #expect(words == ["word": "caf\u{e9}"])
+
         let header = ExpectationMatcher.Rule.eventually(.regex(try regex(#"^content-length: (?<len>\d+)$"#, ignoresCase: true)), max: 4096, skipped: (0, 0))
         var skipping = ExpectationMatcher(header, framing: framing)
         var reply = ByteBuffer(string: "X-Long: " + long + "\r\nContent-Length: 12\r\n\r\nbody")
@@ -344,5 +357,17 @@ import Testing
         #expect(found == ["len": "12"])
         #expect(detail.description.hasSuffix("after skipping 1 lines (2010 bytes)"), "\(detail)")
         #expect(String(buffer: reply) == "\r\nbody")
+    }
+
+    /// The HTTP head a WebSocket upgrade reads: up to a blank line, failing at exactly `max`
+    /// bytes without one, and saying what came when the stream ended first (nothing, or bytes).
+    @Test func anHTTPHeadEndsAtABlankLineWithinMax() {
+        let head = ExpectationMatcher.Rule.head(max: 32)
+        let answered = decide(head, "HTTP/1.1 101 OK\r\n\r\nframes")
+        #expect(matched(answered.outcome) && answered.left == "frames", "\(String(describing: answered.outcome))")
+        #expect(decide(head, "HTTP/1.1 101 OK\r\n").outcome == nil, "a blank line may still come")
+        #expect(failure(decide(head, String(repeating: "h", count: 32)).outcome)?.hasPrefix("no blank line ending an HTTP head within 32 bytes") == true)
+        #expect(failure(decide(head, "", end: .eof).outcome) == "the peer closed the connection (FIN) before the end of an HTTP head")
+        #expect(failure(decide(head, "HTTP/1.1", end: .eof).outcome) == "the peer closed the connection (FIN) before the end of an HTTP head: received \"HTTP/1.1\"")
     }
 }
