@@ -56,6 +56,9 @@ import Testing
         let rule = ExpectationMatcher.Rule.line(.regex(try regex(#"^(?<who>\w+): (?<text>.*)$"#)))
         let outcome = decide(rule, "Luke: hi there\r\n").outcome
         #expect(outcome == .matched(captures: ["who": "Luke", "text": "hi there"], detail: #"line "Luke: hi there""#))
+        // A line is UTF-8 text: `.` takes the two bytes of "é", and a group gives it back whole.
+        let accented = decide(.line(.regex(try regex(#"^caf(?<last>.)$"#))), "caf\u{e9}\r\n").outcome
+        #expect(accented == .matched(captures: ["last": "\u{e9}"], detail: MatchDetail("line", showing: Array("caf\u{e9}".utf8))), "\(String(describing: accented))")
     }
 
     @Test func otherTerminatorsFrameTheirOwnLines() {
