@@ -212,9 +212,14 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
         loop.preconditionInEventLoop()
         precondition(pending == nil, "one expectation at a time per connection")
         var matcher = matcher
-        let wake = wakeUp ?? { [weak self] in loop.execute { self?.decide() } }
-        wakeUp = wake
-        matcher.wake = wake
+        // Not `wakeUp ?? {…}`: through the generic `??` a closure comes back wrapped in one
+        // more thunk each time, and the thousandth expect's wake ran a thousand thunks deep.
+        if let wake = wakeUp {
+            matcher.wake = wake
+        } else {
+            let wake: @Sendable () -> Void = { [weak self] in loop.execute { self?.decide() } }
+            (wakeUp, matcher.wake) = (wake, wake)
+        }
         if let outcome = matcher.evaluate(&buffer, end: end) {
             compact()
             requestRead()
