@@ -48,7 +48,7 @@ extension ScenarioExecution {
         let requested = try expectation.within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         let (wait, byDeadline) = limit(requested)
         let started = clock.now
-        /// A long line its regex still searches.
+        // A long line its regex still searches.
         var judged: String?
         while true {
             if let line = judged ?? tail.takeLine() {
