@@ -97,6 +97,31 @@ final class CannedCapture: PacketCapture, @unchecked Sendable {
         #expect(judged.skippedWireChecks == 0)
     }
 
+    /// A wire check's regex searches the captured lines beside the run: one that backtracks over
+    /// a long line fails the step when the scenario deadline passes, saying why, and a regex that
+    /// does not backtrack judges the same long line there.
+    @Test func aWireRegexStillSearchingFailsAtTheDeadline() async throws {
+        let peer = try await TestPeer.start(.finAfter(Array("+OK\r\n".utf8)))
+        defer { Task { await peer.stop() } }
+        // The canned capture says the peer sent 6,000 bytes without a space: about 2 s on the search thread, which it finishes after the test.
+        let wire = String(repeating: "a", count: 6000) + "\r\n"
+        let searching = try await run("""
+            set deadline 300ms
+            connect 127.0.0.1:{port}
+            expect line "+OK"
+            assert wire from peer line /(?<name>[^ ]+) (?<size>\\d+)/ in 1 segment
+            """, against: peer, wire: wire)
+        searching.expectFailure(line: 4, containing: "the scenario deadline of 300ms passed while the regex was still searching the captured stream")
+        let judged = try await run("""
+            connect 127.0.0.1:{port}
+            expect line "+OK"
+            assert wire from peer line /^a+$/ in 1 segment
+            assert wire from peer line /b/ in 1 segment
+            """, against: peer, wire: wire)
+        judged.expectFailure(line: 4, containing: "no captured line matches /b/")
+        #expect(judged.log.contains { $0.message.contains("wire from peer: line /^a+$/ arrived in 1 segment") }, "\(judged.log.map(\.message))")
+    }
+
     /// With `recordWire` (the HTML report's ladder), the run's segments come back in its result.
     @Test func aRecordedRunKeepsItsSegmentsForTheReport() async throws {
         let peer = try await TestPeer.start(.finAfter(Array("+OK\r\n".utf8)))

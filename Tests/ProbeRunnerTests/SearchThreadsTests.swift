@@ -32,6 +32,26 @@ import Testing
         #expect(started.withLockedValue { Set($0) } == Set(0..<10))
     }
 
+    /// A result waited for comes back from the thread; one that takes longer than the wait is
+    /// nil at the end of the wait, and its work still runs to its end.
+    @Test func aResultIsWaitedForAsLongAsTheLimitSays() async throws {
+        let threads = SearchThreads(limit: 2)
+        #expect(await threads.result(of: { 6 * 7 }, within: .seconds(10)) == 42)
+        let gate = DispatchSemaphore(value: 0)
+        let finished = NIOLockedValueBox(false)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let late = await threads.result(of: { () -> Int in
+            gate.wait()
+            finished.withLockedValue { $0 = true }
+            return 1
+        }, within: .milliseconds(50))
+        #expect(late == nil)
+        #expect(clock.now - started < .seconds(5), "the wait ended at its limit, not with the work")
+        gate.signal()
+        try await waitUntil { finished.withLockedValue { $0 } }
+    }
+
     /// Waits, 5 ms at a time and at most 10 s, for `condition`.
     private func waitUntil(_ condition: () -> Bool) async throws {
         for _ in 0..<2000 where !condition() { try await Task.sleep(for: .milliseconds(5)) }

@@ -30,6 +30,24 @@ final class SearchThreads: @unchecked Sendable {
         if start { DetachedThread.run { [self] in serve() } }
     }
 
+    /// `work`'s result, computed on one of the threads, or nil when `limit` passes first: the
+    /// work then runs on to its end, its result dropped.
+    func result<Value: Sendable>(of work: @escaping @Sendable () -> Value, within limit: Duration) async -> Value? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+            let waiting = NIOLockedValueBox<CheckedContinuation<Value?, Never>?>(continuation)
+            let timer = Task {
+                guard (try? await Task.sleep(for: limit)) != nil else { return }
+                waiting.withLockedValue { $0.take() }?.resume(returning: nil)
+            }
+            run {
+                let value = work()
+                guard let continuation = waiting.withLockedValue({ $0.take() }) else { return }
+                timer.cancel()
+                continuation.resume(returning: value)
+            }
+        }
+    }
+
     private func serve() {
         var returning = false
         while true {

@@ -101,8 +101,15 @@ extension ScenarioExecution {
                 let exited = subject.hasExited
                 if exited { await tail.waitForEnd(upTo: .milliseconds(500)) }
                 while let line = tail.takeLine() {
-                    if let match = try? regex.regex.firstMatch(in: line) {
-                        for name in regex.groups { if let value = match.output[name]?.substring { variables[name] = String(value) } }
+                    // A long line is searched beside the run, as an expect's is: a regex may backtrack for minutes.
+                    let search: @Sendable () -> RegexSearch.Found? = { RegexSearch.firstMatch(regex, in: line, readsBytes: false) }
+                    let searched: RegexSearch.Found?? = line.utf8.count <= RegexSearch.inlineLimit
+                        ? .some(search()) : await SearchThreads.shared.result(of: search, within: wait - (clock.now - started))
+                    guard let searched else {
+                        throw environmentError("'\(step.name.text)' \(stream.rawValue) did not match \(literal.description) within \(format(wait)); the regex was still searching a line of \(line.utf8.count) bytes")
+                    }
+                    if let found = searched {
+                        for (name, value) in found.captures { variables[name] = value }
                         record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), ready after \(format(clock.now - started)): \(stream.rawValue) said \"\(line)\"")
                         return
                     }

@@ -38,7 +38,13 @@ extension ScenarioExecution {
             throw failure(statement, "records counts TLS records, and \(leg.label) does not speak TLS", connection)
         }
         let key = WireSession.ProgressKey(statement: statement.location, direction: assertion.direction, probePort: trace.probePort, peerPort: trace.peerPort)
-        let verdict = wire.judge(check, on: direction, unit: unit, key)
+        let judgement = wire.judgement(of: check, on: direction, unit: unit, key)
+        // A regex may backtrack for minutes over a long line: it searches beside the run, for as long as the deadline allows.
+        let judged = Self.searchesByRegex(assertion.property) ? await SearchThreads.shared.result(of: judgement, within: remaining) : judgement()
+        guard case let (verdict, reached)? = judged else {
+            throw failure(statement, "the scenario deadline of \(format(settings.deadline)) passed while the regex was still searching the captured stream", connection)
+        }
+        wire.keep(reached, for: key)
         guard verdict.passed else {
             if unit == .record, let connection {
                 let message = "wire \(assertion.direction.phrase), decrypted: \(verdict.summary)" + Self.recordRows(verdict.evidence, wire)
@@ -104,6 +110,14 @@ extension ScenarioExecution {
         let mark = "it stops reading on its own at \(InboundHandler.highWaterMark / 1024)KiB of bytes no expect has read"
         return asked ? " (by `pause reading` or `read slowly`, and also because \(mark))"
             : " (not asked for by `pause reading` or `read slowly`: \(mark), its high-water mark)"
+    }
+
+    /// Whether judging `property` searches a regex in each line or message.
+    private static func searchesByRegex(_ property: WireAssertion.Property) -> Bool {
+        switch property {
+        case .lineInOneSegment(.regex), .messageInOneSegment(.regex): return true
+        default: return false
+        }
     }
 
     private func check(for property: WireAssertion.Property, on leg: WireLeg, _ statement: Statement) throws -> WireCheck {

@@ -142,10 +142,20 @@ struct WireSession {
         return traceCache.trace(of: segments, probePort: probePort, peerPort: peerPort, payloadPrefix: payloadPrefix)
     }
 
-    /// Judges `check` on `direction`, going on from where this statement's last judgement of
-    /// that stream stopped.
-    mutating func judge(_ check: WireCheck, on direction: DirectionTrace, unit: WireUnit, _ key: ProgressKey) -> WireVerdict {
-        WireEvaluator.evaluate(check, on: direction, unit: unit, progress: &progress[key])
+    /// The judgement of `check` on `direction`, going on from where this statement's last
+    /// judgement of that stream stopped: its verdict, and how far it got for `keep(_:for:)`. It
+    /// reads nothing of the session when it runs, so it may run on another thread.
+    func judgement(of check: WireCheck, on direction: DirectionTrace, unit: WireUnit, _ key: ProgressKey) -> @Sendable () -> (WireVerdict, WireProgress?) {
+        let start = progress[key]
+        return {
+            var reached = start
+            return (WireEvaluator.evaluate(check, on: direction, unit: unit, progress: &reached), reached)
+        }
+    }
+
+    /// Keeps how far a judgement of `key`'s stream got, where the statement's next one goes on.
+    mutating func keep(_ reached: WireProgress?, for key: ProgressKey) {
+        progress[key] = reached
     }
 
     /// Why a TLS connection's capture cannot be read back.
