@@ -46,6 +46,35 @@ import Testing
         }
     }
 
+    /// `sni` names the host the certificate must hold, whoever signed it: a self-signed
+    /// certificate (CA:TRUE; DNS mail.test, IP 127.0.0.1) that is its own trust anchor, as
+    /// `openssl req -x509` makes, passes `sni "mail.test"` and fails `sni "other.test"`, though
+    /// its IP address SAN matches the address connected to.
+    @Test(.openssl) func sniOnASelfSignedAuthority() async throws {
+        let folder = try TLSTests.Certificates()
+        let (pem, key) = try TestCertificate.make(in: folder.directory, commonName: "mail.test", names: "DNS:mail.test,IP:127.0.0.1")
+        for (name, passes) in [("mail.test", true), ("other.test", false)] {
+            let port = try #require(FreePort.pick())
+            let result = try await ScenarioHarness.run("""
+                set timeout 5s
+                spawn server "openssl s_server -accept 127.0.0.1:{p} -cert {cert} -key {key} -crlf -quiet" with stdin ready on 127.0.0.1:{p} within 10s
+                connect 127.0.0.1:{p} tls ca "{cert}" sni "{name}"
+                """, variables: ["p": String(port), "cert": pem, "key": key, "name": name])
+            if passes {
+                result.expectPassed()
+            } else {
+                result.expectFailure(line: 3, containing: "TLS handshake failed: the certificate names mail.test and 127.0.0.1, not other.test")
+            }
+        }
+        let port = try #require(FreePort.pick())
+        let refused = try await ScenarioHarness.run("""
+            set timeout 5s
+            spawn server "openssl s_server -accept 127.0.0.1:{p} -cert {cert} -key {key} -crlf -quiet" with stdin ready on 127.0.0.1:{p} within 10s
+            connect 127.0.0.1:{p} tls ca "{cert}" sni "other.test" expect tls-failure
+            """, variables: ["p": String(port), "cert": pem, "key": key])
+        refused.expectPassed()
+    }
+
     /// curl, trusting `{l.cert}`, gets its HTTPS answer from the probe; without it, curl refuses
     /// the run-time certificate and the probe's accept says so.
     @Test(.curl) func curlAsTheClientOfListenTLS() async throws {
@@ -100,7 +129,7 @@ import Testing
             \(spawn)
             connect 127.0.0.1:{port} tls ca "{ca}" sni "chat.test"
             """, variables: variables)
-        wrongName.expectFailure(line: 2, containing: "the certificate does not match the host name: it is for localhost, not chat.test")
+        wrongName.expectFailure(line: 2, containing: "the certificate names localhost and 127.0.0.1, not chat.test")
         let wrongRoot = try await ScenarioHarness.run("""
             \(spawn)
             connect 127.0.0.1:{port} tls ca "{stranger}"

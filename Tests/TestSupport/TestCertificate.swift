@@ -4,14 +4,15 @@ import Foundation
 public enum TestCertificate {
     /// A certificate for CN localhost (SANs localhost and 127.0.0.1) and its key, as PEM files in
     /// `directory`; throws when openssl is missing or fails. The key is named `server.key`, as
-    /// servers' keys often are: a PEM file so named must be read as PEM.
-    public static func make(in directory: URL) throws -> (certificate: String, key: String) {
+    /// servers' keys often are: a PEM file so named must be read as PEM. `names` are its SANs as
+    /// openssl writes them. Like every `openssl req -x509` certificate it is CA:TRUE: its own root.
+    public static func make(in directory: URL, commonName: String = "localhost", names: String = "DNS:localhost,IP:127.0.0.1") throws -> (certificate: String, key: String) {
         let (certificate, key) = (directory.appendingPathComponent("cert.pem").path, directory.appendingPathComponent("server.key").path)
         guard let openssl = Requirement.openssl.path else { throw Failure(reason: "openssl is missing") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: openssl)
         process.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-                             "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                             "-subj", "/CN=\(commonName)", "-addext", "subjectAltName=\(names)",
                              "-keyout", key, "-out", certificate]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

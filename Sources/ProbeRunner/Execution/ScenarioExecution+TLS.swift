@@ -38,6 +38,8 @@ extension ScenarioExecution {
                 setup.serverName = name.renderString(lookup)
             } else if let host, (try? SocketAddress(ipAddress: host, port: 0)) == nil {
                 setup.serverName = host
+            } else {
+                setup.verifiedAddress = host
             }
         case .server:
             if options.insecure || options.ca != nil || options.serverName != nil {

@@ -1,3 +1,4 @@
+import NIOCore
 import X509
 
 /// The host names a certificate is for, and whether one of them is the name a client asked for,
@@ -15,10 +16,19 @@ enum CertificateNames {
         return certificate.subject.flatMap { $0 }.filter { $0.type == .RDNAttributeType.commonName }.map { "\($0.value)" }
     }
 
-    /// True for a certificate authority's certificate (not a leaf).
-    static func isAuthority(_ certificate: Certificate) -> Bool {
-        if case .isCertificateAuthority? = try? certificate.extensions.basicConstraints { return true }
-        return false
+    /// The IP addresses a certificate's SANs name, written as usual (`127.0.0.1`, `::1`).
+    static func addresses(of certificate: Certificate) -> [String] {
+        let alternatives: SubjectAlternativeNames? = (try? certificate.extensions.subjectAlternativeNames) ?? nil
+        return (alternatives.map(Array.init) ?? []).compactMap { name -> String? in
+            guard case .ipAddress(let octets) = name else { return nil }
+            return (try? SocketAddress(packedIPAddress: ByteBuffer(bytes: octets.bytes), port: 0))?.ipAddress
+        }
+    }
+
+    /// "a", "a and b", "a, b and c".
+    static func list(_ names: [String]) -> String {
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
     /// True when `pattern` (a certificate's name) covers `host`.

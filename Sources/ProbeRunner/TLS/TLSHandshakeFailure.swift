@@ -40,7 +40,7 @@ enum TLSHandshakeFailure {
             return "no TLS handshake within \(DurationFormat.short(waited)): \(heard)"
         }
         if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
-            return "the certificate does not match the host name: \(extra)"
+            return session.refused.mismatch(of: session.handler.peerCertificate) ?? "the certificate does not match the host name"
         }
         if let error = error as? IOError, error.errnoCode == ECONNRESET {
             return "the peer reset the connection (RST) during the handshake"

@@ -5,7 +5,9 @@ import NIOTLS
 /// Sits above the TLS layer and tells the step that opened the connection (or `starttls`) how
 /// the handshake went. Afterwards it makes the peer's close what TLS says it is: close_notify
 /// and then FIN is the end of the input (held back until the FIN comes), and a FIN without
-/// close_notify the inbound end `.truncated`. All state is touched on the channel's event loop only.
+/// close_notify the inbound end `.truncated`. The peer's close_notify is answered at once with
+/// the probe's own (RFC 5246 7.2.1), as a peer doing a bidirectional shutdown waits for it.
+/// All state is touched on the channel's event loop only.
 final class TLSHandshakeWatch: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -17,8 +19,11 @@ final class TLSHandshakeWatch: ChannelInboundHandler, @unchecked Sendable {
     private var closeNotifyWithoutFIN = false
     private var tcpClosed = false
 
-    init(on loop: EventLoop) {
+    private let tap: TLSRecordTap
+
+    init(on loop: EventLoop, tap: TLSRecordTap) {
         done = loop.makePromise()
+        self.tap = tap
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -27,7 +32,9 @@ final class TLSHandshakeWatch: ChannelInboundHandler, @unchecked Sendable {
             done.succeed(negotiated)
         }
         if case ChannelEvent.inputClosed = event, !tcpClosed {
+            guard !closeNotifyWithoutFIN else { return }
             closeNotifyWithoutFIN = true
+            tap.keepingInputOpen { context.close(mode: .output, promise: nil) }
             return
         }
         if event is TLSRecordTap.TCPInputClosed {

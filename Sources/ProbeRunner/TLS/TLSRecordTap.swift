@@ -42,6 +42,23 @@ final class TLSRecordTap: ChannelDuplexHandler, @unchecked Sendable {
 
     func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
 
+    /// While true, a full close coming down from the TLS layer closes only the output (FIN),
+    /// so the peer's FIN can still be read.
+    private var keepsInputOpen = false
+
+    /// Runs `body`, in which the TLS layer answers the peer's close_notify with its own and
+    /// then closes the channel: the tap turns that close into a FIN, and the input stays open
+    /// for the peer's FIN (`expect eof`) until the probe itself closes.
+    func keepingInputOpen(_ body: () -> Void) {
+        keepsInputOpen = true
+        body()
+        keepsInputOpen = false
+    }
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        context.close(mode: keepsInputOpen && mode == .all ? .output : mode, promise: promise)
+    }
+
     /// Closes the socket from below the TLS layer, sending no close_notify (`abort`).
     func closeBelowTLS() -> EventLoopFuture<Void>? {
         guard let context else { return nil }

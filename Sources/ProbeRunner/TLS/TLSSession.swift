@@ -27,7 +27,7 @@ final class TLSSession: @unchecked Sendable {
         self.handler = handler
         self.refused = refused
         tap = TLSRecordTap(serverSide: role == .server)
-        watch = TLSHandshakeWatch(on: loop)
+        watch = TLSHandshakeWatch(on: loop, tap: tap)
     }
 
     /// Puts the layer under the connection's reader, then hands the TLS layer `early`: bytes the
@@ -93,30 +93,48 @@ final class TLSSession: @unchecked Sendable {
 ///
 /// It also checks the leaf's name: NIOSSL accepts a certificate whose IP address SAN matches
 /// the peer's address even when a host name was asked for, and `sni "chat.test"` must mean
-/// that the certificate names chat.test. Refused here, the handshake fails with an alert.
+/// that the certificate names chat.test, whoever signed it (a self-signed certificate that is
+/// its own trust anchor is a root and the leaf at once). Refused here, the handshake fails
+/// with an alert.
 final class RefusedCertificate: @unchecked Sendable {
     /// The name the peer's certificate must hold (a client that verifies, with a host name).
     let requiredName: String?
+    /// The name or address the certificate is checked against, for the failure's words.
+    let expectedHost: String?
+    /// The certificate the peer presented as its own, once it has sent it: the chain's leaf.
+    var peerLeaf: () -> NIOSSLCertificate? = { nil }
     private(set) var certificate: NIOSSLCertificate?
     /// Why the leaf does not hold `requiredName`.
     private(set) var nameMismatch: String?
 
-    init(requiredName: String?) {
+    init(requiredName: String?, expectedHost: String?) {
         self.requiredName = requiredName
+        self.expectedHost = expectedHost
     }
 
     /// The callback for NIOSSL's handlers: notes, and refuses only a leaf without the name.
     func callback(_ result: NIOSSLVerificationResult, _ certificate: NIOSSLCertificate) -> NIOSSLVerificationResult {
         var result = result
-        if result == .certificateVerified, let requiredName, let der = try? certificate.toDERBytes(),
-           let parsed = try? Certificate(derEncoded: der), !CertificateNames.isAuthority(parsed) {
-            let names = CertificateNames.names(of: parsed)
-            if !names.contains(where: { CertificateNames.matches($0, host: requiredName) }) {
-                nameMismatch = "the certificate does not match the host name: it is for \(names.isEmpty ? "no name" : names.joined(separator: ", ")), not \(requiredName)"
+        if result == .certificateVerified, let requiredName, certificate == peerLeaf(), let der = try? certificate.toDERBytes(),
+           let parsed = try? Certificate(derEncoded: der) {
+            if !CertificateNames.names(of: parsed).contains(where: { CertificateNames.matches($0, host: requiredName) }) {
+                nameMismatch = Self.mismatch(parsed, requiredName)
                 result = .failed
             }
         }
         if result == .failed, self.certificate == nil { self.certificate = certificate }
         return result
+    }
+
+    /// "the certificate names mail.test and 127.0.0.1, not other.test": why `leaf` does not
+    /// match the expected host (NIOSSL's own hostname check says only "Couldn't find …").
+    func mismatch(of leaf: NIOSSLCertificate?) -> String? {
+        guard let expectedHost, let der = try? leaf?.toDERBytes(), let parsed = try? Certificate(derEncoded: der) else { return nil }
+        return Self.mismatch(parsed, expectedHost)
+    }
+
+    private static func mismatch(_ certificate: Certificate, _ host: String) -> String {
+        let held = CertificateNames.names(of: certificate) + CertificateNames.addresses(of: certificate)
+        return "the certificate names \(held.isEmpty ? "nothing" : CertificateNames.list(held)), not \(host)"
     }
 }

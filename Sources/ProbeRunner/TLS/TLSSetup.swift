@@ -13,6 +13,8 @@ struct TLSSetup {
     var trustRoots: [NIOSSLCertificate]?
     /// The name sent as SNI and verified; nil verifies an IP address against the IP SANs.
     var serverName: String?
+    /// The IP address a client without `serverName` verifies (for the failure's words).
+    var verifiedAddress: String?
     var applicationProtocols: [String] = []
     var version: TLSOptions.Version?
     var certificateChain: [NIOSSLCertificate] = []
@@ -59,7 +61,8 @@ struct TLSSetup {
 
     /// A connection's TLS layer, not yet installed.
     func makeSession(_ context: NIOSSLContext, on loop: EventLoop) throws -> TLSSession {
-        let refused = RefusedCertificate(requiredName: role == .client && !insecure ? serverName : nil)
+        let verifies = role == .client && !insecure
+        let refused = RefusedCertificate(requiredName: verifies ? serverName : nil, expectedHost: verifies ? serverName ?? verifiedAddress : nil)
         let handler: NIOSSLHandler
         switch role {
         case .client:
@@ -67,6 +70,7 @@ struct TLSSetup {
         case .server:
             handler = try NIOSSLServerHandler(context: context, verificationCallback: refused.callback)
         }
+        refused.peerLeaf = { [weak handler] in handler?.peerCertificate }
         return TLSSession(role: role, handler: handler, refused: refused, on: loop)
     }
 }

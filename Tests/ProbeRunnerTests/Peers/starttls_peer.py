@@ -3,12 +3,15 @@
 server CERT KEY ENDING: listens on 127.0.0.1 (prints its port), greets with 220, answers
 STARTTLS with "220 ready", upgrades, answers one line with "250 over TLS: LINE", then ends
 with close_notify and FIN (ENDING=close_notify), close_notify and FIN half a second later
-(ENDING=close_notify_late), or a bare FIN (ENDING=truncate).
+(ENDING=close_notify_late), a bidirectional shutdown (ENDING=bidirectional: close_notify, then a
+blocking wait for the probe's, then FIN), close_notify and then RST (ENDING=close_notify_rst),
+or a bare FIN (ENDING=truncate).
 client PORT CA: connects, reads the greeting, sends STARTTLS, reads "220 ready", upgrades
 trusting CA for localhost, sends "hello", prints the answer and closes.
 """
 import socket
 import ssl
+import struct
 import sys
 import time
 
@@ -41,6 +44,13 @@ def server(cert, key, ending):
     secure = context.wrap_socket(connection, server_side=True)
     line = read_line(secure).rstrip(b"\r\n")
     secure.sendall(b"250 over TLS: " + line + b"\r\n")
+    if ending == "bidirectional":
+        # Python's unwrap() in blocking mode: close_notify, then wait for the peer's (10 s at most).
+        plain = secure.unwrap()
+        plain.shutdown(socket.SHUT_WR)
+        while plain.recv(4096):
+            pass
+        return
     if ending != "truncate":
         # close_notify, without waiting for the probe's (a blocking unwrap would).
         secure.setblocking(False)
@@ -51,6 +61,11 @@ def server(cert, key, ending):
         secure.setblocking(True)
         if ending == "close_notify_late":
             time.sleep(0.5)
+        if ending == "close_notify_rst":
+            time.sleep(0.1)
+            socket.socket.setsockopt(secure, socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            socket.socket.close(secure)  # RST, below TLS
+            return
     socket.socket.shutdown(secure, socket.SHUT_WR)  # the FIN, below TLS
     secure.settimeout(10)
     while socket.socket.recv(secure, 4096):
