@@ -37,6 +37,7 @@ public enum WireEvaluator {
                 return WireVerdict(passed: false, summary: "the \(units.name) \"\(text)\" (\(split.range.count) bytes at offset \(split.range.lowerBound)) was split across \(unit.count(carriers.count))",
                                    evidence: carriers.map(\.segment))
             }
+            guard !messages.isEmpty else { return nothingSent("\(units.name)", trace) }
             return WireVerdict(passed: true, summary: "\(messages.count) \(units.name)s, none split across \(unit.plural)")
         case .framesMasked(let masked):
             return checkMasking(masked, trace)
@@ -104,6 +105,13 @@ public enum WireEvaluator {
                                evidence: trace.carriers(of: frame.range).map(\.segment))
         }
         return WireVerdict(passed: true, summary: frames.count == 1 ? "1 frame, \(wanted)" : "\(frames.count) frames, each \(wanted)")
+    }
+
+    /// A property of every line (or message) fails when there was none to judge: a peer that
+    /// sent nothing has not shown that its lines end in CRLF.
+    private static func nothingSent(_ unit: String, _ trace: DirectionTrace) -> WireVerdict {
+        let captured = trace.stream.isEmpty ? "nothing was sent this way" : "\(trace.stream.count) bytes were sent this way, none a whole \(unit)"
+        return WireVerdict(passed: false, summary: "no complete \(unit) to judge: \(captured)", evidence: trace.dataSegments.suffix(10).map(\.segment))
     }
 
     /// "1st", "2nd", "3rd", "4th", … "11th", "21st".
@@ -202,6 +210,7 @@ public enum WireEvaluator {
             return WireVerdict(passed: false, summary: "the last \(tail.count) bytes end without a \(terminator) terminator: \(context(tail.lowerBound))",
                                evidence: segment(at: tail.lowerBound))
         }
+        guard lines > 0 else { return nothingSent("line", trace) }
         progress = WireProgress(traceID: trace.id, end: end, lines: lines)
         return WireVerdict(passed: true, summary: "\(lines) lines, each ending in \(terminator)")
     }
@@ -233,6 +242,7 @@ public enum WireEvaluator {
             return WireVerdict(passed: false, summary: "the line \"\(text)\" (\(line.count) bytes at offset \(line.lowerBound)) was split across \(unit.count(carriers.count))",
                                evidence: carriers.map(\.segment))
         }
+        guard lines > 0 else { return nothingSent("line", trace) }
         progress = WireProgress(traceID: trace.id, end: end, lines: lines)
         return WireVerdict(passed: true, summary: "\(lines) lines, none split across \(unit.plural)")
     }

@@ -54,6 +54,20 @@ import Testing
         #expect(!none.passed && none.summary == "no captured line matches nope", "\(none.summary)")
     }
 
+    /// A property of every line or message fails when there is none to judge: a peer that sent
+    /// nothing, or only bytes that make no whole line, has not shown its lines end in CRLF.
+    @Test func propertiesOfLinesFailOverNothing() {
+        let silent = fromServer([])
+        for check in [WireCheck.terminator(.crlf), .linesUnsplit(terminator: [13, 10]), .messagesUnsplit(.length(LengthHeader(width: 2)))] {
+            let verdict = WireEvaluator.evaluate(check, on: silent)
+            #expect(!verdict.passed && verdict.summary.hasSuffix("to judge: nothing was sent this way"), "\(verdict.summary)")
+        }
+        let partial = WireEvaluator.evaluate(.linesUnsplit(terminator: [13, 10]), on: fromServer(["no end"]))
+        #expect(!partial.passed && partial.summary == "no complete line to judge: 6 bytes were sent this way, none a whole line", "\(partial.summary)")
+        let one = WireEvaluator.evaluate(.messagesUnsplit(.lines(terminator: [13, 10])), on: fromServer(["a\r\n"]))
+        #expect(one.passed && one.summary == "1 lines, none split across segments", "\(one.summary)")
+    }
+
     @Test func ordinals() {
         #expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].map(WireEvaluator.ordinal) == ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"])
     }
