@@ -55,7 +55,7 @@ public enum Grammar {
             "assert wire from peer|probe terminator crlf|lf|cr|nul|\"STRING\"", "assert wire from peer|probe lines unsplit",
             "assert wire from peer|probe line \"TEXT\"|/RE/ in 1 segment|record", "assert wire from peer|probe segments OP N",
             "assert wire from peer|probe records OP N   (TLS application data records)",
-            "assert wire from peer|probe messages unsplit", "assert wire from peer|probe masked|unmasked   (WebSocket frames)", "assert wire from peer|probe message \"BYTES\"|/RE/ in 1 segment|record",
+            "assert wire from peer|probe messages unsplit", "assert wire from peer|probe masked|unmasked   (WebSocket frames)", "assert wire from peer|probe frames unsplit   (WebSocket frames)", "assert wire from peer|probe message \"BYTES\"|/RE/ in 1 segment|record",
             "assert wire from peer|probe max-segment OP SIZE", "assert wire from peer|probe bytes OP SIZE",
             "assert wire from peer|probe fin|rst|no fin|no rst|zero-window", "(OP is = != < <= > >=)",
             "NAME: assert wire from client|server|to client|to server PROPERTY   (a proxy's legs: front to the client, back to the server)",
@@ -90,7 +90,7 @@ public enum Grammar {
     static let slowReadStops = ["for", "until", "total"]
     static let spawnOptions = ["ready", "with", "cwd", "env"]
     static let proxyFaults = ["delay", "rate", "slice", "hold", "release", "cut", "reset", "clear"]
-    static let wireProperties = ["terminator", "lines", "line", "messages", "message", "masked", "unmasked", "records", "segments", "max-segment", "bytes", "fin", "rst", "no", "zero-window"]
+    static let wireProperties = ["terminator", "lines", "line", "messages", "message", "frames", "masked", "unmasked", "records", "segments", "max-segment", "bytes", "fin", "rst", "no", "zero-window"]
 
     /// The reference text of every statement, as `tcpprobe grammar` prints it.
     public static var reference: String {

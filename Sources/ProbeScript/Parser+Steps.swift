@@ -271,6 +271,9 @@ extension Parser {
         case "messages":
             try keyword(["unsplit"], after: "messages")
             property = .messagesUnsplit
+        case "frames":
+            try keyword(["unsplit"], after: "frames")
+            property = .framesUnsplit
         case "message": property = .messageInOneSegment(try matchInOneSegment("the message"))
         case "masked": property = .masked
         case "unmasked": property = .unmasked

@@ -19,6 +19,8 @@ public struct WireAssertion: Sendable, Hashable {
         case lineInOneSegment(LineMatch)
         /// `messages unsplit`: no message (in the current framing) spans two segments.
         case messagesUnsplit
+        /// `frames unsplit`: no WebSocket frame spans two segments.
+        case framesUnsplit
         /// `message … in 1 segment|record`.
         case messageInOneSegment(LineMatch)
         /// `records OP N`: TLS application data records.
@@ -39,7 +41,7 @@ public struct WireAssertion: Sendable, Hashable {
     /// the decrypted records; the rest are properties of TCP.
     public var readsPlaintext: Bool {
         switch property {
-        case .terminator, .linesUnsplit, .lineInOneSegment, .records, .messagesUnsplit, .messageInOneSegment, .masked, .unmasked: return true
+        case .terminator, .linesUnsplit, .lineInOneSegment, .records, .messagesUnsplit, .framesUnsplit, .messageInOneSegment, .masked, .unmasked: return true
         default: return false
         }
     }

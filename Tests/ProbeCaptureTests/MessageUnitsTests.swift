@@ -44,7 +44,29 @@ import ProbeScript
         #expect(frames.first?.range.lowerBound == head.count && frames.last?.range.upperBound == stream.count - cut.count)
         #expect(frames.map(\.summary) == ["text fin 5 bytes masked", "binary 300 bytes", "continuation fin 70000 bytes masked"])
         #expect(frames[0].payload == Array("hello".utf8) && frames[2].payload == [UInt8](repeating: 9, count: 70_000))
-        #expect(ranges(.webSocket, stream) == frames.map(\.range))
+        #expect(ranges(.webSocketFrames, stream) == frames.map(\.range))
         #expect(WebSocketWireFrame.framesAfterUpgrade(in: Array(head.dropLast()) + small).isEmpty)
+    }
+
+    /// A WebSocket message is all its frames: the first fragment to the one with FIN, a control
+    /// frame between them a message of its own; its payload is the fragments' joined. A message
+    /// still open at the end is left out. As frames, each stands alone.
+    @Test func webSocketMessagesJoinTheirFragments() {
+        let head = Array("HTTP/1.1 101 Switching Protocols\r\n\r\n".utf8)
+        let codec = WebSocketFrameCodec()
+        let first = codec.frame(.text, Array("in ".utf8), masked: false, fin: false)
+        let ping = codec.frame(.ping, [1], masked: false)
+        let second = codec.frame(.continuation, Array("three ".utf8), masked: false, fin: false)
+        let last = codec.frame(.continuation, Array("fragments".utf8), masked: false)
+        let whole = codec.frame(.binary, [7, 8], masked: false)
+        let open = codec.frame(.text, Array("open".utf8), masked: false, fin: false)
+        let stream = head + first + ping + second + last + whole + open
+        let messages = MessageUnits.webSocket.messages(in: stream)
+        let start = head.count, afterLast = head.count + first.count + ping.count + second.count + last.count
+        #expect(messages.map(\.range) == [(start + first.count)..<(start + first.count + ping.count), start..<afterLast,
+                                          afterLast..<(afterLast + whole.count)])
+        #expect(messages.map { Array($0.payload) } == [[1], Array("in three fragments".utf8), [7, 8]])
+        #expect(MessageUnits.webSocketFrames.messages(in: stream).count == 6)
+        #expect(MessageUnits.webSocket.name == "message" && MessageUnits.webSocketFrames.name == "frame")
     }
 }

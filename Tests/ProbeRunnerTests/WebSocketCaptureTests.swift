@@ -51,7 +51,20 @@ struct WebSocketCaptureTests {
             expect text "split me"
             assert wire from probe messages unsplit
             """)
-        split.expectFailure(line: 15, containing: "wire from probe: the frame \"split me\" (14 bytes at offset", "was split across 2 segments")
+        split.expectFailure(line: 15, containing: "wire from probe: the message \"split me\" (14 bytes at offset", "was split across 2 segments")
+        // A message is all its frames: three fragments in three segments split it, though each
+        // frame is whole.
+        let fragments = opening + """
+            send text "in pieces" in frames of 3 every 30ms
+            expect text "in pieces"
+            assert wire from probe frames unsplit
+
+            """
+        let whole = try await run(fragments)
+        whole.expectPassed()
+        #expect(whole.log.contains { $0.message.contains("wire from probe: 7 frames, none split across segments") }, "\(whole.log.map(\.message))")
+        let fragmented = try await run(fragments + "assert wire from probe messages unsplit")
+        fragmented.expectFailure(line: 16, containing: "wire from probe: the message \"in pieces\" (", "was split across 3 segments")
         let wrongWay = try await run(opening + "assert wire from peer masked")
         wrongWay.expectFailure(line: 13, containing: "wire from peer: the 1st frame (text fin 5 bytes, at stream offset ", ") is not masked")
     }

@@ -88,6 +88,25 @@ import Testing
         result.expectPassed()
     }
 
+    /// As a server the probe closes TCP once the close handshake is done (RFC 6455 §7.1.1): the
+    /// websockets client, which waits for the server's FIN (10 s, its close_timeout), exits at
+    /// once, and the probe reads on to the client's FIN.
+    @Test func theProbeAsServerClosesTCPAfterTheCloseHandshake() async throws {
+        let result = try await ScenarioHarness.run("""
+            set timeout 3s
+            listen l 127.0.0.1:0
+            spawn client "python3 \(Self.peer) client {l.port}"
+            accept s on l websocket protocol "chat.v1"
+            expect text "hello"
+            expect text "in three fragments"
+            send text "done"
+            expect close 1000 reason /done/
+            expect eof
+            expect exit client code 0 within 2s
+            """)
+        result.expectPassed()
+    }
+
     @Test func theProbeAsServerOfAWebsocketsClient() async throws {
         let result = try await ScenarioHarness.run("""
             set timeout 5s
@@ -191,13 +210,17 @@ import Testing
             ("81 82 00 00 00 00 68 69", "the server sent a masked frame (RFC 6455 §5.1: a server must not mask its frames)"),
             ("89 7e 00 7e" + String(repeating: " 00", count: 126), "a control frame over 125 bytes (RFC 6455 §5.5)"),
             ("88 01 03", "a close frame of 1 byte"),
+            ("88 02 03 ed", "a close frame with the code 1005, which must never be sent"),
+            ("88 02 03 ee", "a close frame with the code 1006, which must never be sent"),
+            ("88 02 03 e7", "a close frame with the code 999, which must never be sent"),
+            ("88 02 13 88", "a close frame with the code 5000, which must never be sent"),
         ]
         for (raw, message) in fromServer {
             let result = try await ScenarioHarness.run("""
                 set timeout 5s
                 spawn server "python3 \(Self.peer) raw-server '\(raw.replacingOccurrences(of: " ", with: ""))'" ready when stdout /^(?<wport>[0-9]+)$/ within 10s
                 connect ws://127.0.0.1:{wport}/
-                expect text any
+                expect \(raw.hasPrefix("88 02") ? "close any" : "text any")
                 """)
             result.expectFailure(line: 4, containing: message)
         }

@@ -219,7 +219,7 @@ struct ExpectationMatcher: @unchecked Sendable {
                     }
                     if case .text(let line) = rule, case .text(let bytes) = event { return judge(line, bytes, size: 0, unit: "text message") }
                     let outcome = rule.judge(event)
-                    if case .matched = outcome, case .close(let code, _) = event { session.answerClose(code: code) }
+                    if case .matched = outcome, case .close(let code, _) = event { session.closeHandshakeDone(peerCode: code) }
                     return outcome
                 }
             }

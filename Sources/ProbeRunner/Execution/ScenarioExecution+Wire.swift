@@ -132,10 +132,11 @@ extension ScenarioExecution {
             let (description, matches) = try lineMatcher(match, statement)
             return .messageInOneSegment(description: description, units: units, matches: matches)
         case .messagesUnsplit: return .messagesUnsplit(units)
+        case .framesUnsplit:
+            try requireWebSocket(leg, "frames unsplit checks WebSocket frames", statement)
+            return .messagesUnsplit(.webSocketFrames)
         case .masked, .unmasked:
-            guard leg.connection?.webSocket != nil else {
-                throw failure(statement, "masked and unmasked check WebSocket frames, and \(leg.label) does not speak WebSocket (a proxy's legs are read as bytes)", leg.connection)
-            }
+            try requireWebSocket(leg, "masked and unmasked check WebSocket frames", statement)
             return .framesMasked(property == .masked)
         case .records(let op, let count): return .records(op, try resolve(count, "a count", Quantity.integer))
         case .segments(let op, let count): return .segments(op, try resolve(count, "a count", Quantity.integer))
@@ -153,6 +154,11 @@ extension ScenarioExecution {
 extension ScenarioExecution {
     /// How `connection`'s stream is cut into messages, for the wire checks of messages: its
     /// WebSocket frames, or the current framing.
+    private func requireWebSocket(_ leg: WireLeg, _ what: String, _ statement: Statement) throws {
+        guard leg.connection?.webSocket == nil else { return }
+        throw failure(statement, "\(what), and \(leg.label) does not speak WebSocket (a proxy's legs are read as bytes)", leg.connection)
+    }
+
     private func messageUnits(of connection: ProbeConnection?) -> MessageUnits {
         if connection?.webSocket != nil { return .webSocket }
         switch settings.messageFraming {

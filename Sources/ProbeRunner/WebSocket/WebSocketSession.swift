@@ -101,6 +101,10 @@ final class WebSocketSession: @unchecked Sendable {
                 return
             }
             let code = payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : nil
+            if let code, !Self.maySend(closeCode: code) {
+                violation = "a close frame with the code \(code), which must never be sent (RFC 6455 §7.4: 1000-1003, 1007-1014 and 3000-4999 may be)"
+                return
+            }
             guard let reason = String(validating: payload.dropFirst(2), as: UTF8.self) else {
                 violation = "a close reason that is not UTF-8 (RFC 6455 §5.5.1)"
                 return
@@ -148,11 +152,21 @@ final class WebSocketSession: @unchecked Sendable {
     /// How many unconsumed bytes a frame may need: a message, and the longest frame header.
     var bufferNeeded: Int { maxMessage + 14 }
 
-    /// Answers the peer's close frame with ours (its code echoed), unless ours went first.
-    func answerClose(code: Int?) {
-        guard !closeSent else { return }
-        closeSent = true
-        sendNow(.connectionClose, code.map { [UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF)] } ?? [])
+    /// The peer's close frame was expected: answers it with ours (its code echoed), unless ours
+    /// went first. The close handshake is then done, and as a server the probe closes TCP first
+    /// (RFC 6455 §7.1.1: FIN, over TLS close_notify and FIN), reading on to the client's FIN.
+    func closeHandshakeDone(peerCode code: Int?) {
+        if !closeSent {
+            closeSent = true
+            sendNow(.connectionClose, code.map { [UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF)] } ?? [])
+        }
+        if role == .server { channel.close(mode: .output, promise: nil) }
+    }
+
+    /// Whether a close frame may carry `code` on the wire (RFC 6455 §7.4.1 and §7.4.2, with
+    /// IANA's 1012-1014): 1004, 1005, 1006 and 1015 are reserved, 0-999 and 1016-2999 unassigned.
+    static func maySend(closeCode code: Int) -> Bool {
+        (1000...1003).contains(code) || (1007...1014).contains(code) || (3000...4999).contains(code)
     }
 
     /// Answers a ping the scenario does not wait for; or, when the pongs already owed are more
