@@ -11,8 +11,9 @@ public enum Expectation: Sendable, Hashable {
     case until(Template, max: Argument<Int>)
     /// `expect until /RE/ max SIZE`: up to and with the first match of the regex.
     case untilMatch(RegexLiteral, max: Argument<Int>)
-    /// `expect eventually line … [max SIZE]`: lines skipped until one matches; nil max is 1 MiB.
-    case eventually(LineMatch, max: Argument<Int>?)
+    /// `expect eventually line … [max SIZE] [unless /RE/]`: lines skipped until one matches; nil
+    /// max is 1 MiB; a skipped line that `unless` finds fails the step at once.
+    case eventually(LineMatch, max: Argument<Int>?, unless: RegexLiteral?)
     case any
     case eof
     case reset

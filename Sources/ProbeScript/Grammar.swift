@@ -29,14 +29,14 @@ public enum Grammar {
         Entry(keyword: "use", synopsis: ["use NAME"], actsOnConnection: false, parse: { .use(try $0.name("a connection name")) }),
         Entry(keyword: "send", synopsis: ["send text \"TEXT\"|binary \"BYTES\"|ping [\"BYTES\"]|pong [\"BYTES\"]|close [CODE [\"REASON\"]] [in frames of N]   (WebSocket frames; the modifiers cut the encoded frames)",
                                            "send frame text|binary|continuation|ping|pong|close|0-15 [\"BYTES\"] [fin on|off] [mask on|off] [rsv1|rsv2|rsv3 on|off]",
-                                           "send \"BYTES\"|hex\"..\"|line \"TEXT\"|message \"BYTES\"|hex\"..\"|file \"PATH\"|random SIZE [in chunks of N] [split at I,J,...|split sweep] [every D] [at RATE]"], actsOnConnection: true, parse: { .send(try $0.parseSend()) }),
+                                           "send \"BYTES\"|hex\"..\"|line \"TEXT\"|message \"BYTES\"|hex\"..\"|file \"PATH\"|random SIZE [in chunks of N] [split at I,J,...|split sweep] [every D] [at RATE] [until closed [within D]]"], actsOnConnection: true, parse: { .send(try $0.parseSend()) }),
         Entry(keyword: "expect", synopsis: [
             "expect line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect lines unordered \"A\", \"B\"...",
             "expect message \"BYTES\"|hex\"..\"|/RE/|contains \"TEXT\"|any|bytes N",
             "expect text \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect binary \"BYTES\"|hex\"..\"|any|bytes N",
             "expect ping|pong [\"BYTES\"]", "expect close CODE|any [reason /RE/]   (a WebSocket close frame)",
             "expect \"BYTES\"|hex\"..\"", "expect bytes N [= \"BYTES\"]", "expect until \"DELIM\"|/RE/ max SIZE",
-            "expect eventually line \"TEXT\"|/RE/|contains \"TEXT\" [max SIZE]",
+            "expect eventually line \"TEXT\"|/RE/|contains \"TEXT\" [max SIZE] [unless /RE/]",
             "expect any|eof|reset|close", "expect nothing for D", "expect exit NAME [code N] [within D]",
             "expect stdout|stderr NAME line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect stdout|stderr NAME eof",
             "NAME: expect upstream|downstream EXPECTATION   (the traffic through proxy NAME, watched)",
@@ -49,7 +49,7 @@ public enum Grammar {
         Entry(keyword: "close", synopsis: ["close"], actsOnConnection: true, parse: { _ in .close }),
         Entry(keyword: "shutdown", synopsis: ["shutdown write"], actsOnConnection: true, parse: { try $0.keyword(["write"], after: "shutdown"); return .shutdownWrite }),
         Entry(keyword: "abort", synopsis: ["abort"], actsOnConnection: true, parse: { _ in .abort }),
-        Entry(keyword: "repeat", synopsis: ["repeat N { ... }   ({i} is the iteration, from 0)"], actsOnConnection: false, parse: { try $0.parseRepeat() }),
+        Entry(keyword: "repeat", synopsis: ["repeat N { ... } [until closed]   ({i} is the iteration, from 0; until closed: ends when the peer closes)"], actsOnConnection: false, parse: { try $0.parseRepeat() }),
         Entry(keyword: "parallel", synopsis: ["parallel N { ... }   ({copy} is the copy, from 0)"], actsOnConnection: false, parse: { try $0.parseParallel() }),
         Entry(keyword: "assert", synopsis: [
             "assert wire from peer|probe terminator crlf|lf|cr|nul|\"STRING\"", "assert wire from peer|probe lines unsplit",
@@ -84,7 +84,7 @@ public enum Grammar {
     static let settings = ["timeout", "deadline", "terminator", "max-line", "capture", "unread", "framing", "max-message", "websocket"]
     static let connectOptions = ["from", "tls", "protocol", "header", "timeout", "rcvbuf", "sndbuf", "expect"]
     static let sendForms = ["line", "message", "file", "random", "text", "binary", "ping", "pong", "close", "frame"]
-    static let sendModifiers = ["in", "split", "every", "at"]
+    static let sendModifiers = ["in", "split", "every", "at", "until"]
     static let expectForms = ["line", "message", "text", "binary", "ping", "pong", "lines", "bytes", "until", "eventually", "any", "eof", "reset", "close", "nothing", "exit", "stdout", "stderr", "upstream", "downstream"]
     static let lineForms = ["contains", "any"]
     static let slowReadStops = ["for", "until", "total"]

@@ -54,6 +54,9 @@ extension Parser {
                     } while current.kind == .comma && advance().kind == .comma
                 }
             case "every": step.interval = try duration()
+            case "until":
+                try keyword(["closed"], after: "until")
+                step.untilClosed = UntilClosed(within: take("within") ? try duration() : nil)
             default: step.rate = try argument("a rate", hint: Quantity.rateHint, Quantity.rate)
             }
             let splits = (step.chunkSize != nil ? 1 : 0) + (step.splitOffsets.isEmpty ? 0 : 1) + (step.splitSweep ? 1 : 0)
@@ -118,7 +121,13 @@ extension Parser {
             case "eventually":
                 try keyword(["line"], after: "expect eventually")
                 let match = try lineMatch()
-                expectation = .eventually(match, max: take("max") ? try size("a maximum size") : nil)
+                var max: Argument<Int>?
+                var unless: RegexLiteral?
+                while max == nil || unless == nil, let word = current.word, word == "max" || word == "unless" {
+                    advance()
+                    if word == "max" { max = try size("a maximum size") } else { unless = try regex() }
+                }
+                expectation = .eventually(match, max: max, unless: unless)
             case "text": expectation = .webSocket(.text(try lineMatch()))
             case "binary":
                 if take("bytes") {

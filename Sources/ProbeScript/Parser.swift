@@ -220,7 +220,7 @@ public struct Parser {
         if let text = current.word, text.hasSuffix(":"), text.count > 1, !next.endsStatement {
             let nameText = String(text.dropLast())
             // `p.2:` names a proxy's second connection.
-            let base = nameText.split(separator: ".", maxSplits: 1)
+            let base = nameText.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
             guard Identifier.isValid(String(base[0])), base.count == 1 || base[1].allSatisfy(\.isNumber) && !base[1].isEmpty else {
                 throw failure("'\(nameText)' is not a valid connection name", at: current)
             }
@@ -316,7 +316,10 @@ public struct Parser {
 
     mutating func parseRepeat() throws -> StatementKind {
         let count = try count("a repeat count")
-        return .repeatBlock(count, body: try block(after: "repeat"))
+        let body = try block(after: "repeat")
+        guard take("until") else { return .repeatBlock(count, body: body, untilClosed: false) }
+        try keyword(["closed"], after: "repeat N { … } until")
+        return .repeatBlock(count, body: body, untilClosed: true)
     }
 
     mutating func parseParallel() throws -> StatementKind {

@@ -88,9 +88,10 @@ public enum ScenarioFormatter {
                     flush()
                     depth += 1
                 case .closeBrace:
+                    // What follows on the line stays with it: `} until closed`.
                     flush()
                     depth = max(0, depth - 1)
-                    emit("}", at: depth)
+                    statement = [token]
                 default:
                     statement.append(token)
                 }

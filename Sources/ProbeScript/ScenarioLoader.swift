@@ -77,8 +77,8 @@ public struct ScenarioLoader {
                 }
                 let parsed = parse(SourceFile(path: path, text: text))
                 out += splice(parsed.statements, includedFrom: chain + [path])
-            case .repeatBlock(let count, let body):
-                statement.kind = .repeatBlock(count, body: splice(body, includedFrom: chain))
+            case .repeatBlock(let count, let body, let untilClosed):
+                statement.kind = .repeatBlock(count, body: splice(body, includedFrom: chain), untilClosed: untilClosed)
                 out.append(statement)
             case .parallel(let count, let body):
                 statement.kind = .parallel(count, body: splice(body, includedFrom: chain))

@@ -23,7 +23,7 @@ public struct SendChecker {
                 framing = value
             case .send(let send):
                 check(send, statement)
-            case .repeatBlock(_, let body), .parallel(_, let body):
+            case .repeatBlock(_, let body, _), .parallel(_, let body):
                 walk(body)
             default:
                 break

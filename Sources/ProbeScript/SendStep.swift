@@ -21,6 +21,9 @@ public struct SendStep: Sendable, Hashable {
     public var splitSweep: Bool
     public var interval: Argument<Duration>?
     public var rate: Argument<Int>?
+    /// `until closed [within D]`: the send ends, passing, when the peer closes; `within` bounds
+    /// the wait from the step's start (the step timeout when nil).
+    public var untilClosed: UntilClosed?
 
     public init(data: Data, chunkSize: Argument<Int>? = nil, splitOffsets: [Argument<Int>] = [], splitSweep: Bool = false,
                 interval: Argument<Duration>? = nil, rate: Argument<Int>? = nil) {

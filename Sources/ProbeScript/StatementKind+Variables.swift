@@ -53,7 +53,7 @@ extension StatementKind {
         case .sleep(let duration): return duration.templates
         case .set(.timeout(let duration)), .set(.deadline(let duration)): return duration.templates
         case .set(.maxLine(let size)), .set(.maxMessage(let size)): return size.templates
-        case .repeatBlock(let count, _), .parallel(let count, _): return count.templates
+        case .repeatBlock(let count, _, _), .parallel(let count, _): return count.templates
         case .assertWire(let assertion):
             switch assertion.property {
             case .lineInOneSegment(let match), .messageInOneSegment(let match): return match.templates
@@ -73,7 +73,7 @@ extension StatementKind {
         case .listen(let name, _, let tls): return ["\(name.text).port"] + (tls == nil ? [] : ["\(name.text).cert"])
         case .proxy(let name, _, _): return ["\(name.text).port"]
         case .expectProxied(_, let expectation, let within): return StatementKind.expect(expectation, within: within).definedVariables
-        case .expect(.line(.regex(let regex)), _), .expect(.message(.regex(let regex)), _), .expect(.eventually(.regex(let regex), _), _),
+        case .expect(.line(.regex(let regex)), _), .expect(.message(.regex(let regex)), _), .expect(.eventually(.regex(let regex), _, _), _),
              .expect(.webSocket(.text(.regex(let regex))), _),
              .expect(.untilMatch(let regex, _), _):
             return regex.groupNames
@@ -98,7 +98,7 @@ extension Expectation {
         case .byteCount(let count, let equals): return count.templates + (equals.map { [$0] } ?? [])
         case .until(let delimiter, let max): return [delimiter] + max.templates
         case .untilMatch(let regex, let max): return [regex.template] + max.templates
-        case .eventually(let match, let max): return match.templates + max.templates
+        case .eventually(let match, let max, let unless): return match.templates + max.templates + (unless.map { [$0.template] } ?? [])
         case .nothing(let duration): return duration.templates
         case .webSocket(let expectation): return expectation.templates
         case .any, .eof, .reset, .close: return []

@@ -27,7 +27,9 @@ public indirect enum StatementKind: Sendable, Hashable {
     case close
     case shutdownWrite
     case abort
-    case repeatBlock(Argument<Int>, body: [Statement])
+    /// `repeat N { … } [until closed]`: with `untilClosed`, the block ends, passing, once the
+    /// peer of its connection closes, and fails if its turns run out first.
+    case repeatBlock(Argument<Int>, body: [Statement], untilClosed: Bool)
     case parallel(Argument<Int>, body: [Statement])
     case assertWire(WireAssertion)
     /// `starttls`: upgrades the current connection in place, client role on a `connect`, server

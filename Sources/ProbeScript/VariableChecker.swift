@@ -23,7 +23,7 @@ public struct VariableChecker {
             }
             known.formUnion(statement.kind.definedVariables)
             switch statement.kind {
-            case .repeatBlock(_, let body):
+            case .repeatBlock(_, let body, _):
                 // Variables a repeat body sets stay set after it.
                 let outer = known.contains(repeatIndex)
                 known.insert(repeatIndex)

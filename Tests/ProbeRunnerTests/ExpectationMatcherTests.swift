@@ -179,14 +179,14 @@ import Testing
 
     /// `expect eventually line`: lines that do not pass are skipped, up to max bytes of them.
     @Test func eventuallySkipsLinesUntilOnePassesWithinMax() throws {
-        let rule = ExpectationMatcher.Rule.eventually(.regex(try regex(#"^content-length: (?<len>\d+)$"#, ignoresCase: true)), max: 64, skipped: (0, 0))
+        let rule = ExpectationMatcher.Rule.eventually(.regex(try regex(#"^content-length: (?<len>\d+)$"#, ignoresCase: true)), max: 64, unless: nil, skipped: SkippedLines())
         let found = decide(rule, "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Length: 12\r\n\r\nhello")
         guard case .matched(let captures, let detail)? = found.outcome else {
             Issue.record("\(String(describing: found.outcome))")
             return
         }
         #expect(captures == ["len": "12"])
-        #expect(detail.description.hasSuffix("after skipping 2 lines (28 bytes)"), "\(detail)")
+        #expect(detail.description.hasSuffix("after skipping 2 lines (28 bytes): \"HTTP/1.1 200 OK\", \"Server: x\""), "\(detail)")
         #expect(found.left == "\r\nhello", "the matching line is taken, nothing after it")
 
         // Fed a line at a time, it waits between them and keeps its count.
@@ -198,14 +198,28 @@ import Testing
             Issue.record("the line that came later was not found")
             return
         }
-        #expect(later.description.hasSuffix("after skipping 2 lines (6 bytes)"), "\(later)")
+        #expect(later.description.hasSuffix("after skipping 2 lines (6 bytes): \"a\", \"b\""), "\(later)")
 
         // Over max bytes of skipped lines, or a stream that ends first, fails.
-        let over = ExpectationMatcher.Rule.eventually(.contains(Array("needle".utf8)), max: 10, skipped: (0, 0))
+        let over = ExpectationMatcher.Rule.eventually(.contains(Array("needle".utf8)), max: 10, unless: nil, skipped: SkippedLines())
         let tooFar = try #require(failure(decide(over, "0123\r\n4567\r\n89ab\r\nneedle\r\n").outcome))
-        #expect(tooFar.hasPrefix("skipped 2 lines (12 bytes, over max 10) and none was a line containing \"needle\""), "\(tooFar)")
+        #expect(tooFar.hasPrefix("skipped 2 lines (12 bytes): \"0123\", \"4567\" (over max 10) and none was a line containing \"needle\""), "\(tooFar)")
         #expect(matched(decide(over, "0123\r\n45\r\nneedle\r\n").outcome), "10 bytes skipped, terminators counted, is not over max 10")
-        #expect(failure(decide(over, "0123\r\n", end: .eof).outcome)?.contains("(after skipping 1 lines)") == true)
+        #expect(failure(decide(over, "0123\r\n", end: .eof).outcome)?.contains("(after skipping 1 line (6 bytes): \"0123\")") == true)
+        // Of many skipped lines, the first three are shown.
+        let many = ExpectationMatcher.Rule.eventually(.contains(Array("needle".utf8)), max: 100, unless: nil, skipped: SkippedLines())
+        guard case .matched(_, let afterMany)? = decide(many, "a\r\nb\r\nc\r\nd\r\nneedle\r\n").outcome else { Issue.record("no match"); return }
+        #expect(afterMany.description.hasSuffix("after skipping 4 lines (12 bytes), the first three: \"a\", \"b\", \"c\""), "\(afterMany)")
+    }
+
+    /// `unless /RE/`: a skipped line the regex finds fails the step at once, naming it (NATS's
+    /// `-ERR` before the awaited `PONG`); a line that matches the awaited one first wins.
+    @Test func eventuallyUnlessFailsOnASkippedErrorLine() throws {
+        let rule = ExpectationMatcher.Rule.eventually(.exact(Array("PONG".utf8)), max: 1024, unless: try regex("^-ERR"), skipped: SkippedLines())
+        let failed = try #require(failure(decide(rule, "+OK\r\n-ERR 'Invalid Publish Subject'\r\nPONG\r\n").outcome))
+        #expect(failed == "a line matched unless /^-ERR/ while line \"PONG\" was awaited: \"-ERR 'Invalid Publish Subject'\" (after skipping 1 line (5 bytes): \"+OK\")",
+                "\(failed)")
+        #expect(matched(decide(rule, "+OK\r\nPONG\r\n-ERR late\r\n").outcome))
     }
 
     /// `expect until /re/`: up to and with the first match, bytes one to a character.
@@ -350,7 +364,7 @@ import Testing
         }
         #expect(words == ["word": "caf\u{e9}"])
 
-        let header = ExpectationMatcher.Rule.eventually(.regex(try regex(#"^content-length: (?<len>\d+)$"#, ignoresCase: true)), max: 4096, skipped: (0, 0))
+        let header = ExpectationMatcher.Rule.eventually(.regex(try regex(#"^content-length: (?<len>\d+)$"#, ignoresCase: true)), max: 4096, unless: nil, skipped: SkippedLines())
         var skipping = ExpectationMatcher(header, framing: framing)
         var reply = ByteBuffer(string: "X-Long: " + long + "\r\nContent-Length: 12\r\n\r\nbody")
         guard case .matched(let found, let detail)? = try await awaitVerdict(&skipping, &reply) else {
@@ -358,7 +372,7 @@ import Testing
             return
         }
         #expect(found == ["len": "12"])
-        #expect(detail.description.hasSuffix("after skipping 1 lines (2010 bytes)"), "\(detail)")
+        #expect(detail.description.contains("after skipping 1 line (2010 bytes): \"X-Long: xxx"), "\(detail)")
         #expect(String(buffer: reply) == "\r\nbody")
     }
 

@@ -40,11 +40,15 @@ import Testing
         }
     }
 
+    /// A send after the peer's RST is cut off, which the log says; the send after it fails,
+    /// naming the one that was cut off.
     @Test func aSendAfterAResetSaysThePeerResetIt() async throws {
         let peer = try await TestPeer.start(.resetAfter(Array("bye\r\n".utf8)))
         defer { Task { await peer.stop() } }
-        try await ScenarioHarness.run("connect 127.0.0.1:{port}\nexpect line \"bye\"\nexpect reset\nsend \"x\"", against: peer)
-            .expectFailure(line: 4, containing: "send failed after 0 of 1 bytes: the peer reset the connection (RST)")
+        let result = try await ScenarioHarness.run("connect 127.0.0.1:{port}\nexpect line \"bye\"\nexpect reset\nsend \"x\"\nsend \"y\"", against: peer)
+        result.expectFailure(line: 5, containing: "connection #1 is closed: the peer closed it during the send at test.scn:4 (after 0 of 1 bytes)")
+        #expect(result.log.contains { $0.message == "connection #1: the peer closed the connection (RST) after 0 of 1 bytes; the send was cut off" },
+                "\(result.log.map(\.message))")
     }
 
     @Test(.timed) func aHundredMiBLineFailsAtMaxLineWithoutTakingItAll() async throws {

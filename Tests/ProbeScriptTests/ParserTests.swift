@@ -57,9 +57,9 @@ import Testing
         cases.append((#"expect until "\r\n\r\n" max 8KiB"#, { if case .until(_, let max) = $0 { return max.literal == 8192 }; return false }))
         cases.append((#"expect until /\r\n\r\n/ max 8KiB"#, { if case .untilMatch(let regex, let max) = $0 { return regex.pattern == #"\r\n\r\n"# && max.literal == 8192 }; return false }))
         cases.append(("expect eventually line /^Content-Length: (?<len>\\d+)$/i max 64KiB", {
-            if case .eventually(.regex(let regex), let max) = $0 { return regex.ignoresCase && regex.groupNames == ["len"] && max?.literal == 65536 }; return false
+            if case .eventually(.regex(let regex), let max, nil) = $0 { return regex.ignoresCase && regex.groupNames == ["len"] && max?.literal == 65536 }; return false
         }))
-        cases.append((#"expect eventually line contains "ok""#, { if case .eventually(.contains, nil) = $0 { return true }; return false }))
+        cases.append((#"expect eventually line contains "ok""#, { if case .eventually(.contains, nil, nil) = $0 { return true }; return false }))
         cases.append(("expect any", { $0 == .any }))
         cases.append(("expect eof", { $0 == .eof }))
         cases.append(("expect reset", { $0 == .reset }))
@@ -91,7 +91,7 @@ import Testing
             """)
         guard case .parallel(let copies, let body) = statements[0].kind else { Issue.record("not parallel"); return }
         #expect(copies.literal == 5)
-        guard case .repeatBlock(let count, let inner) = body[1].kind else { Issue.record("not repeat"); return }
+        guard case .repeatBlock(let count, let inner, _) = body[1].kind else { Issue.record("not repeat"); return }
         #expect(count.literal == 30)
         #expect(inner.count == 2)
         #expect(statements[0].text == "parallel 5")

@@ -25,8 +25,9 @@ struct ExpectationMatcher: @unchecked Sendable {
         case until([UInt8], max: Int)
         /// Up to and with the first match of a regex within `max` bytes, read one byte to a character.
         case untilMatch(CompiledRegex, max: Int)
-        /// Lines skipped until one passes, failing once over `max` bytes were skipped.
-        case eventually(LineRule, max: Int, skipped: (lines: Int, bytes: Int))
+        /// Lines skipped until one passes, failing once over `max` bytes were skipped, or at once
+        /// when a skipped line is one `unless` finds.
+        case eventually(LineRule, max: Int, unless: CompiledRegex?, skipped: SkippedLines)
         case any
         case eof
         case reset
@@ -79,8 +80,8 @@ struct ExpectationMatcher: @unchecked Sendable {
     var waitingFor: String {
         switch rule {
         case .line(let line): return Self.describe(line, unit: framing.unit) + stillSearching
-        case .eventually(let line, let max, let skipped):
-            return "\(Self.describe(line, unit: framing.unit)), skipping other lines (\(skipped.lines) skipped so far, max \(max) bytes)" + stillSearching
+        case .eventually(let line, let max, _, let skipped):
+            return "\(Self.describe(line, unit: framing.unit)), skipping other lines (\(skipped.summary) so far, max \(max) bytes)" + stillSearching
         case .untilMatch(let regex, let max): return "bytes up to a match of \(regex.literal.description) (max \(max))" + stillSearching
         case .linesUnordered(let remaining):
             return "\(remaining.count) more line(s), in any order: " + remaining.map { ByteDiff.preview($0) }.joined(separator: ", ")
@@ -152,8 +153,8 @@ struct ExpectationMatcher: @unchecked Sendable {
                 matchedLines.append(ByteDiff.preview(received))
             }
             return .matched(captures: [:], detail: MatchDetail("lines " + matchedLines.joined(separator: ", ")))
-        case .eventually(let line, let max, var skipped):
-            defer { rule = .eventually(line, max: max, skipped: skipped) }
+        case .eventually(let line, let max, let unless, var skipped):
+            defer { rule = .eventually(line, max: max, unless: unless, skipped: skipped) }
             while true {
                 let (received, size): ([UInt8], Int)
                 if let held = regexSearch?.heldLine {
@@ -162,19 +163,22 @@ struct ExpectationMatcher: @unchecked Sendable {
                     let before = buffer.readableBytes
                     guard let next = nextLine(&buffer, end: end) else { return nil }
                     guard case .message(let message) = next else {
-                        if case .failure(let message) = next { return .failed(message + " (after skipping \(skipped.lines) lines)") }
+                        if case .failure(let message) = next { return .failed(message + " (after skipping \(skipped.summary))") }
                         return nil
                     }
                     (received, size) = (message, before - buffer.readableBytes)
                 }
                 guard let outcome = judge(line, received, size: size, unit: "line") else { return nil }
                 if case .matched(let captures, let detail) = outcome {
-                    return .matched(captures: captures, detail: detail.adding(" after skipping \(skipped.lines) lines (\(skipped.bytes) bytes)"))
+                    return .matched(captures: captures, detail: detail.adding(" after skipping \(skipped.summary)"))
                 }
-                skipped.lines += 1
-                skipped.bytes += size
+                if let unless, (try? unless.regex.firstMatch(in: String(decoding: received, as: UTF8.self))) != nil {
+                    return .failed("a line matched unless \(unless.literal.description) while \(Self.describe(line, unit: framing.unit)) was awaited: "
+                                   + "\(ByteDiff.preview(received))" + (skipped.lines > 0 ? " (after skipping \(skipped.summary))" : ""))
+                }
+                skipped.add(received, size: size)
                 if skipped.bytes > max {
-                    return .failed("skipped \(skipped.lines) lines (\(skipped.bytes) bytes, over max \(max)) and none was \(Self.describe(line, unit: framing.unit)); "
+                    return .failed("skipped \(skipped.summary) (over max \(max)) and none was \(Self.describe(line, unit: framing.unit)); "
                                    + "the last: \(ByteDiff.preview(received))")
                 }
             }

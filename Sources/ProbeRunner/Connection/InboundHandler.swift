@@ -3,6 +3,7 @@ import Glibc
 #endif
 import NIOCore
 import ProbeScript
+import Synchronization
 
 /// Buffers what a connection receives and decides the pending expectation against it.
 ///
@@ -44,6 +45,8 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     private var buffer = ByteBuffer()
     private var pending: Pending?
     private(set) var end: InboundEnd?
+    /// Set once the peer has closed (FIN, RST, or an error): read from any thread.
+    private let peerClosed = Atomic<Bool>(false)
     private(set) var recent = RecentBytes()
     private var paused = false
     /// Why reading ever stopped: the scenario asked (`pause reading`, `read slowly`), or the
@@ -115,9 +118,15 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
 
     /// Records how the inbound side ended (the first cause wins) and decides any pending expectation.
     private func finish(_ cause: InboundEnd) {
-        if end == nil { end = cause }
+        if end == nil {
+            end = cause
+            if cause != .closedByProbe { peerClosed.store(true, ordering: .releasing) }
+        }
         decide()
     }
+
+    /// Whether the peer has closed the connection, as far as this handler has read.
+    var peerHasClosed: Bool { peerClosed.load(ordering: .acquiring) }
 
     /// Takes bytes the connection received before this handler had it (read from the socket
     /// before NIO did), as if they had just arrived.
@@ -154,7 +163,7 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     /// Marks the inbound side as reset by the peer, for a connection that was reset before its
     /// connect completed (no error reaches this handler then).
     func markReset() {
-        if end == nil { end = .reset }
+        finish(.reset)
     }
 
     /// Marks the connection as closed by the probe, before the close is issued.

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import ProbeScript
+import Synchronization
 
 /// One TCP connection of a scenario, opened by `connect` or `accept`.
 final class ProbeConnection: @unchecked Sendable {
@@ -40,6 +41,17 @@ final class ProbeConnection: @unchecked Sendable {
 
 
     private(set) var isClosed = false
+
+    /// Where the peer's close cut off a send (`max-line.scn:7 (after 10 of 10 bytes)`): the
+    /// next send fails, naming it.
+    var cutOffSend: String? {
+        get { cutOff.withLock { $0 } }
+        set { cutOff.withLock { $0 = newValue } }
+    }
+    private let cutOff = Mutex<String?>(nil)
+
+    /// Whether the peer has closed the connection (FIN, RST), as far as the probe has read.
+    var peerHasClosed: Bool { handler.peerHasClosed }
 
     /// Socket options every probe connection gets: no Nagle delay (each write leaves as its own
     /// segment), reads under the handler's control, and the peer's FIN seen as a half-close.

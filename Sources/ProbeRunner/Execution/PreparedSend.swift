@@ -20,6 +20,8 @@ final class PreparedSend {
     let recordsBefore: Int?
     /// How long its writes waited for the capture to catch up.
     var heldForCapture: Duration = .zero
+    /// `until closed`: how long from the step's start the peer has to close.
+    var closeWithin: Duration?
 
     init(statement: Statement, connection: ProbeConnection, data: SendStep.Data, payload: SendPayload, cuts: [Int],
          interval: Duration?, rate: Int?) {
@@ -40,9 +42,10 @@ final class PreparedSend {
     }
 
     /// One write of bytes held in memory: the usual send. A paced send that is not cut (all
-    /// its bytes fit the first twentieth of a second) is one write at once too.
+    /// its bytes fit the first twentieth of a second) is one write at once too. A send `until
+    /// closed` waits for the peer's close after its writes, so it is never just one write.
     var singleWrite: [UInt8]? {
-        guard cuts.isEmpty, payload.count <= ScenarioExecution.largestWrite, case .bytes(let bytes) = payload else { return nil }
+        guard cuts.isEmpty, closeWithin == nil, payload.count <= ScenarioExecution.largestWrite, case .bytes(let bytes) = payload else { return nil }
         return bytes
     }
 }

@@ -83,9 +83,9 @@ extension ScenarioExecution {
             return .until(delimiter.render(lookup), max: try resolve(max, "a size", Quantity.size))
         case .untilMatch(let literal, let max):
             return .untilMatch(try compile(literal, statement), max: try resolve(max, "a size", Quantity.size))
-        case .eventually(let match, let max):
+        case .eventually(let match, let max, let unless):
             return .eventually(try lineRule(match, statement), max: try max.map { try resolve($0, "a size", Quantity.size) } ?? Self.eventuallyMax,
-                               skipped: (0, 0))
+                               unless: try unless.map { try compile($0, statement) }, skipped: SkippedLines())
         case .any: return .any
         case .eof: return .eof
         case .reset: return .reset

@@ -15,11 +15,18 @@ extension ScenarioExecution {
         if connection.outputClosed {
             throw failure(statement, "\(connection.label) has shut down writing; nothing more can be sent", connection)
         }
+        if let cut = connection.cutOffSend {
+            throw failure(statement, "\(connection.label) is closed: the peer closed it during the send at \(cut)", connection)
+        }
         let payload = try payload(step, statement)
-        return PreparedSend(statement: statement, connection: connection, data: step.data, payload: payload,
-                            cuts: try plan(payload, step, statement),
-                            interval: try interval(step),
-                            rate: try step.rate.map { try resolve($0, "a rate", Quantity.rate) })
+        let prepared = PreparedSend(statement: statement, connection: connection, data: step.data, payload: payload,
+                                    cuts: try plan(payload, step, statement),
+                                    interval: try interval(step),
+                                    rate: try step.rate.map { try resolve($0, "a rate", Quantity.rate) })
+        if let untilClosed = step.untilClosed {
+            prepared.closeWithin = try untilClosed.within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
+        }
+        return prepared
     }
 
     /// How long a split waits between its pieces when no `every` says: long enough for a peer on
@@ -33,20 +40,26 @@ extension ScenarioExecution {
         return step.splitSweep || !step.splitOffsets.isEmpty ? Self.defaultSplitGap : nil
     }
 
-    /// Sends: a single write (the usual case) awaits only that write; pieces, pacing and
-    /// writes larger than `largestWrite` go through `sendInPieces`.
+    /// Sends: a single write (the usual case) awaits only that write; pieces, pacing, writes
+    /// larger than `largestWrite` and `until closed` go through `sendInPieces`. A send the
+    /// peer's close cuts off is noted, not failed.
     func send(_ send: PreparedSend) async throws {
-        if let bytes = send.singleWrite {
-            try await awaitStep { write(ByteBuffer(bytes: bytes), after: 0, send, done: $0) }
-            recordSend(send, head: bytes, writes: [])
-        } else {
-            try await sendInPieces(send)
+        do {
+            if let bytes = send.singleWrite {
+                try await awaitStep { write(ByteBuffer(bytes: bytes), after: 0, send, done: $0) }
+                recordSend(send, head: bytes, writes: [])
+            } else {
+                try await sendInPieces(send)
+            }
+        } catch let cut as SendCutOff {
+            noteCutOff(cut, send)
         }
     }
 
     @inline(never)
     private func sendInPieces(_ send: PreparedSend) async throws {
         let sendStart = clock.now
+        let closeBy = send.closeWithin.map { sendStart + $0 }
         var sent = 0
         var head: [UInt8] = []
         var writes: [String] = []
@@ -54,7 +67,11 @@ extension ScenarioExecution {
         for (index, piece) in pieces.enumerated() {
             if let rate = send.rate {
                 // Token bucket: the bytes already sent must have been "earned" at `rate` bytes/s.
-                try await sleep(until: sendStart + .nanoseconds(Int64(Double(sent) / Double(rate) * 1e9)), send.statement)
+                try await sleep(until: min(sendStart + .nanoseconds(Int64(Double(sent) / Double(rate) * 1e9)), closeBy ?? .now + .seconds(86_400)), send.statement)
+            }
+            if let closeBy {
+                if send.connection.peerHasClosed { throw SendCutOff(sent: sent, why: await peerEnd(of: send.connection)) }
+                if clock.now >= closeBy { throw notClosed(send, sent: sent) }
             }
             for block in stride(from: piece.lowerBound, to: piece.upperBound, by: Self.largestWrite) {
                 let bytes = try take(send.payload, block..<min(piece.upperBound, block + Self.largestWrite), send.statement)
@@ -68,10 +85,49 @@ extension ScenarioExecution {
                 // Pace against the planned times, so the sleeps' own overhead does not accumulate;
                 // but a write that finished late still gets 90% of the gap after it, or the
                 // next piece could leave with the last one and the fault not be made.
-                try await sleep(until: max(sendStart + interval * (index + 1), written + interval * 0.9), send.statement)
+                let next = max(sendStart + interval * (index + 1), written + interval * 0.9)
+                try await sleep(until: closeBy.map { min(next, $0) } ?? next, send.statement)
             }
         }
         recordSend(send, head: head, writes: writes)
+        if let closeBy { try await waitForPeerClose(send, by: closeBy) }
+    }
+
+    /// `until closed`, once every byte is sent: waits for the peer's close until `closeBy`,
+    /// looking every 5 ms (the handler notes the close as it reads it).
+    private func waitForPeerClose(_ send: PreparedSend, by closeBy: ContinuousClock.Instant) async throws {
+        while !send.connection.peerHasClosed {
+            guard clock.now < closeBy else { throw notClosed(send, sent: send.payload.count) }
+            try await sleep(until: min(clock.now + .milliseconds(5), closeBy), send.statement)
+        }
+        let how = await peerEnd(of: send.connection)
+        record(send.statement, "\(send.connection.label): the peer closed the connection (\(how)) after the send, as `until closed` waits for")
+    }
+
+    private func notClosed(_ send: PreparedSend, sent: Int) -> StepFailure {
+        let within = format(send.closeWithin ?? settings.timeout)
+        return failure(send.statement, "the peer did not close the connection within \(within) of the step's start (\(sent) of \(send.payload.count) bytes sent)",
+                       send.connection, waited: send.closeWithin)
+    }
+
+    /// How the peer ended the connection, in words: "FIN", "RST".
+    private func peerEnd(of connection: ProbeConnection) async -> String {
+        switch try? await connection.onLoop({ $0.end }) {
+        case .reset?: return "RST"
+        case .truncated?: return "FIN without close_notify"
+        case .error(let message)?: return message
+        default: return "FIN"
+        }
+    }
+
+    /// A send the peer's close cut off: noted in the log, and kept on the connection, whose
+    /// next send fails naming it. The step itself passes (a send `until closed` wanted it).
+    func noteCutOff(_ cut: SendCutOff, _ send: PreparedSend) {
+        let total = send.payload.count
+        let place = "\(send.statement.location.fileAndLine) (after \(cut.sent) of \(total) bytes)"
+        if send.closeWithin == nil { send.connection.cutOffSend = place }
+        record(send.statement, "\(send.connection.label): the peer closed the connection (\(cut.why)) after \(cut.sent) of \(total) bytes"
+               + (send.closeWithin == nil ? "; the send was cut off" : ", as `until closed` waits for"))
     }
 
     /// One write of a send, failing when the peer does not take it within the step's timeout;
@@ -89,6 +145,8 @@ extension ScenarioExecution {
         }
     }
 
+    /// A write that fails on its own (not within a `send` task) tells `done` after noting a
+    /// cut-off, which passes the step.
     private func writeNow(_ bytes: ByteBuffer, _ wait: Duration, _ byDeadline: Bool, after sent: Int, _ send: PreparedSend, done: @escaping StepDone) {
         send.connection.send(bytes, timeout: wait.timeAmount) { result in
             if case .success(true) = result { return done(nil) }
@@ -96,15 +154,18 @@ extension ScenarioExecution {
         }
     }
 
-    /// Why a write failed: an error, or the peer not taking it in time.
+    /// Why a write failed: the peer's close (a `SendCutOff`, which the send notes), an error,
+    /// or the peer not taking it in time.
     @inline(never)
-    private func writeFailure(_ problem: Error?, _ wait: Duration, _ byDeadline: Bool, after sent: Int, _ send: PreparedSend) async -> StepFailure {
+    private func writeFailure(_ problem: Error?, _ wait: Duration, _ byDeadline: Bool, after sent: Int, _ send: PreparedSend) async -> Error {
         let (statement, connection, total) = (send.statement, send.connection, send.payload.count)
         let failure: StepFailure
         if let problem {
+            let end = try? await connection.onLoop({ $0.end })
+            if let cause = SendCutOff.peerClose(problem, end: end) { return SendCutOff(sent: sent, why: cause) }
             // A channel closes when the peer resets it; say so rather than "I/O on closed channel".
             var why = "\(problem)"
-            if case ChannelError.ioOnClosedChannel = problem, let end = try? await connection.onLoop({ $0.end }) { why = end.description }
+            if case ChannelError.ioOnClosedChannel = problem, let end { why = end.description }
             failure = self.failure(statement, "send failed after \(sent) of \(total) bytes: \(why)", connection)
         } else {
             let why = byDeadline ? "the scenario deadline of \(format(settings.deadline)) passed" : "a write blocked for \(format(wait))"

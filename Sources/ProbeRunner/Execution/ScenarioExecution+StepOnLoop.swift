@@ -23,6 +23,10 @@ extension ScenarioExecution {
             }
             write(ByteBuffer(bytes: bytes), after: 0, prepared) { problem in
                 if problem == nil { self.recordSend(prepared, head: bytes, writes: []) }
+                if let cut = problem as? SendCutOff {
+                    self.noteCutOff(cut, prepared)
+                    return done(nil)
+                }
                 done(problem)
             }
         case .expect(let expectation, let within):

@@ -24,11 +24,15 @@ final class StepMachine: @unchecked Sendable {
         let turns: Int
         /// `{i}` outside it, restored when it ends.
         let outerTurn: Int?
+        /// A `repeat … until closed`: the statement, whose block ends when the peer closes.
+        var untilClosed: Statement?
     }
 
     private let execution: ScenarioExecution
     private let ending: Ending
     private var positions: [Position]
+    /// A `repeat … until closed` whose turns ran out: the machine waits for the peer's close.
+    private var awaitingClose: Statement?
 
     /// Runs `body` in `execution`, then reports to `ending`; call `advance` on the run's loop.
     init(_ execution: ScenarioExecution, running body: [Statement], then ending: Ending) {
@@ -42,36 +46,56 @@ final class StepMachine: @unchecked Sendable {
     /// a turn of the loop of its own, as a task would: ten thousand copies take turns, and none
     /// runs its steps on inside another's read.
     func advance() {
-        while let statement = nextStatement() {
-            do {
+        do {
+            while let statement = try nextStatement() {
                 guard execution.remaining > .zero else { throw execution.deadlinePassed(before: statement) }
                 execution.announce(statement)
-                if case .repeatBlock(let count, let body) = statement.kind {
-                    enter(body, turns: try execution.repeatTimes(count))
+                if case .repeatBlock(let count, let body, let untilClosed) = statement.kind {
+                    try enter(body, turns: try execution.repeatTimes(count), untilClosed: untilClosed ? statement : nil)
                     continue
                 }
                 let waits = try execution.stepOnLoop(statement) { problem in
                     if let problem { self.end(problem) } else { self.execution.group.next().execute { self.advance() } }
                 }
                 if waits { return }
-            } catch {
-                return end(error)
             }
+            if let block = awaitingClose {
+                awaitingClose = nil
+                execution.onTask { try await self.execution.waitForClose(in: block) }.tell { problem in
+                    if let problem { self.end(problem) } else { self.execution.group.next().execute { self.advance() } }
+                }
+                return
+            }
+        } catch {
+            return end(error)
         }
         end(nil)
     }
 
     /// A `repeat`'s first turn, with `{i}` at 0.
-    private func enter(_ body: [Statement], turns: Int) {
-        guard turns > 0, !body.isEmpty else { return }
-        positions.append(Position(body: body, turns: turns, outerTurn: execution.repeatTurn))
+    private func enter(_ body: [Statement], turns: Int, untilClosed: Statement?) throws {
+        guard !body.isEmpty else { return }
+        guard turns > 0 else {
+            awaitingClose = untilClosed
+            return
+        }
+        positions.append(Position(body: body, turns: turns, outerTurn: execution.repeatTurn, untilClosed: untilClosed))
         execution.repeatTurn = 0
     }
 
-    /// The next statement to run, through the turns of `repeat`s; nil when the block is done.
-    private func nextStatement() -> Statement? {
+    /// The next statement to run, through the turns of `repeat`s; nil when the block is done,
+    /// or when a `repeat … until closed` ran out of turns and the machine must wait for the
+    /// peer's close (`awaitingClose`). Such a repeat ends at the first step boundary after its
+    /// peer closed.
+    private func nextStatement() throws -> Statement? {
         while let position = positions.last {
             let top = positions.count - 1
+            if let untilClosed = position.untilClosed, execution.peerHasClosed(in: untilClosed) {
+                execution.noteClosed(untilClosed, afterTurns: position.turn + (position.next > 0 ? 1 : 0))
+                positions.removeLast()
+                execution.repeatTurn = position.outerTurn
+                continue
+            }
             if position.next < position.body.count {
                 positions[top].next += 1
                 return position.body[position.next]
@@ -84,6 +108,10 @@ final class StepMachine: @unchecked Sendable {
             }
             positions.removeLast()
             execution.repeatTurn = position.outerTurn
+            if let untilClosed = position.untilClosed {
+                awaitingClose = untilClosed
+                return nil
+            }
         }
         return nil
     }

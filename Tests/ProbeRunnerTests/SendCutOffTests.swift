@@ -1,0 +1,125 @@
+import Foundation
+import ProbeHost
+import TestSupport
+import Testing
+
+/// A send the peer's close cuts off is noted, not failed: a server that refuses an over-long
+/// line and closes at once, or ends a slowloris drip at its timeout, is right. What arrived can
+/// still be read; the next send fails, naming the send that was cut off. `until closed` drips
+/// until the peer closes, on a send and on a `repeat` block.
+@Suite struct SendCutOffTests {
+    static let server = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/line_limit_server.py").path
+    static let spawn = "spawn server \"python3 \(server)\" ready when stdout /^(?<port>[0-9]+)$/ within 10s"
+
+    /// Scenarios/max-line.scn, its body as shipped, against a server that answers and closes at
+    /// once (RST, with the rest of the drip unread): 20 runs of 20 pass.
+    @Test func maxLinePassesAgainstAServerThatClosesAtOnce() async throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Scenarios/max-line.scn").standardized.path
+        let shipped = try String(contentsOfFile: file, encoding: .utf8)
+        let body = shipped.replacingOccurrences(of: "include \"lib/linechat-server.inc\"", with: "var host = \"127.0.0.1\"\nset timeout 2s\n" + Self.spawn)
+        #expect(body != shipped)
+        var passed = 0
+        for _ in 0..<20 {
+            let result = try await ScenarioHarness.run(body)
+            result.expectPassed()
+            if result.failure == nil { passed += 1 } else { break }
+        }
+        #expect(passed == 20)
+    }
+
+    /// A drip the server cuts: the step passes and says so, the refusal is read, and the next
+    /// send fails naming the send that was cut off.
+    @Test func aCutOffSendIsNotedAndTheNextSendNamesIt() async throws {
+        let result = try await ScenarioHarness.run("""
+            set timeout 3s
+            \(Self.spawn)
+            connect 127.0.0.1:{port}
+            send "\(String(repeating: "x", count: 3000))" in chunks of 100 every 5ms
+            expect line "ERR line too long"
+            send line "more"
+            """)
+        result.expectFailure(line: 6, containing: "connection #1 is closed: the peer closed it during the send at test.scn:4 (after ")
+        #expect(result.log.contains { $0.message.contains("the peer closed the connection (") && $0.message.contains("of 3000 bytes; the send was cut off") },
+                "\(result.log.map(\.message))")
+    }
+
+    /// haproxy's `timeout http-request 2s` ends a slowloris drip with 408 and a close: ten
+    /// copies drip a header a byte every 100 ms `until closed within 3s`, and all ten pass.
+    @Test(.haproxy) func haproxyEndsASlowlorisDripAtItsTimeout() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-haproxy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = try #require(FreePort.pick())
+        let configuration = folder.appendingPathComponent("haproxy.cfg")
+        try """
+            global
+              maxconn 64
+            defaults
+              mode http
+              timeout connect 1s
+              timeout client 10s
+              timeout server 10s
+              timeout http-request 2s
+            frontend front
+              bind 127.0.0.1:\(port)
+              default_backend back
+            backend back
+              server none 127.0.0.1:9
+
+            """.write(to: configuration, atomically: true, encoding: .utf8)
+        let result = try await ScenarioHarness.run("""
+            set timeout 5s
+            spawn haproxy "\(try #require(Requirement.haproxy.path)) -db -f {cfg}" ready on 127.0.0.1:{port} within 10s
+            parallel 10 {
+              connect 127.0.0.1:{port}
+              send "GET / HTTP/1.1\\r\\nHost: test\\r\\n"
+              send "X-Slow: \(String(repeating: "a", count: 100))\\r\\n" in chunks of 1 every 100ms until closed within 3s
+              expect line /^HTTP\\/1.[01] 408 /
+            }
+            """, variables: ["cfg": configuration.path, "port": String(port)])
+        result.expectPassed()
+        #expect(result.parallel.first.map { $0.passed == 10 && $0.failed == 0 } == true, "\(result.parallel)")
+    }
+
+    /// `until closed within D`: passes when the peer closes within D of the step's start, the
+    /// payload sent or not; fails when it does not, on a send and on a repeat block.
+    @Test func untilClosedWaitsForThePeersClose() async throws {
+        let cut = try await ScenarioHarness.run("""
+            set timeout 1s
+            \(Self.spawn)
+            connect 127.0.0.1:{port}
+            send random 64KiB in chunks of 50 every 2ms until closed within 3s
+            expect line "ERR line too long"
+            """)
+        cut.expectPassed()
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let started = ContinuousClock.now
+        let open = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            send "x" in chunks of 1 every 10ms until closed within 300ms
+            """, against: peer)
+        open.expectFailure(line: 2, containing: "the peer did not close the connection within 300ms of the step's start (1 of 1 bytes sent)")
+        #expect(ContinuousClock.now - started < .seconds(2))
+        let repeated = try await ScenarioHarness.run("""
+            set timeout 1s
+            \(Self.spawn)
+            connect 127.0.0.1:{port}
+            repeat 300 {
+              send "xxxxxxxxxx"
+              sleep 2ms
+            } until closed
+            send "\\r\\n"
+            expect line "ERR line too long"
+            """)
+        repeated.expectPassed()
+        #expect(repeated.log.contains { $0.message.contains("during turn") && $0.message.contains("of the repeat, as `until closed` waits for") },
+                "\(repeated.log.map(\.message))")
+        let ranOut = try await ScenarioHarness.run("""
+            set timeout 300ms
+            connect 127.0.0.1:{port}
+            repeat 3 { send "x" } until closed
+            """, against: peer)
+        ranOut.expectFailure(line: 3, containing: "the peer did not close connection #1 within the repeat's 3 turns and 300ms after them")
+    }
+}
