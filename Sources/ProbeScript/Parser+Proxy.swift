@@ -31,13 +31,20 @@ extension Parser {
             change = .rate(try argument("a rate", hint: Quantity.rateHint, Quantity.rate))
         case "slice":
             let token = try word("a slice size range N..M")
-            let bounds = token.word!.split(separator: ".", omittingEmptySubsequences: false)
-            guard bounds.count == 3, bounds[1].isEmpty, let low = Int(bounds[0]), let high = Int(bounds[2]), low >= 1, low <= high else {
-                throw failure("'\(token.word!)' is not a slice size range N..M (1 <= N <= M)", at: token, hint: "for example: slice 1..8")
+            let text = token.word!
+            let bad = failure("'\(text)' is not a slice size range N..M (1 <= N <= M)", at: token, hint: "for example: slice 1..8")
+            guard let dots = text.firstRange(of: "..") else { throw bad }
+            // Each bound is a whole number or a `{variable}`, resolved when the step runs.
+            func bound(_ part: Substring) throws -> Argument<Int> {
+                let template = Template.word(String(part), at: token.location)
+                if !part.isEmpty, !template.variables.isEmpty { return Argument(interpolated: template, text: String(part), at: token.location) }
+                guard let value = Int(part), value >= 1 else { throw bad }
+                return Argument(value, text: String(part), at: token.location)
             }
+            let low = try bound(text[..<dots.lowerBound]), high = try bound(text[dots.upperBound...])
+            if let min = low.literal, let max = high.literal, min > max { throw bad }
             let every = take("every") ? try duration() : nil
-            change = .slice(min: Argument(low, text: String(bounds[0]), at: token.location),
-                            max: Argument(high, text: String(bounds[2]), at: token.location), every: every)
+            change = .slice(min: low, max: high, every: every)
         case "hold": change = .hold
         case "release": change = .release
         case "cut":

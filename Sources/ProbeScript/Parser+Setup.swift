@@ -24,16 +24,16 @@ extension Parser {
     /// The largest `set max-message`: 1 GiB.
     static let largestMessage = 1 << 30
 
-    /// `lines`, or `length 1|2|4|8 [big|little]`.
-    mutating func messageFraming() throws -> MessageFraming {
+    /// `lines`, or `length 1|2|4|8|{w} [big|little]`.
+    mutating func messageFraming() throws -> FramingSetting {
         guard try keyword(["lines", "length"], after: "set framing") == "length" else { return .lines }
-        let token = try word("a header width (1, 2, 4 or 8 bytes)")
-        guard let width = Int(token.word!), LengthHeader.widths.contains(width) else {
-            throw failure("a length header is 1, 2, 4 or 8 bytes, not '\(token.word!)'", at: token, hint: "set framing length 2")
+        let width = try count("a header width (1, 2, 4 or 8 bytes)")
+        if let value = width.literal, !LengthHeader.widths.contains(value) {
+            throw failure("a length header is 1, 2, 4 or 8 bytes, not '\(width.text)'", at: tokens[position - 1], hint: "set framing length 2")
         }
         var bigEndian = true
         if current.word == "big" || current.word == "little" { bigEndian = advance().word == "big" }
-        return .length(LengthHeader(width: width, bigEndian: bigEndian))
+        return .length(width: width, bigEndian: bigEndian)
     }
 
     mutating func terminator() throws -> Terminator {

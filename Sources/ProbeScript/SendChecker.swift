@@ -11,7 +11,8 @@ public struct SendChecker {
 
     private var diagnostics: [Diagnostic] = []
     private var terminator = Terminator.crlf
-    private var framing = MessageFraming.lines
+    /// nil while a `{variable}` width leaves it unknown until the run.
+    private var framing: MessageFraming? = .lines
     private var firstSweep: Statement?
 
     private mutating func walk(_ statements: [Statement]) {
@@ -20,7 +21,7 @@ public struct SendChecker {
             case .set(.terminator(let value)):
                 terminator = value
             case .set(.framing(let value)):
-                framing = value
+                framing = value.literal
             case .send(let send):
                 check(send, statement)
             case .repeatBlock(_, let body, _), .parallel(_, let body):
@@ -57,8 +58,9 @@ public struct SendChecker {
         case .line(let template): return template.literalBytes.map { $0.count + terminator.bytes.count }
         case .message(let template):
             switch framing {
-            case .lines: return template.literalBytes.map { $0.count + terminator.bytes.count }
-            case .length(let header): return template.literalBytes.map { $0.count + header.width }
+            case .lines?: return template.literalBytes.map { $0.count + terminator.bytes.count }
+            case .length(let header)?: return template.literalBytes.map { $0.count + header.width }
+            case nil: return nil
             }
         case .file, .random, .webSocket: return nil
         }

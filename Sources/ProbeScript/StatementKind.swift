@@ -53,7 +53,7 @@ public enum Setting: Sendable, Hashable {
     case capture(CaptureMode)
     case unread(UnreadPolicy)
     /// `set framing lines | length W [big|little]`: how `send message` and `expect message` frame.
-    case framing(MessageFraming)
+    case framing(FramingSetting)
     /// `set max-message SIZE`: the longest message (or length header) accepted.
     case maxMessage(Argument<Int>)
     /// `set websocket auto-pong on|off`: whether the probe answers pings itself.
@@ -64,6 +64,21 @@ public enum Setting: Sendable, Hashable {
 public enum MessageFraming: Sendable, Hashable {
     case lines
     case length(LengthHeader)
+}
+
+/// `set framing` as written: the length field's width may be a `{variable}`, resolved (and
+/// checked against `LengthHeader.widths`) when the step runs.
+public enum FramingSetting: Sendable, Hashable {
+    case lines
+    case length(width: Argument<Int>, bigEndian: Bool)
+
+    /// The framing, when the file alone says it (no variable in the width).
+    public var literal: MessageFraming? {
+        switch self {
+        case .lines: return .lines
+        case .length(let width, let bigEndian): return width.literal.map { .length(LengthHeader(width: $0, bigEndian: bigEndian)) }
+        }
+    }
 }
 
 /// The right-hand side of `var NAME = ...`.

@@ -13,6 +13,18 @@ import Testing
 
         """
 
+    /// The header's width and byte order from a variable, resolved and checked when the step runs.
+    @Test func theWidthMayBeAVariable() async throws {
+        let result = try await ScenarioHarness.run(Self.pair + """
+            set framing length {w} little
+            c: send message "hi"
+            s: expect hex"02 00 00 00 68 69"
+            """, variables: ["w": "4"])
+        result.expectPassed()
+        let wrong = try await ScenarioHarness.run(Self.pair + "set framing length {w}", variables: ["w": "3"])
+        wrong.expectFailure(line: 5, containing: "a length header is 1, 2, 4 or 8 bytes, not 3")
+    }
+
     @Test func everyExpectFormPasses() async throws {
         let result = try await ScenarioHarness.run(Self.pair + #"""
             set framing length 2

@@ -23,9 +23,8 @@ import Testing
             send line "{rest}"
             """)
         let kinds = statements.map(\.kind)
-        #expect(kinds[0] == .set(.framing(.length(LengthHeader(width: 2)))))
-        #expect(kinds[1] == .set(.framing(.length(LengthHeader(width: 4, bigEndian: false)))))
-        #expect(kinds[2] == .set(.framing(.lines)))
+        let framings: [MessageFraming] = kinds.compactMap { if case .set(.framing(let framing)) = $0 { return framing.literal } else { return nil } }
+        #expect(framings == [.length(LengthHeader(width: 2)), .length(LengthHeader(width: 4, bigEndian: false)), .lines])
         guard case .set(.maxMessage(let size)) = kinds[3], case .send(let send) = kinds[4] else { Issue.record("\(kinds)"); return }
         #expect(size.literal == 65536)
         #expect(send.data == .message(Template(literal: "hi")) && send.splitOffsets.map(\.literal) == [1])

@@ -238,3 +238,54 @@ import Testing
         #expect(result.diagnostics[1].message.hasPrefix("invalid regex /[z-a]/: "))
     }
 }
+
+/// Every numeric argument of the grammar takes a `{variable}`: sizes, counts, widths,
+/// durations, rates, ports, close codes, slice bounds.
+@Suite struct NumericVariableTests {
+    @Test func everyNumericArgumentTakesAVariable() {
+        let text = """
+            set timeout {d}
+            set deadline {d}
+            set max-line {n}
+            set max-message {n}
+            set framing length {n} little
+            set framing lines
+            spawn server "x --port {port}" ready on {host}:{port} within {d}
+            expect exit server code {n} within {d}
+            expect stdout server line "x" within {d}
+            connect c {host}:{port} timeout {d} rcvbuf {n} sndbuf {n}
+            listen l {host}:{port}
+            accept s on l within {d}
+            send "abc" in chunks of {n} every {d} at {n}KiB/s until closed within {d}
+            send "abc" split at {n},{m} every {d}
+            send random {n}
+            send text "x" in frames of {n} every {d}
+            send close {n} "bye"
+            expect line "x" within {d}
+            expect bytes {n}
+            expect until "x" max {n}
+            expect until /x/ max {n}
+            expect eventually line "x" max {n}
+            expect nothing for {d}
+            expect message bytes {n}
+            expect binary bytes {n}
+            expect close {n}
+            read slowly {n} bytes every {d} for {d}
+            read slowly {n} bytes every {d} total {n}
+            sleep {d}
+            repeat {n} { send "x" } until closed
+            parallel {n} { sleep {d} }
+            assert wire from peer segments <= {n}
+            assert wire from peer max-segment <= {n}
+            assert wire from peer bytes = {n}
+            assert wire from peer records = {n}
+            proxy p {host}:{port} to {host}:{port}
+            p: delay {d} jitter {d}
+            p: rate {n}KiB/s
+            p: slice {n}..{m} every {d}
+            p: cut after {n} bytes
+            """
+        let result = ScenarioLoader.load("t.scn", predefinedVariables: ["d", "n", "m", "host", "port"]) { _ in text }
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.description))")
+    }
+}

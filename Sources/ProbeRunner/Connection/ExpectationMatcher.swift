@@ -178,8 +178,8 @@ struct ExpectationMatcher: @unchecked Sendable {
                 }
                 skipped.add(received, size: size)
                 if skipped.bytes > max {
-                    return .failed("skipped \(skipped.summary) (over max \(max)) and none was \(Self.describe(line, unit: framing.unit)); "
-                                   + "the last: \(ByteDiff.preview(received))")
+                    return .failed("skipped \(skipped.lines) lines (\(skipped.bytes) bytes, over max \(max)) and none was \(Self.describe(line, unit: framing.unit)); "
+                                   + "the last: \(ByteDiff.preview(received)); skipped\(skipped.shown)")
                 }
             }
         case .untilMatch(let regex, let max):

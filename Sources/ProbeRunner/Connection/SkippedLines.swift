@@ -14,7 +14,11 @@ struct SkippedLines {
     /// "0 lines", "2 lines (14 bytes): "a", "b"", "5 lines (40 bytes), the first three: …".
     var summary: String {
         guard lines > 0 else { return "0 lines" }
-        let shown = first.map { ByteDiff.preview($0) }.joined(separator: ", ")
-        return "\(lines) line\(lines == 1 ? "" : "s") (\(bytes) bytes)" + (lines > first.count ? ", the first three: " : ": ") + shown
+        return "\(lines) line\(lines == 1 ? "" : "s") (\(bytes) bytes)" + shown
+    }
+
+    /// ": "a", "b"", or ", the first three: "a", "b", "c"" when there were more.
+    var shown: String {
+        (lines > first.count ? ", the first three: " : ": ") + first.map { ByteDiff.preview($0) }.joined(separator: ", ")
     }
 }

@@ -312,7 +312,11 @@ final class ScenarioExecution {
         case .maxLine(let value): settings.maxLine = try resolve(value, "a size", Quantity.size)
         case .capture: break // read before the run starts: see WireSession.isNeeded
         case .unread(let policy): settings.unread = policy
-        case .framing(let framing): settings.messageFraming = framing
+        case .framing(.lines): settings.messageFraming = .lines
+        case .framing(.length(let width, let bigEndian)):
+            let bytes = try resolve(width, "a header width (1, 2, 4 or 8 bytes)", Quantity.integer)
+            guard LengthHeader.widths.contains(bytes) else { throw failure(statement, "a length header is 1, 2, 4 or 8 bytes, not \(bytes)") }
+            settings.messageFraming = .length(LengthHeader(width: bytes, bigEndian: bigEndian))
         case .webSocketAutoPong(let on): settings.webSocketAutoPong = on
         case .maxMessage(let value):
             let size = try resolve(value, "a size", Quantity.size)
