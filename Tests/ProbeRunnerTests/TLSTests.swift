@@ -40,6 +40,7 @@ import Testing
             s: expect "chunk"
             c: close
             s: expect eof
+            c: assert tls version = 1.3
             """)
         result.expectPassed()
         #expect(result.log.contains { $0.message.contains("in 5 writes") && $0.message.hasSuffix("in 5 TLS records") }, "\(result.log.map(\.message))")

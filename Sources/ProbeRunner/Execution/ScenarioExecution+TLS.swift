@@ -161,8 +161,9 @@ extension ScenarioExecution {
     }
 
     /// `assert tls …` on the current connection's session.
+    /// `assert tls …` judges the handshake, which stays known after the connection closed.
     func assertTLS(_ assertion: TLSAssertion, _ statement: Statement) throws {
-        let connection = try target(statement)
+        let connection = try target(statement, allowClosed: true)
         guard let session = connection.tls else {
             throw failure(statement, "\(connection.label) does not speak TLS (open it with 'connect … tls', 'listen … tls' or 'starttls')", connection)
         }
