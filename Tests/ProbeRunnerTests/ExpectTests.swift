@@ -137,6 +137,22 @@ import Testing
         closed.expectFailure(line: 6, containing: "had 5 unread bytes when it was closed")
         let allRead = try await ScenarioHarness.run("set unread fail\n" + steps + "\nexpect line \"FOO\"", against: peer)
         allRead.expectPassed()
+        // Copies keep no notes of their own: the block names what they left, once.
+        let copies = try await ScenarioHarness.run("parallel 3 {\n" + steps + "\n}", against: peer)
+        copies.expectPassed()
+        #expect(copies.notes.contains("test.scn:1 parallel 3: 3 of 3 copies left 5 bytes unread (the first: \"FOO\\r\\n\") (no expect read them; `set unread fail` makes this a failure)"),
+                "\(copies.notes)")
+    }
+
+    /// A peer that answers and then leaves, by RST or FIN, still leaves its answer unread: under
+    /// `set unread fail` the scenario fails naming it.
+    @Test func unreadBytesOfAPeerThatLeftAreNamed() async throws {
+        for behaviour in [PeerBehaviour.answerThenReset(Array("ERR busy\r\n".utf8)), .finAfter(Array("ERR busy\r\n".utf8))] {
+            let peer = try await TestPeer.start(behaviour)
+            defer { Task { await peer.stop() } }
+            let result = try await ScenarioHarness.run("set unread fail\nconnect 127.0.0.1:{port}\nsleep 200ms\n", against: peer)
+            result.expectFailure(line: 3, containing: "connection #1 had 10 unread bytes when the scenario ended: \"ERR busy\\r\\n\" (set unread fail)")
+        }
     }
 
     @Test func aLineTimeoutNamesTheBareLFThatArrived() async throws {

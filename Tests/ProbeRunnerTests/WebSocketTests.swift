@@ -175,6 +175,21 @@ import Testing
 
         """#
 
+    /// A message decoded from the same read as the one an expect took, and never expected, is
+    /// unread like bytes: noted, or under `set unread fail` a failure.
+    @Test func aDecodedMessageNoExpectReadIsUnread() async throws {
+        let steps = Self.upgradedByHand + """
+            c: send hex"81 82 00 00 00 00 68 69 81 82 00 00 00 00 68 6f"
+            s: expect text "hi"
+            """
+        let noted = try await ScenarioHarness.run(steps)
+        noted.expectPassed()
+        #expect(noted.notes.contains { $0.hasPrefix("connection 's' had 1 WebSocket message decoded and not read (text \"ho\") when the scenario ended") },
+                "\(noted.notes)")
+        let failed = try await ScenarioHarness.run("set unread fail\n" + steps)
+        failed.expectFailure(line: 9, containing: "connection 's' had 1 WebSocket message decoded and not read (text \"ho\")")
+    }
+
     /// A split sweep over a frame sweeps its bytes, header included: the server's 4-byte frame
     /// is cut after each of its bytes 1 to 3 (the first cut inside the header), one run each.
     @Test func aSplitSweepCutsTheEncodedFrame() async throws {

@@ -34,16 +34,23 @@ extension ScenarioExecution {
         let recorder = LatencyRecorder()
         let children = (0..<copies).map { ScenarioExecution(parent: self, copy: $0, latencies: recorder) }
         let started = clock.now
+        var tally: ParallelTally?
         let failures: [(copy: Int, failure: StepFailure)] = await withCheckedContinuation { continuation in
-            let tally = ParallelTally(statement, copies: copies) { continuation.resume(returning: $0) }
-            for child in children { StepMachine(child, running: body, then: .copy(of: tally)).advance() }
+            let block = ParallelTally(statement, copies: copies) { continuation.resume(returning: $0) }
+            tally = block
+            for child in children { StepMachine(child, running: body, then: .copy(of: block)).advance() }
         }
         let summary = ParallelSummary(location: statement.location, copies: copies, passed: copies - failures.count,
                                       latencies: recorder.recorded)
         runRecord.parallelSummaries.append(summary)
         latencies?.add(recorder)
         record(statement, "parallel \(copies) in \(format(clock.now - started)): \(summary.description)")
-        if copyIndex == nil { runRecord.notes.append("\(statement.location.fileAndLine) parallel \(copies): \(summary.description)") }
+        if copyIndex == nil {
+            runRecord.notes.append("\(statement.location.fileAndLine) parallel \(copies): \(summary.description)")
+            if let unread = tally?.unreadNote {
+                runRecord.notes.append("\(statement.location.fileAndLine) parallel \(copies): \(unread) (no expect read them; `set unread fail` makes this a failure)")
+            }
+        }
         guard let first = failures.first else { return }
         var failure = first.failure
         // The scenario fails at the copy's failing step, and the message names the copy and the tally.
@@ -57,8 +64,10 @@ extension ScenarioExecution {
     /// A copy's end: its unread bytes judged when it passed (a copy judges them only under
     /// `set unread fail`), its connections closed and its subjects stopped. A copy that holds
     /// connections only, and passed, ends on the loop with no task.
-    func endCopy(after problem: Error?, of parallel: Statement) -> EventLoopFuture<StepFailure?> {
+    func endCopy(after problem: Error?, of tally: ParallelTally) -> EventLoopFuture<StepFailure?> {
         let loop = group.next()
+        let parallel = tally.statement
+        if problem == nil, settings.unread == .note { noteUnread(in: tally) }
         if problem == nil, settings.unread != .fail, subjects.isEmpty, table.holdsConnectionsOnly {
             return table.closeConnections(on: loop).map { nil }
         }
@@ -74,5 +83,15 @@ extension ScenarioExecution {
             promise.succeed(problem.map { $0 as? StepFailure ?? StepFailure(at: parallel.location, step: parallel.text, message: "copy \(copy): \($0)") })
         }
         return promise.futureResult
+    }
+
+    /// Under `set unread note` a copy keeps no note of its own: the bytes its open connections
+    /// hold unread go to the block's tally, which names them once for all copies. On the run's
+    /// loop, where the copies' connections read.
+    private func noteUnread(in tally: ParallelTally) {
+        for connection in table.all where !connection.isClosed && connection.eventLoop.inEventLoop {
+            let count = connection.handler.unconsumedBytes
+            if count > 0 { tally.noteUnread(count, head: connection.handler.unreadHead(80)) }
+        }
     }
 }

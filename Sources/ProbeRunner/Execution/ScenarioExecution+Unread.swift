@@ -17,10 +17,17 @@ extension ScenarioExecution {
     func judgeUnread(_ connection: ProbeConnection, _ statement: Statement?) async throws {
         // Copies of a parallel block keep no notes; they can still fail.
         guard settings.unread == .fail || (settings.unread == .note && copyIndex == nil) else { return }
-        guard let (head, count) = try? await connection.onLoop({ ($0.unreadHead(80), $0.unconsumedBytes) }), count > 0 else { return }
+        let session = connection.webSocket
+        guard let (head, count, messages) = try? await connection.onLoop({ ($0.unreadHead(80), $0.unconsumedBytes, session?.undelivered ?? []) }),
+              count > 0 || !messages.isEmpty else { return }
         let when = statement == nil ? "when the scenario ended" : "when it was closed"
-        let what = "\(connection.label) had \(count) unread byte\(count == 1 ? "" : "s") \(when): "
-            + ByteDiff.preview(head, limit: 80, total: count)
+        var unread: [String] = []
+        if !messages.isEmpty {
+            let shown = messages.prefix(3).map(\.description).joined(separator: ", ")
+            unread.append("\(messages.count) WebSocket message\(messages.count == 1 ? "" : "s") decoded and not read (\(shown)\(messages.count > 3 ? ", …" : ""))")
+        }
+        if count > 0 { unread.append("\(count) unread byte\(count == 1 ? "" : "s")") }
+        let what = "\(connection.label) had \(unread.joined(separator: " and ")) \(when)" + (count > 0 ? ": " + ByteDiff.preview(head, limit: 80, total: count) : "")
         if settings.unread == .note {
             runRecord.notes.append(what + " (no expect read them; `set unread fail` makes this a failure)")
             return

@@ -149,6 +149,10 @@ final class WebSocketSession: @unchecked Sendable {
         events.append(.text(bytes))
     }
 
+    /// Messages and control frames decoded (from the same read as one an expect took) that no
+    /// expect has read yet: unread, as bytes in the buffer are.
+    var undelivered: [WebSocketEvent] { events }
+
     /// How many unconsumed bytes a frame may need: a message, and the longest frame header.
     var bufferNeeded: Int { maxMessage + 14 }
 
