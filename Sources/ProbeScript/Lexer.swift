@@ -196,15 +196,23 @@ public struct Lexer {
         return digits
     }
 
-    /// Lexes the `"..."` of `hex"0d 0a ff"` (the index is at the quote).
-    private mutating func lexHex(from location: SourceLocation) -> [UInt8] {
+    /// Lexes the `"..."` of `hex"0d 0a ff"` (the index is at the quote); `{name}` inserts a
+    /// variable's bytes as they are.
+    private mutating func lexHex(from location: SourceLocation) -> Template {
         index += 1
+        var parts: [Template.Part] = []
         var bytes: [UInt8] = []
         var pending: String = ""
         var pendingLocation = here
         var reportedBadDigit = false
         while index < scalars.count, scalars[index] != "\"", scalars[index] != "\n" {
             let scalar = scalars[index]
+            if scalar == "{", pending.isEmpty, let close = Identifier.closingBrace(in: scalars, from: index + 1) {
+                if !bytes.isEmpty { parts.append(.bytes(bytes)); bytes = [] }
+                parts.append(.variable(String(scalars: scalars[(index + 1)..<close]), here.advanced(by: 1)))
+                index = close + 1
+                continue
+            }
             if scalar.properties.isASCIIHexDigit {
                 if pending.isEmpty { pendingLocation = here }
                 pending.unicodeScalars.append(scalar)
@@ -226,7 +234,8 @@ public struct Lexer {
         } else {
             error("unterminated hex string", at: location, hint: "close it with \" on the same line")
         }
-        return bytes
+        if !bytes.isEmpty || parts.isEmpty { parts.append(.bytes(bytes)) }
+        return Template(parts: parts)
     }
 
     /// Lexes `/pattern/flags`; `\/` is a slash inside the pattern.

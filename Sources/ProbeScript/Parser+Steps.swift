@@ -90,9 +90,9 @@ extension Parser {
             case "message":
                 if take("bytes") {
                     expectation = .messageOfLength(try size("a message length"))
-                } else if case .hex(let bytes) = current.kind {
+                } else if case .hex(let template) = current.kind {
                     advance()
-                    expectation = .message(.exact(Template(literal: bytes)))
+                    expectation = .message(.exact(template))
                 } else {
                     expectation = .message(try lineMatch())
                 }

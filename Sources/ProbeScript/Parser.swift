@@ -87,7 +87,7 @@ public struct Parser {
     mutating func data(_ what: String) throws -> Template {
         switch current.kind {
         case .string(let template): advance(); return template
-        case .hex(let bytes): advance(); return Template(literal: bytes)
+        case .hex(let template): advance(); return template
         default: throw failure("expected \(what) (a \"string\" or hex\"..\"), found \(current.display)", at: current)
         }
     }

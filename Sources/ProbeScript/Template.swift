@@ -43,13 +43,21 @@ public struct Template: Sendable, Hashable {
     /// A literal template returns its own bytes; any other makes one array, with room for a
     /// short variable's value and a line terminator (a `send` renders one every round trip).
     public func render(_ lookup: (String) -> String?) -> [UInt8] {
+        render(lookup, bytes: [:])
+    }
+
+    /// Renders the template, taking a variable's value from `bytes` when it is there (a value
+    /// that is not text, such as a regex group over binary input), else from `lookup`: either
+    /// way the value's bytes are written as they are.
+    public func render(_ lookup: (String) -> String?, bytes values: [String: [UInt8]]) -> [UInt8] {
         if let literalBytes { return literalBytes }
         var out: [UInt8] = []
         out.reserveCapacity(parts.reduce(Self.roomForValues) { if case .bytes(let bytes) = $1 { $0 + bytes.count } else { $0 } })
         for part in parts {
             switch part {
             case .bytes(let bytes): out += bytes
-            case .variable(let name, _): out.append(contentsOf: (lookup(name) ?? "").utf8)
+            case .variable(let name, _):
+                if let value = values[name] { out += value } else { out.append(contentsOf: (lookup(name) ?? "").utf8) }
             }
         }
         return out

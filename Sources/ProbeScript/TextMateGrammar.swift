@@ -36,7 +36,7 @@ public enum TextMateGrammar {
         let patterns: [(name: String, match: String)] = [
             ("comment.line.number-sign.scn", "#.*$"),
             ("entity.name.tag.connection.scn", "^\\s*[A-Za-z_][A-Za-z0-9_]*(\\.[0-9]+)?:(?=\\s)"),
-            ("string.quoted.double.hex.scn", "hex\"[0-9A-Fa-f\\s]*\""),
+            ("string.quoted.double.hex.scn", "hex\"[0-9A-Za-z\\s:{}_.?-]*\""),
             ("string.quoted.double.scn", "\"(\\\\.|[^\"\\\\])*\""),
             ("string.regexp.scn", "/(\\\\.|[^/\\\\\\n])+/"),
             ("variable.other.interpolation.scn", "\\{[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z]+)?\\}"),

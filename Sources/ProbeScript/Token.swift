@@ -4,7 +4,7 @@ public struct Token: Sendable, Hashable {
         /// A bare word: keyword, name, number, duration, address; may hold `{name}`.
         case word(String)
         case string(Template)
-        case hex([UInt8])
+        case hex(Template)
         case regex(RegexLiteral)
         case comma
         case semicolon

@@ -275,3 +275,31 @@ import Testing
             """, against: peer).expectFailure(line: 12, containing: "within max-line 4 bytes")
     }
 }
+
+/// A variable's value is bytes: a regex group over binary input keeps the exact bytes it took,
+/// and `{name}` writes them back unchanged, in strings and in hex; the log shows them as hex.
+@Suite struct BinaryValueTests {
+    @Test func aGroupOverBinaryBytesIsSentBackUnchanged() async throws {
+        let result = try await ScenarioHarness.run(#"""
+            set timeout 2s
+            listen l 127.0.0.1:0
+            connect c 127.0.0.1:{l.port}
+            accept s on l
+            s: send hex"90 03 ff fe 00"
+            c: expect until /\x90\x03(?<pid>..)/ max 16
+            c: send hex"40 02 {pid}"
+            s: expect hex"40 02 ff fe"
+            c: send "\x40\x02{pid}"
+            s: expect hex"40 02 ff fe"
+            c: expect bytes 1 = hex"00"
+            s: send "id=\xff\x80\r\n"
+            c: expect line /^id=(?<id>..)$/
+            c: send hex"{id} {id}"
+            s: expect hex"ff 80 ff 80"
+            """#)
+        result.expectPassed()
+        let log = result.log.map(\.message)
+        #expect(log.contains { $0.hasSuffix("→ {pid}=hex\"ff fe\"") }, "\(log)")
+        #expect(log.contains { $0.hasSuffix("→ {id}=hex\"ff 80\"") }, "\(log)")
+    }
+}

@@ -25,7 +25,13 @@ import Testing
     @Test func hexStringsAcceptSpacesAndColons() {
         let (tokens, diagnostics) = kinds(#"send hex"0d 0a:ff-00""#)
         #expect(diagnostics.isEmpty)
-        #expect(tokens[1] == .hex([0x0d, 0x0a, 0xff, 0x00]))
+        #expect(tokens[1] == .hex(Template(literal: [0x0d, 0x0a, 0xff, 0x00])))
+        // `{name}` inserts a variable's bytes between the hex digits.
+        let (withVariable, clean) = kinds(#"send hex"40 02 {pid}""#)
+        #expect(clean.isEmpty)
+        guard case .hex(let template) = withVariable[1] else { Issue.record("\(withVariable)"); return }
+        #expect(template.parts.count == 2 && template.variables.map(\.name) == ["pid"])
+        #expect(template.render { $0 == "pid" ? "\u{1}" : nil } == [0x40, 0x02, 0x01])
     }
 
     @Test func regexKeepsEscapedSlashesAndClassSlashesAndFlags() {

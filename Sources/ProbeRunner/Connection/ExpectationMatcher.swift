@@ -172,7 +172,7 @@ struct ExpectationMatcher: @unchecked Sendable {
                 if case .matched(let captures, let detail) = outcome {
                     return .matched(captures: captures, detail: detail.adding(" after skipping \(skipped.summary)"))
                 }
-                if let unless, (try? unless.regex.firstMatch(in: String(decoding: received, as: UTF8.self))) != nil {
+                if let unless, RegexSearch.firstMatch(unless, inLine: received) != nil {
                     return .failed("a line matched unless \(unless.literal.description) while \(Self.describe(line, unit: framing.unit)) was awaited: "
                                    + "\(ByteDiff.preview(received))" + (skipped.lines > 0 ? " (after skipping \(skipped.summary))" : ""))
                 }
@@ -230,7 +230,7 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .head(let max):
             if let index = search.find([13, 10, 13, 10], in: buffer, limit: max) {
                 let head = buffer.readBytes(length: index + 4)!
-                return .matched(captures: ["head": String(decoding: head, as: UTF8.self)], detail: "an HTTP head of \(head.count) bytes")
+                return .matched(captures: ["head": head], detail: "an HTTP head of \(head.count) bytes")
             }
             if buffer.readableBytes >= max { return .failed("no blank line ending an HTTP head within \(max) bytes: \(ByteDiff.preview(buffer.readableBytesView.prefix(64)))") }
             guard let end else { return nil }
@@ -325,7 +325,9 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .exact(let expected): return expected == received
         case .contains(let needle): return needle.isEmpty || received.indices.contains { received[$0...].starts(with: needle) }
         case .length(let count): return received.count == count
-        case .regex(let compiled): return (try? compiled.regex.firstMatch(in: String(decoding: received, as: UTF8.self))) != nil
+        case .regex(let compiled):
+            let (text, readsBytes) = RegexSearch.text(of: received)
+            return (try? (readsBytes ? compiled.scalarRegex : compiled.regex).firstMatch(in: text)) != nil
         }
     }
 
@@ -346,7 +348,7 @@ struct ExpectationMatcher: @unchecked Sendable {
             if matches(line, received) { return .matched(captures: [:], detail: shown) }
             return .failed("expected a \(unit) of \(count) bytes, received one of \(received.count): \(ByteDiff.preview(received))")
         case .regex(let compiled):
-            return verdict(compiled, received, RegexSearch.firstMatch(compiled, in: String(decoding: received, as: UTF8.self), readsBytes: false), unit: unit)
+            return verdict(compiled, received, RegexSearch.firstMatch(compiled, inLine: received), unit: unit)
         }
     }
 

@@ -1,7 +1,8 @@
 /// How an expectation ended.
 public enum MatchOutcome: Sendable, Equatable {
     /// Matched; regex named groups give variables.
-    case matched(captures: [String: String], detail: MatchDetail)
+    /// Its regex's named groups, each with the exact bytes it took.
+    case matched(captures: [String: [UInt8]], detail: MatchDetail)
     /// Cannot match: `message` says what was expected and what arrived instead.
     case failed(String)
     /// Nothing decided before the timeout; `waitingFor` says what was awaited, `pending` what had arrived.

@@ -10,7 +10,8 @@ final class RegexSearch: @unchecked Sendable {
     /// A match: where it ends (in characters), and what its named groups took.
     struct Found: Sendable {
         let length: Int
-        let captures: [String: String]
+        /// Each named group's exact bytes.
+        let captures: [String: [UInt8]]
     }
 
     /// What a finished search found in a text's first `bytes` bytes.
@@ -55,17 +56,31 @@ final class RegexSearch: @unchecked Sendable {
         return result(for: window.text, bytes: window.count)
     }
 
-    /// What is known of the line held.
+    /// What is known of the line held: read as UTF-8 text, or, when it is not UTF-8, one
+    /// character to a byte, so a group over its binary bytes keeps them exactly.
     func resultForLine() -> Result? {
         guard let heldLine else { return nil }
-        return result(for: String(decoding: heldLine.bytes, as: UTF8.self), bytes: heldLine.bytes.count)
+        return result(for: Self.text(of: heldLine.bytes).text, bytes: heldLine.bytes.count)
+    }
+
+    /// A line's bytes as the text a regex reads: UTF-8, or one character to a byte (U+0000 to
+    /// U+00FF, `readsBytes`) when they are not UTF-8.
+    static func text(of line: [UInt8]) -> (text: String, readsBytes: Bool) {
+        if let text = String(validating: line, as: UTF8.self) { return (text, false) }
+        return (String(String.UnicodeScalarView(line.map { Unicode.Scalar($0) })), true)
+    }
+
+    /// The first match of `compiled` in one line or message, read as `text(of:)` says.
+    static func firstMatch(_ compiled: CompiledRegex, inLine line: [UInt8]) -> Found? {
+        let (text, readsBytes) = text(of: line)
+        return firstMatch(compiled, in: text, readsBytes: readsBytes)
     }
 
     /// What is known of `text`, made of `bytes` bytes: a match or none, at once for a short
     /// text; otherwise the latest finished search's result, starting a search of `text` when
     /// none runs and that result covers fewer bytes. Nil until one finished.
     private func result(for text: @autoclosure () -> String, bytes: Int) -> Result? {
-        let readsBytes = heldLine == nil
+        let readsBytes = heldLine.map { String(validating: $0.bytes, as: UTF8.self) == nil } ?? true
         if bytes <= Self.inlineLimit { return Result(bytes: bytes, found: Self.firstMatch(compiled, in: text(), readsBytes: readsBytes)) }
         return lock.withLock {
             if running == nil, (latest?.bytes ?? -1) < bytes {
@@ -88,13 +103,14 @@ final class RegexSearch: @unchecked Sendable {
     var searching: Int? { lock.withLock { running } }
 
     /// The first match of `compiled` in `text`. `readsBytes`: the text has one character to a
-    /// byte, searched by Unicode scalar, its groups read back as UTF-8; otherwise it is text.
+    /// byte, searched by Unicode scalar, its groups taken back byte for byte; otherwise it is
+    /// UTF-8 text, its groups taken as their UTF-8 bytes.
     static func firstMatch(_ compiled: CompiledRegex, in text: String, readsBytes: Bool) -> Found? {
         guard let match = try? (readsBytes ? compiled.scalarRegex : compiled.regex).firstMatch(in: text) else { return nil }
-        var captures: [String: String] = [:]
+        var captures: [String: [UInt8]] = [:]
         for name in compiled.groups {
             guard let substring = match.output[name]?.substring else { continue }
-            captures[name] = readsBytes ? String(decoding: substring.unicodeScalars.map { UInt8($0.value) }, as: UTF8.self) : String(substring)
+            captures[name] = readsBytes ? substring.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) } : Array(substring.utf8)
         }
         let scalars = text.unicodeScalars
         return Found(length: scalars.distance(from: scalars.startIndex, to: match.range.upperBound), captures: captures)

@@ -29,6 +29,16 @@ enum ByteDiff {
         text + String(repeating: " ", count: width - text.count)
     }
 
+    /// A variable's value as a log shows it: `"text"` when it is printable UTF-8 text (tabs,
+    /// CR and LF escaped), else `hex"00 2a ff"`.
+    static func value(_ bytes: [UInt8], limit: Int = 200) -> String {
+        if let text = String(validating: bytes, as: UTF8.self), !text.unicodeScalars.contains(where: { $0.value < 32 && !"\r\n\t".unicodeScalars.contains($0) || $0.value == 127 }) {
+            return preview(bytes, limit: limit)
+        }
+        let hex = bytes.prefix(limit).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
+        return "hex\"" + hex + "\"" + (bytes.count > limit ? "… (\(bytes.count) bytes)" : "")
+    }
+
     /// `"..."` with at most `limit` bytes shown, and how many were left out; `total` is the
     /// length of the whole when `bytes` is only its beginning.
     static func preview<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200, total: Int? = nil) -> String where Bytes.Element == UInt8 {

@@ -45,7 +45,7 @@ extension ScenarioExecution {
                     return done(self.failure(statement, "the scenario deadline of \(self.format(self.settings.deadline)) passed during the silence",
                                              connection, waited: waited))
                 }
-                if !captures.isEmpty { self.variables.merge(captures) { _, new in new } }
+                if !captures.isEmpty { self.setCaptures(captures) }
                 self.latencies?.record(waited)
                 let label = connection.label
                 self.record(statement) { "\(label): got \(detail) after \(DurationFormat.short(waited))\(ScenarioExecution.describe(captures))" }
@@ -66,8 +66,9 @@ extension ScenarioExecution {
     static let eventuallyMax = 1 << 20
 
     /// ` → {name}="value" ...` for the variables a match set, or nothing.
-    static func describe(_ captures: [String: String]) -> String {
-        captures.isEmpty ? "" : " → " + captures.sorted { $0.key < $1.key }.map { "{\($0.key)}=\"\($0.value)\"" }.joined(separator: " ")
+    /// " → {a}="x" {pid}=hex"00 2a"": a value that is not printable text is shown as hex.
+    static func describe(_ captures: [String: [UInt8]]) -> String {
+        captures.isEmpty ? "" : " → " + captures.sorted { $0.key < $1.key }.map { "{\($0.key)}=\(ByteDiff.value($0.value))" }.joined(separator: " ")
     }
 
     /// The expectation with its variables filled in and its regex compiled.
@@ -75,12 +76,12 @@ extension ScenarioExecution {
         switch expectation {
         case .line(let match), .message(let match): return .line(try lineRule(match, statement))
         case .messageOfLength(let count): return .line(.length(try resolve(count, "a size", Quantity.size)))
-        case .linesUnordered(let lines): return .linesUnordered(remaining: lines.map { $0.render(lookup) })
-        case .exactBytes(let template): return .exactBytes(template.render(lookup))
+        case .linesUnordered(let lines): return .linesUnordered(remaining: lines.map { $0.render(lookup, bytes: binaryValues) })
+        case .exactBytes(let template): return .exactBytes(template.render(lookup, bytes: binaryValues))
         case .byteCount(let count, let equals):
-            return .byteCount(try resolve(count, "a size", Quantity.size), equals: equals?.render(lookup))
+            return .byteCount(try resolve(count, "a size", Quantity.size), equals: equals?.render(lookup, bytes: binaryValues))
         case .until(let delimiter, let max):
-            return .until(delimiter.render(lookup), max: try resolve(max, "a size", Quantity.size))
+            return .until(delimiter.render(lookup, bytes: binaryValues), max: try resolve(max, "a size", Quantity.size))
         case .untilMatch(let literal, let max):
             return .untilMatch(try compile(literal, statement), max: try resolve(max, "a size", Quantity.size))
         case .eventually(let match, let max, let unless):
@@ -97,8 +98,8 @@ extension ScenarioExecution {
 
     func lineRule(_ match: LineMatch, _ statement: Statement) throws -> ExpectationMatcher.LineRule {
         switch match {
-        case .exact(let template): return .exact(template.render(lookup))
-        case .contains(let template): return .contains(template.render(lookup))
+        case .exact(let template): return .exact(template.render(lookup, bytes: binaryValues))
+        case .contains(let template): return .contains(template.render(lookup, bytes: binaryValues))
         case .any: return .any
         case .regex(let literal): return .regex(try compile(literal, statement))
         }

@@ -216,11 +216,11 @@ extension ScenarioExecution {
     private func payload(_ step: SendStep, _ statement: Statement) throws -> SendPayload {
         switch step.data {
         case .bytes(let template):
-            return .bytes(template.render(lookup))
+            return .bytes(template.render(lookup, bytes: binaryValues))
         case .line(let template):
-            return .bytes(settings.lineFraming.frame(template.render(lookup)))
+            return .bytes(settings.lineFraming.frame(template.render(lookup, bytes: binaryValues)))
         case .message(let template):
-            let message = template.render(lookup)
+            let message = template.render(lookup, bytes: binaryValues)
             if case .length(let header) = settings.messageFraming, header.encode(message.count) == nil {
                 throw failure(statement, "a \(message.count)-byte message does not fit \(header) (at most \(header.largest) bytes)")
             }

@@ -109,7 +109,7 @@ extension ScenarioExecution {
                         throw environmentError("'\(step.name.text)' \(stream.rawValue) did not match \(literal.description) within \(format(wait)); the regex was still searching a line of \(line.utf8.count) bytes")
                     }
                     if let found = searched {
-                        for (name, value) in found.captures { variables[name] = value }
+                        setCaptures(found.captures)
                         record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), ready after \(format(clock.now - started)): \(stream.rawValue) said \"\(line)\"")
                         return
                     }

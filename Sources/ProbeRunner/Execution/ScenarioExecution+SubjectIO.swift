@@ -12,8 +12,8 @@ extension ScenarioExecution {
             subject.closeInput()
             record(statement, "closed the standard input of '\(name)'")
             return
-        case .bytes(let template): bytes = template.render(lookup)
-        case .line(let template): bytes = template.render(lookup) + [10]
+        case .bytes(let template): bytes = template.render(lookup, bytes: binaryValues)
+        case .line(let template): bytes = template.render(lookup, bytes: binaryValues) + [10]
         }
         guard subject.hasInput else {
             let why = subject.spawnedWithStdin ? "it was closed by 'input \(name) eof'" : "spawn it 'with stdin'"
@@ -60,7 +60,7 @@ extension ScenarioExecution {
                 (matcher, judged) = (lineMatcher, verdict == nil ? line : nil)
                 switch verdict {
                 case .matched(let captures, _)?:
-                    if !captures.isEmpty { variables.merge(captures) { _, new in new } }
+                    if !captures.isEmpty { setCaptures(captures) }
                     record(statement, "\(source): \(shown) after \(format(clock.now - started))\(Self.describe(captures))")
                     return
                 case .failed(let message)?:

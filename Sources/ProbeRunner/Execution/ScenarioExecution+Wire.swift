@@ -172,8 +172,8 @@ extension ScenarioExecution {
         let rule = try lineRule(match, statement)
         let description: String
         switch match {
-        case .exact(let template): description = ByteDiff.preview(template.render(lookup))
-        case .contains(let template): description = "containing " + ByteDiff.preview(template.render(lookup))
+        case .exact(let template): description = ByteDiff.preview(template.render(lookup, bytes: binaryValues))
+        case .contains(let template): description = "containing " + ByteDiff.preview(template.render(lookup, bytes: binaryValues))
         case .regex(let literal): description = literal.description
         case .any: description = "(any)"
         }

@@ -29,6 +29,9 @@ final class ScenarioExecution {
     /// The variables set so far. `{copy}` and `{i}` are not kept here, so a `parallel` copy
     /// shares its parent's dictionary until it sets a variable of its own.
     var variables: [String: String]
+    /// The values among them that are not UTF-8 text (a regex group over binary input), kept
+    /// byte for byte: `{name}` writes these bytes, never their text.
+    var binaryValues: [String: [UInt8]] = [:]
     /// `{i}`: the turn of the innermost `repeat` running.
     var repeatTurn: Int?
     /// Its connections and listeners, and the current connection.
@@ -87,6 +90,7 @@ final class ScenarioExecution {
         seed = parent.seed &+ UInt64(copy + 1)
         random = SeededGenerator(seed: seed)
         variables = parent.variables
+        binaryValues = parent.binaryValues
         repeatTurn = parent.repeatTurn
         settings = parent.settings
         wire = WireSession(sharingCaptureOf: parent.wire)
@@ -114,6 +118,19 @@ final class ScenarioExecution {
     func record(_ statement: Statement?, deferred message: @escaping () -> String) {
         guard runRecord.keepsLog else { return }
         runRecord.log(at: elapsed, statement?.location, message)
+    }
+
+    /// Sets the variables a regex's named groups took: text as text, other bytes as they are.
+    func setCaptures(_ captures: [String: [UInt8]]) {
+        for (name, bytes) in captures {
+            if let text = String(validating: bytes, as: UTF8.self) {
+                variables[name] = text
+                binaryValues[name] = nil
+            } else {
+                variables[name] = String(decoding: bytes, as: UTF8.self)
+                binaryValues[name] = bytes
+            }
+        }
     }
 
     func lookup(_ name: String) -> String? {
