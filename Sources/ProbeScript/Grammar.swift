@@ -38,7 +38,7 @@ public enum Grammar {
             "expect \"BYTES\"|hex\"..\"", "expect bytes N [= \"BYTES\"]", "expect until \"DELIM\"|/RE/ max SIZE",
             "expect eventually line \"TEXT\"|/RE/|contains \"TEXT\" [max SIZE] [unless /RE/]",
             "expect any|eof|reset|close", "expect nothing for D", "expect exit NAME [code N] [within D]",
-            "expect stdout|stderr NAME line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect stdout|stderr NAME eof",
+            "expect stdout|stderr NAME [eventually] line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect stdout|stderr NAME eof",
             "NAME: expect upstream|downstream EXPECTATION   (the traffic through proxy NAME, watched)",
             "... [within D] on any expect",
         ], actsOnConnection: true, parse: { try $0.parseExpect() }),

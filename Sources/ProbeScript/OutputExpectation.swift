@@ -1,9 +1,11 @@
-/// `expect stdout|stderr NAME line "TEXT"|/RE/|contains "TEXT"|any|eof [within D]`: the next
-/// line a spawned subject writes to that stream (lines are taken in order, as `expect line`
-/// takes a connection's), or the stream's end with no line left.
+/// `expect stdout|stderr NAME [eventually] line "TEXT"|/RE/|contains "TEXT"|any|eof [within D]`:
+/// the next line a spawned subject writes to that stream (lines are taken in order, as `expect
+/// line` takes a connection's), the first that matches after skipping others (`eventually`, for
+/// a chatty log), or the stream's end with no line left.
 public struct OutputExpectation: Sendable, Hashable {
     public enum Awaited: Sendable, Hashable {
         case line(LineMatch)
+        case eventually(LineMatch)
         case eof
     }
 
@@ -11,6 +13,14 @@ public struct OutputExpectation: Sendable, Hashable {
     public var stream: SpawnStep.OutputStream
     public var awaited: Awaited
     public var within: Argument<Duration>?
+
+    /// The line it waits for, with or without `eventually`; nil for `eof`.
+    public var awaitedLine: LineMatch? {
+        switch awaited {
+        case .line(let match), .eventually(let match): return match
+        case .eof: return nil
+        }
+    }
 
     public init(name: Name, stream: SpawnStep.OutputStream, awaited: Awaited, within: Argument<Duration>?) {
         self.name = name

@@ -75,7 +75,12 @@ extension Parser {
             switch try keyword(Grammar.spawnOptions, after: "the spawn command") {
             case "ready":
                 if take("on") {
-                    readiness = .listening(try address())
+                    var addresses = [try address()]
+                    while current.kind == .comma {
+                        advance()
+                        addresses.append(try address())
+                    }
+                    readiness = .listening(addresses)
                 } else {
                     try keyword(["when"], after: "ready (ready on HOST:PORT or ready when stdout /re/)")
                     let stream = SpawnStep.OutputStream(rawValue: try keyword(["stdout", "stderr"], after: "ready when"))!

@@ -158,10 +158,12 @@ extension Parser {
                 let stream = SpawnStep.OutputStream(rawValue: tokens[position - 1].word!)!
                 let name = try name("a subject name")
                 let awaited: OutputExpectation.Awaited
-                if try keyword(["line", "eof"], after: "expect \(stream.rawValue) NAME") == "eof" {
-                    awaited = .eof
-                } else {
-                    awaited = .line(try lineMatch())
+                switch try keyword(["line", "eventually", "eof"], after: "expect \(stream.rawValue) NAME") {
+                case "eof": awaited = .eof
+                case "line": awaited = .line(try lineMatch())
+                default:
+                    try keyword(["line"], after: "expect \(stream.rawValue) NAME eventually")
+                    awaited = .eventually(try lineMatch())
                 }
                 let within = take("within") ? try duration() : nil
                 return .expectOutput(OutputExpectation(name: name, stream: stream, awaited: awaited, within: within))

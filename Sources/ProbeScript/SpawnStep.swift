@@ -1,7 +1,8 @@
-/// `spawn NAME "command" [ready on ADDR | ready when stdout|stderr /re/ [within D]] [with stdin] [cwd "DIR"] [env K=V ...]`.
+/// `spawn NAME "command" [ready on ADDR[, ADDR…] | ready when stdout|stderr /re/ [within D]] [with stdin] [cwd "DIR"] [env K=V ...]`.
 public struct SpawnStep: Sendable, Hashable {
     public enum Readiness: Sendable, Hashable {
-        case listening(Argument<Address>)
+        /// Ready once every address listens (a broker with a TCP and a WebSocket port).
+        case listening([Argument<Address>])
         case output(stream: OutputStream, RegexLiteral)
     }
 

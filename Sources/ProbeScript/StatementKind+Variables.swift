@@ -8,14 +8,14 @@ extension StatementKind {
         case .spawn(let spawn):
             var templates = [spawn.command] + spawn.environment.map(\.value) + spawn.readinessWithin.templates + (spawn.workingDirectory.map { [$0] } ?? [])
             switch spawn.readiness {
-            case .listening(let address)?: templates += address.templates
+            case .listening(let addresses)?: templates += addresses.flatMap(\.templates)
             case .output(_, let regex)?: templates.append(regex.template)
             case nil: break
             }
             return templates
         case .expectExit(let exit): return exit.code.templates + exit.within.templates
         case .expectOutput(let output):
-            guard case .line(let match) = output.awaited else { return output.within.templates }
+            guard let match = output.awaitedLine else { return output.within.templates }
             return match.templates + output.within.templates
         case .input(let input):
             switch input.data {
@@ -78,7 +78,7 @@ extension StatementKind {
              .expect(.untilMatch(let regex, _), _):
             return regex.groupNames
         case .expectOutput(let output):
-            if case .line(.regex(let regex)) = output.awaited { return regex.groupNames }
+            if case .regex(let regex)? = output.awaitedLine { return regex.groupNames }
             return []
         case .spawn(let spawn):
             if case .output(_, let regex)? = spawn.readiness { return regex.groupNames }

@@ -83,13 +83,27 @@ import Testing
         try await ScenarioHarness.run("set timeout 100ms\n\(slowStart("0.3")) within 5s").expectPassed()
         let impatient = try await ScenarioHarness.run("set timeout 100ms\n\(slowStart("3"))")
         #expect(impatient.failure?.kind == .environment)
-        impatient.expectFailure(line: 2, containing: "'slow' stdout did not match /up/ within 100ms")
+        impatient.expectFailure(line: 2, containing: "'slow' stdout did not match /up/ within 100ms; it printed nothing on stdout", "stdbuf -oL")
+        let chatty = try await ScenarioHarness.run(#"spawn chatty "sh -c 'printf abc; sleep 5'" ready when stdout /up/ within 200ms"#)
+        chatty.expectFailure(line: 1, containing: "within 200ms; it printed 3 bytes on stdout, none of them a line that matched")
         let neverListens = try await ScenarioHarness.run("""
             var port = free-port
             spawn quiet "sleep 5" ready on 127.0.0.1:{port} within 200ms
             """)
         neverListens.expectFailure(line: 2, containing: "'quiet' did not listen on 127.0.0.1:")
         neverListens.expectFailure(line: 2, containing: "within 200ms")
+    }
+
+    /// `ready on` several addresses: ready once every one listens (a broker's TCP and
+    /// WebSocket ports); one that never listens fails the wait, naming it.
+    @Test func readinessOnSeveralPorts() async throws {
+        let twoPorts = #"spawn two "python3 -c 'import socket, sys, time\nfor p in sys.argv[1:]:\n  s = socket.socket(); s.bind((\"127.0.0.1\", int(p))); s.listen(); globals()[p] = s\ntime.sleep(5)' {a} {b}" ready on 127.0.0.1:{a}, 127.0.0.1:{b} within 10s"#
+        let ready = try await ScenarioHarness.run("var a = free-port\nvar b = free-port\n" + twoPorts + "\nconnect 127.0.0.1:{b}")
+        ready.expectPassed()
+        #expect(ready.log.filter { $0.message.contains("listening on 127.0.0.1:") }.count == 2, "\(ready.log.map(\.message))")
+        let one = try await ScenarioHarness.run("var a = free-port\nvar b = free-port\nvar c = free-port\n"
+            + #"spawn one "python3 -c 'import socket, time; s = socket.socket(); s.bind((\"127.0.0.1\", {a})); s.listen(); time.sleep(5)'" ready on 127.0.0.1:{a}, 127.0.0.1:{c} within 300ms"#)
+        one.expectFailure(line: 4, containing: "'one' did not listen on 127.0.0.1:", "within 300ms")
     }
 
     /// A long line is searched beside the run: a regex that backtracks over it still ends the

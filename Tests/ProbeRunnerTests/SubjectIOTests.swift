@@ -145,3 +145,18 @@ import Testing
         missing.expectFailure(line: 1, containing: "the subject's working directory \(directory)/missing is not a directory")
     }
 }
+
+/// `expect stdout NAME eventually line …` skips a chatty log's other lines, as `expect
+/// eventually line` skips a connection's; without `eventually` the next line must match.
+@Suite struct SubjectOutputEventuallyTests {
+    @Test func eventuallySkipsTheLogsOtherLines() async throws {
+        let spawn = #"spawn log "sh -c 'echo starting; echo loading config; echo accepted connection from 127.0.0.1; sleep 5'""#
+        let skipping = try await ScenarioHarness.run(spawn + "\nexpect stdout log eventually line /^accepted connection from (?<from>.*)$/ within 2s\nspawn check \"test {from} = 127.0.0.1\"\nexpect exit check code 0")
+        skipping.expectPassed()
+        #expect(skipping.log.contains { $0.message.contains("after skipping 2 lines (24 bytes): \"starting\", \"loading config\"") }, "\(skipping.log.map(\.message))")
+        let strict = try await ScenarioHarness.run(spawn + "\nexpect stdout log line /^accepted/ within 2s")
+        strict.expectFailure(line: 2, containing: "expected a line matching /^accepted/", "\"starting\"")
+        let never = try await ScenarioHarness.run(spawn + "\nexpect stdout log eventually line /listening/ within 300ms")
+        never.expectFailure(line: 2, containing: "timed out after 300ms waiting for a line of 'log' stdout", "skipped 3 lines")
+    }
+}

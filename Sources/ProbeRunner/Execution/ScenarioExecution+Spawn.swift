@@ -36,8 +36,13 @@ extension ScenarioExecution {
         let directory = try workingDirectory(step, statement)
         let environment = Dictionary(step.environment.map { ($0.key, $0.value.renderString(lookup)) }) { _, last in last }
         let readinessWait = try step.readinessWithin.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
-        if case .listening(let address)? = step.readiness {
-            let target = try resolve(address, "an address HOST:PORT", Address.parse)
+        let targets: [Address]
+        if case .listening(let addresses)? = step.readiness {
+            targets = try addresses.map { try resolve($0, "an address HOST:PORT", Address.parse) }
+        } else {
+            targets = []
+        }
+        for target in targets {
             try wire.watch(port: target.port, statement)
             subjects.portOwners[target.port] = step.name.text
             // Readiness is the port listening: a listener already there (a server left from an
@@ -60,36 +65,12 @@ extension ScenarioExecution {
         case nil:
             record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)): \(command)")
             return
-        case .listening(let address)?:
-            let target = try resolve(address, "an address HOST:PORT", Address.parse)
-            func withHolders(_ message: String) -> String {
-                PortHolders.describe(port: target.port).map { message + "\n" + $0 } ?? message
+        case .listening?:
+            for target in targets {
+                try await awaitListening(subject, on: target, since: started, within: wait, statement)
+                record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), listening on \(target) after \(format(clock.now - started))")
             }
-            while true {
-                if let exit = subject.exitDescription {
-                    // A server that forks into the background first has its child listen soon after.
-                    let daemonized = subject.exitCode == 0 ? await Self.listensSoon(target) : false
-                    var message = withHolders("'\(step.name.text)' ended (\(exit)) before it listened on \(target)")
-                    if daemonized { message += "\n" + Self.daemonHint }
-                    throw environmentError(message)
-                }
-                if let listening = ListeningSockets.isListening(port: target.port, for: target.host) {
-                    if listening {
-                        // A server that forks into the background after binding listens before its
-                        // first process exits 0.
-                        if let daemonized = wentToTheBackground(subject, listeningOn: target, statement) { throw daemonized }
-                        break
-                    }
-                } else if await Self.canConnect(to: target, group: group) {
-                    break
-                }
-                if clock.now - started > wait {
-                    throw environmentError(withHolders("'\(step.name.text)' did not listen on \(target) within \(format(wait))"))
-                }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), listening on \(target) after \(format(clock.now - started))")
-            subjects.readyPorts[step.name.text] = (target, statement)
+            subjects.readyPorts[step.name.text] = (targets[0], statement)
         case .output(let stream, let literal)?:
             let regex: CompiledRegex
             do { regex = try regexCache.regex(literal, lookup) } catch { throw failure(statement, "the regex \(literal.description) does not compile: \(error)") }
@@ -118,11 +99,50 @@ extension ScenarioExecution {
                     throw environmentError("'\(step.name.text)' ended (\(subject.exitDescription ?? "?")) before its \(stream.rawValue) matched \(literal.description)")
                 }
                 if clock.now - started > wait {
-                    throw environmentError("'\(step.name.text)' \(stream.rawValue) did not match \(literal.description) within \(format(wait))")
+                    throw environmentError("'\(step.name.text)' \(stream.rawValue) did not match \(literal.description) within \(format(wait))" + Self.printed(tail, stream))
                 }
                 try await Task.sleep(for: .milliseconds(5))
             }
         }
+    }
+
+    /// Waits until `subject` listens on `target`, failing when it ends first or `wait` passes.
+    private func awaitListening(_ subject: Subject, on target: Address, since started: ContinuousClock.Instant, within wait: Duration,
+                                _ statement: Statement) async throws {
+        func environmentError(_ message: String) -> StepFailure {
+            StepFailure(.environment, at: statement.location, step: statement.text,
+                        message: PortHolders.describe(port: target.port).map { message + "\n" + $0 } ?? message)
+        }
+        while true {
+            if let exit = subject.exitDescription {
+                // A server that forks into the background first has its child listen soon after.
+                let daemonized = subject.exitCode == 0 ? await Self.listensSoon(target) : false
+                throw environmentError("'\(subject.name)' ended (\(exit)) before it listened on \(target)" + (daemonized ? "\n" + Self.daemonHint : ""))
+            }
+            if let listening = ListeningSockets.isListening(port: target.port, for: target.host) {
+                if listening {
+                    // A server that forks into the background after binding listens before its
+                    // first process exits 0.
+                    if let daemonized = wentToTheBackground(subject, listeningOn: target, statement) { throw daemonized }
+                    return
+                }
+            } else if await Self.canConnect(to: target, group: group) {
+                return
+            }
+            if clock.now - started > wait {
+                throw environmentError("'\(subject.name)' did not listen on \(target) within \(format(wait))")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// What a subject printed, for a readiness wait that timed out: how much, and when nothing,
+    /// the likely cause (output block-buffered into the pipe) and its remedy.
+    static func printed(_ tail: OutputTail, _ stream: SpawnStep.OutputStream) -> String {
+        let total = tail.tail(lines: 0).total
+        guard total == 0 else { return "; it printed \(total) byte\(total == 1 ? "" : "s") on \(stream.rawValue), none of them a line that matched" }
+        return "; it printed nothing on \(stream.rawValue) (a program whose output is a pipe often holds it in a block buffer: "
+            + "run it under `stdbuf -oL`, or make it flush each line)"
     }
 
     /// The failure for a subject that exited 0 while the port it was made ready on still

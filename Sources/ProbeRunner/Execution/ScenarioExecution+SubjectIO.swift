@@ -43,7 +43,10 @@ extension ScenarioExecution {
         guard let subject = subjects[expectation.name.text] else { throw unknownSubject(expectation.name, statement) }
         let source = "'\(expectation.name.text)' \(expectation.stream.rawValue)"
         var matcher: ExpectationMatcher?
-        if case .line(let match) = expectation.awaited { matcher = ExpectationMatcher(.line(try lineRule(match, statement)), framing: settings.lineFraming) }
+        if let match = expectation.awaitedLine { matcher = ExpectationMatcher(.line(try lineRule(match, statement)), framing: settings.lineFraming) }
+        // `eventually`: the lines that did not match, skipped.
+        var skipped: SkippedLines?
+        if case .eventually = expectation.awaited { skipped = SkippedLines() }
         let tail = expectation.stream == .stdout ? subject.stdout : subject.stderr
         let requested = try expectation.within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         let (wait, byDeadline) = limit(requested)
@@ -61,8 +64,11 @@ extension ScenarioExecution {
                 switch verdict {
                 case .matched(let captures, _)?:
                     if !captures.isEmpty { setCaptures(captures) }
-                    record(statement, "\(source): \(shown) after \(format(clock.now - started))\(Self.describe(captures))")
+                    let after = skipped.map { " (after skipping \($0.summary))" } ?? ""
+                    record(statement, "\(source): \(shown) after \(format(clock.now - started))\(after)\(Self.describe(captures))")
                     return
+                case .failed where skipped != nil:
+                    skipped?.add(Array(line.utf8), size: line.utf8.count + 1)
                 case .failed(let message)?:
                     throw failure(statement, "on \(source):\n\(message)", waited: clock.now - started)
                 case .timedOut?, nil:
@@ -76,7 +82,8 @@ extension ScenarioExecution {
                 }
                 // A subject's streams mostly end as it exits: give the exit a moment to be seen.
                 if !subject.hasExited { _ = await subject.waitForExit(timeout: .milliseconds(500)) }
-                throw failure(statement, "\(source) ended (\(subject.exitDescription ?? "it closed the stream and still runs")) with no line left to match", waited: clock.now - started)
+                let after = skipped.map { " (after skipping \($0.summary))" } ?? ""
+                throw failure(statement, "\(source) ended (\(subject.exitDescription ?? "it closed the stream and still runs")) with no line left to match\(after)", waited: clock.now - started)
             }
             if clock.now - started > wait {
                 let why = byDeadline ? "the scenario deadline of \(format(settings.deadline)) passed" : "timed out after \(format(wait))"
@@ -88,6 +95,7 @@ extension ScenarioExecution {
                     message += partial.isEmpty ? "; no line had arrived" : "; it had written \(ByteDiff.preview(Array(partial.utf8))) without ending the line"
                 }
                 if dropped > 0 { message += " (\(dropped) lines were dropped: over \(OutputTail.pendingLimit) lines or 1 MiB waited unread)" }
+                if let skipped { message += "; skipped \(skipped.summary)" }
                 throw failure(statement, message, waited: clock.now - started)
             }
             try await Task.sleep(for: .milliseconds(5))
