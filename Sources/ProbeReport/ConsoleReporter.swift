@@ -57,9 +57,10 @@ public struct ConsoleReporter: Sendable {
         if let connection = failure.connection { context.append("on \(connection)") }
         if let waited = failure.waited { context.append("waited \(DurationFormat.short(waited))") }
         if !context.isEmpty { lines.append(context.joined(separator: ", ")) }
-        if failure.totalReceived > 0 {
-            lines.append("last \(failure.recentBytes.count) bytes received (\(failure.totalReceived) in all): \"\(ByteEscaper.escape(failure.recentBytes))\"")
-        } else if failure.connection != nil {
+        // Said only of what the failure looked at: one that did not look says nothing.
+        if let total = failure.totalReceived, total > 0 {
+            lines.append("last \(failure.recentBytes.count) bytes received (\(total) in all): \"\(ByteEscaper.escape(failure.recentBytes))\"")
+        } else if failure.totalReceived == 0, failure.connection != nil {
             lines.append("nothing was received on that connection")
         }
         return lines

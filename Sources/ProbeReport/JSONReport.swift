@@ -92,9 +92,9 @@ enum JSONReport {
             message = failure.message
             connection = failure.connection
             waitedSeconds = failure.waited.map(JSONReport.seconds)
-            if failure.totalReceived > 0 {
+            if let total = failure.totalReceived, total > 0 {
                 lastBytesReceived = String(decoding: failure.recentBytes, as: UTF8.self)
-                totalBytesReceived = failure.totalReceived
+                totalBytesReceived = total
             }
         }
     }

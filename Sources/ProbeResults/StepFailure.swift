@@ -19,9 +19,10 @@ public struct StepFailure: Error, Sendable {
     public var connection: String?
     /// How long the step waited before it failed.
     public var waited: Duration?
-    /// The last bytes received on that connection, and how many arrived in all.
+    /// The last bytes received on that connection, and how many arrived in all; nil when the
+    /// failure did not look (a report then says nothing of what was received).
     public var recentBytes: [UInt8] = []
-    public var totalReceived = 0
+    public var totalReceived: Int?
     /// When the captured segments the failure names were seen (seconds since the scenario
     /// started, as `WireEvent.offset`), so a report can show them.
     public var namedSegments: [Double] = []

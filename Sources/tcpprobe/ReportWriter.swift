@@ -52,10 +52,17 @@ enum ReportWriter {
                 continue
             }
             let temporary = target.path + ".tmp-\(getpid())"
-            let directory = target.path.lastIndex(of: "/").map { String(target.path[..<$0]) } ?? ""
-            if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-            try Data(target.format.render(report).utf8).write(to: URL(filePath: temporary))
+            try makeFolders(of: target.path)
             // Reports quote what the peers sent, as captures do: only their owner reads them.
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw WriteError(path: target.path, code: errno) }
+            do {
+                defer { close(descriptor) }
+                try writeAll(target.format.render(report), to: descriptor, path: target.path)
+            } catch {
+                unlink(temporary)
+                throw error
+            }
             guard chmod(temporary, 0o600) == 0, rename(temporary, target.path) == 0 else {
                 let code = errno
                 try? FileManager.default.removeItem(atPath: temporary)
@@ -79,6 +86,17 @@ enum ReportWriter {
     }
 
     /// Writes all of `text` to `descriptor`, which stays open.
+    /// Makes the folders `path` is in, as `mkdir -p` does; a failure names the report's path
+    /// and the reason ("Not a directory", "Permission denied").
+    private static func makeFolders(of path: String) throws {
+        var folder = ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: false).dropLast() {
+            folder += (folder.isEmpty && !path.hasPrefix("/") ? "" : "/") + component
+            guard !component.isEmpty, component != "." else { continue }
+            if mkdir(folder, 0o755) != 0, errno != EEXIST { throw WriteError(path: path, code: errno) }
+        }
+    }
+
     private static func writeAll(_ text: String, to descriptor: Int32, path: String) throws {
         do {
             try Syscall.writeAll(text.utf8, to: descriptor)

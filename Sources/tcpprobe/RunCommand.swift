@@ -163,7 +163,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             try ReportWriter.write(report, to: targets)
         } catch {
-            Terminal.printError("error: cannot write a report: \(error)")
+            Terminal.printError("error: \(error)")
             throw ExitCode.environmentError
         }
         if report.errored > 0 { throw ExitCode.environmentError }

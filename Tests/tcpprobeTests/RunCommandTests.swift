@@ -39,6 +39,13 @@ import Testing
         let snaplen = try await ProbeProcess.run(["run", "--snaplen", "100", "pass.scn"], in: directory)
         #expect(snaplen.status == 2)
         #expect(snaplen.stderr.contains("--snaplen must be at least 160"), "\(snaplen.stderr)")
+
+        // A report that cannot be written names its path and why (exit 3); a new folder is made.
+        let unwritable = try await ProbeProcess.run(["run", "--report", "junit=pass.scn/junit.xml", "pass.scn"], in: directory)
+        #expect(unwritable.status == 3)
+        #expect(unwritable.stderr.contains("error: cannot write the report to pass.scn/junit.xml: Not a directory"), "\(unwritable.stderr)")
+        let nested = try await ProbeProcess.run(["run", "--report", "junit=out/a/junit.xml", "pass.scn"], in: directory)
+        #expect(nested.status == 0 && FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/a/junit.xml").path))
     }
 
     @Test func tagsSelectAndSkip() async throws {
