@@ -5,6 +5,9 @@ public protocol PacketCapture: AnyObject, Sendable {
     var path: String { get }
     /// Adds a port to the capture filter; call before traffic on that port starts.
     func watch(port: Int) throws
+    /// Marks the connection between the two ports as this capture's: when other captures
+    /// watch one of its ports too, its packets come here alone (held until this call).
+    func claim(probePort: Int, peerPort: Int)
     /// A barrier: everything captured so far is readable when it returns.
     func sync()
     func stats() -> CaptureStats

@@ -96,6 +96,14 @@ public final class PcapCapture: @unchecked Sendable {
         }
     }
 
+    /// The connection between `probePort` and `peerPort` is this capture's own.
+    public func claim(probePort: Int, peerPort: Int) {
+        shared.locked {
+            guard !finished else { return }
+            shared.claim(probePort, peerPort, for: sink)
+        }
+    }
+
     /// About what share of the ring's slots holds packets the reader has yet to write (0 to 1).
     /// Does not wait for the reader, so a sender can ask while the reader is stuck in a write.
     public func ringFill() -> Double {

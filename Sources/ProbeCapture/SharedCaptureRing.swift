@@ -43,6 +43,15 @@ final class SharedCaptureRing: @unchecked Sendable {
     private var sinks: [ObjectIdentifier: CaptureSink] = [:]
     /// The sinks of each port watched.
     private var routes: [Int: [CaptureSink]] = [:]
+    /// The connections each sink claimed as its own, by their two ports: where a packet goes
+    /// when several sinks watch one of its ports (scenarios run side by side against one server).
+    private var claims: [PortPair: CaptureSink] = [:]
+    /// Packets of a port several sinks watch, whose connection no sink has claimed yet (a SYN
+    /// before its `connect` returned): held, in order, until one does. Bounded.
+    private var unclaimed: [PortPair: [HeldPacket]] = [:]
+    private var unclaimedBytes = 0
+    /// The most bytes of packets held for a claim; past it the oldest connection's are dropped.
+    static let unclaimedLimit = 4 << 20
     /// What the kernel filter lets into the ring.
     private var filter = CaptureFilter.nothing
     private let reader = NIOThreadPool(numberOfThreads: 1)
@@ -69,7 +78,20 @@ final class SharedCaptureRing: @unchecked Sendable {
     func remove(_ sink: CaptureSink) {
         _ = drain()
         sinks.removeValue(forKey: ObjectIdentifier(sink))
+        claims = claims.filter { $0.value !== sink }
         try? route()
+    }
+
+    /// The connection between `port` and `otherPort` is `sink`'s: its packets go to it alone,
+    /// those held for a claim first. Under `locked`.
+    func claim(_ port: Int, _ otherPort: Int, for sink: CaptureSink) {
+        _ = drain()
+        let pair = PortPair(port, otherPort)
+        claims[pair] = sink
+        for packet in unclaimed.removeValue(forKey: pair) ?? [] {
+            unclaimedBytes -= packet.bytes.count
+            packet.write(to: sink)
+        }
     }
 
     /// Adds `port` to what `sink` keeps. Under `locked`.
@@ -101,12 +123,32 @@ final class SharedCaptureRing: @unchecked Sendable {
         }, Unmanaged.passUnretained(self).toOpaque().assumingMemoryBound(to: UInt8.self))
     }
 
+    /// A packet goes to the one sink that watches its ports; when several do, to the one that
+    /// claimed its connection, or it waits for a claim. A scenario's pcap holds its own
+    /// connections and no one else's, whatever runs beside it.
     private func deliver(_ header: UnsafePointer<pcap_pkthdr>, _ bytes: UnsafePointer<UInt8>) {
         let data = UnsafeRawBufferPointer(start: bytes, count: Int(header.pointee.caplen))
         guard let (source, destination) = PacketDecoder.ports(linkType: linkType, data: data) else { return }
-        let first = routes[source] ?? []
-        for sink in first { sink.write(header, bytes) }
-        for sink in routes[destination] ?? [] where !first.contains(where: { $0 === sink }) { sink.write(header, bytes) }
+        let bySource = routes[source] ?? [], byDestination = routes[destination] ?? []
+        let watchers = bySource.count + byDestination.count
+        if watchers == 1 || (watchers == 2 && bySource.first === byDestination.first) {
+            (bySource.first ?? byDestination.first)?.write(header, bytes)
+            return
+        }
+        guard watchers > 0 else { return }
+        let pair = PortPair(source, destination)
+        if let owner = claims[pair] { return owner.write(header, bytes) }
+        hold(HeldPacket(header: header.pointee, bytes: Array(UnsafeBufferPointer(start: bytes, count: Int(header.pointee.caplen)))), for: pair)
+    }
+
+    private func hold(_ packet: HeldPacket, for pair: PortPair) {
+        unclaimed[pair, default: []].append(packet)
+        unclaimedBytes += packet.bytes.count
+        // Over the limit, the connections held longest give way (they were never claimed).
+        while unclaimedBytes > Self.unclaimedLimit, let oldest = unclaimed.min(by: { $0.value[0].arrival < $1.value[0].arrival }) {
+            unclaimed.removeValue(forKey: oldest.key)
+            unclaimedBytes -= oldest.value.reduce(0) { $0 + $1.bytes.count }
+        }
     }
 
     /// While packets flow the reader drains the ring on a clock instead of sleeping in `poll`

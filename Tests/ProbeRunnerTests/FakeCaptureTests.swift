@@ -16,6 +16,7 @@ final class CannedCapture: PacketCapture, @unchecked Sendable {
     }
 
     func watch(port: Int) throws {}
+    func claim(probePort: Int, peerPort: Int) {}
     func sync() {}
     func stats() -> CaptureStats { .empty }
     func ringFill() -> Double { 0 }

@@ -43,6 +43,39 @@ struct LiveCaptureTests {
         #expect(result.log.contains { $0.message.contains("wire from probe: 1 messages, none split across segments") })
     }
 
+    /// Four scenarios at once against one server port: each pcap holds its own connection, SYN
+    /// to FIN, and no other scenario's (the ring routes a shared port's packets by the
+    /// connection a capture claimed).
+    @Test func sideBySideScenariosKeepOnlyTheirOwnConnections() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-pcap-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let results = try await withThrowingTaskGroup(of: ScenarioResult.self) { group in
+            for copy in 0..<4 {
+                group.addTask {
+                    try await run("""
+                        set capture on
+                        connect 127.0.0.1:{port}
+                        send line "copy \(copy)"
+                        expect line "copy \(copy)"
+                        close
+                        sleep 50ms
+                        """, against: peer, keep: .always, directory: directory)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for result in results {
+            result.expectPassed()
+            let pcap = String(try #require(result.notes.first { $0.hasPrefix("pcap: ") }).dropFirst(6))
+            let segments = try PcapFile.packets(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: pcap)))).compactMap(PacketDecoder.segment)
+            let connections = Set(segments.map { [$0.sourcePort, $0.destinationPort].sorted() })
+            #expect(connections.count == 1, "\(pcap) holds \(connections)")
+            #expect(segments.contains { $0.flags.contains(.syn) } && segments.contains { $0.flags.contains(.fin) }, "\(segments.map(\.flags))")
+        }
+    }
+
     @Test func everyPropertyPassesOnAConformingPeer() async throws {
         let peer = try await TestPeer.start(.finAfter(Array("+OK\r\n".utf8)))
         defer { Task { await peer.stop() } }

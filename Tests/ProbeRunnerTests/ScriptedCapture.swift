@@ -34,6 +34,7 @@ final class ScriptedCapture: PacketCapture, @unchecked Sendable {
     }
 
     func watch(port: Int) throws {}
+    func claim(probePort: Int, peerPort: Int) {}
     func sync() {}
     func stats() -> CaptureStats { .empty }
     func segments(payloadPrefix: Int) throws -> [TCPSegment] { [] }

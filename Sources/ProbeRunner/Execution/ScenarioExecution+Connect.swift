@@ -107,6 +107,7 @@ extension ScenarioExecution {
 
     /// Makes `connection` the scenario's current one, under its name.
     private func keep(_ connection: ProbeConnection) -> ProbeConnection {
+        wire.claim(probePort: connection.localPort, peerPort: connection.remotePort)
         table.add(connection)
         return connection
     }

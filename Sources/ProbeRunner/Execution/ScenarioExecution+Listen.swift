@@ -58,6 +58,7 @@ extension ScenarioExecution {
             throw failure(statement, "\(why) to listener '\(listenerName.text)'", waited: clock.now - started)
         }
         let connection = ProbeConnection(name: name.text, channel: accepted.channel, handler: accepted.handler, connectedHost: nil)
+        wire.claim(probePort: connection.localPort, peerPort: connection.remotePort)
         table.add(connection)
         let peer = accepted.channel.remoteAddress.map(Self.describe) ?? "?"
         record(statement, "\(connection.label): accepted from \(peer) after \(format(clock.now - started))")

@@ -13,6 +13,8 @@ extension ScenarioExecution {
             throw failure(statement, "a proxy or listener named '\(name.text)' is already open")
         }
         let proxy = ProbeProxy(name: name.text, back: (backAddress.host, backAddress.port), seed: seed &+ UInt64(table.proxies.count + 1))
+        let wire = self.wire
+        proxy.joined = { wire.claim(probePort: $0, peerPort: $1) }
         if frontAddress.port != 0 { try wire.watch(port: frontAddress.port, statement) }
         try wire.watch(port: backAddress.port, statement)
         do {

@@ -25,6 +25,8 @@ final class ProbeProxy: @unchecked Sendable {
     var report: (@Sendable (String) -> Void)?
     /// Given each link's conversation once both its legs have closed: a recording proxy.
     var recorded: (@Sendable (CapturedConversation, Int) -> Void)?
+    /// Told the two ports of each leg once a link is joined, for the scenario's capture to claim.
+    var joined: (@Sendable (_ local: Int?, _ remote: Int?) -> Void)?
 
     init(name: String, back: (host: String, port: Int), seed: UInt64) {
         self.name = name
@@ -52,6 +54,8 @@ final class ProbeProxy: @unchecked Sendable {
                     try front.pipeline.syncOperations.addHandler(link.upstream)
                 }.flatMap { [self] in
                     link.join(back.host, back.port).map { [self] in
+                        joined?(link.frontPorts.local, link.frontPorts.remote)
+                        joined?(link.backPorts.local, link.backPorts.remote)
                         if recorded != nil { link.record(server: Address(host: back.host, port: back.port)) }
                         if let standing = lock.withLock({ standing }) { act(standing.action, standing.direction, on: link) }
                         if let backLeg = link.back, report != nil || recorded != nil {

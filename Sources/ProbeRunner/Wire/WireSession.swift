@@ -112,6 +112,13 @@ struct WireSession {
         }
     }
 
+    /// The connection between the two ports is the scenario's own: its pcap keeps it, and no
+    /// other scenario's does, though they may watch the same server port.
+    func claim(probePort: Int?, peerPort: Int?) {
+        guard let probePort, let peerPort else { return }
+        capture?.claim(probePort: probePort, peerPort: peerPort)
+    }
+
     /// Keeps a send's cuts (stream offsets) to check on the wire that its writes left apart.
     mutating func noteSplit(_ statement: Statement, _ connection: ProbeConnection, cuts: [Int]) {
         guard capture != nil else { return }
