@@ -2,15 +2,18 @@ import ProbeScript
 
 /// Judges wire checks against a reassembled direction of a connection.
 public enum WireEvaluator {
-    public static func evaluate(_ check: WireCheck, on trace: DirectionTrace, unit: WireUnit = .segment) -> WireVerdict {
+    public static func evaluate(_ check: WireCheck, on trace: DirectionTrace, unit: WireUnit = .segment, opposite: DirectionTrace? = nil) -> WireVerdict {
         var progress: WireProgress?
-        return evaluate(check, on: trace, unit: unit, progress: &progress)
+        return evaluate(check, on: trace, unit: unit, opposite: opposite, progress: &progress)
     }
 
     /// Judges `check`, carrying on from `progress` when it was made on this same trace (grown
     /// since), and leaves in it how far this judgement got, for the next run of the same check.
-    /// `unit` names what the trace's segments are: TCP segments, or TLS records.
-    public static func evaluate(_ check: WireCheck, on trace: DirectionTrace, unit: WireUnit = .segment, progress: inout WireProgress?) -> WireVerdict {
+    /// `unit` names what the trace's segments are: TCP segments, or TLS records. `opposite` is
+    /// the other direction of the same connection, which tells a provoked RST from one the
+    /// sender chose.
+    public static func evaluate(_ check: WireCheck, on trace: DirectionTrace, unit: WireUnit = .segment, opposite: DirectionTrace? = nil,
+                                progress: inout WireProgress?) -> WireVerdict {
         let resume = progress.flatMap { $0.traceID == trace.id && $0.end <= trace.stream.count ? $0 : nil }
         progress = nil
         if !trace.holes.isEmpty, needsStream(check) {
@@ -56,9 +59,11 @@ public enum WireEvaluator {
         case .noFin:
             return flag(!trace.hasFIN, "no FIN was sent", "a FIN was sent", trace, evidence: trace.segments.filter { $0.flags.contains(.fin) })
         case .rst:
-            return flag(trace.hasRST, "a RST was sent", "no RST was sent", trace)
+            let (own, provoked) = resets(in: trace, opposite: opposite)
+            return flag(!own.isEmpty, "a RST was sent", "no RST was sent" + provokedNote(provoked), trace)
         case .noRst:
-            return flag(!trace.hasRST, "no RST was sent", "a RST was sent", trace, evidence: trace.segments.filter { $0.flags.contains(.rst) })
+            let (own, provoked) = resets(in: trace, opposite: opposite)
+            return flag(own.isEmpty, "no RST was sent" + provokedNote(provoked), "a RST was sent", trace, evidence: own)
         case .zeroWindow:
             return trace.zeroWindows == 0
                 ? WireVerdict(passed: false, summary: "no segment advertised a zero window", evidence: Array(trace.segments.suffix(10)))
@@ -112,6 +117,30 @@ public enum WireEvaluator {
     private static func nothingSent(_ unit: String, _ trace: DirectionTrace) -> WireVerdict {
         let captured = trace.stream.isEmpty ? "nothing was sent this way" : "\(trace.stream.count) bytes were sent this way, none a whole \(unit)"
         return WireVerdict(passed: false, summary: "no complete \(unit) to judge: \(captured)", evidence: trace.dataSegments.suffix(10).map(\.segment))
+    }
+
+    /// The RSTs `trace` carries, split into those its sender chose and those the other side
+    /// provoked: a RST after bytes the other side sent once this side had sent its FIN (a
+    /// close_notify written into a closed socket, a send after the peer closed) is the
+    /// kernel's answer to those bytes, not the sender's doing.
+    static func resets(in trace: DirectionTrace, opposite: DirectionTrace?) -> (own: [TCPSegment], provoked: [(reset: TCPSegment, late: TCPSegment)]) {
+        let resets = trace.segments.filter { $0.flags.contains(.rst) }
+        guard !resets.isEmpty, let opposite, let fin = trace.segments.first(where: { $0.flags.contains(.fin) }),
+              let late = opposite.segments.first(where: { !$0.payload.isEmpty && $0.timestamp >= fin.timestamp }) else {
+            return (resets, [])
+        }
+        var own: [TCPSegment] = []
+        var provoked: [(reset: TCPSegment, late: TCPSegment)] = []
+        for reset in resets {
+            if reset.timestamp >= late.timestamp { provoked.append((reset, late)) } else { own.append(reset) }
+        }
+        return (own, provoked)
+    }
+
+    private static func provokedNote(_ provoked: [(reset: TCPSegment, late: TCPSegment)]) -> String {
+        guard let first = provoked.first else { return "" }
+        let count = provoked.count == 1 ? "a RST" : "\(provoked.count) RSTs"
+        return " of its own (\(count) not counted: provoked by the \(first.late.payload.count) bytes sent to it after its FIN, such as a TLS close_notify or a late send)"
     }
 
     /// "1st", "2nd", "3rd", "4th", … "11th", "21st".

@@ -173,6 +173,28 @@ import Testing
         #expect(WireEvaluator.evaluate(.zeroWindow, on: zero).passed)
     }
 
+    /// A RST that answers bytes sent after the sender's FIN (the probe's close_notify into a
+    /// socket the peer closed) is provoked: `no rst` passes, naming it, and `rst` fails. A RST
+    /// before any such bytes is the sender's own.
+    @Test func aProvokedResetIsNotThePeersOwn() throws {
+        let packets = [
+            builder.packet(fromClient: false, sequence: 5000, flags: [.psh, .ack], payload: Array("bye\r\n".utf8), at: 0.1),
+            builder.packet(fromClient: false, sequence: 5005, flags: [.fin, .ack], at: 0.2),
+            builder.packet(fromClient: true, sequence: 100, flags: [.psh, .ack], payload: [0x15, 0x03, 0x03, 0x00, 0x13], at: 0.3),
+            builder.packet(fromClient: false, sequence: 5006, flags: .rst, at: 0.31),
+        ].compactMap(PacketDecoder.segment)
+        let trace = ConnectionTrace(segments: packets, probePort: 40000, peerPort: 7000)
+        let noRst = WireEvaluator.evaluate(.noRst, on: trace.fromPeer, opposite: trace.fromProbe)
+        #expect(noRst.passed && noRst.summary == "no RST was sent of its own (a RST not counted: provoked by the 5 bytes sent to it after its FIN, such as a TLS close_notify or a late send)",
+                "\(noRst.summary)")
+        #expect(!WireEvaluator.evaluate(.rst, on: trace.fromPeer, opposite: trace.fromProbe).passed)
+        // Without the other direction, or with the RST before the late bytes, it is the peer's.
+        #expect(!WireEvaluator.evaluate(.noRst, on: trace.fromPeer).passed)
+        let earlyReset = try #require(PacketDecoder.segment(builder.packet(fromClient: false, sequence: 5006, flags: .rst, at: 0.25)))
+        let early = ConnectionTrace(segments: [packets[0], packets[1], earlyReset, packets[2]], probePort: 40000, peerPort: 7000)
+        #expect(!WireEvaluator.evaluate(.noRst, on: early.fromPeer, opposite: early.fromProbe).passed)
+    }
+
     @Test func aHoleMakesStreamPropertiesInconclusive() {
         let packets = [builder.packet(fromClient: false, sequence: 5000, flags: [.syn, .ack], at: 0),
                        builder.packet(fromClient: false, sequence: 5010, flags: .ack, payload: Array("x\r\n".utf8), at: 1)]

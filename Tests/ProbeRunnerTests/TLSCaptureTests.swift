@@ -211,6 +211,32 @@ struct TLSCaptureTests {
             """, directory: directory.path)
         startTLS.expectPassed()
         #expect(startTLS.log.contains { $0.message.contains("wire from probe, decrypted: 2 lines, each ending in crlf") }, "\(startTLS.log.map(\.message))")
+
+        // A server that sends close_notify and closes its socket at once (postfix): the probe's
+        // answering close_notify meets a closed socket, whose kernel answers RST. That RST is
+        // provoked, not the server's: `no rst` passes, naming it, and `rst` fails.
+        let closing = """
+            set capture on
+            set timeout 5s
+            spawn peer "python3 \(TLSTests.peerScript) server \(server.certificate) \(server.key) close_notify_close" ready when stdout /^(?<pport>[0-9]+)$/ within 10s
+            connect 127.0.0.1:{pport}
+            expect line /^220 /
+            send line "STARTTLS"
+            expect line "220 ready"
+            starttls ca "\(authority.rootPath)" sni "localhost"
+            send line "hi"
+            expect line "250 over TLS: hi"
+            expect eof
+            sleep 100ms
+            assert wire from peer fin
+            assert wire from peer no rst
+
+            """
+        let provoked = try await run(closing, directory: directory.path)
+        provoked.expectPassed()
+        #expect(provoked.log.contains { $0.message.contains("wire from peer: no RST was sent of its own (a RST not counted: provoked by the ") }, "\(provoked.log.map(\.message))")
+        let owned = try await run(closing + "assert wire from peer rst", directory: directory.path)
+        owned.expectFailure(line: 15, containing: "wire from peer: no RST was sent of its own")
     }
 
     /// `$SSLKEYLOGFILE` gets every line as it comes, in a file made 0600; the run keeps them

@@ -38,7 +38,9 @@ extension ScenarioExecution {
             throw failure(statement, "records counts TLS records, and \(leg.label) does not speak TLS", connection)
         }
         let key = WireSession.ProgressKey(statement: statement.location, direction: assertion.direction, probePort: trace.probePort, peerPort: trace.peerPort)
-        let judgement = wire.judgement(of: check, on: direction, unit: unit, key)
+        // The other direction over TCP, where a RST may have been provoked (not for TLS records).
+        let opposite = unit == .segment ? (leg.fromPeer ? trace.fromProbe : trace.fromPeer) : nil
+        let judgement = wire.judgement(of: check, on: direction, opposite: opposite, unit: unit, key)
         // A regex may backtrack for minutes over a long line: it searches beside the run, for as long as the deadline allows.
         let judged = Self.searchesByRegex(assertion.property) ? await SearchThreads.shared.result(of: judgement, within: remaining) : judgement()
         guard case let (verdict, reached)? = judged else {

@@ -152,11 +152,12 @@ struct WireSession {
     /// The judgement of `check` on `direction`, going on from where this statement's last
     /// judgement of that stream stopped: its verdict, and how far it got for `keep(_:for:)`. It
     /// reads nothing of the session when it runs, so it may run on another thread.
-    func judgement(of check: WireCheck, on direction: DirectionTrace, unit: WireUnit, _ key: ProgressKey) -> @Sendable () -> (WireVerdict, WireProgress?) {
+    func judgement(of check: WireCheck, on direction: DirectionTrace, opposite: DirectionTrace?, unit: WireUnit,
+                   _ key: ProgressKey) -> @Sendable () -> (WireVerdict, WireProgress?) {
         let start = progress[key]
         return {
             var reached = start
-            return (WireEvaluator.evaluate(check, on: direction, unit: unit, progress: &reached), reached)
+            return (WireEvaluator.evaluate(check, on: direction, unit: unit, opposite: opposite, progress: &reached), reached)
         }
     }
 

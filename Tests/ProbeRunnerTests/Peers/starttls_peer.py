@@ -5,7 +5,8 @@ STARTTLS with "220 ready", upgrades, answers one line with "250 over TLS: LINE",
 with close_notify and FIN (ENDING=close_notify), close_notify and FIN half a second later
 (ENDING=close_notify_late), a bidirectional shutdown (ENDING=bidirectional: close_notify, then a
 blocking wait for the probe's, then FIN), close_notify and then RST (ENDING=close_notify_rst),
-or a bare FIN (ENDING=truncate).
+close_notify and a full close of the socket, as postfix does (ENDING=close_notify_close: what
+the probe sends after it is answered with RST by the kernel), or a bare FIN (ENDING=truncate).
 client PORT CA: connects, reads the greeting, sends STARTTLS, reads "220 ready", upgrades
 trusting CA for localhost, sends "hello", prints the answer and closes.
 """
@@ -61,6 +62,10 @@ def server(cert, key, ending):
         secure.setblocking(True)
         if ending == "close_notify_late":
             time.sleep(0.5)
+        if ending == "close_notify_close":
+            socket.socket.close(secure)  # FIN; the kernel answers what comes later with RST
+            time.sleep(1)
+            return
         if ending == "close_notify_rst":
             time.sleep(0.1)
             socket.socket.setsockopt(secure, socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
