@@ -150,6 +150,52 @@ import Testing
         #expect(imported.stdout.contains("connect {host}:{port} tls insecure\nsend line \"hello over TLS\"\nexpect line \"and back\"\n"), "\(imported.stdout)")
     }
 
+    /// A conversation that turns into TLS midway (STARTTLS) imports as its plaintext part, a
+    /// `starttls insecure` where the client's hello began, then the decrypted part; the written
+    /// scenario replays against the same kind of server.
+    @Test func aStartTLSCaptureImportsThePlaintextThenStartTLS() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let peer = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../ProbeRunnerTests/Peers/starttls_peer.py").standardized.path
+        let (certificate, key) = try TestCertificate.make(in: directory)
+        let spawn = "spawn peer \"python3 \(peer) server \(certificate) \(key) close_notify {port}\" ready on 127.0.0.1:{port} within 10s"
+        let scenario = directory.appendingPathComponent("starttls.scn")
+        try """
+            set timeout 5s
+            var port = free-port
+            \(spawn)
+            connect 127.0.0.1:{port}
+            expect line /^220 /
+            send line "STARTTLS"
+            expect line "220 ready"
+            starttls insecure
+            send line "hi"
+            expect line "250 over TLS: hi"
+            expect eof
+            """.write(to: scenario, atomically: true, encoding: .utf8)
+        let pcaps = directory.appendingPathComponent("pcaps")
+        let run = try await ProbeProcess.run(["run", "--capture", "--keep-pcap", "always", "--pcap-dir", pcaps.path, scenario.path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let pcap = try #require(try FileManager.default.contentsOfDirectory(atPath: pcaps.path).first { $0.hasSuffix(".pcap") })
+        let imported = try await ProbeProcess.run(["import", pcaps.appendingPathComponent(pcap).path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("""
+            connect {host}:{port}
+            expect line "220 peer.test ESMTP"
+            send line "STARTTLS"
+            expect line "220 ready"
+            starttls insecure
+            send line "hi"
+            expect line "250 over TLS: hi"
+
+            """), "\(imported.stdout)")
+        let written = directory.appendingPathComponent("imported.scn")
+        try imported.stdout.write(to: written, atomically: true, encoding: .utf8)
+        let wrapper = directory.appendingPathComponent("replay.scn")
+        try "\(spawn)\ninclude \"imported.scn\"\n".write(to: wrapper, atomically: true, encoding: .utf8)
+        let replayed = try await ProbeProcess.run(["run", "--var", "port=\(try freePort())", wrapper.path])
+        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+    }
+
     /// `tcpprobe record` between redis-cli and redis-server writes each conversation as it ends
     /// (redis-cli with a command as arguments: fed on standard input it first asks for COMMAND
     /// DOCS, whose order redis does not keep from run to run); INCR's reply masked, the

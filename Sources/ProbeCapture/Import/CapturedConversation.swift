@@ -31,6 +31,9 @@ public struct CapturedConversation: Sendable {
     public var startedAt: Double
     /// True when its bytes are TLS's decrypted application data.
     public var isTLS = false
+    /// When TLS began, for a conversation that spoke plaintext first (STARTTLS): the time of
+    /// the ClientHello. Nil when there was no TLS, or TLS from the first byte.
+    public var startTLSAt: Double?
 
     public init(client: Address, server: Address, startedAt: Double) {
         self.client = client
@@ -97,6 +100,15 @@ public struct CapturedConversation: Sendable {
                     guard let carrier = tcp.carriers(of: last).last?.segment else { continue }
                     pieces.append((carrier.timestamp, fromClient, record.plaintext[...]))
                 }
+            }
+            // What each side said in the clear before its hello (STARTTLS): kept as it was.
+            for (direction, fromClient, start) in [(trace.fromProbe, true, tls.clientStart), (trace.fromPeer, false, tls.serverStart)] where start > 0 {
+                for data in direction.dataSegments where data.range.lowerBound < start {
+                    pieces.append((data.segment.timestamp, fromClient, direction.stream[data.range.lowerBound..<min(data.range.upperBound, start)]))
+                }
+            }
+            if tls.clientStart > 0 {
+                startTLSAt = trace.fromProbe.carriers(of: tls.clientStart..<(tls.clientStart + 1)).first?.segment.timestamp
             }
             isTLS = true
         } else {

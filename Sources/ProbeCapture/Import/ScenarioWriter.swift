@@ -44,7 +44,7 @@ public struct ScenarioWriter {
         case .length(let header): out.append("set framing length \(header.width)" + (header.bigEndian ? "" : " little"))
         default: break
         }
-        let tls = conversation.isTLS ? " tls insecure" : ""
+        let tls = conversation.isTLS && conversation.startTLSAt == nil ? " tls insecure" : ""
         if probeIsClient {
             out.append("connect {host}:{port}\(tls)")
         } else {
@@ -53,13 +53,17 @@ public struct ScenarioWriter {
         }
         var steps = Steps(writer: self, framing: framing)
         var lastEvent = conversation.turns.first?.start ?? conversation.startedAt
-        enum Event { case turn(CapturedConversation.Turn), ending(CapturedConversation.Ending, fromClient: Bool) }
+        enum Event { case turn(CapturedConversation.Turn), ending(CapturedConversation.Ending, fromClient: Bool), startTLS }
         var events: [(time: Double, event: Event)] = conversation.turns.map { ($0.start, .turn($0)) }
+        if let startTLS = conversation.startTLSAt { events.append((startTLS, .startTLS)) }
         if let ending = conversation.clientEnding { events.append((ending.time, .ending(ending.kind, fromClient: true))) }
         if let ending = conversation.serverEnding { events.append((ending.time, .ending(ending.kind, fromClient: false))) }
         events.sort { $0.time < $1.time }
         for (index, (time, event)) in events.enumerated() {
             switch event {
+            case .startTLS:
+                // The client's hello: the upgrade, in place, on the probe's side of it.
+                out.append(probeIsClient ? "starttls insecure" : "starttls")
             case .turn(let turn):
                 let fromProbe = turn.fromClient == probeIsClient
                 if fromProbe, let keepPauses, time - lastEvent > keepPauses {

@@ -1,6 +1,6 @@
 """An SMTP-like STARTTLS peer for tcpprobe's tests.
 
-server CERT KEY ENDING: listens on 127.0.0.1 (prints its port), greets with 220, answers
+server CERT KEY ENDING [PORT]: listens on 127.0.0.1 (on PORT, else a free one; prints its port), greets with 220, answers
 STARTTLS with "220 ready", upgrades, answers one line with "250 over TLS: LINE", then ends
 with close_notify and FIN (ENDING=close_notify), close_notify and FIN half a second later
 (ENDING=close_notify_late), a bidirectional shutdown (ENDING=bidirectional: close_notify, then a
@@ -27,11 +27,11 @@ def read_line(sock):
     return line
 
 
-def server(cert, key, ending):
+def server(cert, key, ending, port="0"):
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
     listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
+    listener.bind(("127.0.0.1", int(port)))
     listener.listen()
     listener.settimeout(10)
     print(listener.getsockname()[1], flush=True)
@@ -91,6 +91,6 @@ def client(port, ca):
 
 if __name__ == "__main__":
     if sys.argv[1] == "server":
-        server(*sys.argv[2:5])
+        server(*sys.argv[2:6])
     else:
         client(*sys.argv[2:4])
