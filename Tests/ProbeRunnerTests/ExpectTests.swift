@@ -302,4 +302,23 @@ import Testing
         #expect(log.contains { $0.hasSuffix("→ {pid}=hex\"ff fe\"") }, "\(log)")
         #expect(log.contains { $0.hasSuffix("→ {id}=hex\"ff 80\"") }, "\(log)")
     }
+
+    /// mosquitto, the broker that showed it: a QoS 2 PUBLISH with packet id ff 80, whose PUBREC
+    /// the probe answers with a PUBREL built from the captured id. Written back as U+FFFD's
+    /// UTF-8, the PUBREL was malformed and the broker never sent PUBCOMP.
+    @Test(.mosquitto) func mosquittoGetsItsPacketIdBackUnchanged() async throws {
+        let result = try await ScenarioHarness.run(#"""
+            set timeout 3s
+            var port = free-port
+            spawn broker "mosquitto -p {port}" ready on 127.0.0.1:{port} within 10s
+            connect 127.0.0.1:{port}
+            send hex"10 10 00 04 4d 51 54 54 04 02 00 3c 00 04 74 65 73 74"
+            expect hex"20 02 00 00"
+            send hex"34 06 00 01 74 ff 80 78"
+            expect until /\x50\x02(?<pid>..)/ max 4
+            send hex"62 02 {pid}"
+            expect hex"70 02 ff 80"
+            """#)
+        result.expectPassed()
+    }
 }
