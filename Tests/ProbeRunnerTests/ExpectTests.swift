@@ -303,6 +303,22 @@ import Testing
         #expect(log.contains { $0.hasSuffix("→ {id}=hex\"ff 80\"") }, "\(log)")
     }
 
+    /// A named group captured twice: the later value wins, and `{name}` sends it.
+    @Test func aGroupCapturedTwiceKeepsTheLaterValue() async throws {
+        let result = try await ScenarioHarness.run("""
+            set timeout 2s
+            listen l 127.0.0.1:0
+            connect c 127.0.0.1:{l.port}
+            accept s on l
+            s: send "id=first\\r\\nid=second\\r\\n"
+            c: expect line /^id=(?<id>\\w+)$/
+            c: expect line /^id=(?<id>\\w+)$/
+            c: send line "{id}"
+            s: expect line "second"
+            """)
+        result.expectPassed()
+    }
+
     /// mosquitto, the broker that showed it: a QoS 2 PUBLISH with packet id ff 80, whose PUBREC
     /// the probe answers with a PUBREL built from the captured id. Written back as U+FFFD's
     /// UTF-8, the PUBREL was malformed and the broker never sent PUBCOMP.

@@ -102,4 +102,41 @@ import Testing
             """)
         tooLong.expectFailure(line: 6, containing: "a 256-byte message does not fit a 1-byte big-endian length (at most 255 bytes)")
     }
+
+    /// The edge of `max-message` under every width and byte order: a message of exactly
+    /// max-message bytes passes, one byte more fails as its header arrives.
+    @Test(arguments: ["length 1", "length 2", "length 2 little", "length 4", "length 4 little", "length 8", "length 8 little"])
+    func maxMessageIsInclusive(framing: String) async throws {
+        let at = try await ScenarioHarness.run(Self.pair + """
+            set framing \(framing)
+            set max-message 5
+            s: send message "12345"
+            c: expect message "12345"
+            """)
+        at.expectPassed()
+        let over = try await ScenarioHarness.run(Self.pair + """
+            set framing \(framing)
+            set max-message 5
+            s: send message "123456"
+            c: expect message any
+            """)
+        over.expectFailure(line: 8, containing: "announces 6 bytes, over max-message 5")
+    }
+
+    /// Little-endian headers read from what a peer sent, not only encoded by the probe.
+    @Test func littleEndianHeadersFromAPeerAreRead() async throws {
+        let result = try await ScenarioHarness.run(Self.pair + """
+            set framing length 2 little
+            s: send hex"05 00 68 65 6c 6c 6f 00 01 2e"
+            c: expect message "hello"
+            c: expect message bytes 256 within 100ms
+            """)
+        result.expectFailure(line: 8, containing: "a length header announced 256 bytes and 1 have arrived")
+        let four = try await ScenarioHarness.run(Self.pair + """
+            set framing length 4 little
+            s: send hex"02 00 00 00 68 69"
+            c: expect message "hi"
+            """)
+        four.expectPassed()
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ProbeResults
 import TestSupport
 import Testing
 
@@ -175,6 +176,40 @@ import Testing
 
         """#
 
+    /// A close frame with no code: `expect close 1000` fails on it, `expect close any` and
+    /// `expect close` pass. A text message whose two-byte character is split across two
+    /// fragments is valid UTF-8 as a whole, and passes.
+    @Test func closeWithoutACodeAndACharacterSplitAcrossFragments() async throws {
+        func serving(_ raw: String, _ expectation: String) async throws -> ScenarioResult {
+            try await ScenarioHarness.run("""
+                set timeout 2s
+                spawn server "python3 \(Self.peer) raw-server '\(raw.replacingOccurrences(of: " ", with: ""))'" ready when stdout /^(?<wport>[0-9]+)$/ within 10s
+                connect ws://127.0.0.1:{wport}/
+                \(expectation)
+                """)
+        }
+        try await serving("88 00", "expect close 1000").expectFailure(line: 4, containing: "expected a close frame with code 1000, got close (no code)")
+        try await serving("88 00", "expect close any").expectPassed()
+        try await serving("88 00", "expect close").expectPassed()
+        // "é" is c3 a9: the first fragment ends with c3, the continuation begins with a9.
+        try await serving("01 02 63 c3 80 02 a9 21", "expect text \"c\u{e9}!\"").expectPassed()
+        try await serving("01 02 63 c3 80 01 21", "expect text any").expectFailure(line: 4, containing: "a text message that is not valid UTF-8")
+    }
+
+    /// `max-message` bounds WebSocket messages too: exactly max-message bytes pass, one more fails.
+    @Test func maxMessageIsInclusiveOverWebSocket() async throws {
+        let at = try await ScenarioHarness.run("set max-message 5\n" + Self.upgradedByHand + """
+            c: send hex"81 85 00 00 00 00 31 32 33 34 35"
+            s: expect text "12345"
+            """)
+        at.expectPassed()
+        let over = try await ScenarioHarness.run("set max-message 5\n" + Self.upgradedByHand + """
+            c: send hex"81 86 00 00 00 00 31 32 33 34 35 36"
+            s: expect text any
+            """)
+        over.expectFailure(line: 9, containing: "a frame over max-message")
+    }
+
     /// A message decoded from the same read as the one an expect took, and never expected, is
     /// unread like bytes: noted, or under `set unread fail` a failure.
     @Test func aDecodedMessageNoExpectReadIsUnread() async throws {
@@ -210,7 +245,11 @@ import Testing
         let upgraded = Self.upgradedByHand
         let fromClient: [(raw: String, failure: String)] = [
             ("81 02 68 69", "the client sent an unmasked frame (RFC 6455 §5.1: a client must mask every frame)"),
+            ("89 02 68 69", "the client sent an unmasked frame"),
+            ("88 02 03 e8", "the client sent an unmasked frame"),
             ("c1 82 00 00 00 00 68 69", "a frame with RSV1 set, and no extension agreed on (RFC 6455 §5.2)"),
+            ("a1 82 00 00 00 00 68 69", "a frame with RSV2 set, and no extension agreed on (RFC 6455 §5.2)"),
+            ("91 82 00 00 00 00 68 69", "a frame with RSV3 set, and no extension agreed on (RFC 6455 §5.2)"),
             ("83 82 00 00 00 00 68 69", "a frame with the reserved opcode"),
             ("80 82 00 00 00 00 68 69", "a continuation frame with no fragmented message to continue (RFC 6455 §5.4)"),
             ("81 82 00 00 00 00 ff fe", "a text message that is not valid UTF-8 (RFC 6455 §8.1)"),
@@ -223,6 +262,9 @@ import Testing
         }
         let fromServer: [(raw: String, failure: String)] = [
             ("81 82 00 00 00 00 68 69", "the server sent a masked frame (RFC 6455 §5.1: a server must not mask its frames)"),
+            ("89 82 00 00 00 00 68 69", "the server sent a masked frame"),
+            ("8a 82 00 00 00 00 68 69", "the server sent a masked frame"),
+            ("88 82 00 00 00 00 03 e8", "the server sent a masked frame"),
             ("89 7e 00 7e" + String(repeating: " 00", count: 126), "a control frame over 125 bytes (RFC 6455 §5.5)"),
             ("88 01 03", "a close frame of 1 byte"),
             ("88 02 03 ed", "a close frame with the code 1005, which must never be sent"),

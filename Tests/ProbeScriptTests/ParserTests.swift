@@ -179,7 +179,7 @@ import Testing
         let prefixed = Fixtures.load(#"client: expect stdout client line "x""#)
         #expect(prefixed.diagnostics.first?.message == "'expect' does not act on a connection, so it takes no 'client:' prefix")
         let withoutLine = Fixtures.load(#"expect stdout client "x""#)
-        #expect(withoutLine.diagnostics.first?.message.hasPrefix("expected one of 'line', 'eof' after expect stdout NAME") == true, "\(withoutLine.diagnostics.map(\.message))")
+        #expect(withoutLine.diagnostics.first?.message.hasPrefix("expected one of 'line', 'eventually', 'eof' after expect stdout NAME") == true, "\(withoutLine.diagnostics.map(\.message))")
     }
 
     @Test func interpolatedArgumentsWaitForRunTime() throws {

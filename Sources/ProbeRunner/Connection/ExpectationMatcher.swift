@@ -215,7 +215,11 @@ struct ExpectationMatcher: @unchecked Sendable {
             while true {
                 guard let next = session.next(from: &buffer, end: end) else { return nil }
                 switch next {
-                case .failure(let violation): return .failed(violation.message)
+                case .failure(let violation):
+                    if case .closeOrEnd = rule, let end = violation.end, end != .closedByProbe {
+                        return .matched(captures: [:], detail: MatchDetail("no close frame: \(end)"))
+                    }
+                    return .failed(violation.message)
                 case .success(let event):
                     if case .ping(let payload) = event, !rule.waitsForPing, session.autoPong {
                         if let flooded = session.answer(ping: payload) { return .failed(flooded.message) }

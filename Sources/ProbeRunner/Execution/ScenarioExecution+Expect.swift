@@ -11,6 +11,10 @@ extension ScenarioExecution {
         if case .webSocket(let frame) = expectation {
             return try expect(expectation, rule: try webSocketRule(frame, on: connection, statement), within: within, on: connection, statement, done: done)
         }
+        // On a WebSocket connection `expect close` takes the close frame, or TCP's end without one.
+        if case .close = expectation, let session = connection.webSocket {
+            return try expect(expectation, rule: .webSocket(.closeOrEnd, session), within: within, on: connection, statement, done: done)
+        }
         if connection.webSocket != nil, expectation.readsLines {
             throw failure(statement, "\(connection.label) is a WebSocket connection: read its messages with expect text or expect binary", connection)
         }
@@ -68,7 +72,7 @@ extension ScenarioExecution {
     /// ` → {name}="value" ...` for the variables a match set, or nothing.
     /// " → {a}="x" {pid}=hex"00 2a"": a value that is not printable text is shown as hex.
     static func describe(_ captures: [String: [UInt8]]) -> String {
-        captures.isEmpty ? "" : " → " + captures.sorted { $0.key < $1.key }.map { "{\($0.key)}=\(ByteDiff.value($0.value))" }.joined(separator: " ")
+        captures.isEmpty ? "" : " → " + captures.sorted { $0.key < $1.key }.map { "{\($0.key)}=\(ByteDiff.value($0.value, limit: .max))" }.joined(separator: " ")
     }
 
     /// The expectation with its variables filled in and its regex compiled.

@@ -10,6 +10,9 @@ enum WebSocketRule {
     case ping([UInt8]?)
     case pong([UInt8]?)
     case close(code: Int?, reason: CompiledRegex?)
+    /// `expect close` on a WebSocket connection: a close frame of any code (or none), or the
+    /// TCP connection's end without one.
+    case closeOrEnd
 
     /// A ping the scenario waits for is not answered for it.
     var waitsForPing: Bool {
@@ -29,6 +32,7 @@ enum WebSocketRule {
         case .pong(let bytes): return "a pong" + (bytes.map { " " + ByteDiff.preview($0) } ?? "")
         case .close(let code, let reason):
             return "a close frame" + (code.map { " with code \($0)" } ?? "") + (reason.map { " and a reason matching \($0.literal.description)" } ?? "")
+        case .closeOrEnd: return "a close frame, or the peer to close TCP"
         }
     }
 
@@ -49,6 +53,8 @@ enum WebSocketRule {
         case (.close(let code, let reason), .close(let received, let text)):
             if let code, code != received { return .failed("expected \(waitingFor), \(got)") }
             if let reason, (try? reason.regex.firstMatch(in: text)) == nil { return .failed("expected \(waitingFor), \(got)") }
+            return .matched(captures: [:], detail: MatchDetail(event.description))
+        case (.closeOrEnd, .close):
             return .matched(captures: [:], detail: MatchDetail(event.description))
         default:
             return .failed("expected \(waitingFor), \(got)")

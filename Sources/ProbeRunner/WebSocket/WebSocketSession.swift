@@ -74,7 +74,7 @@ final class WebSocketSession: @unchecked Sendable {
         if !events.isEmpty { return .success(events.removeFirst()) }
         if let violation { return .failure(WebSocketViolation(message: violation)) }
         guard let end else { return nil }
-        return .failure(WebSocketViolation(message: "expected a WebSocket frame, but \(end)"))
+        return .failure(WebSocketViolation(message: "expected a WebSocket frame, but \(end)", end: end))
     }
 
     private func take(_ frame: WebSocketFrame) {
@@ -197,4 +197,6 @@ final class WebSocketSession: @unchecked Sendable {
 /// A peer's frame that breaks RFC 6455, or the stream's end before a frame.
 struct WebSocketViolation: Error {
     let message: String
+    /// How the stream ended, when that is what came instead of a frame.
+    var end: InboundEnd?
 }
