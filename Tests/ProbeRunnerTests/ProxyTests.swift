@@ -189,6 +189,29 @@ import Testing
         webSocket.expectPassed()
     }
 
+    /// `cut` and `reset` with a direction close the leg that direction writes to, and the other
+    /// leg with FIN: `reset upstream` resets the server's leg, `reset downstream` the client's.
+    /// After `reset upstream` the watch still sees what the client sends.
+    @Test(arguments: [("cut upstream", "eof", "eof"), ("cut downstream", "eof", "eof"),
+                      ("reset upstream", "reset", "eof"), ("reset downstream", "eof", "reset")])
+    func aDirectedCutOrResetClosesTheLegItWritesTo(fault: String, server: String, client: String) async throws {
+        let result = try await ScenarioHarness.run(Self.sink + """
+            c: send line "a"
+            s: expect line "a"
+            p: \(fault)
+            s: expect \(server)
+            c: expect \(client)
+            """)
+        result.expectPassed()
+        let watched = try await ScenarioHarness.run(Self.sink + """
+            p: reset upstream
+            s: expect reset
+            c: send line "after the reset"
+            p: expect upstream line "after the reset"
+            """)
+        watched.expectPassed()
+    }
+
     /// linechat's client through the proxy: a cut is a FIN it leaves on (exit 0), a reset an
     /// error it reports (exit 1).
     @Test func theClientSeesACutAsFINAndAResetAsRST() async throws {
