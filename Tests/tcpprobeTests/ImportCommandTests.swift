@@ -196,6 +196,50 @@ import Testing
         #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
     }
 
+    /// `import --as server` writes the other side: the probe listens where the server was (its
+    /// address the defaults of `var host` and `var port`) and plays it, and the written
+    /// scenario passes against the real client, linechat's.
+    @Test func importedAsServerItReplaysAgainstTheRealClient() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = directory.appendingPathComponent("client.scn")
+        try """
+            set timeout 3s
+            var port = free-port
+            spawn server "linechat serve --port {port}" ready on 127.0.0.1:{port} within 10s
+            spawn client "linechat connect 127.0.0.1:{port} --name Luke" with stdin
+            expect stdout client eventually line "Luke has joined"
+            input client line "msg:hi"
+            expect stdout client eventually line "Luke: hi"
+            input client eof
+            expect exit client code 0 within 3s
+            sleep 100ms
+            """.write(to: scenario, atomically: true, encoding: .utf8)
+        let pcaps = directory.appendingPathComponent("pcaps")
+        let run = try await ProbeProcess.run(["run", "--capture", "--keep-pcap", "always", "--pcap-dir", pcaps.path, scenario.path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let pcap = try #require(try FileManager.default.contentsOfDirectory(atPath: pcaps.path).first { $0.hasSuffix(".pcap") })
+        let imported = try await ProbeProcess.run(["import", "--as", "server", pcaps.appendingPathComponent(pcap).path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let text = imported.stdout
+        // The header names client → server; `var port` is the server's.
+        let server = try #require(text.firstMatch(of: try Regex(#"→ 127\.0\.0\.1:(\d+),"#))?.output[1].substring)
+        #expect(text.contains("var host = \"127.0.0.1\"\nvar port = \"\(server)\""), "\(text)")
+        #expect(text.contains("listen l {host}:{port}\naccept c on l\nexpect line \"iam:Luke\"\nsend line \"Luke has joined\""), "\(text)")
+        let written = directory.appendingPathComponent("imported.scn")
+        try text.write(to: written, atomically: true, encoding: .utf8)
+        let linechat = ProbeProcess.binary.deletingLastPathComponent().appendingPathComponent("linechat").path
+        let wrapper = directory.appendingPathComponent("replay.scn")
+        try """
+            spawn client "sh -c 'sleep 0.3; printf \\"msg:hi\\\\n\\" | exec \(linechat) connect 127.0.0.1:{port} --name Luke'"
+            include "imported.scn"
+            expect stdout client eventually line "Luke: hi"
+            expect exit client code 0 within 3s
+
+            """.write(to: wrapper, atomically: true, encoding: .utf8)
+        let replayed = try await ProbeProcess.run(["run", "--var", "port=\(try freePort())", wrapper.path])
+        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+    }
+
     /// `tcpprobe record` between redis-cli and redis-server writes each conversation as it ends
     /// (redis-cli with a command as arguments: fed on standard input it first asks for COMMAND
     /// DOCS, whose order redis does not keep from run to run); INCR's reply masked, the
