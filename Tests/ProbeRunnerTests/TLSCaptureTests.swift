@@ -79,6 +79,8 @@ struct TLSCaptureTests {
         ("1.3", "-ciphersuites TLS_AES_128_GCM_SHA256", "TLS_AES_128_GCM_SHA256"),
         ("1.3", "-ciphersuites TLS_AES_256_GCM_SHA384", "TLS_AES_256_GCM_SHA384"),
         ("1.3", "-ciphersuites TLS_CHACHA20_POLY1305_SHA256", "TLS_CHACHA20_POLY1305_SHA256"),
+        // RFC 8446 5.4: records padded with zeros to 64-byte blocks after their content type.
+        ("1.3", "-ciphersuites TLS_AES_128_GCM_SHA256 -record_padding 64", "TLS_AES_128_GCM_SHA256"),
         ("1.2", "-cipher ECDHE-ECDSA-AES128-GCM-SHA256", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"),
         ("1.2", "-cipher ECDHE-ECDSA-AES256-GCM-SHA384", "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"),
         ("1.2", "-cipher ECDHE-ECDSA-CHACHA20-POLY1305", "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256"),
@@ -134,6 +136,11 @@ struct TLSCaptureTests {
             #expect(ours.flatMap(\.plaintext).map { String(format: "%02x", $0) }.joined() == theirBytes, "port \(sender)")
             #expect(!theirBytes.isEmpty)
         }
+        // `show` and `import` read the same plaintext, each record's content type read past any padding.
+        let shown = ConversationRenderer(keys: TLSKeyMaterial(lines: keyLines)).render(segments)
+        #expect(shown.contains("← application-data 6 bytes \"pong\\r\\n\""), "\(shown)")
+        let imported = try CapturedConversation(segments: segments, keys: TLSKeyMaterial(lines: keyLines))
+        #expect(imported.turns.filter { !$0.fromClient }.flatMap(\.bytes) == Array("pong\r\ntwo\r\n".utf8), "\(imported.turns)")
         // A secret one bit off, or one flipped byte on the wire: records that do not open, and
         // a problem that makes any judgement inconclusive, never plaintext to judge.
         let wrongKeys = TLSKeyMaterial(lines: keyLines.map { $0.dropLast() + ($0.last == "0" ? "1" : "0") })
