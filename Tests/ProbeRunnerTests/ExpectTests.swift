@@ -144,6 +144,29 @@ import Testing
                 "\(copies.notes)")
     }
 
+    /// nats-server answers a publish to an invalid subject with -ERR and a PING with PONG:
+    /// `expect eventually line "PONG"` skipped the error and passed; with `unless /^-ERR/` it
+    /// fails on it, naming the line.
+    @Test(.natsServer) func natsServersErrorIsNotSkippedOverWithUnless() async throws {
+        let steps = #"""
+            set timeout 3s
+            var port = free-port
+            spawn nats "nats-server -a 127.0.0.1 -p {port}" ready on 127.0.0.1:{port} within 10s
+            connect 127.0.0.1:{port}
+            expect line /^INFO /
+            send line "CONNECT \{\"verbose\":false\}"
+            send line "PUB foo.. 2"
+            send line "hi"
+            send line "PING"
+            expect eventually line "PONG"
+            """#
+        let skipping = try await ScenarioHarness.run(steps)
+        skipping.expectPassed()
+        #expect(skipping.log.contains { $0.message.contains("after skipping 1 line (32 bytes): \"-ERR 'Invalid Publish Subject'\"") }, "\(skipping.log.map(\.message))")
+        let strict = try await ScenarioHarness.run(steps + " unless /^-ERR/")
+        strict.expectFailure(line: 10, containing: "a line matched unless /^-ERR/ while line \"PONG\" was awaited: \"-ERR 'Invalid Publish Subject'\"")
+    }
+
     /// A peer that answers and then leaves, by RST or FIN, still leaves its answer unread: under
     /// `set unread fail` the scenario fails naming it.
     @Test func unreadBytesOfAPeerThatLeftAreNamed() async throws {
