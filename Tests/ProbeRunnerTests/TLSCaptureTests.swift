@@ -199,10 +199,12 @@ struct TLSCaptureTests {
 
         let authority = try TestAuthority(in: directory)
         let server = try authority.issue("server")
-        let startTLS = try await run("""
+        /// The STARTTLS peer's exchange up to its close, which `ending` says how it makes.
+        func exchange(ending: String) -> String {
+            """
             set capture on
             set timeout 5s
-            spawn peer "python3 \(TLSTests.peerScript) server \(server.certificate) \(server.key) close_notify" ready when stdout /^(?<pport>[0-9]+)$/ within 10s
+            spawn peer "python3 \(TLSTests.peerScript) server \(server.certificate) \(server.key) \(ending)" ready when stdout /^(?<pport>[0-9]+)$/ within 10s
             connect 127.0.0.1:{pport}
             expect line /^220 /
             send line "STARTTLS"
@@ -211,6 +213,10 @@ struct TLSCaptureTests {
             send line "hi"
             expect line "250 over TLS: hi"
             expect eof
+
+            """
+        }
+        let startTLS = try await run(exchange(ending: "close_notify") + """
             assert wire from probe terminator crlf
             assert wire from peer line "250 over TLS: hi" in 1 record
             assert wire from peer records = 1
@@ -222,18 +228,7 @@ struct TLSCaptureTests {
         // A server that sends close_notify and closes its socket at once (postfix): the probe's
         // answering close_notify meets a closed socket, whose kernel answers RST. That RST is
         // provoked, not the server's: `no rst` passes, naming it, and `rst` fails.
-        let closing = """
-            set capture on
-            set timeout 5s
-            spawn peer "python3 \(TLSTests.peerScript) server \(server.certificate) \(server.key) close_notify_close" ready when stdout /^(?<pport>[0-9]+)$/ within 10s
-            connect 127.0.0.1:{pport}
-            expect line /^220 /
-            send line "STARTTLS"
-            expect line "220 ready"
-            starttls ca "\(authority.rootPath)" sni "localhost"
-            send line "hi"
-            expect line "250 over TLS: hi"
-            expect eof
+        let closing = exchange(ending: "close_notify_close") + """
             sleep 100ms
             assert wire from peer fin
             assert wire from peer no rst

@@ -34,6 +34,17 @@ import Testing
         return try await ProbeProcess.run(["run", "--var", "port=\(port)", wrapper.path])
     }
 
+    /// Runs `scenario` (a path) capturing, keeps its pcap, and imports it with `options`.
+    private func captureAndImport(_ scenario: URL, _ options: String..., sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> ProbeProcess.Output {
+        let pcaps = directory.appendingPathComponent("pcaps-\(UUID().uuidString)")
+        let run = try await ProbeProcess.run(["run", "--capture", "--keep-pcap", "always", "--pcap-dir", pcaps.path, scenario.path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)", sourceLocation: sourceLocation)
+        let pcap = try #require(try FileManager.default.contentsOfDirectory(atPath: pcaps.path).first { $0.hasSuffix(".pcap") }, sourceLocation: sourceLocation)
+        let imported = try await ProbeProcess.run(["import"] + options + [pcaps.appendingPathComponent(pcap).path])
+        #expect(imported.status == 0, "\(imported.stderr)", sourceLocation: sourceLocation)
+        return imported
+    }
+
     /// Waits, at most 10 s, until something accepts connections on 127.0.0.1:`port` (a server
     /// the test started), before the capture that must see its first SYN begins.
     private func waitForListener(_ port: Int) async throws {
@@ -141,12 +152,7 @@ import Testing
             c: close
             s: expect eof
             """.write(to: scenario, atomically: true, encoding: .utf8)
-        let pcaps = directory.appendingPathComponent("pcaps")
-        let run = try await ProbeProcess.run(["run", "--capture", "--keep-pcap", "always", "--pcap-dir", pcaps.path, scenario.path])
-        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        let pcap = try #require(try FileManager.default.contentsOfDirectory(atPath: pcaps.path).first { $0.hasSuffix(".pcap") })
-        let imported = try await ProbeProcess.run(["import", pcaps.appendingPathComponent(pcap).path])
-        #expect(imported.status == 0, "\(imported.stderr)")
+        let imported = try await captureAndImport(scenario)
         #expect(imported.stdout.contains("connect {host}:{port} tls insecure\nsend line \"hello over TLS\"\nexpect line \"and back\"\n"), "\(imported.stdout)")
     }
 
@@ -172,12 +178,7 @@ import Testing
             expect line "250 over TLS: hi"
             expect eof
             """.write(to: scenario, atomically: true, encoding: .utf8)
-        let pcaps = directory.appendingPathComponent("pcaps")
-        let run = try await ProbeProcess.run(["run", "--capture", "--keep-pcap", "always", "--pcap-dir", pcaps.path, scenario.path])
-        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        let pcap = try #require(try FileManager.default.contentsOfDirectory(atPath: pcaps.path).first { $0.hasSuffix(".pcap") })
-        let imported = try await ProbeProcess.run(["import", pcaps.appendingPathComponent(pcap).path])
-        #expect(imported.status == 0, "\(imported.stderr)")
+        let imported = try await captureAndImport(scenario)
         #expect(imported.stdout.contains("""
             connect {host}:{port}
             expect line "220 peer.test ESMTP"
@@ -214,12 +215,7 @@ import Testing
             expect exit client code 0 within 3s
             sleep 100ms
             """.write(to: scenario, atomically: true, encoding: .utf8)
-        let pcaps = directory.appendingPathComponent("pcaps")
-        let run = try await ProbeProcess.run(["run", "--capture", "--keep-pcap", "always", "--pcap-dir", pcaps.path, scenario.path])
-        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        let pcap = try #require(try FileManager.default.contentsOfDirectory(atPath: pcaps.path).first { $0.hasSuffix(".pcap") })
-        let imported = try await ProbeProcess.run(["import", "--as", "server", pcaps.appendingPathComponent(pcap).path])
-        #expect(imported.status == 0, "\(imported.stderr)")
+        let imported = try await captureAndImport(scenario, "--as", "server")
         let text = imported.stdout
         // The header names client → server; `var port` is the server's.
         let server = try #require(text.firstMatch(of: try Regex(#"→ 127\.0\.0\.1:(\d+),"#))?.output[1].substring)
