@@ -53,6 +53,14 @@ import Testing
         #expect(!comments(text).isEmpty)
     }
 
+    /// What follows a block's `}` on its line stays with it: `} until closed` is one statement's
+    /// end, and the fingerprint tells it from a plain repeat.
+    @Test func keepsUntilClosedAfterItsBlock() throws {
+        #expect(try Self.format("repeat 3 { send \"x\" ; sleep 1ms }   until closed\n") == "repeat 3 {\n  send \"x\"\n  sleep 1ms\n} until closed\n")
+        let parse = { (text: String) in SyntaxFingerprint.of(Parser.parse(SourceFile(path: "f.scn", text: text)).statements) }
+        #expect(parse("repeat 2 { send \"a\" } until closed") != parse("repeat 2 { send \"a\" }"))
+    }
+
     @Test func refusesAFileWithErrors() {
         #expect {
             try Self.format("connect 127.0.0.1:80 timout 1s\n")
