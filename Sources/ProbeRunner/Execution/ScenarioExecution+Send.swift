@@ -3,7 +3,8 @@ import NIOCore
 import ProbeResults
 import ProbeScript
 
-/// The `send` executor, with its fault modifiers: chunks, split offsets, pacing and a bandwidth limit.
+/// The `send` executor, with its fault modifiers: chunks, split offsets, pacing and a bandwidth
+/// limit; a send cut off by the peer's close; `until closed` on sends and on `repeat` blocks.
 extension ScenarioExecution {
     /// The most one write hands the socket: larger pieces go out as several writes, so a large
     /// send holds one write's bytes at a time and its timeout measures progress, not the whole.
@@ -67,7 +68,8 @@ extension ScenarioExecution {
         for (index, piece) in pieces.enumerated() {
             if let rate = send.rate {
                 // Token bucket: the bytes already sent must have been "earned" at `rate` bytes/s.
-                try await sleep(until: min(sendStart + .nanoseconds(Int64(Double(sent) / Double(rate) * 1e9)), closeBy ?? .now + .seconds(86_400)), send.statement)
+                let earned = sendStart + .nanoseconds(Int64(Double(sent) / Double(rate) * 1e9))
+                try await sleep(until: closeBy.map { min(earned, $0) } ?? earned, send.statement)
             }
             if let closeBy {
                 if send.connection.peerHasClosed { throw SendCutOff(sent: sent, why: await peerEnd(of: send.connection)) }
@@ -93,12 +95,10 @@ extension ScenarioExecution {
         if let closeBy { try await waitForPeerClose(send, by: closeBy) }
     }
 
-    /// `until closed`, once every byte is sent: waits for the peer's close until `closeBy`,
-    /// looking every 5 ms (the handler notes the close as it reads it).
+    /// `until closed`, once every byte is sent: waits for the peer's close until `closeBy`.
     private func waitForPeerClose(_ send: PreparedSend, by closeBy: ContinuousClock.Instant) async throws {
-        while !send.connection.peerHasClosed {
-            guard clock.now < closeBy else { throw notClosed(send, sent: send.payload.count) }
-            try await sleep(until: min(clock.now + .milliseconds(5), closeBy), send.statement)
+        guard try await awaitClose(by: closeBy, send.statement, { send.connection.peerHasClosed }) else {
+            throw notClosed(send, sent: send.payload.count)
         }
         let how = await peerEnd(of: send.connection)
         record(send.statement, "\(send.connection.label): the peer closed the connection (\(how)) after the send, as `until closed` waits for")
@@ -145,8 +145,6 @@ extension ScenarioExecution {
         }
     }
 
-    /// A write that fails on its own (not within a `send` task) tells `done` after noting a
-    /// cut-off, which passes the step.
     private func writeNow(_ bytes: ByteBuffer, _ wait: Duration, _ byDeadline: Bool, after sent: Int, _ send: PreparedSend, done: @escaping StepDone) {
         send.connection.send(bytes, timeout: wait.timeAmount) { result in
             if case .success(true) = result { return done(nil) }
@@ -309,5 +307,52 @@ extension ScenarioExecution {
             cuts = Array(stride(from: size, to: count, by: size))
         }
         return cuts
+    }
+
+    // MARK: - until closed on a repeat block
+
+    /// The connection a `repeat … until closed` watches: the one its first step on a named
+    /// connection names, else the current one.
+    private func watched(by block: Statement) -> ProbeConnection? {
+        guard case .repeatBlock(_, let body, _) = block.kind else { return nil }
+        return body.lazy.compactMap(\.connection).first.flatMap { table.connection(named: $0.text) } ?? table.current
+    }
+
+    /// Whether the peer of the connection `block` (a `repeat … until closed`) watches has closed
+    /// it, or cut off one of its sends.
+    func peerHasClosed(in block: Statement) -> Bool {
+        guard let connection = watched(by: block) else { return false }
+        return connection.peerHasClosed || connection.cutOffSend != nil
+    }
+
+    /// The peer closed, as `repeat … until closed` waited for: a send it cut off is what the
+    /// block wanted, not a fault for the steps after it.
+    func noteClosed(_ block: Statement, afterTurns turns: Int?) {
+        guard let connection = watched(by: block) else { return }
+        connection.cutOffSend = nil
+        let when = turns.map { "during turn \($0) of the repeat" } ?? "after the repeat's last turn"
+        record(block, "\(connection.label): the peer closed the connection \(when), as `until closed` waits for")
+    }
+
+    /// A `repeat … until closed` whose turns ran out: waits for the peer's close as long as the
+    /// step timeout, looking every 5 ms, and fails without it.
+    func waitForClose(in block: Statement) async throws {
+        guard try await awaitClose(by: clock.now + settings.timeout, block, { peerHasClosed(in: block) }) else {
+            let connection = watched(by: block)
+            guard case .repeatBlock(let count, _, _) = block.kind else { return }
+            throw failure(block, "the peer did not close \(connection?.label ?? "the connection") within the repeat's \(try repeatTimes(count)) turns and \(format(settings.timeout)) after them",
+                          connection)
+        }
+        noteClosed(block, afterTurns: nil)
+    }
+
+    /// Waits until `closed` says the peer closed, looking every 5 ms (a handler notes the close
+    /// as it reads it), up to `deadline`: false when it did not close by then.
+    private func awaitClose(by deadline: ContinuousClock.Instant, _ statement: Statement, _ closed: () -> Bool) async throws -> Bool {
+        while !closed() {
+            guard clock.now < deadline else { return false }
+            try await sleep(until: min(clock.now + .milliseconds(5), deadline), statement)
+        }
+        return true
     }
 }

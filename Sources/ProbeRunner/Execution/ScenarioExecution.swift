@@ -282,45 +282,6 @@ final class ScenarioExecution {
         try resolve(count, "a repeat count", Quantity.integer)
     }
 
-    /// The connection a `repeat … until closed` watches: the one its first step on a named
-    /// connection names, else the current one.
-    private func watched(by block: Statement) -> ProbeConnection? {
-        guard case .repeatBlock(_, let body, _) = block.kind else { return nil }
-        return body.lazy.compactMap(\.connection).first.flatMap { table.connection(named: $0.text) } ?? table.current
-    }
-
-    /// Whether the peer of the connection `block` (a `repeat … until closed`) watches has closed
-    /// it, or cut off one of its sends.
-    func peerHasClosed(in block: Statement) -> Bool {
-        guard let connection = watched(by: block) else { return false }
-        return connection.peerHasClosed || connection.cutOffSend != nil
-    }
-
-    /// The peer closed, as `repeat … until closed` waited for: a send it cut off is what the
-    /// block wanted, not a fault for the steps after it.
-    func noteClosed(_ block: Statement, afterTurns turns: Int?) {
-        guard let connection = watched(by: block) else { return }
-        connection.cutOffSend = nil
-        let when = turns.map { "during turn \($0) of the repeat" } ?? "after the repeat's last turn"
-        record(block, "\(connection.label): the peer closed the connection \(when), as `until closed` waits for")
-    }
-
-    /// A `repeat … until closed` whose turns ran out: waits for the peer's close as long as the
-    /// step timeout, looking every 5 ms, and fails without it.
-    func waitForClose(in block: Statement) async throws {
-        let giveUp = clock.now + settings.timeout
-        while !peerHasClosed(in: block) {
-            guard clock.now < giveUp else {
-                let connection = watched(by: block)
-                guard case .repeatBlock(let count, _, _) = block.kind else { return }
-                throw failure(block, "the peer did not close \(connection?.label ?? "the connection") within the repeat's \(try repeatTimes(count)) turns and \(format(settings.timeout)) after them",
-                              connection)
-            }
-            try await sleep(until: min(clock.now + .milliseconds(5), giveUp), block)
-        }
-        noteClosed(block, afterTurns: nil)
-    }
-
     private func apply(_ setting: Setting, _ statement: Statement) throws {
         switch setting {
         case .timeout(let value): settings.timeout = try resolve(value, "a duration", Quantity.duration)
