@@ -267,6 +267,7 @@ import Testing
             ("88 82 00 00 00 00 03 e8", "the server sent a masked frame"),
             ("89 7e 00 7e" + String(repeating: " 00", count: 126), "a control frame over 125 bytes (RFC 6455 §5.5)"),
             ("88 01 03", "a close frame of 1 byte"),
+            ("88 04 03 e8 ff fe", "a close reason that is not UTF-8 (RFC 6455 §5.5.1)"),
             ("88 02 03 ed", "a close frame with the code 1005, which must never be sent"),
             ("88 02 03 ee", "a close frame with the code 1006, which must never be sent"),
             ("88 02 03 e7", "a close frame with the code 999, which must never be sent"),

@@ -22,7 +22,7 @@ struct SendCutOff: Error {
             default: return nil
             }
         }
-        guard let error = problem as? ChannelError, error == .ioOnClosedChannel || error == .outputClosed || error == .alreadyClosed else { return nil }
+        guard let error = problem as? ChannelError, error == .ioOnClosedChannel || error == .outputClosed else { return nil }
         switch end {
         case .eof?: return "FIN"
         case .truncated?: return "FIN without close_notify"
