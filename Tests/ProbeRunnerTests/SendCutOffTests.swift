@@ -81,6 +81,42 @@ import Testing
         #expect(result.parallel.first.map { $0.passed == 10 && $0.failed == 0 } == true, "\(result.parallel)")
     }
 
+    /// ngircd drops a connection that has not registered in time (PingTimeout and PongTimeout of
+    /// 2 s here: about 6 s): a NICK dripped a byte every 200 ms `until closed within 10s` passes
+    /// when it does, the drip cut off.
+    @Test(.ngircd) func ngircdEndsAnUnregisteredDrip() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-ngircd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = try #require(FreePort.pick())
+        let configuration = folder.appendingPathComponent("ngircd.conf")
+        try """
+            [Global]
+            Name = irc.test
+            Info = tcpprobe test
+            Listen = 127.0.0.1
+            Ports = \(port)
+            [Limits]
+            PingTimeout = 2
+            PongTimeout = 2
+            [Options]
+            PAM = no
+            Ident = no
+            DNS = no
+
+            """.write(to: configuration, atomically: true, encoding: .utf8)
+        let result = try await ScenarioHarness.run("""
+            set timeout 2s
+            spawn irc "\(try #require(Requirement.ngircd.path)) -n -f {conf}" ready on 127.0.0.1:{port} within 10s
+            connect 127.0.0.1:{port}
+            send "NICK a-nick-that-never-ends-its-line" in chunks of 1 every 200ms until closed within 10s
+            expect close
+            """, variables: ["conf": configuration.path, "port": String(port)])
+        result.expectPassed()
+        #expect(result.log.contains { $0.message.contains("the peer closed the connection (FIN) after ") && $0.message.contains(", as `until closed` waits for") },
+                "\(result.log.map(\.message))")
+    }
+
     /// `until closed within D`: passes when the peer closes within D of the step's start, the
     /// payload sent or not; fails when it does not, on a send and on a repeat block.
     @Test func untilClosedWaitsForThePeersClose() async throws {
