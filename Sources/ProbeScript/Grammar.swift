@@ -70,8 +70,8 @@ public enum Grammar {
         Entry(keyword: "cut", synopsis: ["NAME: cut [after N bytes] [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault("cut")) }),
         Entry(keyword: "reset", synopsis: ["NAME: reset [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault("reset")) }),
         Entry(keyword: "clear", synopsis: ["NAME: clear [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault("clear")) }),
-        Entry(keyword: "starttls", synopsis: ["starttls [TLS OPTIONS]   (client role on a connect, server role on an accept)"], actsOnConnection: true, parse: {
-            .startTLS(try $0.tlsOptions(TLSOptions.allOptions, after: "starttls"))
+        Entry(keyword: "starttls", synopsis: ["starttls [TLS OPTIONS] [expect tls-failure]   (client role on a connect, server role on an accept)"], actsOnConnection: true, parse: {
+            .startTLS(try $0.tlsOptions(TLSOptions.allOptions, after: "starttls"), expectFailure: try $0.expectTLSFailure(after: "starttls"))
         }),
     ]
 

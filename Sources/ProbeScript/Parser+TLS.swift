@@ -1,5 +1,12 @@
 /// Parsers for TLS: the options after `tls` and `starttls`, and `assert tls`.
 extension Parser {
+    /// `expect tls-failure` after a step's TLS options, or nothing: the handshake must fail.
+    mutating func expectTLSFailure(after context: String) throws -> Bool {
+        guard take("expect") else { return false }
+        try keyword(["tls-failure"], after: "\(context) … expect")
+        return true
+    }
+
     /// TLS options from `allowed`, in any order, up to the first word that is not one (the
     /// statement's other options may follow).
     mutating func tlsOptions(_ allowed: [String], after context: String) throws -> TLSOptions {

@@ -27,7 +27,7 @@ extension StatementKind {
                 + (connect.tls?.templates ?? []) + (connect.webSocket?.templates ?? [])
         case .listen(_, let address, let tls): return address.templates + (tls?.templates ?? [])
         case .accept(_, _, let within, _, let webSocket): return within.templates + (webSocket ?? [])
-        case .startTLS(let options): return options.templates
+        case .startTLS(let options, _): return options.templates
         case .assertTLS(let assertion): return assertion.templates
         case .send(let send):
             var templates: [Template]

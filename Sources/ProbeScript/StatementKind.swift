@@ -34,7 +34,7 @@ public indirect enum StatementKind: Sendable, Hashable {
     case assertWire(WireAssertion)
     /// `starttls`: upgrades the current connection in place, client role on a `connect`, server
     /// role on an `accept`.
-    case startTLS(TLSOptions)
+    case startTLS(TLSOptions, expectFailure: Bool)
     case assertTLS(TLSAssertion)
     /// `proxy NAME FRONT to BACK`: listens on FRONT and joins each client to a new connection to BACK.
     case proxy(Name, front: Argument<Address>, back: Argument<Address>)

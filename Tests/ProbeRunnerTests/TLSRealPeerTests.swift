@@ -75,6 +75,78 @@ import Testing
         refused.expectPassed()
     }
 
+    /// postfix, where both verdicts were wrong: STARTTLS with `sni` naming another host fails
+    /// (its certificate, self-signed, names mail.test and 127.0.0.1), and with `sni "mail.test"`
+    /// passes; after QUIT postfix sends close_notify and closes its socket, so the probe's
+    /// answer draws a RST from its kernel, which `no rst` does not count against postfix.
+    @Test(.postfix, .root) func postfixStartTLS() async throws {
+        let folder = try TLSTests.Certificates()
+        let root = folder.directory
+        for name in ["etc", "queue", "data"] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        let owner = try #require(getpwnam("postfix"), "postfix's user").pointee
+        #expect(chown(root.appendingPathComponent("data").path, owner.pw_uid, owner.pw_gid) == 0)
+        let (certificate, key) = try TestCertificate.make(in: root.appendingPathComponent("etc"), commonName: "mail.test", names: "DNS:mail.test,IP:127.0.0.1")
+        let port = try #require(FreePort.pick())
+        try """
+            compatibility_level = 3.6
+            queue_directory = \(root.path)/queue
+            data_directory = \(root.path)/data
+            inet_interfaces = 127.0.0.1
+            inet_protocols = ipv4
+            myhostname = mail.test
+            mydestination =
+            smtpd_tls_cert_file = \(certificate)
+            smtpd_tls_key_file = \(key)
+            smtpd_tls_security_level = may
+            maillog_file = /dev/stdout
+
+            """.write(to: root.appendingPathComponent("etc/main.cf"), atomically: true, encoding: .utf8)
+        let services = ["pickup unix n - n 60 1 pickup", "cleanup unix n - n - 0 cleanup", "qmgr unix n - n 300 1 qmgr",
+                        "tlsmgr unix - - n 1000? 1 tlsmgr", "rewrite unix - - n - - trivial-rewrite", "bounce unix - - n - 0 bounce",
+                        "defer unix - - n - 0 bounce", "trace unix - - n - 0 bounce", "verify unix - - n - 1 verify",
+                        "flush unix n - n 1000? 0 flush", "proxymap unix - - n - - proxymap", "anvil unix - - n - 1 anvil",
+                        "scache unix - - n - 1 scache", "postlog unix-dgram n - n - 1 postlogd"]
+        try (["127.0.0.1:\(port) inet n - n - - smtpd"] + services).joined(separator: "\n").appending("\n")
+            .write(to: root.appendingPathComponent("etc/master.cf"), atomically: true, encoding: .utf8)
+        // postfix's master starts a session of its own, out of the spawned process group that
+        // the scenario's end stops: stop it by its pid file.
+        defer {
+            let pidFile = root.appendingPathComponent("queue/pid/master.pid").path
+            if let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                kill(pid, SIGKILL)
+            }
+        }
+        let result = try await ScenarioHarness.runCapturing("""
+            set timeout 5s
+            spawn postfix "postfix -c \(root.path)/etc start-fg" ready on 127.0.0.1:\(port) within 20s
+            connect a 127.0.0.1:\(port)
+            expect line /^220 /
+            send line "EHLO probe.test"
+            expect eventually line /^250 /
+            send line "STARTTLS"
+            expect line /^220 /
+            starttls ca "\(certificate)" sni "other.test" expect tls-failure
+            connect b 127.0.0.1:\(port)
+            expect line /^220 /
+            send line "EHLO probe.test"
+            expect eventually line /^250 /
+            send line "STARTTLS"
+            expect line /^220 /
+            starttls ca "\(certificate)" sni "mail.test"
+            send line "QUIT"
+            expect line /^221 /
+            expect eof
+            close
+            sleep 100ms
+            assert wire from peer no rst
+            """)
+        result.expectPassed()
+        #expect(result.log.contains { $0.message.contains("the TLS handshake failed as expected: the certificate names mail.test and 127.0.0.1, not other.test") },
+                "\(result.log.map(\.message))")
+    }
+
     /// curl, trusting `{l.cert}`, gets its HTTPS answer from the probe; without it, curl refuses
     /// the run-time certificate and the probe's accept says so.
     @Test(.curl) func curlAsTheClientOfListenTLS() async throws {

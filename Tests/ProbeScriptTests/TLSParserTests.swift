@@ -43,7 +43,7 @@ import Testing
         guard case .accept(_, _, let within, let expectTLSFailure, nil) = statements[2].kind else { Issue.record("not accept"); return }
         #expect(within?.literal == .seconds(2))
         #expect(expectTLSFailure)
-        guard case .startTLS(let options) = statements[3].kind else { Issue.record("not starttls"); return }
+        guard case .startTLS(let options, _) = statements[3].kind else { Issue.record("not starttls"); return }
         #expect(options.insecure)
         #expect(options.serverName == Template(literal: "mail.test"))
         #expect(statements[4].kind == .assertTLS(.version(.v1_3)))

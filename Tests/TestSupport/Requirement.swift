@@ -50,6 +50,7 @@ extension Trait where Self == Requirement {
     public static var curl: Self { .executable("curl", ["/usr/bin/curl"], remedy: "apt-get install curl") }
     public static var openssl: Self { .executable("openssl", ["/usr/bin/openssl"], remedy: "apt-get install openssl") }
     public static var nginx: Self { .executable("nginx", ["/usr/sbin/nginx", "/usr/local/sbin/nginx"], remedy: "apt-get install nginx") }
+    public static var postfix: Self { .executable("postfix", ["/usr/sbin/postfix"], remedy: "apt-get install postfix") }
     public static var ngircd: Self { .executable("ngircd", ["/usr/sbin/ngircd"], remedy: "apt-get install ngircd") }
     public static var natsServer: Self { .executable("nats-server", ["/usr/sbin/nats-server", "/usr/bin/nats-server"], remedy: "apt-get install nats-server") }
     public static var mosquitto: Self { .executable("mosquitto", ["/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto"], remedy: "apt-get install mosquitto") }

@@ -139,13 +139,13 @@ extension ScenarioExecution {
 
     /// `starttls`: the client role on a connection the probe opened, the server role on one it
     /// accepted; bytes already read and not yet expected go to the TLS layer.
-    func startTLS(_ options: TLSOptions, _ statement: Statement) async throws {
+    func startTLS(_ options: TLSOptions, expectFailure: Bool, _ statement: Statement) async throws {
         let connection = try target(statement)
         guard connection.tls == nil else { throw failure(statement, "\(connection.label) already speaks TLS", connection) }
         let role: TLSSession.Role = connection.connectedHost == nil ? .server : .client
         let tls = try tlsContext(options, role: role, host: connection.connectedHost, statement)
         let session = try await beginTLS(tls, on: connection)
-        try await finishHandshake(session, on: connection, within: settings.timeout, expectFailure: false, statement)
+        try await finishHandshake(session, on: connection, within: settings.timeout, expectFailure: expectFailure, statement)
     }
 
     /// Puts a TLS layer made from `tls` on `connection`, with the bytes its reader took and no

@@ -249,8 +249,8 @@ final class ScenarioExecution {
             return { try await self.listen(name, address, tls: tls, statement) }
         case .accept(let name, let listener, let within, let expectTLSFailure, let webSocket):
             return { try await self.accept(name, on: listener, within: within, expectTLSFailure: expectTLSFailure, webSocket: webSocket, statement) }
-        case .startTLS(let options):
-            return { try await self.startTLS(options, statement) }
+        case .startTLS(let options, let expectFailure):
+            return { try await self.startTLS(options, expectFailure: expectFailure, statement) }
         case .assertTLS(let assertion):
             try assertTLS(assertion, statement)
             return done
