@@ -43,15 +43,21 @@ import Testing
                 "\(result.log.map(\.message))")
     }
 
+    /// A server's configuration file, as `text` writes it for a free port, in a folder of its own
+    /// (the caller removes it).
+    static func configuration(_ name: String, _ text: (Int) -> String) throws -> (file: URL, port: Int) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let port = try #require(FreePort.pick())
+        let file = folder.appendingPathComponent(name)
+        try text(port).write(to: file, atomically: true, encoding: .utf8)
+        return (file, port)
+    }
+
     /// haproxy's `timeout http-request 2s` ends a slowloris drip with 408 and a close: ten
     /// copies drip a header a byte every 100 ms `until closed within 3s`, and all ten pass.
     @Test(.haproxy) func haproxyEndsASlowlorisDripAtItsTimeout() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-haproxy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let port = try #require(FreePort.pick())
-        let configuration = folder.appendingPathComponent("haproxy.cfg")
-        try """
+        let (configuration, port) = try Self.configuration("haproxy.cfg") { port in """
             global
               maxconn 64
             defaults
@@ -66,7 +72,8 @@ import Testing
             backend back
               server none 127.0.0.1:9
 
-            """.write(to: configuration, atomically: true, encoding: .utf8)
+            """ }
+        defer { try? FileManager.default.removeItem(at: configuration.deletingLastPathComponent()) }
         let result = try await ScenarioHarness.run("""
             set timeout 5s
             spawn haproxy "\(try #require(Requirement.haproxy.path)) -db -f {cfg}" ready on 127.0.0.1:{port} within 10s
@@ -85,12 +92,7 @@ import Testing
     /// 2 s here: about 6 s): a NICK dripped a byte every 200 ms `until closed within 10s` passes
     /// when it does, the drip cut off.
     @Test(.ngircd) func ngircdEndsAnUnregisteredDrip() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-ngircd-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let port = try #require(FreePort.pick())
-        let configuration = folder.appendingPathComponent("ngircd.conf")
-        try """
+        let (configuration, port) = try Self.configuration("ngircd.conf") { port in """
             [Global]
             Name = irc.test
             Info = tcpprobe test
@@ -104,7 +106,8 @@ import Testing
             Ident = no
             DNS = no
 
-            """.write(to: configuration, atomically: true, encoding: .utf8)
+            """ }
+        defer { try? FileManager.default.removeItem(at: configuration.deletingLastPathComponent()) }
         let result = try await ScenarioHarness.run("""
             set timeout 2s
             spawn irc "\(try #require(Requirement.ngircd.path)) -n -f {conf}" ready on 127.0.0.1:{port} within 10s
