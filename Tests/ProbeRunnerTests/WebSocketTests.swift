@@ -196,6 +196,14 @@ import Testing
         try await serving("01 02 63 c3 80 01 21", "expect text any").expectFailure(line: 4, containing: "a text message that is not valid UTF-8")
     }
 
+    /// `expect binary bytes N` takes a binary message of exactly N bytes.
+    @Test func aBinaryMessageOfALength() async throws {
+        let steps = Self.upgradedByHand + #"c: send hex"82 83 00 00 00 00 01 02 03""# + "\n"
+        try await ScenarioHarness.run(steps + "s: expect binary bytes 3").expectPassed()
+        try await ScenarioHarness.run(steps + "s: expect binary bytes 4")
+            .expectFailure(line: 8, containing: "expected a binary message of 4 bytes, got binary")
+    }
+
     /// `max-message` bounds WebSocket messages too: exactly max-message bytes pass, one more fails.
     @Test func maxMessageIsInclusiveOverWebSocket() async throws {
         let at = try await ScenarioHarness.run("set max-message 5\n" + Self.upgradedByHand + """
