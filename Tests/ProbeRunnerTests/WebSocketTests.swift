@@ -89,17 +89,21 @@ import Testing
         result.expectPassed()
     }
 
+    /// The probe as server of the websockets client, which has joined: its first two messages read.
+    static let clientJoined = """
+        listen l 127.0.0.1:0
+        spawn client "python3 \(Self.peer) client {l.port}"
+        accept s on l websocket protocol "chat.v1"
+        expect text "hello"
+        expect text "in three fragments"
+
+        """
+
     /// As a server the probe closes TCP once the close handshake is done (RFC 6455 §7.1.1): the
     /// websockets client, which waits for the server's FIN (10 s, its close_timeout), exits at
     /// once, and the probe reads on to the client's FIN.
     @Test func theProbeAsServerClosesTCPAfterTheCloseHandshake() async throws {
-        let result = try await ScenarioHarness.run("""
-            set timeout 3s
-            listen l 127.0.0.1:0
-            spawn client "python3 \(Self.peer) client {l.port}"
-            accept s on l websocket protocol "chat.v1"
-            expect text "hello"
-            expect text "in three fragments"
+        let result = try await ScenarioHarness.run("set timeout 3s\n" + Self.clientJoined + """
             send text "done"
             expect close 1000 reason /done/
             expect eof
@@ -109,13 +113,7 @@ import Testing
     }
 
     @Test func theProbeAsServerOfAWebsocketsClient() async throws {
-        let result = try await ScenarioHarness.run("""
-            set timeout 5s
-            listen l 127.0.0.1:0
-            spawn client "python3 \(Self.peer) client {l.port}"
-            accept s on l websocket protocol "chat.v1"
-            expect text "hello"
-            expect text "in three fragments"
+        let result = try await ScenarioHarness.run("set timeout 5s\n" + Self.clientJoined + """
             send text "one"
             expect stdout client line "one"
             send text "done" in chunks of 1
