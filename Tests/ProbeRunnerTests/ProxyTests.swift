@@ -212,6 +212,22 @@ import Testing
         watched.expectPassed()
     }
 
+    /// A reset that stops a direction with a full queue (256 KiB held back by a delay) empties
+    /// the queue's count too, so the pump reads its source again and the watch sees what the
+    /// client sends after the reset.
+    @Test func theWatchReadsOnAfterAResetThatDroppedAFullQueue() async throws {
+        let result = try await ScenarioHarness.run(Self.sink + """
+            p: delay 10s upstream
+            c: send random 320KiB
+            p: expect upstream bytes 262144
+            p: reset upstream
+            s: expect reset
+            c: send line "after the reset"
+            p: expect upstream until "after the reset\\r\\n" max 1MiB
+            """)
+        result.expectPassed()
+    }
+
     /// linechat's client through the proxy: a cut is a FIN it leaves on (exit 0), a reset an
     /// error it reports (exit 1).
     @Test func theClientSeesACutAsFINAndAResetAsRST() async throws {

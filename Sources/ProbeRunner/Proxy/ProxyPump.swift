@@ -63,6 +63,8 @@ final class ProxyPump: ChannelInboundHandler, @unchecked Sendable {
         var bytes = unwrapInboundIn(data)
         watch.observe(bytes)
         onRead?(bytes)
+        // A stopped direction reads on for its watch and drops what it reads.
+        guard !targetShut else { return }
         let now = NIODeadline.now()
         let jitter = faults.jitter.nanoseconds > 0 ? Int64.random(in: -faults.jitter.nanoseconds...faults.jitter.nanoseconds, using: &random) : 0
         let due = now + faults.delay + .nanoseconds(jitter)
@@ -108,10 +110,8 @@ final class ProxyPump: ChannelInboundHandler, @unchecked Sendable {
         watch.observeEnd(end)
         onEnd?(end)
         if end == .reset {
-            queue.removeAll()
-            queuedBytes = 0
+            stop()
             if let target { ProxyLink.abort(target) }
-            targetShut = true
         }
         pump()
     }
@@ -123,12 +123,14 @@ final class ProxyPump: ChannelInboundHandler, @unchecked Sendable {
         requestRead()
     }
 
-    /// Forwards nothing more, and passes no FIN on: its target is being reset.
+    /// Forwards nothing more, and passes no FIN on: its target is being reset. It reads on, so
+    /// the watch still sees what the source sends.
     func stop() {
         queue.removeAll()
         queuedBytes = 0
         targetShut = true
         scheduled?.cancel()
+        requestRead()
     }
 
     /// Starts reading once both legs are up.
@@ -137,8 +139,10 @@ final class ProxyPump: ChannelInboundHandler, @unchecked Sendable {
         requestRead()
     }
 
+    /// Reads its source while not held, its queue is short and its target takes writes, or,
+    /// once stopped, to drop what comes.
     func requestRead() {
-        guard let context, let target, !faults.held, sourceEnded == nil, queuedBytes < Self.highWaterMark, target.isWritable else { return }
+        guard let context, let target, !faults.held, sourceEnded == nil, queuedBytes < Self.highWaterMark, targetShut || target.isWritable else { return }
         context.read()
     }
 
@@ -160,9 +164,7 @@ final class ProxyPump: ChannelInboundHandler, @unchecked Sendable {
             if let left = faults.cutAfter, bytes.readableBytes >= left {
                 forward(bytes.readSlice(length: left)!, at: now, to: target)
                 faults.cutAfter = 0
-                queue.removeAll()
-                queuedBytes = 0
-                targetShut = true
+                stop()
                 onCutAfter?()
                 return
             }
