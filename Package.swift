@@ -5,7 +5,7 @@ let package = Package(
     name: "tcpprobe",
     // Linux only (Debian here): the runner reads /proc and netlink sock_diag, reaps subjects as
     // a subreaper and spawns through Glibc, and capture opens `lo` with libpcap. SwiftPM cannot
-    // name Linux in `platforms`; ProbeRunner/LinuxOnly.swift stops a build anywhere else.
+    // name Linux in `platforms`; ProbeRunner/Run/LinuxOnly.swift stops a build anywhere else.
     products: [
         .executable(name: "tcpprobe", targets: ["tcpprobe"]),
         .executable(name: "linechat", targets: ["linechat"]),
@@ -30,10 +30,21 @@ let package = Package(
             name: "ProbeResults",
             dependencies: ["ProbeScript", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
+        // How a byte stream is cut into messages and a message put on it: one codec for each
+        // framing, read by the runner's connections and by the capture's wire checks.
+        .target(
+            name: "ProbeFraming",
+            dependencies: [
+                "ProbeScript",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "ProbeRunner",
             dependencies: [
-                "ProbeScript", "ProbeCapture", "ProbeHost", "ProbeResults",
+                "ProbeScript", "ProbeFraming", "ProbeCapture", "ProbeHost", "ProbeResults",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -50,7 +61,7 @@ let package = Package(
         .target(
             name: "ProbeCapture",
             dependencies: [
-                "CPcap", "ProbeScript",
+                "CPcap", "ProbeScript", "ProbeFraming",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -104,7 +115,7 @@ let package = Package(
         .testTarget(
             name: "ProbeRunnerTests",
             dependencies: [
-                "ProbeScript", "ProbeRunner", "ProbeCapture", "ProbeHost", "ProbeResults", "TestSupport",
+                "ProbeScript", "ProbeFraming", "ProbeRunner", "ProbeCapture", "ProbeHost", "ProbeResults", "TestSupport",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -116,7 +127,8 @@ let package = Package(
             exclude: ["Peers"]
         ),
         .testTarget(name: "ProbeReportTests", dependencies: ["ProbeReport", "ProbeResults", "ProbeScript", "TestSupport"]),
-        .testTarget(name: "ProbeCaptureTests", dependencies: ["ProbeCapture", "ProbeScript", .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOWebSocket", package: "swift-nio")]),
+        .testTarget(name: "ProbeFramingTests", dependencies: ["ProbeFraming", "ProbeScript", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio")]),
+        .testTarget(name: "ProbeCaptureTests", dependencies: ["ProbeCapture", "ProbeFraming", "ProbeScript", .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOWebSocket", package: "swift-nio")]),
         .testTarget(
             name: "TransportsTests",
             dependencies: ["Transports", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
@@ -126,3 +138,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v5]
 )
+
+// fuzz/run's target for the framing codecs, built only with TCPPROBE_FUZZ=1 (and libFuzzer's
+// `--sanitize=fuzzer`, which supplies its main).
+if Context.environment["TCPPROBE_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(
+        name: "fuzz-framing",
+        dependencies: ["ProbeFraming", "ProbeScript", .product(name: "NIOCore", package: "swift-nio")],
+        path: "fuzz/framing"
+    ))
+}

@@ -1,3 +1,4 @@
+import ProbeFraming
 import ProbeScript
 
 /// Renders captured TCP segments as conversations: per connection, one row per segment, then
@@ -115,7 +116,7 @@ public struct ConversationRenderer: Sendable {
         if trace.payloadsTruncated { lines.append("    (the capture kept only the start of each packet: no lines to show)") }
         var start = 0
         var shown = 0
-        for line in WireEvaluator.lineRanges(trace.stream, terminator: terminator) {
+        for line in MessageUnits.lines(terminator: terminator).messages(in: trace.stream).map(\.range) {
             defer { start = line.upperBound }
             shown += 1
             if shown > 200 { continue }

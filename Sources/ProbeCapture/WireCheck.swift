@@ -1,3 +1,4 @@
+import ProbeFraming
 import ProbeScript
 
 /// A wire property with its arguments resolved, ready to judge one direction of a connection.

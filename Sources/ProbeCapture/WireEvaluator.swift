@@ -1,3 +1,4 @@
+import ProbeFraming
 import ProbeScript
 
 /// Judges wire checks against a reassembled direction of a connection.
@@ -77,11 +78,11 @@ public enum WireEvaluator {
                                           _ trace: DirectionTrace, _ unit: WireUnit) -> WireVerdict {
         var matched = 0
         var split: (range: Range<Int>, carriers: ArraySlice<DirectionTrace.DataSegment>)?
-        for (range, payload) in units.messages(in: trace.stream) where matches(Array(payload)) {
+        for message in units.messages(in: trace.stream) where matches(message.payload) {
             matched += 1
-            let carriers = trace.carriers(of: range)
+            let carriers = trace.carriers(of: message.range)
             if carriers.count > 1 {
-                split = (range, carriers)
+                split = (message.range, carriers)
                 break
             }
         }
@@ -175,13 +176,6 @@ public enum WireEvaluator {
                              evidence: @autoclosure () -> [TCPSegment]? = nil) -> WireVerdict {
         holds ? WireVerdict(passed: true, summary: yes)
             : WireVerdict(passed: false, summary: no, evidence: evidence() ?? Array(trace.segments.suffix(6)))
-    }
-
-    /// The stream ranges of complete lines, each including its terminator.
-    public static func lineRanges(_ stream: [UInt8], terminator: [UInt8]) -> [Range<Int>] {
-        var ranges: [Range<Int>] = []
-        forEachLine(in: stream, terminator: terminator) { ranges.append($0); return true }
-        return ranges
     }
 
     /// Calls `body` with the range of each complete line in order, each including its

@@ -20,4 +20,12 @@ public enum ByteEscaper {
             return "\\x" + (hex.count == 1 ? "0" + hex : hex)
         }
     }
+
+    /// `"..."` with at most `limit` bytes shown, and how many were left out; `total` is the
+    /// length of the whole when `bytes` is only its beginning.
+    public static func preview<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200, total: Int? = nil) -> String where Bytes.Element == UInt8 {
+        let total = total ?? bytes.count
+        if total <= limit { return "\"" + escape(bytes) + "\"" }
+        return "\"" + escape(bytes.prefix(limit)) + "\"… (\(total) bytes)"
+    }
 }

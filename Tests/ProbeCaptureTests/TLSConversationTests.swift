@@ -1,4 +1,5 @@
 import Crypto
+import ProbeFraming
 import ProbeScript
 import Testing
 @testable import ProbeCapture

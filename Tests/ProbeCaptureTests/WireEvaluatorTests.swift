@@ -1,3 +1,4 @@
+import ProbeFraming
 import ProbeScript
 import Testing
 @testable import ProbeCapture
@@ -74,10 +75,10 @@ import Testing
 
     /// Lines end only at the whole terminator: a CR inside a CRLF-framed line is not an end.
     @Test func lineRangesEndAtTheWholeTerminator() {
-        #expect(WireEvaluator.lineRanges(Array("a\rb\r\nc\r\n".utf8), terminator: [13, 10]) == [0..<5, 5..<8])
-        #expect(WireEvaluator.lineRanges(Array("a\nb\r\n".utf8), terminator: [13, 10]) == [0..<5])
-        #expect(WireEvaluator.lineRanges(Array("a\nb\n".utf8), terminator: [10]) == [0..<2, 2..<4])
-        #expect(WireEvaluator.lineRanges(Array("ab||c|d||".utf8), terminator: Array("||".utf8)) == [0..<4, 4..<9])
+        #expect(MessageUnits.lines(terminator: [13, 10]).messages(in: Array("a\rb\r\nc\r\n".utf8)).map(\.range) == [0..<5, 5..<8])
+        #expect(MessageUnits.lines(terminator: [13, 10]).messages(in: Array("a\nb\r\n".utf8)).map(\.range) == [0..<5])
+        #expect(MessageUnits.lines(terminator: [10]).messages(in: Array("a\nb\n".utf8)).map(\.range) == [0..<2, 2..<4])
+        #expect(MessageUnits.lines(terminator: Array("||".utf8)).messages(in: Array("ab||c|d||".utf8)).map(\.range) == [0..<4, 4..<9])
     }
 
     /// Flags and windows are judged on a trace with a hole; the stream's content is not.
@@ -107,7 +108,7 @@ import Testing
                 let bounds = [0] + cuts + [text.count]
                 let pieces = zip(bounds, bounds.dropFirst()).map { String(decoding: text[$0..<$1], as: UTF8.self) }
                 let trace = fromServer(pieces)
-                let splitLine = WireEvaluator.lineRanges(trace.stream, terminator: [13, 10]).first { trace.carriers(of: $0).count > 1 }
+                let splitLine = MessageUnits.lines(terminator: [13, 10]).messages(in: trace.stream).map(\.range).first { trace.carriers(of: $0).count > 1 }
                 let verdict = WireEvaluator.evaluate(.linesUnsplit(terminator: [13, 10]), on: trace)
                 #expect(verdict.passed == (splitLine == nil), "\(pieces)")
                 if let splitLine {

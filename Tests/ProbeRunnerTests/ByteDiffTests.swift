@@ -25,10 +25,4 @@ import Testing
         #expect(ByteDiff.firstDifference([1, 2], [1, 2, 3]) == 2)
         #expect(ByteDiff.firstDifference([], [0]) == 0)
     }
-
-    @Test func aPreviewIsEscapedAndCutAtItsLimit() {
-        #expect(ByteDiff.preview(Array("ok\r\n".utf8)) == #""ok\r\n""#)
-        #expect(ByteDiff.preview(Array("abcdef".utf8), limit: 3) == #""abc"… (6 bytes)"#)
-        #expect(ByteDiff.preview(Array("abc".utf8), limit: 80, total: 1000) == #""abc"… (1000 bytes)"#)
-    }
 }

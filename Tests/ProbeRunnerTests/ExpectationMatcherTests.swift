@@ -1,3 +1,4 @@
+import ProbeFraming
 import NIOConcurrencyHelpers
 import NIOCore
 @testable import ProbeRunner
@@ -122,7 +123,7 @@ import Testing
     func everySplitOfAStreamGivesTheSameLines(_ terminator: [UInt8]) {
         let texts = ["a", "bb", "", "ccc", "d\rd"]
         let stream = texts.flatMap { Array($0.utf8) + terminator }
-        let expected = texts.map { "line " + ByteDiff.preview(Array($0.utf8)) }
+        let expected = texts.map { "line " + ByteEscaper.preview(Array($0.utf8)) }
         #expect(lines(of: [stream], terminator: terminator) == expected)
         for first in 0...stream.count {
             for second in first...stream.count {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ProbeFraming
 import ProbeScript
 
 /// Writes a captured conversation as a scenario that replays it: the probe takes one side (the

@@ -1,3 +1,4 @@
+import ProbeFraming
 import NIOCore
 import ProbeScript
 
@@ -84,10 +85,10 @@ struct ExpectationMatcher: @unchecked Sendable {
             return "\(Self.describe(line, unit: framing.unit)), skipping other lines (\(skipped.summary) so far, max \(max) bytes)" + stillSearching
         case .untilMatch(let regex, let max): return "bytes up to a match of \(regex.literal.description) (max \(max))" + stillSearching
         case .linesUnordered(let remaining):
-            return "\(remaining.count) more line(s), in any order: " + remaining.map { ByteDiff.preview($0) }.joined(separator: ", ")
-        case .exactBytes(let bytes): return "bytes " + ByteDiff.preview(bytes)
+            return "\(remaining.count) more line(s), in any order: " + remaining.map { ByteEscaper.preview($0) }.joined(separator: ", ")
+        case .exactBytes(let bytes): return "bytes " + ByteEscaper.preview(bytes)
         case .byteCount(let count, _): return "\(count) bytes"
-        case .until(let delimiter, let max): return "bytes up to \(ByteDiff.preview(delimiter)) (max \(max))"
+        case .until(let delimiter, let max): return "bytes up to \(ByteEscaper.preview(delimiter)) (max \(max))"
         case .any: return "any bytes"
         case .eof: return "the peer's FIN (eof)"
         case .reset: return "the peer's RST (reset)"
@@ -108,9 +109,9 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// How a line rule reads in messages: `line "a"`, `a line matching /re/` (or `message "a"`…).
     private static func describe(_ line: LineRule, unit: String) -> String {
         switch line {
-        case .exact(let bytes): return "\(unit) " + ByteDiff.preview(bytes)
+        case .exact(let bytes): return "\(unit) " + ByteEscaper.preview(bytes)
         case .regex(let regex): return "a \(unit) matching \(regex.literal.description)"
-        case .contains(let bytes): return "a \(unit) containing " + ByteDiff.preview(bytes)
+        case .contains(let bytes): return "a \(unit) containing " + ByteEscaper.preview(bytes)
         case .any: return "a \(unit)"
         case .length(let count): return "a \(unit) of \(count) bytes"
         }
@@ -146,11 +147,11 @@ struct ExpectationMatcher: @unchecked Sendable {
                     return nil
                 }
                 guard let index = remaining.firstIndex(of: received) else {
-                    return .failed("received line \(ByteDiff.preview(received)), which is none of the lines still expected: "
-                                   + remaining.map { ByteDiff.preview($0) }.joined(separator: ", "))
+                    return .failed("received line \(ByteEscaper.preview(received)), which is none of the lines still expected: "
+                                   + remaining.map { ByteEscaper.preview($0) }.joined(separator: ", "))
                 }
                 remaining.remove(at: index)
-                matchedLines.append(ByteDiff.preview(received))
+                matchedLines.append(ByteEscaper.preview(received))
             }
             return .matched(captures: [:], detail: MatchDetail("lines " + matchedLines.joined(separator: ", ")))
         case .eventually(let line, let max, let unless, var skipped):
@@ -174,12 +175,12 @@ struct ExpectationMatcher: @unchecked Sendable {
                 }
                 if let unless, RegexSearch.firstMatch(unless, inLine: received) != nil {
                     return .failed("a line matched unless \(unless.literal.description) while \(Self.describe(line, unit: framing.unit)) was awaited: "
-                                   + "\(ByteDiff.preview(received))" + (skipped.lines > 0 ? " (after skipping \(skipped.summary))" : ""))
+                                   + "\(ByteEscaper.preview(received))" + (skipped.lines > 0 ? " (after skipping \(skipped.summary))" : ""))
                 }
                 skipped.add(received, size: size)
                 if skipped.bytes > max {
                     return .failed("skipped \(skipped.lines) lines (\(skipped.bytes) bytes, over max \(max)) and none was \(Self.describe(line, unit: framing.unit)); "
-                                   + "the last: \(ByteDiff.preview(received)); skipped\(skipped.shown)")
+                                   + "the last: \(ByteEscaper.preview(received)); skipped\(skipped.shown)")
                 }
             }
         case .untilMatch(let regex, let max):
@@ -192,16 +193,16 @@ struct ExpectationMatcher: @unchecked Sendable {
                 buffer.moveReaderIndex(forwardBy: count)
                 return .matched(captures: [:], detail: "\(count) bytes")
             }
-            return end.map { .failed("\($0) after \(buffer.readableBytes) of \(count) expected bytes: \(ByteDiff.preview(buffer.readableBytesView))") }
+            return end.map { .failed("\($0) after \(buffer.readableBytes) of \(count) expected bytes: \(ByteEscaper.preview(buffer.readableBytesView))") }
         case .until(let delimiter, let max):
             if let index = search.find(delimiter, in: buffer, limit: max + delimiter.count) {
                 let bytes = buffer.readBytes(length: index + delimiter.count)!
                 return .matched(captures: [:], detail: MatchDetail("\(bytes.count) bytes up to the delimiter:", showing: bytes))
             }
             if buffer.readableBytes >= max + delimiter.count {
-                return .failed("no \(ByteDiff.preview(delimiter)) within max \(max) bytes; received \(ByteDiff.preview(buffer.readableBytesView))")
+                return .failed("no \(ByteEscaper.preview(delimiter)) within max \(max) bytes; received \(ByteEscaper.preview(buffer.readableBytesView))")
             }
-            return end.map { .failed("\($0) before \(ByteDiff.preview(delimiter)); received \(ByteDiff.preview(buffer.readableBytesView))") }
+            return end.map { .failed("\($0) before \(ByteEscaper.preview(delimiter)); received \(ByteEscaper.preview(buffer.readableBytesView))") }
         case .any:
             if buffer.readableBytes > 0 {
                 let bytes = buffer.readBytes(length: buffer.readableBytes)!
@@ -236,12 +237,12 @@ struct ExpectationMatcher: @unchecked Sendable {
                 let head = buffer.readBytes(length: index + 4)!
                 return .matched(captures: ["head": head], detail: "an HTTP head of \(head.count) bytes")
             }
-            if buffer.readableBytes >= max { return .failed("no blank line ending an HTTP head within \(max) bytes: \(ByteDiff.preview(buffer.readableBytesView.prefix(64)))") }
+            if buffer.readableBytes >= max { return .failed("no blank line ending an HTTP head within \(max) bytes: \(ByteEscaper.preview(buffer.readableBytesView.prefix(64)))") }
             guard let end else { return nil }
-            return .failed("\(end) before the end of an HTTP head" + (buffer.readableBytes > 0 ? ": received \(ByteDiff.preview(buffer.readableBytesView))" : ""))
+            return .failed("\(end) before the end of an HTTP head" + (buffer.readableBytes > 0 ? ": received \(ByteEscaper.preview(buffer.readableBytesView))" : ""))
         case .nothing:
             if buffer.readableBytes > 0 {
-                return .failed("expected silence, received \(ByteDiff.preview(buffer.readableBytesView))")
+                return .failed("expected silence, received \(ByteEscaper.preview(buffer.readableBytesView))")
             }
             return end.map { .failed("expected silence, but \($0)") }
         }
@@ -249,7 +250,7 @@ struct ExpectationMatcher: @unchecked Sendable {
 
     private func expectEnd(_ buffer: ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
         if buffer.readableBytes > 0, end != .reset {
-            return .failed("expected \(waitingFor), received \(ByteDiff.preview(buffer.readableBytesView))")
+            return .failed("expected \(waitingFor), received \(ByteEscaper.preview(buffer.readableBytesView))")
         }
         guard let end else { return nil }
         switch (rule, end) {
@@ -275,9 +276,9 @@ struct ExpectationMatcher: @unchecked Sendable {
         }
         guard result.bytes == min(buffer.readableBytes, max) else { return nil }
         if buffer.readableBytes >= max {
-            return .failed("no match of \(literal.description) within max \(max) bytes; received \(ByteDiff.preview(buffer.readableBytesView))")
+            return .failed("no match of \(literal.description) within max \(max) bytes; received \(ByteEscaper.preview(buffer.readableBytesView))")
         }
-        return end.map { .failed("\($0) before a match of \(literal.description); received \(ByteDiff.preview(buffer.readableBytesView))") }
+        return end.map { .failed("\($0) before a match of \(literal.description); received \(ByteEscaper.preview(buffer.readableBytesView))") }
     }
 
     /// Judges a line that came from elsewhere than the stream (a subject's output) by this
@@ -347,10 +348,10 @@ struct ExpectationMatcher: @unchecked Sendable {
             return .failed(ByteDiff.render(expected: expected, received: received, expectedLabel: "expected \(unit)", receivedLabel: "received \(unit)"))
         case .contains(let needle):
             if matches(line, received) { return .matched(captures: [:], detail: shown) }
-            return .failed("expected a \(unit) containing \(ByteDiff.preview(needle))\n received \(unit): \(ByteDiff.preview(received))")
+            return .failed("expected a \(unit) containing \(ByteEscaper.preview(needle))\n received \(unit): \(ByteEscaper.preview(received))")
         case .length(let count):
             if matches(line, received) { return .matched(captures: [:], detail: shown) }
-            return .failed("expected a \(unit) of \(count) bytes, received one of \(received.count): \(ByteDiff.preview(received))")
+            return .failed("expected a \(unit) of \(count) bytes, received one of \(received.count): \(ByteEscaper.preview(received))")
         case .regex(let compiled):
             return verdict(compiled, received, RegexSearch.firstMatch(compiled, inLine: received), unit: unit)
         }
@@ -359,7 +360,7 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// What a regex line rule says of `received`, given the regex's first match in it.
     private static func verdict(_ compiled: CompiledRegex, _ received: [UInt8], _ found: RegexSearch.Found?, unit: String) -> MatchOutcome {
         guard let found else {
-            return .failed("expected a \(unit) matching \(compiled.literal.description)\n received \(unit): \(ByteDiff.preview(received))")
+            return .failed("expected a \(unit) matching \(compiled.literal.description)\n received \(unit): \(ByteEscaper.preview(received))")
         }
         return .matched(captures: found.captures, detail: MatchDetail(unit, showing: received))
     }

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import ProbeFraming
 import Glibc
 #endif
 import NIOCore

@@ -1,3 +1,5 @@
+import ProbeScript
+
 /// What an expect consumed, in the words its log entry uses: text, then a preview of the bytes
 /// it introduces, escaped only when the text is read. Most entries of a long run are never
 /// kept (see `StepLog`), and escaping a line costs more than matching it.
@@ -23,7 +25,7 @@ public struct MatchDetail: Sendable, Equatable, CustomStringConvertible, Express
 
     public var description: String {
         guard let shown else { return words + after }
-        return words + " " + ByteDiff.preview(shown) + after
+        return words + " " + ByteEscaper.preview(shown) + after
     }
 
     /// This detail with `more` after it.

@@ -1,3 +1,5 @@
+import ProbeScript
+
 /// The lines `expect eventually` skipped: how many, their bytes, and the first three, which
 /// the step's log and failure show ("2 lines (14 bytes): "+OK", "INFO x"").
 struct SkippedLines {
@@ -19,6 +21,6 @@ struct SkippedLines {
 
     /// ": "a", "b"", or ", the first three: "a", "b", "c"" when there were more.
     var shown: String {
-        (lines > first.count ? ", the first three: " : ": ") + first.map { ByteDiff.preview($0) }.joined(separator: ", ")
+        (lines > first.count ? ", the first three: " : ": ") + first.map { ByteEscaper.preview($0) }.joined(separator: ", ")
     }
 }

@@ -33,17 +33,10 @@ enum ByteDiff {
     /// CR and LF escaped), else `hex"00 2a ff"`.
     static func value(_ bytes: [UInt8], limit: Int = 200) -> String {
         if let text = String(validating: bytes, as: UTF8.self), !text.unicodeScalars.contains(where: { $0.value < 32 && !"\r\n\t".unicodeScalars.contains($0) || $0.value == 127 }) {
-            return preview(bytes, limit: limit)
+            return ByteEscaper.preview(bytes, limit: limit)
         }
         let hex = bytes.prefix(limit).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
         return "hex\"" + hex + "\"" + (bytes.count > limit ? "… (\(bytes.count) bytes)" : "")
     }
 
-    /// `"..."` with at most `limit` bytes shown, and how many were left out; `total` is the
-    /// length of the whole when `bytes` is only its beginning.
-    static func preview<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200, total: Int? = nil) -> String where Bytes.Element == UInt8 {
-        let total = total ?? bytes.count
-        if total <= limit { return "\"" + ByteEscaper.escape(bytes) + "\"" }
-        return "\"" + ByteEscaper.escape(bytes.prefix(limit)) + "\"… (\(total) bytes)"
-    }
 }

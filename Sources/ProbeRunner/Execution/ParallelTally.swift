@@ -45,6 +45,6 @@ final class ParallelTally {
         guard let unread else { return nil }
         let bytes = unread.least == unread.most ? "\(unread.least)" : "\(unread.least) to \(unread.most)"
         return "\(unread.copies) of \(copies) copies left \(bytes) byte\(unread.most == 1 ? "" : "s") unread"
-            + (unread.copies > 1 ? " (the first: " : " (") + ByteDiff.preview(unread.head, limit: 80, total: unread.least == unread.most ? unread.least : unread.head.count) + ")"
+            + (unread.copies > 1 ? " (the first: " : " (") + ByteEscaper.preview(unread.head, limit: 80, total: unread.least == unread.most ? unread.least : unread.head.count) + ")"
     }
 }

@@ -58,7 +58,7 @@ extension ScenarioExecution {
                 failure = self.failure(statement, message, connection, waited: waited)
             case .timedOut(let waitingFor, let pending):
                 let why = byDeadline ? "the scenario deadline of \(self.format(self.settings.deadline)) passed" : "timed out after \(self.format(wait))"
-                var arrived = pending.isEmpty ? "nothing unconsumed had arrived" : "unconsumed so far: \(ByteDiff.preview(pending))"
+                var arrived = pending.isEmpty ? "nothing unconsumed had arrived" : "unconsumed so far: \(ByteEscaper.preview(pending))"
                 if let misframing = matcher.misframing(pending) { arrived = misframing + "; " + arrived }
                 failure = self.failure(statement, "\(why) waiting for \(waitingFor); \(arrived)", connection, waited: waited)
             }

@@ -1,3 +1,4 @@
+import ProbeFraming
 import ProbeCapture
 import NIOCore
 import ProbeResults
@@ -201,7 +202,7 @@ extension ScenarioExecution {
         if send.heldForCapture > .zero { notes += "; held \(format(send.heldForCapture)) for the capture to catch up" }
         let (label, total, writeCount) = (connection.label, payload.count, cuts.count + 1)
         record(send.statement) { [notes] in
-            var message = "\(label): sent \(total) bytes " + ByteDiff.preview(head.prefix(80), limit: 80, total: total)
+            var message = "\(label): sent \(total) bytes " + ByteEscaper.preview(head.prefix(80), limit: 80, total: total)
             if !writes.isEmpty {
                 let shown = writes.count > 24 ? writes.prefix(12) + ["…"] + writes.suffix(4) : writes[...]
                 message += " in \(writeCount) writes: " + shown.joined(separator: " ")

@@ -36,7 +36,7 @@ extension ScenarioExecution {
             }
             try await Task.sleep(for: .milliseconds(5))
         }
-        record(statement, "wrote \(ByteDiff.preview(bytes)) to the standard input of '\(name)'")
+        record(statement, "wrote \(ByteEscaper.preview(bytes)) to the standard input of '\(name)'")
     }
 
     func expectOutput(_ expectation: OutputExpectation, _ statement: Statement) async throws {
@@ -55,7 +55,7 @@ extension ScenarioExecution {
         var judged: String?
         while true {
             if let line = judged ?? tail.takeLine() {
-                let shown = ByteDiff.preview(Array(line.utf8))
+                let shown = ByteEscaper.preview(Array(line.utf8))
                 guard var lineMatcher = matcher else {
                     throw failure(statement, "expected the end of \(source), but it wrote the line \(shown)", waited: clock.now - started)
                 }
@@ -92,7 +92,7 @@ extension ScenarioExecution {
                 if judged != nil, let matcher {
                     message += matcher.stillSearching
                 } else {
-                    message += partial.isEmpty ? "; no line had arrived" : "; it had written \(ByteDiff.preview(Array(partial.utf8))) without ending the line"
+                    message += partial.isEmpty ? "; no line had arrived" : "; it had written \(ByteEscaper.preview(Array(partial.utf8))) without ending the line"
                 }
                 if dropped > 0 { message += " (\(dropped) lines were dropped: over \(OutputTail.pendingLimit) lines or 1 MiB waited unread)" }
                 if let skipped { message += "; skipped \(skipped.summary)" }

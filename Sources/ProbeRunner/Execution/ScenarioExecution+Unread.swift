@@ -27,7 +27,7 @@ extension ScenarioExecution {
             unread.append("\(messages.count) WebSocket message\(messages.count == 1 ? "" : "s") decoded and not read (\(shown)\(messages.count > 3 ? ", …" : ""))")
         }
         if count > 0 { unread.append("\(count) unread byte\(count == 1 ? "" : "s")") }
-        let what = "\(connection.label) had \(unread.joined(separator: " and ")) \(when)" + (count > 0 ? ": " + ByteDiff.preview(head, limit: 80, total: count) : "")
+        let what = "\(connection.label) had \(unread.joined(separator: " and ")) \(when)" + (count > 0 ? ": " + ByteEscaper.preview(head, limit: 80, total: count) : "")
         if settings.unread == .note {
             runRecord.notes.append(what + " (no expect read them; `set unread fail` makes this a failure)")
             return

@@ -1,3 +1,4 @@
+import ProbeFraming
 import ProbeCapture
 import Crypto
 import FoundationEssentials
@@ -57,7 +58,7 @@ extension ScenarioExecution {
             return failure(statement, "not a WebSocket upgrade: \(why)", connection, waited: clock.now - started)
         }
         guard request.startLine.hasPrefix("GET "), request.startLine.hasSuffix(" HTTP/1.1") else {
-            throw await refuse("the request line is \(ByteDiff.preview(Array(request.startLine.utf8.prefix(80)))), not GET … HTTP/1.1")
+            throw await refuse("the request line is \(ByteEscaper.preview(Array(request.startLine.utf8.prefix(80)))), not GET … HTTP/1.1")
         }
         guard request.lists("Upgrade", "websocket"), request.lists("Connection", "upgrade") else {
             throw await refuse("the request has no \"Upgrade: websocket\" and \"Connection: Upgrade\"")
@@ -93,7 +94,7 @@ extension ScenarioExecution {
         case .matched(let captures, _): return String(decoding: captures["head"] ?? [], as: UTF8.self)
         case .failed(let message): throw await withRecentBytes(failure(statement, "WebSocket upgrade failed: \(message)", connection), connection)
         case .timedOut(_, let pending):
-            let arrived = pending.isEmpty ? "nothing came" : "received \(ByteDiff.preview(pending))"
+            let arrived = pending.isEmpty ? "nothing came" : "received \(ByteEscaper.preview(pending))"
             throw failure(statement, "WebSocket upgrade failed: no HTTP head within \(format(wait)); \(arrived)", connection, waited: wait)
         }
     }

@@ -1,3 +1,4 @@
+import ProbeFraming
 import ProbeCapture
 import ProbeResults
 import ProbeScript
@@ -174,8 +175,8 @@ extension ScenarioExecution {
         let rule = try lineRule(match, statement)
         let description: String
         switch match {
-        case .exact(let template): description = ByteDiff.preview(template.render(lookup, bytes: binaryValues))
-        case .contains(let template): description = "containing " + ByteDiff.preview(template.render(lookup, bytes: binaryValues))
+        case .exact(let template): description = ByteEscaper.preview(template.render(lookup, bytes: binaryValues))
+        case .contains(let template): description = "containing " + ByteEscaper.preview(template.render(lookup, bytes: binaryValues))
         case .regex(let literal): description = literal.description
         case .any: description = "(any)"
         }

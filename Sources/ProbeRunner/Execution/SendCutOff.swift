@@ -1,3 +1,4 @@
+import ProbeFraming
 import NIOCore
 #if canImport(Glibc)
 import Glibc

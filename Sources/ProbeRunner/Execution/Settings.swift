@@ -1,3 +1,4 @@
+import ProbeFraming
 import ProbeScript
 
 /// What `set` statements change as a scenario runs, in one value: each step reads it, and a

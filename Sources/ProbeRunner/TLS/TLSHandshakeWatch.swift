@@ -1,3 +1,4 @@
+import ProbeFraming
 import NIOCore
 import NIOSSL
 import NIOTLS

@@ -1,3 +1,5 @@
+import ProbeScript
+
 /// What a WebSocket connection received, as `expect text|binary|ping|pong|close` read it: a
 /// whole message (its fragments joined, unmasked) or a control frame.
 enum WebSocketEvent: Equatable {
@@ -11,10 +13,10 @@ enum WebSocketEvent: Equatable {
     /// "text "hello"", "ping (4 bytes)", "close 1000 "bye"".
     var description: String {
         switch self {
-        case .text(let bytes): return "text " + ByteDiff.preview(bytes)
-        case .binary(let bytes): return "binary " + ByteDiff.preview(bytes)
-        case .ping(let bytes): return "ping " + ByteDiff.preview(bytes)
-        case .pong(let bytes): return "pong " + ByteDiff.preview(bytes)
+        case .text(let bytes): return "text " + ByteEscaper.preview(bytes)
+        case .binary(let bytes): return "binary " + ByteEscaper.preview(bytes)
+        case .ping(let bytes): return "ping " + ByteEscaper.preview(bytes)
+        case .pong(let bytes): return "pong " + ByteEscaper.preview(bytes)
         case .close(let code, let reason): return "close" + (code.map { " \($0)" } ?? " (no code)") + (reason.isEmpty ? "" : " \"\(reason)\"")
         }
     }

@@ -23,13 +23,13 @@ enum WebSocketRule {
     var waitingFor: String {
         switch self {
         case .text(let line):
-            if case .exact(let bytes) = line { return "a text message " + ByteDiff.preview(bytes) }
+            if case .exact(let bytes) = line { return "a text message " + ByteEscaper.preview(bytes) }
             return "a text message"
-        case .binary(let bytes?): return "a binary message " + ByteDiff.preview(bytes)
+        case .binary(let bytes?): return "a binary message " + ByteEscaper.preview(bytes)
         case .binary(nil): return "a binary message"
         case .binaryLength(let count): return "a binary message of \(count) bytes"
-        case .ping(let bytes): return "a ping" + (bytes.map { " " + ByteDiff.preview($0) } ?? "")
-        case .pong(let bytes): return "a pong" + (bytes.map { " " + ByteDiff.preview($0) } ?? "")
+        case .ping(let bytes): return "a ping" + (bytes.map { " " + ByteEscaper.preview($0) } ?? "")
+        case .pong(let bytes): return "a pong" + (bytes.map { " " + ByteEscaper.preview($0) } ?? "")
         case .close(let code, let reason):
             return "a close frame" + (code.map { " with code \($0)" } ?? "") + (reason.map { " and a reason matching \($0.literal.description)" } ?? "")
         case .closeOrEnd: return "a close frame, or the peer to close TCP"

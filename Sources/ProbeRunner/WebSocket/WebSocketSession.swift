@@ -1,3 +1,4 @@
+import ProbeFraming
 import ProbeCapture
 import NIOCore
 import NIOEmbedded

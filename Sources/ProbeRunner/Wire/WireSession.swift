@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ProbeFraming
 import ProbeCapture
 import ProbeHost
 import ProbeResults

@@ -5,12 +5,14 @@ import NIOCore
 
 /// Finds a byte sequence in a buffer that grows between searches, remembering how far it
 /// looked, so a line arriving in many pieces is scanned once, not once per piece.
-struct ByteSearch: Sendable {
+public struct ByteSearch: Sendable {
     /// Bytes already searched without finding the needle.
     private var searched = 0
 
+    public init() {}
+
     /// Index of `needle` in the readable bytes, searching at most `limit` bytes.
-    mutating func find(_ needle: [UInt8], in buffer: ByteBuffer, limit: Int) -> Int? {
+    public mutating func find(_ needle: [UInt8], in buffer: ByteBuffer, limit: Int) -> Int? {
         let count = min(buffer.readableBytes, limit)
         guard count >= needle.count, !needle.isEmpty else { return nil }
         let from = max(0, searched - needle.count + 1)

@@ -1,43 +1,44 @@
 import NIOCore
+import ProbeScript
 
 /// Lines ended by a terminator (`set terminator`), at most `maxLine` bytes each (`set
 /// max-line`): the framing of CRLF protocols, and the first `Framing`.
-struct TerminatedLineFraming: Framing {
-    let terminator: [UInt8]
-    let maxLine: Int
+public struct TerminatedLineFraming: Framing {
+    public let terminator: [UInt8]
+    public let maxLine: Int
     private var search = ByteSearch()
 
-    init(terminator: [UInt8], maxLine: Int) {
+    public init(terminator: [UInt8], maxLine: Int) {
         self.terminator = terminator
         self.maxLine = maxLine
     }
 
-    var unit: String { "line" }
+    public var unit: String { "line" }
 
-    func frame(_ message: consuming [UInt8]) -> [UInt8] {
+    public func frame(_ message: consuming [UInt8]) -> [UInt8] {
         message += terminator
         return message
     }
 
-    var bufferNeeded: Int { maxLine + terminator.count }
+    public var bufferNeeded: Int { maxLine + terminator.count }
 
-    mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage? {
+    public mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage? {
         if let index = search.find(terminator, in: buffer, limit: maxLine + terminator.count) {
             let line = buffer.readBytes(length: index)!
             buffer.moveReaderIndex(forwardBy: terminator.count)
             return .message(line)
         }
         if buffer.readableBytes >= maxLine + terminator.count {
-            return .failure("no line terminator \(ByteDiff.preview(terminator)) within max-line \(maxLine) bytes; "
-                            + "received \(ByteDiff.preview(buffer.readableBytesView.prefix(64)))… (\(buffer.readableBytes) bytes buffered)")
+            return .failure("no line terminator \(ByteEscaper.preview(terminator)) within max-line \(maxLine) bytes; "
+                            + "received \(ByteEscaper.preview(buffer.readableBytesView.prefix(64)))… (\(buffer.readableBytes) bytes buffered)")
         }
         guard let end, buffer.readableBytes > 0 else { return nil }
         let misframed = misframing(Array(buffer.readableBytesView.prefix(200))).map { "; " + $0 } ?? ""
-        return .failure("\(end) in the middle of a line: received \(ByteDiff.preview(buffer.readableBytesView)) without a terminator \(ByteDiff.preview(terminator))" + misframed)
+        return .failure("\(end) in the middle of a line: received \(ByteEscaper.preview(buffer.readableBytesView)) without a terminator \(ByteEscaper.preview(terminator))" + misframed)
     }
 
-    func misframing(_ pending: [UInt8]) -> String? {
-        let name = terminator == [13, 10] ? "CRLF" : terminator == [10] ? "LF" : terminator == [13] ? "CR" : ByteDiff.preview(terminator)
+    public func misframing(_ pending: [UInt8]) -> String? {
+        let name = terminator == [13, 10] ? "CRLF" : terminator == [10] ? "LF" : terminator == [13] ? "CR" : ByteEscaper.preview(terminator)
         for index in pending.indices {
             let next = index + 1 < pending.count ? pending[index + 1] : nil
             let ending: [UInt8]

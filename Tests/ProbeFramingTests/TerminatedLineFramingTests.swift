@@ -1,5 +1,5 @@
 import NIOCore
-@testable import ProbeRunner
+@testable import ProbeFraming
 import Testing
 
 /// The line framing on its own: what `send line` puts on the wire and how lines are taken off it.

@@ -5,30 +5,35 @@ import ProbeScript
 /// announcing the payload's length, then the payload, at most `maxMessage` bytes. A header that
 /// announces more fails at once, before any payload is read (or room made for it): a hostile
 /// peer announcing 4 GiB, or a length above Int.max, costs nothing.
-struct LengthPrefixFraming: Framing {
-    let header: LengthHeader
-    let maxMessage: Int
+public struct LengthPrefixFraming: Framing {
+    public let header: LengthHeader
+    public let maxMessage: Int
 
-    var unit: String { "message" }
+    public init(header: LengthHeader, maxMessage: Int) {
+        self.header = header
+        self.maxMessage = maxMessage
+    }
+
+    public var unit: String { "message" }
 
     /// The header and the payload; a payload too long for the header's width is sent with the
     /// header's largest length, which the peer will read as a shorter message.
-    func frame(_ message: consuming [UInt8]) -> [UInt8] {
+    public func frame(_ message: consuming [UInt8]) -> [UInt8] {
         (header.encode(message.count) ?? header.encode(Int(clamping: header.largest)) ?? []) + message
     }
 
-    var bufferNeeded: Int { header.width + maxMessage }
+    public var bufferNeeded: Int { header.width + maxMessage }
 
-    mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage? {
+    public mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage? {
         let available = buffer.readableBytes
         guard available >= header.width else {
             guard let end else { return nil }
             return .failure(available == 0 ? "expected \(header), but \(end)"
-                            : "\(end) after \(available) of the \(header.width) bytes of a length header: \(ByteDiff.preview(buffer.readableBytesView))")
+                            : "\(end) after \(available) of the \(header.width) bytes of a length header: \(ByteEscaper.preview(buffer.readableBytesView))")
         }
         let announced = header.decode(buffer.readableBytesView)
         guard announced <= UInt64(maxMessage) else {
-            return .failure("the length header \(ByteDiff.preview(buffer.readableBytesView.prefix(header.width))) announces \(announced) bytes, "
+            return .failure("the length header \(ByteEscaper.preview(buffer.readableBytesView.prefix(header.width))) announces \(announced) bytes, "
                             + "over max-message \(maxMessage) (set max-message)")
         }
         let length = Int(announced)
@@ -40,7 +45,7 @@ struct LengthPrefixFraming: Framing {
         return .message(buffer.readBytes(length: length)!)
     }
 
-    func misframing(_ pending: [UInt8]) -> String? {
+    public func misframing(_ pending: [UInt8]) -> String? {
         guard pending.count >= header.width else { return nil }
         let announced = header.decode(pending)
         guard announced > UInt64(pending.count - header.width) else { return nil }

@@ -1,8 +1,8 @@
 import NIOCore
 import NIOWebSocket
-import Testing
-@testable import ProbeCapture
+@testable import ProbeFraming
 import ProbeScript
+import Testing
 
 /// Cutting a captured stream into messages: complete ones only; a hostile length header (4 GiB,
 /// or above Int.max) ends the cut without a trap; WebSocket frames are found after the upgrade's
