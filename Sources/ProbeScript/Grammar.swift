@@ -62,14 +62,14 @@ public enum Grammar {
             "assert tls version = 1.2|1.3", "assert tls alpn = \"P\"", "assert tls cipher /RE/", "assert tls peer subject /RE/",
         ], actsOnConnection: true, parse: { try $0.parseAssert() }),
         Entry(keyword: "proxy", synopsis: ["proxy NAME FRONT_HOST:PORT to BACK_HOST:PORT   ({NAME.port}; its connections: NAME:, NAME.2:, ...)"], actsOnConnection: false, parse: { try $0.parseProxy() }),
-        Entry(keyword: "delay", synopsis: ["NAME: delay D [jitter D] [upstream|downstream]   (a proxy's faults, from the step on)"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault("delay")) }),
-        Entry(keyword: "rate", synopsis: ["NAME: rate RATE [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault("rate")) }),
-        Entry(keyword: "slice", synopsis: ["NAME: slice N..M [every D] [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault("slice")) }),
-        Entry(keyword: "hold", synopsis: ["NAME: hold [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault("hold")) }),
-        Entry(keyword: "release", synopsis: ["NAME: release [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault("release")) }),
-        Entry(keyword: "cut", synopsis: ["NAME: cut [after N bytes] [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault("cut")) }),
-        Entry(keyword: "reset", synopsis: ["NAME: reset [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault("reset")) }),
-        Entry(keyword: "clear", synopsis: ["NAME: clear [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault("clear")) }),
+        Entry(keyword: "delay", synopsis: ["NAME: delay D [jitter D] [upstream|downstream]   (a proxy's faults, from the step on)"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault(.delay)) }),
+        Entry(keyword: "rate", synopsis: ["NAME: rate RATE [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault(.rate)) }),
+        Entry(keyword: "slice", synopsis: ["NAME: slice N..M [every D] [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault(.slice)) }),
+        Entry(keyword: "hold", synopsis: ["NAME: hold [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault(.hold)) }),
+        Entry(keyword: "release", synopsis: ["NAME: release [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault(.release)) }),
+        Entry(keyword: "cut", synopsis: ["NAME: cut [after N bytes] [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault(.cut)) }),
+        Entry(keyword: "reset", synopsis: ["NAME: reset [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault(.reset)) }),
+        Entry(keyword: "clear", synopsis: ["NAME: clear [upstream|downstream]"], actsOnConnection: true, parse: { .proxyFault(try $0.parseProxyFault(.clear)) }),
         Entry(keyword: "starttls", synopsis: ["starttls [TLS OPTIONS] [expect tls-failure]   (client role on a connect, server role on an accept)"], actsOnConnection: true, parse: {
             .startTLS(try $0.tlsOptions(TLSOptions.allOptions, after: "starttls"), expectFailure: try $0.expectTLSFailure(after: "starttls"))
         }),
@@ -80,17 +80,6 @@ public enum Grammar {
     public static func entry(_ keyword: String) -> Entry? {
         statements.first { $0.keyword == keyword }
     }
-
-    static let settings = ["timeout", "deadline", "terminator", "max-line", "capture", "unread", "framing", "max-message", "websocket"]
-    static let connectOptions = ["from", "tls", "protocol", "header", "timeout", "rcvbuf", "sndbuf", "expect"]
-    static let sendForms = ["line", "message", "file", "random", "text", "binary", "ping", "pong", "close", "frame"]
-    static let sendModifiers = ["in", "split", "every", "at", "until"]
-    static let expectForms = ["line", "message", "text", "binary", "ping", "pong", "lines", "bytes", "until", "eventually", "any", "eof", "reset", "close", "nothing", "exit", "stdout", "stderr", "upstream", "downstream"]
-    static let lineForms = ["contains", "any"]
-    static let slowReadStops = ["for", "until", "total"]
-    static let spawnOptions = ["ready", "with", "cwd", "env"]
-    static let proxyFaults = ["delay", "rate", "slice", "hold", "release", "cut", "reset", "clear"]
-    static let wireProperties = ["terminator", "lines", "line", "messages", "message", "frames", "masked", "unmasked", "records", "segments", "max-segment", "bytes", "fin", "rst", "no", "zero-window"]
 
     /// The reference text of every statement, as `tcpprobe grammar` prints it.
     public static var reference: String {

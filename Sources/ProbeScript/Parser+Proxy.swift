@@ -5,7 +5,7 @@ extension Parser {
     public static func proxyFault(_ source: SourceFile) -> Result<ProxyFault, Diagnostic> {
         var parser = Parser(source: source)
         do {
-            let fault = try parser.parseProxyFault(try parser.keyword(Grammar.proxyFaults, after: "--fault"))
+            let fault = try parser.parseProxyFault(try parser.keyword(Grammar.ProxyFaultWord.self, after: "--fault"))
             if !parser.atStatementEnd { throw parser.failure("expected the end of the fault, found \(parser.current.display)", at: parser.current) }
             return .success(fault)
         } catch {
@@ -21,15 +21,15 @@ extension Parser {
     }
 
     /// The fault step that `keyword` began, with its optional direction last.
-    mutating func parseProxyFault(_ keyword: String) throws -> ProxyFault {
+    mutating func parseProxyFault(_ keyword: Grammar.ProxyFaultWord) throws -> ProxyFault {
         let change: ProxyFault.Change
         switch keyword {
-        case "delay":
+        case .delay:
             let delay = try duration()
             change = .delay(delay, jitter: take("jitter") ? try duration() : nil)
-        case "rate":
+        case .rate:
             change = .rate(try argument("a rate", hint: Quantity.rateHint, Quantity.rate))
-        case "slice":
+        case .slice:
             let token = try word("a slice size range N..M")
             let text = token.word!
             let bad = failure("'\(text)' is not a slice size range N..M (1 <= N <= M)", at: token, hint: "for example: slice 1..8")
@@ -45,9 +45,9 @@ extension Parser {
             if let min = low.literal, let max = high.literal, min > max { throw bad }
             let every = take("every") ? try duration() : nil
             change = .slice(min: low, max: high, every: every)
-        case "hold": change = .hold
-        case "release": change = .release
-        case "cut":
+        case .hold: change = .hold
+        case .release: change = .release
+        case .cut:
             if take("after") {
                 let count = try self.count("a byte count")
                 try self.keyword(["bytes", "byte"], after: "cut after N")
@@ -55,12 +55,12 @@ extension Parser {
             } else {
                 change = .cut
             }
-        case "reset": change = .reset
-        default: change = .clear
+        case .reset: change = .reset
+        case .clear: change = .clear
         }
         var direction: ProxyDirection?
         if !atStatementEnd {
-            direction = ProxyDirection(rawValue: try self.keyword(ProxyDirection.allCases.map(\.rawValue), after: "the \(keyword) fault"))
+            direction = ProxyDirection(rawValue: try self.keyword(ProxyDirection.allCases.map(\.rawValue), after: "the \(keyword.rawValue) fault"))
         }
         return ProxyFault(change: change, direction: direction)
     }

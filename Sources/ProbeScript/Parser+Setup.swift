@@ -1,23 +1,23 @@
 /// Parsers for the header, subject and connection statements.
 extension Parser {
     mutating func parseSetting() throws -> Setting {
-        switch try keyword(Grammar.settings, after: "set") {
-        case "timeout": return .timeout(try duration())
-        case "deadline": return .deadline(try duration())
-        case "max-line": return .maxLine(try size("a maximum line length"))
-        case "capture": return .capture(CaptureMode(rawValue: try keyword(CaptureMode.names, after: "set capture"))!)
-        case "unread": return .unread(UnreadPolicy(rawValue: try keyword(UnreadPolicy.names, after: "set unread"))!)
-        case "websocket":
+        switch try keyword(Grammar.SettingWord.self, after: "set") {
+        case .timeout: return .timeout(try duration())
+        case .deadline: return .deadline(try duration())
+        case .maxLine: return .maxLine(try size("a maximum line length"))
+        case .capture: return .capture(CaptureMode(rawValue: try keyword(CaptureMode.names, after: "set capture"))!)
+        case .unread: return .unread(UnreadPolicy(rawValue: try keyword(UnreadPolicy.names, after: "set unread"))!)
+        case .websocket:
             try keyword(["auto-pong"], after: "set websocket")
             return .webSocketAutoPong(try keyword(["on", "off"], after: "set websocket auto-pong") == "on")
-        case "framing": return .framing(try messageFraming())
-        case "max-message":
+        case .framing: return .framing(try messageFraming())
+        case .maxMessage:
             let size = try size("a maximum message size")
             if let value = size.literal, !(1...Self.largestMessage).contains(value) {
                 throw failure("max-message takes 1 byte to 1GiB", at: tokens[position - 1], hint: "set max-message 1MiB")
             }
             return .maxMessage(size)
-        default: return .terminator(try terminator())
+        case .terminator: return .terminator(try terminator())
         }
     }
 
@@ -72,8 +72,8 @@ extension Parser {
                 throw failure("'within' sets how long to wait for readiness: put it after 'ready on HOST:PORT' or 'ready when stdout /re/'", at: current,
                               hint: "spawn NAME \"COMMAND\" ready on HOST:PORT within D")
             }
-            switch try keyword(Grammar.spawnOptions, after: "the spawn command") {
-            case "ready":
+            switch try keyword(Grammar.SpawnOption.self, after: "the spawn command") {
+            case .ready:
                 if take("on") {
                     var addresses = [try address()]
                     while current.kind == .comma {
@@ -87,12 +87,12 @@ extension Parser {
                     readiness = .output(stream: stream, try regex())
                 }
                 if take("within") { readinessWithin = try duration() }
-            case "with":
+            case .with:
                 try keyword(["stdin"], after: "with")
                 withStdin = true
-            case "cwd":
+            case .cwd:
                 workingDirectory = try string("a directory")
-            default:
+            case .env:
                 repeat {
                     environment.append(try environmentEntry())
                 } while current.word.map { $0.contains("=") } ?? false
@@ -160,7 +160,7 @@ extension Parser {
     mutating func parseConnect() throws -> ConnectStep {
         var name: Name?
         if let text = current.word, !next.endsStatement, let following = next.word,
-           !Grammar.connectOptions.contains(following), Identifier.isValid(text) {
+           Grammar.ConnectOption(rawValue: following) == nil, Identifier.isValid(text) {
             name = try self.name("a connection name")
         }
         var step: ConnectStep
@@ -182,8 +182,8 @@ extension Parser {
             step = ConnectStep(name: name, address: try address())
         }
         while !atStatementEnd {
-            switch try keyword(Grammar.connectOptions, after: "the address") {
-            case "protocol", "header":
+            switch try keyword(Grammar.ConnectOption.self, after: "the address") {
+            case .protocol, .header:
                 guard step.webSocket != nil else {
                     throw failure("'\(tokens[position - 1].word!)' is a WebSocket option: connect ws://HOST:PORT/PATH", at: tokens[position - 1])
                 }
@@ -192,12 +192,12 @@ extension Parser {
                 } else {
                     step.webSocket?.headers.append(try string("a header, \"Name: value\""))
                 }
-            case "from": step.source = try sourceAddress()
-            case "timeout": step.timeout = try duration()
-            case "rcvbuf": step.receiveBuffer = try size("a receive buffer size")
-            case "sndbuf": step.sendBuffer = try size("a send buffer size")
-            case "tls": step.tls = try tlsOptions(TLSOptions.clientOptions, after: "connect ... tls")
-            default:
+            case .from: step.source = try sourceAddress()
+            case .timeout: step.timeout = try duration()
+            case .rcvbuf: step.receiveBuffer = try size("a receive buffer size")
+            case .sndbuf: step.sendBuffer = try size("a send buffer size")
+            case .tls: step.tls = try tlsOptions(TLSOptions.clientOptions, after: "connect ... tls")
+            case .expect:
                 let failures = ConnectStep.Failure.allCases.map(\.rawValue)
                 step.expectedFailure = ConnectStep.Failure(rawValue: try keyword(failures, after: "connect ... expect"))
                 if step.expectedFailure == .tlsFailure, step.tls == nil {

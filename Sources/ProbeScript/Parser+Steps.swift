@@ -6,28 +6,28 @@ extension Parser {
         case .string, .hex:
             data = .bytes(try self.data("the bytes to send"))
         default:
-            let form = try keyword(Grammar.sendForms, after: "send (or a \"string\" or hex\"..\")")
+            let form = try keyword(Grammar.SendForm.self, after: "send (or a \"string\" or hex\"..\")")
             switch form {
-            case "line": data = .line(try string("the line's text"))
-            case "message": data = .message(try self.data("the message"))
-            case "text": data = .webSocket(.text(try self.data("the text")))
-            case "binary": data = .webSocket(.binary(try self.data("the bytes")))
-            case "ping", "pong":
+            case .line: data = .line(try string("the line's text"))
+            case .message: data = .message(try self.data("the message"))
+            case .text: data = .webSocket(.text(try self.data("the text")))
+            case .binary: data = .webSocket(.binary(try self.data("the bytes")))
+            case .ping, .pong:
                 let payload = isData ? try self.data("the payload") : nil
-                data = .webSocket(form == "ping" ? .ping(payload) : .pong(payload))
-            case "close":
+                data = .webSocket(form == .ping ? .ping(payload) : .pong(payload))
+            case .close:
                 let code = atStatementEnd || isData ? nil : try count("a close code")
                 data = .webSocket(.close(code: code, reason: isData ? try self.data("a reason") : nil))
-            case "frame": data = .webSocket(.frame(try rawFrame()))
-            case "file": data = .file(try string("a file path"))
-            default: data = .random(try size("a size of random data"))
+            case .frame: data = .webSocket(.frame(try rawFrame()))
+            case .file: data = .file(try string("a file path"))
+            case .random: data = .random(try size("a size of random data"))
             }
         }
         var step = SendStep(data: data)
         while !atStatementEnd {
             let modifierToken = current
-            switch try keyword(Grammar.sendModifiers, after: "the data") {
-            case "in":
+            switch try keyword(Grammar.SendModifier.self, after: "the data") {
+            case .in:
                 if try keyword(["chunks", "frames"], after: "in") == "frames" {
                     try keyword(["of"], after: "in frames")
                     guard data.isWebSocketMessage else {
@@ -40,7 +40,7 @@ extension Parser {
                     step.chunkSize = try size("a chunk size")
                     if step.chunkSize?.literal == 0 { throw failure("a chunk size must be at least 1", at: tokens[position - 1]) }
                 }
-            case "split":
+            case .split:
                 if take("sweep") {
                     step.splitSweep = true
                 } else {
@@ -53,11 +53,11 @@ extension Parser {
                         step.splitOffsets.append(offset)
                     } while current.kind == .comma && advance().kind == .comma
                 }
-            case "every": step.interval = try duration()
-            case "until":
+            case .every: step.interval = try duration()
+            case .until:
                 try keyword(["closed"], after: "until")
                 step.untilClosed = UntilClosed(within: take("within") ? try duration() : nil)
-            default: step.rate = try argument("a rate", hint: Quantity.rateHint, Quantity.rate)
+            case .at: step.rate = try argument("a rate", hint: Quantity.rateHint, Quantity.rate)
             }
             let splits = (step.chunkSize != nil ? 1 : 0) + (step.splitOffsets.isEmpty ? 0 : 1) + (step.splitSweep ? 1 : 0)
             if splits > 1 {
@@ -72,22 +72,21 @@ extension Parser {
     }
 
     mutating func parseExpect() throws -> StatementKind {
-        if let word = current.word, let direction = ProxyDirection(rawValue: word) {
-            let token = advance()
-            guard case .expect(let expectation, let within) = try parseExpect() else {
-                throw failure("'expect \(word)' watches a proxy's traffic; exit and stdout|stderr are the subjects'", at: token)
-            }
-            return .expectProxied(direction, expectation, within: within)
-        }
         let expectation: Expectation
         switch current.kind {
         case .string, .hex:
             expectation = .exactBytes(try data("the expected bytes"))
         default:
-            let form = try keyword(Grammar.expectForms, after: "expect (or a \"string\" or hex\"..\")")
+            let form = try keyword(Grammar.ExpectForm.self, after: "expect (or a \"string\" or hex\"..\")")
             switch form {
-            case "line": expectation = .line(try lineMatch())
-            case "message":
+            case .upstream, .downstream:
+                let token = tokens[position - 1]
+                guard case .expect(let expectation, let within) = try parseExpect() else {
+                    throw failure("'expect \(form.rawValue)' watches a proxy's traffic; exit and stdout|stderr are the subjects'", at: token)
+                }
+                return .expectProxied(ProxyDirection(rawValue: form.rawValue)!, expectation, within: within)
+            case .line: expectation = .line(try lineMatch())
+            case .message:
                 if take("bytes") {
                     expectation = .messageOfLength(try size("a message length"))
                 } else if case .hex(let template) = current.kind {
@@ -96,7 +95,7 @@ extension Parser {
                 } else {
                     expectation = .message(try lineMatch())
                 }
-            case "lines":
+            case .lines:
                 try keyword(["unordered"], after: "expect lines")
                 var lines = [try string("an expected line")]
                 while current.kind == .comma {
@@ -104,10 +103,10 @@ extension Parser {
                     lines.append(try string("an expected line"))
                 }
                 expectation = .linesUnordered(lines)
-            case "bytes":
+            case .bytes:
                 let count = try size("a byte count")
                 expectation = .byteCount(count, equals: take("=") ? try data("the expected bytes") : nil)
-            case "until":
+            case .until:
                 if case .regex = current.kind {
                     let regex = try regex()
                     try keyword(["max"], after: "expect until /RE/")
@@ -118,7 +117,7 @@ extension Parser {
                 if delimiter.literalBytes == [] { throw failure("the delimiter cannot be empty", at: tokens[position - 1]) }
                 try keyword(["max"], after: "expect until DELIMITER")
                 expectation = .until(delimiter, max: try size("a maximum size"))
-            case "eventually":
+            case .eventually:
                 try keyword(["line"], after: "expect eventually")
                 let match = try lineMatch()
                 var max: Argument<Int>?
@@ -128,20 +127,20 @@ extension Parser {
                     if word == "max" { max = try size("a maximum size") } else { unless = try regex() }
                 }
                 expectation = .eventually(match, max: max, unless: unless)
-            case "text": expectation = .webSocket(.text(try lineMatch()))
-            case "binary":
+            case .text: expectation = .webSocket(.text(try lineMatch()))
+            case .binary:
                 if take("bytes") {
                     expectation = .webSocket(.binaryLength(try size("a message length")))
                 } else {
                     expectation = .webSocket(.binary(take("any") ? nil : try data("the expected bytes")))
                 }
-            case "ping", "pong":
+            case .ping, .pong:
                 let payload = isData ? try data("the payload") : nil
-                expectation = .webSocket(form == "ping" ? .ping(payload) : .pong(payload))
-            case "any": expectation = .any
-            case "eof": expectation = .eof
-            case "reset": expectation = .reset
-            case "close":
+                expectation = .webSocket(form == .ping ? .ping(payload) : .pong(payload))
+            case .any: expectation = .any
+            case .eof: expectation = .eof
+            case .reset: expectation = .reset
+            case .close:
                 // `expect close` is the TCP close; `expect close CODE|any [reason /re/]` a WebSocket close frame.
                 guard let word = current.word, word == "any" || Int(word) != nil || word.hasPrefix("{") else {
                     expectation = .close
@@ -151,23 +150,23 @@ extension Parser {
                 var reason: RegexLiteral?
                 if take("reason") { reason = try regex() }
                 expectation = .webSocket(.close(code: code, reason: reason))
-            case "nothing":
+            case .nothing:
                 try keyword(["for"], after: "expect nothing")
                 expectation = .nothing(for: try duration())
-            case "stdout", "stderr":
-                let stream = SpawnStep.OutputStream(rawValue: tokens[position - 1].word!)!
+            case .stdout, .stderr:
+                let stream = SpawnStep.OutputStream(rawValue: form.rawValue)!
                 let name = try name("a subject name")
                 let awaited: OutputExpectation.Awaited
-                switch try keyword(["line", "eventually", "eof"], after: "expect \(stream.rawValue) NAME") {
-                case "eof": awaited = .eof
-                case "line": awaited = .line(try lineMatch())
-                default:
+                switch try keyword(Grammar.OutputForm.self, after: "expect \(stream.rawValue) NAME") {
+                case .eof: awaited = .eof
+                case .line: awaited = .line(try lineMatch())
+                case .eventually:
                     try keyword(["line"], after: "expect \(stream.rawValue) NAME eventually")
                     awaited = .eventually(try lineMatch())
                 }
                 let within = take("within") ? try duration() : nil
                 return .expectOutput(OutputExpectation(name: name, stream: stream, awaited: awaited, within: within))
-            default:
+            case .exit:
                 return .expectExit(try parseExitExpectation())
             }
         }
@@ -226,7 +225,7 @@ extension Parser {
         case .string: return .exact(try string("the expected line"))
         case .regex: return .regex(try regex())
         default:
-            if try keyword(Grammar.lineForms, after: "expect line (or a \"string\" or /regex/)") == "any" { return .any }
+            if try keyword(Grammar.LineForm.self, after: "expect line (or a \"string\" or /regex/)") == .any { return .any }
             if case .regex = current.kind { return .regex(try regex()) }
             return .contains(try string("the text the line contains"))
         }
@@ -253,12 +252,12 @@ extension Parser {
         try keyword(["every"], after: "read slowly SIZE")
         let interval = try duration()
         let stop: SlowRead.Stop
-        switch try keyword(Grammar.slowReadStops, after: "read slowly N bytes every D") {
-        case "for": stop = .after(try duration())
-        case "until":
+        switch try keyword(Grammar.SlowReadStop.self, after: "read slowly N bytes every D") {
+        case .for: stop = .after(try duration())
+        case .until:
             try keyword(["eof"], after: "until")
             stop = .eof
-        default: stop = .total(try size("a total size"))
+        case .total: stop = .total(try size("a total size"))
         }
         return SlowRead(bytesPerRead: bytes, interval: interval, stop: stop)
     }
@@ -272,29 +271,29 @@ extension Parser {
             direction = WireAssertion.Direction(rawValue: try keyword(["peer", "probe", "client", "server"], after: "assert wire from"))!
         }
         let property: WireAssertion.Property
-        switch try keyword(Grammar.wireProperties, after: "assert wire \(direction.phrase)") {
-        case "terminator": property = .terminator(try terminator())
-        case "lines":
+        switch try keyword(Grammar.WireProperty.self, after: "assert wire \(direction.phrase)") {
+        case .terminator: property = .terminator(try terminator())
+        case .lines:
             try keyword(["unsplit"], after: "lines")
             property = .linesUnsplit
-        case "line": property = .lineInOneSegment(try matchInOneSegment("the line"))
-        case "records": property = .records(try comparison(), try count("a record count"))
-        case "messages":
+        case .line: property = .lineInOneSegment(try matchInOneSegment("the line"))
+        case .records: property = .records(try comparison(), try count("a record count"))
+        case .messages:
             try keyword(["unsplit"], after: "messages")
             property = .messagesUnsplit
-        case "frames":
+        case .frames:
             try keyword(["unsplit"], after: "frames")
             property = .framesUnsplit
-        case "message": property = .messageInOneSegment(try matchInOneSegment("the message"))
-        case "masked": property = .masked
-        case "unmasked": property = .unmasked
-        case "segments": property = .segments(try comparison(), try count("a segment count"))
-        case "max-segment": property = .maxSegment(try comparison(), try size("a segment size"))
-        case "bytes": property = .bytes(try comparison(), try size("a byte count"))
-        case "fin": property = .fin
-        case "rst": property = .rst
-        case "zero-window": property = .zeroWindow
-        default:
+        case .message: property = .messageInOneSegment(try matchInOneSegment("the message"))
+        case .masked: property = .masked
+        case .unmasked: property = .unmasked
+        case .segments: property = .segments(try comparison(), try count("a segment count"))
+        case .maxSegment: property = .maxSegment(try comparison(), try size("a segment size"))
+        case .bytes: property = .bytes(try comparison(), try size("a byte count"))
+        case .fin: property = .fin
+        case .rst: property = .rst
+        case .zeroWindow: property = .zeroWindow
+        case .no:
             property = try keyword(["fin", "rst"], after: "no") == "fin" ? .noFin : .noRst
         }
         return WireAssertion(direction: direction, property: property)

@@ -9,31 +9,31 @@ extension Parser {
 
     /// TLS options from `allowed`, in any order, up to the first word that is not one (the
     /// statement's other options may follow).
-    mutating func tlsOptions(_ allowed: [String], after context: String) throws -> TLSOptions {
+    mutating func tlsOptions(_ allowed: [Grammar.TLSOption], after context: String) throws -> TLSOptions {
         var options = TLSOptions()
         var certificateToken: Token?
-        while let option = current.word, TLSOptions.allOptions.contains(option) {
+        while let word = current.word, let option = Grammar.TLSOption(rawValue: word) {
             let token = advance()
             guard allowed.contains(option) else {
-                throw failure("'\(option)' is not an option of \(context)", at: token, hint: "its options: " + allowed.joined(separator: " "))
+                throw failure("'\(word)' is not an option of \(context)", at: token, hint: "its options: " + allowed.map(\.rawValue).joined(separator: " "))
             }
             switch option {
-            case "insecure": options.insecure = true
-            case "ca": options.ca = try string("a PEM file of trusted certificates")
-            case "sni": options.serverName = try string("a server name")
-            case "alpn":
+            case .insecure: options.insecure = true
+            case .ca: options.ca = try string("a PEM file of trusted certificates")
+            case .sni: options.serverName = try string("a server name")
+            case .alpn:
                 options.applicationProtocols = [try string("a protocol name")]
                 while current.kind == .comma {
                     advance()
                     options.applicationProtocols.append(try string("a protocol name"))
                 }
-            case "version":
+            case .version:
                 options.version = try argument("a TLS version tcpprobe speaks", hint: "version 1.2 or version 1.3", TLSOptions.Version.init(rawValue:))
-            case "cert":
+            case .cert:
                 certificateToken = token
                 options.certificate = try string("a PEM certificate file")
-            case "key": options.key = try string("a PEM private key file")
-            default: options.clientCA = try string("a PEM file of client certificate roots")
+            case .key: options.key = try string("a PEM private key file")
+            case .clientCA: options.clientCA = try string("a PEM file of client certificate roots")
             }
         }
         if (options.certificate == nil) != (options.key == nil) {
@@ -50,20 +50,20 @@ extension Parser {
     mutating func parseAssert() throws -> StatementKind {
         guard current.word == "tls" else { return .assertWire(try parseWireAssertion()) }
         advance()
-        switch try keyword(["version", "alpn", "cipher", "peer"], after: "assert tls") {
-        case "version":
+        switch try keyword(Grammar.TLSProperty.self, after: "assert tls") {
+        case .version:
             try keyword(["="], after: "assert tls version")
             let token = try word("a TLS version")
             guard let version = TLSOptions.Version(rawValue: token.word!) else {
                 throw failure("'\(token.word!)' is not a TLS version tcpprobe speaks", at: token, hint: "assert tls version = 1.3")
             }
             return .assertTLS(.version(version))
-        case "alpn":
+        case .alpn:
             try keyword(["="], after: "assert tls alpn")
             return .assertTLS(.applicationProtocol(try string("a protocol name")))
-        case "cipher":
+        case .cipher:
             return .assertTLS(.cipher(try regex()))
-        default:
+        case .peer:
             try keyword(["subject"], after: "assert tls peer")
             return .assertTLS(.peerSubject(try regex()))
         }

@@ -301,12 +301,12 @@ public struct Parser {
         var expectTLSFailure = false
         var webSocket: [Template]?
         while !atStatementEnd {
-            switch try keyword(["within", "expect", "websocket"], after: "the listener name") {
-            case "within": within = try duration()
-            case "websocket":
+            switch try keyword(Grammar.AcceptOption.self, after: "the listener name") {
+            case .within: within = try duration()
+            case .websocket:
                 webSocket = []
                 if take("protocol") { webSocket?.append(try string("a subprotocol")) }
-            default:
+            case .expect:
                 try keyword(["tls-failure"], after: "accept ... expect")
                 expectTLSFailure = true
             }

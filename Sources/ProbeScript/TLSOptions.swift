@@ -25,9 +25,9 @@ public struct TLSOptions: Sendable, Hashable {
     public init() {}
 
     /// The options `connect … tls` takes, `listen … tls` takes, and `starttls` (either role) takes.
-    public static let clientOptions = ["insecure", "ca", "sni", "alpn", "version", "cert", "key"]
-    public static let serverOptions = ["cert", "key", "client-ca", "alpn", "version"]
-    public static let allOptions = clientOptions + ["client-ca"]
+    static let clientOptions: [Grammar.TLSOption] = [.insecure, .ca, .sni, .alpn, .version, .cert, .key]
+    static let serverOptions: [Grammar.TLSOption] = [.cert, .key, .clientCA, .alpn, .version]
+    static let allOptions = Grammar.TLSOption.allCases
 
     public var templates: [Template] {
         [ca, serverName, certificate, key, clientCA].compactMap { $0 } + applicationProtocols + version.templates
