@@ -132,9 +132,11 @@ public enum ScenarioFormatter {
     /// The `# …` after the line's last token (or the whole line's, without tokens), trimmed.
     static func trailingComment(of scalars: [Unicode.Scalar], after last: Token?) -> String? {
         let start = last.map { min(scalars.count, $0.location.column - 1 + $0.length) } ?? 0
-        var rest = scalars[start...].drop { $0 == " " || $0 == "\t" }
+        // A CR is blank to the lexer: a comment's last one would end its line as CRLF when read again.
+        let blank = { (scalar: Unicode.Scalar) in scalar == " " || scalar == "\t" || scalar == "\r" }
+        var rest = scalars[start...].drop(while: blank)
         guard rest.first == "#" else { return nil }
-        while let end = rest.last, end == " " || end == "\t" { rest = rest.dropLast() }
+        while let end = rest.last, blank(end) { rest = rest.dropLast() }
         return String(scalars: rest)
     }
 

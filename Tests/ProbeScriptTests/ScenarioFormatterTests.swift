@@ -61,6 +61,22 @@ import Testing
         #expect(parse("repeat 2 { send \"a\" } until closed") != parse("repeat 2 { send \"a\" }"))
     }
 
+    /// The fmt fuzz target's crash: a comment ending in CRs, the file's last line without a
+    /// newline. Formatted, its last CR and the LF after it read as CRLF, so a second pass
+    /// changed it again. The fuzzer's inputs that parse format idempotently.
+    @Test(arguments: Fixtures.files(in: "fuzz", ending: ".scn"))
+    func fuzzInputsFormatIdempotently(_ path: String) throws {
+        // As the fuzz target reads its input: bytes that are not UTF-8 become U+FFFD.
+        let text = String(decoding: try #require(FileManager.default.contents(atPath: path)), as: UTF8.self)
+        guard let once = try? Self.format(text) else { return }
+        #expect(try Self.format(once) == once, "\(path)")
+    }
+
+    @Test func aCommentLosesItsTrailingCarriageReturns() throws {
+        #expect(try Self.format("close  # bye\r\r\r") == "close  # bye\n")
+        #expect(try Self.format("# a\r\r\n\r# b\r") == "# a\n# b\n")
+    }
+
     @Test func refusesAFileWithErrors() {
         #expect {
             try Self.format("connect 127.0.0.1:80 timout 1s\n")
