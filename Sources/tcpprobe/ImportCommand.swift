@@ -6,7 +6,7 @@ import ProbeScript
 import Glibc
 #endif
 
-extension ScenarioWriter.Role: ExpressibleByArgument {}
+extension Role: ExpressibleByArgument {}
 
 /// `tcpprobe import FILE`: one captured conversation as a scenario that replays it.
 struct ImportCommand: ParsableCommand {
@@ -28,7 +28,7 @@ struct ImportCommand: ParsableCommand {
     var keylog: String?
 
     @Option(name: .customLong("as"), help: "The side the probe plays: client (connect) or server (listen and accept).")
-    var role: ScenarioWriter.Role = .client
+    var role: Role = .client
 
     @Option(name: .shortAndLong, help: "Write the scenario here instead of to standard output.")
     var output: String?

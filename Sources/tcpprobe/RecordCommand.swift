@@ -25,7 +25,7 @@ struct RecordCommand: AsyncParsableCommand {
     var output = "recorded-{n}.scn"
 
     @Option(name: .customLong("as"), help: "The side the probe plays in the scenarios: client or server.")
-    var role: ScenarioWriter.Role = .client
+    var role: Role = .client
 
     @Option(name: .customLong("mask"), help: ArgumentHelp("Expect what this regex matches as a regex group, not as recorded; repeat for more.", valueName: "REGEX"))
     var masks: [String] = []

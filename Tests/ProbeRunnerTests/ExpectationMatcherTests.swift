@@ -1,6 +1,6 @@
-import ProbeFraming
 import NIOConcurrencyHelpers
 import NIOCore
+import ProbeFraming
 @testable import ProbeRunner
 import ProbeScript
 import Testing

@@ -8,8 +8,6 @@ import ProbeScript
 /// and `expect reset`. Lines when both directions are line-framed, length-prefixed messages
 /// when a header fits both, bytes otherwise; text stays text.
 public struct ScenarioWriter {
-    public enum Role: String, Sendable { case client, server }
-
     /// The side the probe plays.
     public var role: Role = .client
     /// A pause of the probe's side longer than this becomes a `sleep`; nil keeps none.

@@ -1,5 +1,5 @@
-import ProbeFraming
 import NIOCore
+import ProbeFraming
 import ProbeScript
 
 /// Decides an expectation against the bytes received so far and how the inbound side ended.

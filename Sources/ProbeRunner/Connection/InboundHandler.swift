@@ -1,8 +1,8 @@
 #if canImport(Glibc)
-import ProbeFraming
 import Glibc
 #endif
 import NIOCore
+import ProbeFraming
 import ProbeScript
 import Synchronization
 

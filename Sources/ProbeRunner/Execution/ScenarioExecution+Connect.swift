@@ -31,7 +31,7 @@ extension ScenarioExecution {
     /// connect failed as the step expected or the peer had reset it already.
     func open(_ attempt: ConnectAttempt, _ step: ConnectStep, _ statement: Statement) -> EventLoopFuture<ProbeConnection?> {
         let started = clock.now
-        return attempt.connect(on: group.next())
+        return attempt.connect(on: loop)
             .map { Result<(channel: Channel, resetWith: [UInt8]?), Error>.success($0) }
             .recover { .failure($0) }
             .flatMapThrowing { try self.finishConnect($0, attempt, waited: self.clock.now - started, step, statement) }
@@ -45,7 +45,7 @@ extension ScenarioExecution {
         try wire.watch(port: address.port, statement)
         let handler = InboundHandler(captureHold: wire.hold)
         let wait = limit(connectTimeout).wait
-        var bootstrap = ProbeConnection.configure(ClientBootstrap(group: group))
+        var bootstrap = ProbeConnection.configure(ClientBootstrap(group: loop))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
             }
@@ -58,8 +58,8 @@ extension ScenarioExecution {
             bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(size))
         }
         let source = try step.source.map { try resolve($0, "an address to connect from", { try? SourceAddress.parse($0).get() }) }
-        return ConnectAttempt(address: address, name: name, handler: handler, bootstrap: bootstrap, source: source.map(sourceAddresses.take),
-                              receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: wait, hostNames: hostNames)
+        return ConnectAttempt(address: address, name: name, handler: handler, bootstrap: bootstrap, source: source.map(run.sourceAddresses.take),
+                              receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: wait, hostNames: run.hostNames)
     }
 
     /// Keeps the connection, or says how the connect failed (which `expect refused|timeout` may

@@ -112,7 +112,7 @@ extension ScenarioExecution {
     /// The regex with its variables filled in, compiled (or from the cache).
     func compile(_ literal: RegexLiteral, _ statement: Statement) throws -> CompiledRegex {
         do {
-            return try regexCache.regex(literal, lookup)
+            return try run.regexCache.regex(literal, lookup)
         } catch {
             throw failure(statement, "the regex \(literal.description) does not compile once its variables are filled in: \(error)")
         }

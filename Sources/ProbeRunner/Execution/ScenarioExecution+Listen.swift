@@ -24,7 +24,7 @@ extension ScenarioExecution {
             variables["\(name.text).cert"] = tls?.runtimeCertificatePath ?? file(options.certificate!, statement)
         }
         do {
-            try await listener.bind(host: resolved.host, port: resolved.port, group: group, captureHold: wire.hold, tls: makeSession)
+            try await listener.bind(host: resolved.host, port: resolved.port, group: loop, captureHold: wire.hold, tls: makeSession)
         } catch {
             let holders = resolved.port == 0 ? nil : PortHolders.describe(port: resolved.port)
             throw StepFailure(.environment, at: statement.location, step: statement.text,
@@ -53,7 +53,7 @@ extension ScenarioExecution {
         let requested = try within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         let (wait, byDeadline) = limit(requested)
         let started = clock.now
-        guard let accepted = try await listener.next(within: wait.timeAmount, on: group.next()) else {
+        guard let accepted = try await listener.next(within: wait.timeAmount, on: loop) else {
             let why = byDeadline ? "the scenario deadline of \(format(settings.deadline)) passed" : "no client connected within \(format(wait))"
             throw failure(statement, "\(why) to listener '\(listenerName.text)'", waited: clock.now - started)
         }

@@ -65,7 +65,7 @@ extension ScenarioExecution {
     /// `set unread fail`), its connections closed and its subjects stopped. A copy that holds
     /// connections only, and passed, ends on the loop with no task.
     func endCopy(after problem: Error?, of tally: ParallelTally) -> EventLoopFuture<StepFailure?> {
-        let loop = group.next()
+        let loop = loop
         let parallel = tally.statement
         if problem == nil, settings.unread == .note { noteUnread(in: tally) }
         if problem == nil, settings.unread != .fail, subjects.isEmpty, table.holdsConnectionsOnly {

@@ -18,7 +18,7 @@ extension ScenarioExecution {
         if frontAddress.port != 0 { try wire.watch(port: frontAddress.port, statement) }
         try wire.watch(port: backAddress.port, statement)
         do {
-            try await proxy.bind(host: frontAddress.host, port: frontAddress.port, group: group)
+            try await proxy.bind(host: frontAddress.host, port: frontAddress.port, group: loop)
         } catch {
             let holders = frontAddress.port == 0 ? nil : PortHolders.describe(port: frontAddress.port)
             throw StepFailure(.environment, at: statement.location, step: statement.text,

@@ -1,6 +1,5 @@
-import ProbeFraming
-import ProbeCapture
 import NIOCore
+import ProbeFraming
 import ProbeResults
 import ProbeScript
 
@@ -31,28 +30,19 @@ extension ScenarioExecution {
         return prepared
     }
 
-    /// How long a split waits between its pieces when no `every` says: long enough for a peer on
-    /// loopback to read each piece on its own (bench/split-gap measures it), so the fault lands.
-    static let defaultSplitGap = Duration.milliseconds(5)
-
     /// The pause between a send's writes: `every D` (between chunks, split pieces or frames); for `split at` and `split sweep`, the
     /// default gap; none for `in chunks of` (a large transfer in small chunks goes at full speed).
     private func interval(_ step: SendStep) throws -> Duration? {
         if let every = step.interval { return try resolve(every, "a duration", Quantity.duration) }
-        return step.splitSweep || !step.splitOffsets.isEmpty ? Self.defaultSplitGap : nil
+        return step.splitSweep || !step.splitOffsets.isEmpty ? Duration.defaultSplitGap : nil
     }
 
-    /// Sends: a single write (the usual case) awaits only that write; pieces, pacing, writes
-    /// larger than `largestWrite` and `until closed` go through `sendInPieces`. A send the
-    /// peer's close cuts off is noted, not failed.
+    /// Sends what one write cannot (a single write goes from `stepOnLoop` with no task): pieces,
+    /// pacing, writes larger than `largestWrite` and `until closed`. A send the peer's close
+    /// cuts off is noted, not failed.
     func send(_ send: PreparedSend) async throws {
         do {
-            if let bytes = send.singleWrite {
-                try await awaitStep { write(ByteBuffer(bytes: bytes), after: 0, send, done: $0) }
-                recordSend(send, head: bytes, writes: [])
-            } else {
-                try await sendInPieces(send)
-            }
+            try await sendInPieces(send)
         } catch let cut as SendCutOff {
             noteCutOff(cut, send)
         }

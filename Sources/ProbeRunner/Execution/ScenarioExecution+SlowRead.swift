@@ -1,5 +1,5 @@
-import ProbeFraming
 import NIOCore
+import ProbeFraming
 import ProbeScript
 
 /// The `read slowly` executor: a slowloris reader that keeps the peer's window nearly shut.

@@ -73,7 +73,7 @@ extension ScenarioExecution {
             subjects.readyPorts[step.name.text] = (targets[0], statement)
         case .output(let stream, let literal)?:
             let regex: CompiledRegex
-            do { regex = try regexCache.regex(literal, lookup) } catch { throw failure(statement, "the regex \(literal.description) does not compile: \(error)") }
+            do { regex = try run.regexCache.regex(literal, lookup) } catch { throw failure(statement, "the regex \(literal.description) does not compile: \(error)") }
             let tail = stream == .stdout ? subject.stdout : subject.stderr
             while true {
                 // What it wrote just before exiting may still be on its way to the tail: once it
@@ -126,7 +126,7 @@ extension ScenarioExecution {
                     if let daemonized = wentToTheBackground(subject, listeningOn: target, statement) { throw daemonized }
                     return
                 }
-            } else if await Self.canConnect(to: target, group: group) {
+            } else if await Self.canConnect(to: target, loop: loop) {
                 return
             }
             if clock.now - started > wait {
@@ -179,8 +179,8 @@ extension ScenarioExecution {
     }
 
     /// True when a TCP connection to `address` succeeds now (it is closed at once).
-    static func canConnect(to address: Address, group: EventLoopGroup) async -> Bool {
-        guard let channel = try? await ClientBootstrap(group: group).connectTimeout(.milliseconds(200))
+    static func canConnect(to address: Address, loop: EventLoop) async -> Bool {
+        guard let channel = try? await ClientBootstrap(group: loop).connectTimeout(.milliseconds(200))
             .connect(host: address.host, port: address.port).get() else { return false }
         try? await channel.close().get()
         return true

@@ -10,17 +10,34 @@ extension ScenarioExecution {
     /// true when it calls `done` once it ends (possibly before this returns). Connects without TLS
     /// or WebSocket, single writes, expects and sleeps wait with no task; any other step runs as a
     /// task while it lasts. A write and an expect complete through callbacks, with no future of
-    /// their own (BENCHMARKS.md 1).
+    /// their own (BENCHMARKS.md 1). The dispatch is synchronous: an async switch over every kind
+    /// of statement keeps a frame slot for each case's payload, and that frame stays allocated
+    /// while the step waits.
     func stepOnLoop(_ statement: Statement, done: @escaping StepDone) throws -> Bool {
+        /// Runs `work` as a task on the run's loop, and tells `done` its end.
+        func task(_ work: @escaping () async throws -> Void) -> Bool {
+            onTask(work).tell(done)
+            return true
+        }
         switch statement.kind {
+        case .title, .tags, .include:
+            return false
+        case .set(let setting):
+            try apply(setting, statement)
+            return false
+        case .variable(let name, let value):
+            try define(name, value, statement)
+            return false
+        case .use(let name):
+            guard table.use(name.text) else { throw unknownConnection(name, statement) }
+            return false
         case .connect(let step) where step.tls == nil && step.webSocket == nil && options.defaultTLS?.client == nil:
             open(try prepareConnect(step, statement), step, statement).tell(done)
+        case .connect(let step):
+            return task { try await self.connect(step, statement) }
         case .send(let step):
             let prepared = try prepareSend(step, statement)
-            guard let bytes = prepared.singleWrite else {
-                onTask { try await self.send(prepared) }.tell(done)
-                return true
-            }
+            guard let bytes = prepared.singleWrite else { return task { try await self.send(prepared) } }
             write(ByteBuffer(bytes: bytes), after: 0, prepared) { problem in
                 if problem == nil { self.recordSend(prepared, head: bytes, writes: []) }
                 if let cut = problem as? SendCutOff {
@@ -34,12 +51,72 @@ extension ScenarioExecution {
         case .sleep(let duration):
             // A sleeping copy holds its timer: the statement goes into it only when the deadline cuts the sleep short.
             let (wait, byDeadline) = limit(try resolve(duration, "a duration", Quantity.duration))
-            let timer = byDeadline ? group.next().scheduleTask(in: wait.timeAmount) { throw self.sleepCutShort(statement) }
-                                   : group.next().scheduleTask(in: wait.timeAmount) {}
+            let timer = byDeadline ? loop.scheduleTask(in: wait.timeAmount) { throw self.sleepCutShort(statement) }
+                                   : loop.scheduleTask(in: wait.timeAmount) {}
             timer.futureResult.tell(done)
-        default:
-            guard let work = try step(for: statement) else { return false }
-            onTask(work).tell(done)
+        case .close:
+            let connection = try target(statement)
+            return task {
+                try await self.judgeUnread(connection, statement)
+                try? await connection.close(at: statement.location).get()
+                self.record(statement, "\(connection.label): closed (FIN)")
+            }
+        case .shutdownWrite:
+            let connection = try target(statement)
+            return task {
+                do { try await connection.shutdownWrite() } catch { throw self.failure(statement, "shutdown write failed: \(error)", connection) }
+                self.record(statement, "\(connection.label): shut down writing (FIN), still reading")
+            }
+        case .abort:
+            let connection = try target(statement)
+            return task {
+                try await self.judgeUnread(connection, statement)
+                do { try await connection.abort(at: statement.location) } catch { throw self.failure(statement, "abort failed: \(error)", connection) }
+                self.record(statement, "\(connection.label): aborted (RST)")
+            }
+        case .pauseReading, .resumeReading:
+            let connection = try target(statement)
+            let pause = statement.kind == .pauseReading
+            return task {
+                try await connection.setPaused(pause)
+                self.record(statement, "\(connection.label): \(pause ? "paused" : "resumed") reading")
+            }
+        case .repeatBlock:
+            preconditionFailure("a StepMachine runs the turns of a repeat")
+        case .readSlowly(let read):
+            return task { try await self.readSlowly(read, statement) }
+        case .assertWire(let assertion):
+            return task { try await self.assertWire(assertion, statement) }
+        case .listen(let name, let address, let tls):
+            return task { try await self.listen(name, address, tls: tls, statement) }
+        case .accept(let name, let listener, let within, let expectTLSFailure, let webSocket):
+            return task { try await self.accept(name, on: listener, within: within, expectTLSFailure: expectTLSFailure, webSocket: webSocket, statement) }
+        case .startTLS(let options, let expectFailure):
+            return task { try await self.startTLS(options, expectFailure: expectFailure, statement) }
+        case .assertTLS(let assertion):
+            try assertTLS(assertion, statement)
+            return false
+        case .spawn(let step):
+            return task { try await self.spawn(step, statement) }
+        case .kill(let name, let signal):
+            return task { try await self.kill(name, signal: signal, statement) }
+        case .expectExit(let expectation):
+            return task { try await self.expectExit(expectation, statement) }
+        case .expectOutput(let expectation):
+            return task { try await self.expectOutput(expectation, statement) }
+        case .input(let input):
+            return task { try await self.input(input, statement) }
+        case .parallel(let count, let body):
+            return task { try await self.parallel(count, body, statement) }
+        case .proxy(let name, let front, let back):
+            return task { try await self.proxy(name, front: front, back: back, statement) }
+        case .proxyFault(let fault):
+            return task { try await self.proxyFault(fault, statement) }
+        case .expectProxied(let direction, let expectation, let within):
+            return task {
+                let watch = try await self.proxyWatch(direction, within: within, statement)
+                try await self.expect(expectation, within: within, watching: watch, statement)
+            }
         }
         return true
     }

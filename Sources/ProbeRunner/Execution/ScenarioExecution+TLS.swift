@@ -23,7 +23,7 @@ extension ScenarioExecution {
     /// Resolves `options` for `role`: variables rendered, files read from the step's folder,
     /// and, for a server named no certificate, the run-time one, written to a file of its own
     /// when `writesCertificate` (a listener's `{l.cert}`; the listener removes it).
-    func tlsContext(_ options: TLSOptions, role: TLSSession.Role, host: String?, writesCertificate: Bool = false,
+    func tlsContext(_ options: TLSOptions, role: Role, host: String?, writesCertificate: Bool = false,
                     _ statement: Statement) throws -> TLSContext {
         var setup = TLSSetup(role: role)
         setup.insecure = options.insecure
@@ -142,7 +142,7 @@ extension ScenarioExecution {
     func startTLS(_ options: TLSOptions, expectFailure: Bool, _ statement: Statement) async throws {
         let connection = try target(statement)
         guard connection.tls == nil else { throw failure(statement, "\(connection.label) already speaks TLS", connection) }
-        let role: TLSSession.Role = connection.connectedHost == nil ? .server : .client
+        let role: Role = connection.connectedHost == nil ? .server : .client
         let tls = try tlsContext(options, role: role, host: connection.connectedHost, statement)
         let session = try await beginTLS(tls, on: connection)
         try await finishHandshake(session, on: connection, within: settings.timeout, expectFailure: expectFailure, statement)
@@ -190,7 +190,7 @@ extension ScenarioExecution {
     }
 
     private func matches(_ regex: RegexLiteral, _ text: String) -> Bool {
-        guard let compiled = try? regexCache.regex(regex, lookup) else { return false }
+        guard let compiled = try? run.regexCache.regex(regex, lookup) else { return false }
         return (try? compiled.regex.firstMatch(in: text)) != nil
     }
 }

@@ -1,9 +1,8 @@
-import ProbeFraming
-import ProbeCapture
 import Crypto
 import FoundationEssentials
 import NIOCore
 import NIOWebSocket
+import ProbeFraming
 import ProbeResults
 import ProbeScript
 

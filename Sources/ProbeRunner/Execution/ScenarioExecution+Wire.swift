@@ -1,5 +1,5 @@
-import ProbeFraming
 import ProbeCapture
+import ProbeFraming
 import ProbeResults
 import ProbeScript
 

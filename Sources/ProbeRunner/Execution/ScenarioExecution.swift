@@ -6,25 +6,15 @@ import ProbeHost
 import ProbeResults
 import ProbeScript
 
-/// The state of one run of one scenario, and the dispatch of its statements to executors.
+/// The state of one run of one scenario, or of one copy of a `parallel` block in it, and the
+/// dispatch of its statements to executors. What the whole run shares sits in `run`, one
+/// reference a copy takes as it is; the rest is the copy's own.
 final class ScenarioExecution {
-    /// The scenario and the run's options, one instance for the run and all its `parallel` copies.
-    private final class Inputs {
-        let scenario: Scenario
-        let options: RunOptions
-
-        init(_ scenario: Scenario, _ options: RunOptions) {
-            self.scenario = scenario
-            self.options = options
-        }
-    }
-
-    private let inputs: Inputs
-    var scenario: Scenario { _read { yield inputs.scenario } }
-    var options: RunOptions { _read { yield inputs.options } }
-    let group: EventLoopGroup
-    let clock = ContinuousClock()
-    let start: ContinuousClock.Instant
+    let run: RunContext
+    var scenario: Scenario { _read { yield run.scenario } }
+    var options: RunOptions { _read { yield run.options } }
+    var loop: EventLoop { run.loop }
+    var clock: ContinuousClock { run.clock }
 
     /// The variables set so far. `{copy}` and `{i}` are not kept here, so a `parallel` copy
     /// shares its parent's dictionary until it sets a variable of its own.
@@ -41,54 +31,40 @@ final class ScenarioExecution {
     /// What `set` statements have set so far.
     var settings = Settings()
 
+    /// `send random`'s bytes; a copy's is seeded from the run's seed and its index.
     var random: SeededGenerator
-    let seed: UInt64
+    var seed: UInt64 { random.seed }
     var runRecord: RunRecord
     /// Its capture and wire checks; a `parallel` copy shares its parent's. Each init sets it: a
     /// default value would make every copy a session of its own first, which reads the whole
-    /// environment (a seventh of a 19,800-copy block's CPU time).
+    /// environment (see BENCHMARKS.md 2a).
     var wire: WireSession
-    /// The regexes expects have compiled (none kept in copies of a `parallel` block).
-    let regexCache: RegexCache
-    /// The addresses of the host names connected to, shared with the copies of `parallel` blocks.
-    let hostNames: HostNames
-    /// The next address of each `connect … from NETWORK/PREFIX`, shared with `parallel` copies.
-    let sourceAddresses: SourceAddresses
 
-    /// Where a copy of a `parallel` block records its expect latencies (nil outside one).
-    let latencies: LatencyRecorder?
-    /// Which copy of a `parallel` block this is; nil for the scenario itself.
-    let copyIndex: Int?
+    /// Which copy of a `parallel` block this is, and where it records its expect latencies;
+    /// nil for the scenario itself.
+    let copy: (index: Int, latencies: LatencyRecorder)?
+    var copyIndex: Int? { copy?.index }
+    var latencies: LatencyRecorder? { copy?.latencies }
 
     /// Where this run stands in a `split sweep` (copies of a `parallel` block take the parent's).
     var sweep: SweepRun
 
-    init(scenario: Scenario, options: RunOptions, group: EventLoopGroup, sweep: SweepRun.Mode = .discover) {
-        self.inputs = Inputs(scenario, options)
-        self.group = group
+    init(scenario: Scenario, options: RunOptions, loop: EventLoop, sweep: SweepRun.Mode = .discover) {
+        self.run = RunContext(scenario: scenario, options: options, loop: loop)
         self.sweep = SweepRun(sweep)
-        self.start = clock.now
         self.variables = options.variables
-        self.seed = options.seed ?? UInt64.random(in: 1...UInt64.max)
-        self.random = SeededGenerator(seed: seed)
-        self.copyIndex = nil
-        self.latencies = nil
-        self.regexCache = RegexCache()
-        self.hostNames = HostNames()
-        self.sourceAddresses = SourceAddresses()
+        self.random = SeededGenerator(seed: options.seed ?? UInt64.random(in: 1...UInt64.max))
+        self.copy = nil
         self.runRecord = RunRecord(keepsLog: true)
         self.wire = WireSession()
     }
 
-    /// A copy of a `parallel` block: the parent's clock, settings, variables and capture, with
+    /// A copy of a `parallel` block: the parent's run, settings, variables and capture, with
     /// connections, subjects and `{copy}` of its own.
     init(parent: ScenarioExecution, copy: Int, latencies: LatencyRecorder) {
-        inputs = parent.inputs
-        group = parent.group
-        start = parent.start
+        run = parent.run
         sweep = parent.sweep
-        seed = parent.seed &+ UInt64(copy + 1)
-        random = SeededGenerator(seed: seed)
+        random = SeededGenerator(seed: parent.seed &+ UInt64(copy + 1))
         variables = parent.variables
         binaryValues = parent.binaryValues
         repeatTurn = parent.repeatTurn
@@ -96,14 +72,10 @@ final class ScenarioExecution {
         wire = WireSession(sharingCaptureOf: parent.wire)
         runRecord = RunRecord(keepsLog: false)
         table = ConnectionTable(continuingFrom: parent.table)
-        copyIndex = copy
-        self.latencies = latencies
-        regexCache = parent.regexCache
-        hostNames = parent.hostNames
-        sourceAddresses = parent.sourceAddresses
+        self.copy = (copy, latencies)
     }
 
-    var elapsed: Duration { clock.now - start }
+    var elapsed: Duration { clock.now - run.start }
 
     var remaining: Duration { settings.deadline - elapsed }
 
@@ -144,7 +116,7 @@ final class ScenarioExecution {
     func run() async throws {
         do {
             try wire.start(for: scenario, options.capture, &runRecord, at: elapsed)
-            let done = group.next().makePromise(of: Void.self)
+            let done = loop.makePromise(of: Void.self)
             StepMachine(self, running: scenario.statements, then: .scenario(done)).advance()
             try await done.futureResult.get()
             try await judgeUnreadAtEnd()
@@ -169,7 +141,7 @@ final class ScenarioExecution {
     }
 
     func closeAll() async {
-        await table.closeAll(on: group.next())
+        await table.closeAll(on: loop)
     }
 
     @inline(never)
@@ -184,105 +156,11 @@ final class ScenarioExecution {
         if options.recordWire { runRecord.begin(statement, at: elapsed) }
     }
 
-    /// Does a statement's synchronous work at once, and returns what is left to await (nil:
-    /// nothing, the statement is done). The dispatch is synchronous: an async switch over every
-    /// kind of statement keeps a frame slot for each case's payload, and that frame stays
-    /// allocated while the step waits (5.5 KB).
-    func step(for statement: Statement) throws -> (() async throws -> Void)? {
-        let done: (() async throws -> Void)? = nil
-        switch statement.kind {
-        case .title, .tags, .include:
-            return done
-        case .set(let setting):
-            try apply(setting, statement)
-            return done
-        case .variable(let name, let value):
-            try define(name, value, statement)
-            return done
-        case .use(let name):
-            guard table.use(name.text) else { throw unknownConnection(name, statement) }
-            return done
-        case .connect(let step):
-            return { try await self.connect(step, statement) }
-        case .send(let step):
-            let prepared = try prepareSend(step, statement)
-            return { try await self.send(prepared) }
-        case .expect(let expectation, let within):
-            return { try await self.awaitStep { try self.expect(expectation, within: within, statement, done: $0) } }
-        case .sleep(let duration):
-            let length = try resolve(duration, "a duration", Quantity.duration)
-            return { try await self.sleep(for: length, statement) }
-        case .close:
-            let connection = try target(statement)
-            return {
-                try await self.judgeUnread(connection, statement)
-                try? await connection.close(at: statement.location).get()
-                self.record(statement, "\(connection.label): closed (FIN)")
-            }
-        case .shutdownWrite:
-            let connection = try target(statement)
-            return {
-                do { try await connection.shutdownWrite() } catch { throw self.failure(statement, "shutdown write failed: \(error)", connection) }
-                self.record(statement, "\(connection.label): shut down writing (FIN), still reading")
-            }
-        case .abort:
-            let connection = try target(statement)
-            return {
-                try await self.judgeUnread(connection, statement)
-                do { try await connection.abort(at: statement.location) } catch { throw self.failure(statement, "abort failed: \(error)", connection) }
-                self.record(statement, "\(connection.label): aborted (RST)")
-            }
-        case .pauseReading, .resumeReading:
-            let connection = try target(statement)
-            let pause = statement.kind == .pauseReading
-            return {
-                try await connection.setPaused(pause)
-                self.record(statement, "\(connection.label): \(pause ? "paused" : "resumed") reading")
-            }
-        case .repeatBlock:
-            preconditionFailure("a StepMachine runs the turns of a repeat")
-        case .readSlowly(let read):
-            return { try await self.readSlowly(read, statement) }
-        case .assertWire(let assertion):
-            return { try await self.assertWire(assertion, statement) }
-        case .listen(let name, let address, let tls):
-            return { try await self.listen(name, address, tls: tls, statement) }
-        case .accept(let name, let listener, let within, let expectTLSFailure, let webSocket):
-            return { try await self.accept(name, on: listener, within: within, expectTLSFailure: expectTLSFailure, webSocket: webSocket, statement) }
-        case .startTLS(let options, let expectFailure):
-            return { try await self.startTLS(options, expectFailure: expectFailure, statement) }
-        case .assertTLS(let assertion):
-            try assertTLS(assertion, statement)
-            return done
-        case .spawn(let step):
-            return { try await self.spawn(step, statement) }
-        case .kill(let name, let signal):
-            return { try await self.kill(name, signal: signal, statement) }
-        case .expectExit(let expectation):
-            return { try await self.expectExit(expectation, statement) }
-        case .expectOutput(let expectation):
-            return { try await self.expectOutput(expectation, statement) }
-        case .input(let input):
-            return { try await self.input(input, statement) }
-        case .parallel(let count, let body):
-            return { try await self.parallel(count, body, statement) }
-        case .proxy(let name, let front, let back):
-            return { try await self.proxy(name, front: front, back: back, statement) }
-        case .proxyFault(let fault):
-            return { try await self.proxyFault(fault, statement) }
-        case .expectProxied(let direction, let expectation, let within):
-            return {
-                let watch = try await self.proxyWatch(direction, within: within, statement)
-                try await self.expect(expectation, within: within, watching: watch, statement)
-            }
-        }
-    }
-
     func repeatTimes(_ count: Argument<Int>) throws -> Int {
         try resolve(count, "a repeat count", Quantity.integer)
     }
 
-    private func apply(_ setting: Setting, _ statement: Statement) throws {
+    func apply(_ setting: Setting, _ statement: Statement) throws {
         switch setting {
         case .timeout(let value): settings.timeout = try resolve(value, "a duration", Quantity.duration)
         case .deadline(let value): settings.deadline = try resolve(value, "a duration", Quantity.duration)
@@ -303,7 +181,7 @@ final class ScenarioExecution {
         }
     }
 
-    private func define(_ name: Name, _ value: VariableValue, _ statement: Statement) throws {
+    func define(_ name: Name, _ value: VariableValue, _ statement: Statement) throws {
         if options.variables[name.text] != nil { return } // --var wins over the default
         switch value {
         case .text(let template):
@@ -392,7 +270,7 @@ final class ScenarioExecution {
     /// `Task.sleep` waits on a Dispatch timer, with its leeway, and then hops back to the loop,
     /// which left `every 10ms` chunks up to 10 ms late on a loaded machine.
     func pause(for duration: Duration) async throws {
-        let timer = group.next().scheduleTask(in: duration.timeAmount) {}
+        let timer = loop.scheduleTask(in: duration.timeAmount) {}
         try await withTaskCancellationHandler {
             do {
                 try await timer.futureResult.get()
@@ -415,7 +293,7 @@ final class ScenarioExecution {
     /// Runs `body` as a task on the run's loop, for what a step must await outside a task of
     /// its own: a `parallel` copy's step with no event-loop form, a failure's report.
     func onTask(_ body: @escaping () async throws -> Void) -> EventLoopFuture<Void> {
-        let loop = group.next()
+        let loop = loop
         let promise = loop.makePromise(of: Void.self)
         let work = UncheckedBox(body)
         Task(executorPreference: EventLoopTaskExecutor(loop)) {
@@ -425,16 +303,4 @@ final class ScenarioExecution {
     }
 }
 
-/// Hands a non-Sendable value to exactly one task.
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
-
-extension Duration {
-    /// The duration as NIO's `TimeAmount`.
-    var timeAmount: TimeAmount {
-        let (seconds, attoseconds) = components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}
+extension ScenarioExecution: ArgumentResolver {}

@@ -1,5 +1,5 @@
-import ProbeFraming
 import NIOCore
+import ProbeFraming
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -55,14 +55,14 @@ final class StepMachine: @unchecked Sendable {
                     continue
                 }
                 let waits = try execution.stepOnLoop(statement) { problem in
-                    if let problem { self.end(problem) } else { self.execution.group.next().execute { self.advance() } }
+                    if let problem { self.end(problem) } else { self.execution.loop.execute { self.advance() } }
                 }
                 if waits { return }
             }
             if let block = awaitingClose {
                 awaitingClose = nil
                 execution.onTask { try await self.execution.waitForClose(in: block) }.tell { problem in
-                    if let problem { self.end(problem) } else { self.execution.group.next().execute { self.advance() } }
+                    if let problem { self.end(problem) } else { self.execution.loop.execute { self.advance() } }
                 }
                 return
             }

@@ -27,7 +27,7 @@ enum ProxyAction: Equatable {
             let (low, high) = (try arguments.resolve(min, "a size", Quantity.integer), try arguments.resolve(max, "a size", Quantity.integer))
             guard low >= 1, low <= high else { throw Invalid(description: "a slice of \(low)..\(high) bytes: it takes 1 <= N <= M") }
             // Without `every`, slices leave the split gap apart: back to back, a reader takes them together.
-            self = .change(.slice(min: low, max: high, every: try every.map(duration) ?? ScenarioExecution.defaultSplitGap.timeAmount))
+            self = .change(.slice(min: low, max: high, every: try every.map(duration) ?? Duration.defaultSplitGap.timeAmount))
         case .hold: self = .change(.hold)
         case .release: self = .change(.release)
         case .cutAfter(let count): self = .change(.cutAfter(try arguments.resolve(count, "a byte count", Quantity.integer)))

@@ -1,8 +1,8 @@
 #if canImport(Glibc)
-import ProbeFraming
 import Glibc
 #endif
 import NIOCore
+import ProbeFraming
 import ProbeScript
 
 /// One direction of a proxied connection: it reads its source leg, lets the scenario's expects

@@ -54,7 +54,7 @@ public struct ScenarioRunner: Sendable {
     private func runOnce(_ scenario: Scenario, sweep: SweepRun.Mode) async -> (ScenarioResult, sweptLength: Int?) {
         // One event loop per run: its channels live there, and so does the task that drives them.
         let loop = group.next()
-        let execution = ScenarioExecution(scenario: scenario, options: options, group: loop, sweep: sweep)
+        let execution = ScenarioExecution(scenario: scenario, options: options, loop: loop, sweep: sweep)
         let outcome: ScenarioResult.Outcome
         do {
             try await withTaskExecutorPreference(EventLoopTaskExecutor(loop)) {

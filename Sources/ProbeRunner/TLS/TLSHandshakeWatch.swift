@@ -1,7 +1,7 @@
-import ProbeFraming
 import NIOCore
 import NIOSSL
 import NIOTLS
+import ProbeFraming
 
 /// Sits above the TLS layer and tells the step that opened the connection (or `starttls`) how
 /// the handshake went. Afterwards it makes the peer's close what TLS says it is: close_notify

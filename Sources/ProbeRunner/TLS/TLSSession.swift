@@ -1,13 +1,12 @@
 import NIOCore
 import NIOSSL
 import ProbeCapture
+import ProbeScript
 import X509
 
 /// The TLS layer of one connection: its role, its handlers, and once the handshake is done,
 /// what it agreed on (for `assert tls` and the log).
 final class TLSSession: @unchecked Sendable {
-    enum Role: String { case client, server }
-
     let role: Role
     let tap: TLSRecordTap
     let handler: NIOSSLHandler

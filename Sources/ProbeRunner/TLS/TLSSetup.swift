@@ -6,7 +6,7 @@ import ProbeScript
 /// step that uses them resolves their variables. It makes the BoringSSL context, and the
 /// session of each connection.
 struct TLSSetup {
-    var role: TLSSession.Role
+    var role: Role
     var insecure = false
     /// The roots the peer's certificate must chain to; nil for the system's (client) or for
     /// no client certificate (server).
@@ -22,7 +22,7 @@ struct TLSSetup {
     /// How long `close` waits for the peer's close_notify after sending its own.
     static let shutdownTimeout = TimeAmount.milliseconds(500)
 
-    init(role: TLSSession.Role) {
+    init(role: Role) {
         self.role = role
     }
 

@@ -1,8 +1,8 @@
-import ProbeFraming
-import ProbeCapture
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
+import ProbeFraming
+import ProbeScript
 
 /// A connection's WebSocket layer above the byte stream: its role (a client masks what it
 /// sends, a server must not), the frames decoded so far, a fragmented message being joined,
@@ -10,8 +10,6 @@ import NIOWebSocket
 /// does not: the masking rule, reserved bits and opcodes, fragmentation and UTF-8 (RFC 6455).
 /// Touched on the channel's event loop only, where expects are decided.
 final class WebSocketSession: @unchecked Sendable {
-    enum Role: String { case client, server }
-
     let role: Role
     private let channel: Channel
     /// Made on the event loop when first used: an embedded channel serves one thread.

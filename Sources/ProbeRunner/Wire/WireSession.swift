@@ -1,6 +1,6 @@
 import FoundationEssentials
-import ProbeFraming
 import ProbeCapture
+import ProbeFraming
 import ProbeHost
 import ProbeResults
 import ProbeScript

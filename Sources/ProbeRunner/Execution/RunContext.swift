@@ -1,0 +1,27 @@
+import NIOCore
+import ProbeScript
+
+/// What one run of a scenario shares with every copy of its `parallel` blocks: the scenario, the
+/// options, the run's one event loop, its clock and start, and the caches the copies fill
+/// together. One reference, so a copy cannot forget a field of it.
+final class RunContext {
+    let scenario: Scenario
+    let options: RunOptions
+    /// The run's event loop: its channels, its timers and the task that drives them.
+    let loop: EventLoop
+    let clock = ContinuousClock()
+    let start: ContinuousClock.Instant
+    /// The regexes expects have compiled.
+    let regexCache = RegexCache()
+    /// The addresses of the host names connected to.
+    let hostNames = HostNames()
+    /// The next address of each `connect … from NETWORK/PREFIX`.
+    let sourceAddresses = SourceAddresses()
+
+    init(scenario: Scenario, options: RunOptions, loop: EventLoop) {
+        self.scenario = scenario
+        self.options = options
+        self.loop = loop
+        start = clock.now
+    }
+}
