@@ -1,10 +1,9 @@
 import NIOCore
-/// The connections, listeners and proxies a scenario, or a copy of a `parallel` block, has
-/// opened, and the connection an unprefixed step acts on.
+/// The connections and listeners a scenario, or a copy of a `parallel` block, has opened, and
+/// the connection an unprefixed step acts on (its proxies are `ProxySteps`').
 struct ConnectionTable {
     private(set) var connections: [String: ProbeConnection] = [:]
     private(set) var listeners: [String: ProbeListener] = [:]
-    private(set) var proxies: [String: ProbeProxy] = [:]
     /// The connection the last `use` named, or else the one opened last.
     private(set) var current: ProbeConnection?
     /// How many unnamed connections have been opened: the next is "#(count + 1)".
@@ -34,12 +33,6 @@ struct ConnectionTable {
         listeners[listener.name] = listener
     }
 
-    mutating func add(_ proxy: ProbeProxy) {
-        proxies[proxy.name] = proxy
-    }
-
-    func proxy(named name: String) -> ProbeProxy? { proxies[name] }
-
     /// Makes the connection named `name` the current one; false when there is none.
     mutating func use(_ name: String) -> Bool {
         guard let connection = connections[name] else { return false }
@@ -57,11 +50,10 @@ struct ConnectionTable {
     /// The names of the named (not "#N") connections, sorted, for messages.
     var names: [String] { connections.keys.filter { !$0.hasPrefix("#") }.sorted() }
 
-    /// Closes every connection not closed yet (FIN), then every listener and proxy.
+    /// Closes every connection not closed yet (FIN), then every listener.
     func closeAll(on loop: EventLoop) async {
         try? await closeConnections(on: loop).get()
         for listener in listeners.values { await listener.close() }
-        for proxy in proxies.values { await proxy.close() }
     }
 
     /// Closes every connection not closed yet (FIN); the future completes on `loop` when all have.
@@ -69,6 +61,6 @@ struct ConnectionTable {
         .andAllComplete(connections.values.filter { !$0.isClosed }.map { $0.close(at: nil) }, on: loop)
     }
 
-    /// True when it holds connections only: no listener, no proxy.
-    var holdsConnectionsOnly: Bool { listeners.isEmpty && proxies.isEmpty }
+    /// True when it holds connections only, no listener.
+    var holdsConnectionsOnly: Bool { listeners.isEmpty }
 }

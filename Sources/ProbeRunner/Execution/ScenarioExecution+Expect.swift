@@ -80,12 +80,12 @@ extension ScenarioExecution {
         switch expectation {
         case .line(let match), .message(let match): return .line(try lineRule(match, statement))
         case .messageOfLength(let count): return .line(.length(try resolve(count, "a size", Quantity.size)))
-        case .linesUnordered(let lines): return .linesUnordered(remaining: lines.map { $0.render(lookup, bytes: binaryValues) })
-        case .exactBytes(let template): return .exactBytes(template.render(lookup, bytes: binaryValues))
+        case .linesUnordered(let lines): return .linesUnordered(remaining: lines.map(render))
+        case .exactBytes(let template): return .exactBytes(render(template))
         case .byteCount(let count, let equals):
-            return .byteCount(try resolve(count, "a size", Quantity.size), equals: equals?.render(lookup, bytes: binaryValues))
+            return .byteCount(try resolve(count, "a size", Quantity.size), equals: equals.map(render))
         case .until(let delimiter, let max):
-            return .until(delimiter.render(lookup, bytes: binaryValues), max: try resolve(max, "a size", Quantity.size))
+            return .until(render(delimiter), max: try resolve(max, "a size", Quantity.size))
         case .untilMatch(let literal, let max):
             return .untilMatch(try compile(literal, statement), max: try resolve(max, "a size", Quantity.size))
         case .eventually(let match, let max, let unless):
@@ -102,8 +102,8 @@ extension ScenarioExecution {
 
     func lineRule(_ match: LineMatch, _ statement: Statement) throws -> ExpectationMatcher.LineRule {
         switch match {
-        case .exact(let template): return .exact(template.render(lookup, bytes: binaryValues))
-        case .contains(let template): return .contains(template.render(lookup, bytes: binaryValues))
+        case .exact(let template): return .exact(render(template))
+        case .contains(let template): return .contains(render(template))
         case .any: return .any
         case .regex(let literal): return .regex(try compile(literal, statement))
         }
@@ -115,6 +115,20 @@ extension ScenarioExecution {
             return try run.regexCache.regex(literal, lookup)
         } catch {
             throw failure(statement, "the regex \(literal.description) does not compile once its variables are filled in: \(error)")
+        }
+    }
+
+    /// `NAME: expect upstream|downstream …`; a failure says when the watch had dropped bytes
+    /// no expect read, which the expect may have needed.
+    func expect(_ expectation: Expectation, within: Argument<Duration>?, watching watch: ProxyWatch, _ statement: Statement) async throws {
+        do {
+            try await awaitStep { try self.expect(expectation, within: within, on: watch, statement, done: $0) }
+        } catch var failure as StepFailure {
+            let dropped = await watch.droppedUnread()
+            if dropped > 0 {
+                failure.message += "\n(the watch dropped the oldest \(dropped) bytes no expect had read: it keeps \(InboundHandler.watchLimit / 1024) KiB a direction)"
+            }
+            throw failure
         }
     }
 }
@@ -135,4 +149,5 @@ extension Expectation {
         default: return false
         }
     }
+
 }

@@ -1,10 +1,6 @@
 import NIOCore
-import ProbeHost
 import ProbeResults
 import ProbeScript
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The `listen` and `accept` executors: the probe as the server for clients under test.
 extension ScenarioExecution {
@@ -26,22 +22,13 @@ extension ScenarioExecution {
         do {
             try await listener.bind(host: resolved.host, port: resolved.port, group: loop, captureHold: wire.hold, tls: makeSession)
         } catch {
-            let holders = resolved.port == 0 ? nil : PortHolders.describe(port: resolved.port)
-            throw StepFailure(.environment, at: statement.location, step: statement.text,
-                              message: "cannot listen on \(resolved): \(Self.reason(error))" + (holders.map { "\n" + $0 } ?? ""))
+            throw StepFailure.cannotListen(on: resolved, error, statement)
         }
         if resolved.port == 0, let port = listener.port { try wire.watch(port: port, statement) }
         table.add(listener)
         variables["\(name.text).port"] = String(listener.port ?? resolved.port)
         let certificate = variables["\(name.text).cert"].map { ", TLS with the certificate \($0)" } ?? ""
         record(statement, "listening on \(Address(host: resolved.host, port: listener.port ?? resolved.port))\(certificate)")
-    }
-
-    /// The system's words for a failed bind or listen ("Address already in use"), not NIO's
-    /// rendering of the call that failed.
-    static func reason(_ error: Error) -> String {
-        guard let error = error as? IOError else { return "\(error)" }
-        return String(cString: strerror(error.errnoCode))
     }
 
     func accept(_ name: Name, on listenerName: Name, within: Argument<Duration>?, expectTLSFailure: Bool, webSocket: [Template]?,

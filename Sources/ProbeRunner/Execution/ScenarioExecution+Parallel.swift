@@ -68,7 +68,7 @@ extension ScenarioExecution {
         let loop = loop
         let parallel = tally.statement
         if problem == nil, settings.unread == .note { noteUnread(in: tally) }
-        if problem == nil, settings.unread != .fail, subjects.isEmpty, table.holdsConnectionsOnly {
+        if problem == nil, settings.unread != .fail, subjects.isEmpty, table.holdsConnectionsOnly, proxySteps?.isEmpty ?? true {
             return table.closeConnections(on: loop).map { nil }
         }
         let promise = loop.makePromise(of: StepFailure?.self)

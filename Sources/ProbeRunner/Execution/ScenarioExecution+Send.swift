@@ -205,11 +205,11 @@ extension ScenarioExecution {
     private func payload(_ step: SendStep, _ statement: Statement) throws -> SendPayload {
         switch step.data {
         case .bytes(let template):
-            return .bytes(template.render(lookup, bytes: binaryValues))
+            return .bytes(render(template))
         case .line(let template):
-            return .bytes(settings.lineFraming.frame(template.render(lookup, bytes: binaryValues)))
+            return .bytes(settings.lineFraming.frame(render(template)))
         case .message(let template):
-            let message = template.render(lookup, bytes: binaryValues)
+            let message = render(template)
             if case .length(let header) = settings.messageFraming, header.encode(message.count) == nil {
                 throw failure(statement, "a \(message.count)-byte message does not fit \(header) (at most \(header.largest) bytes)")
             }

@@ -109,12 +109,12 @@ extension ScenarioExecution {
         case .parallel(let count, let body):
             return task { try await self.parallel(count, body, statement) }
         case .proxy(let name, let front, let back):
-            return task { try await self.proxy(name, front: front, back: back, statement) }
+            return task { try await self.proxies.open(name, front: front, back: back, statement) }
         case .proxyFault(let fault):
-            return task { try await self.proxyFault(fault, statement) }
+            return task { try await self.proxies.fault(fault, statement) }
         case .expectProxied(let direction, let expectation, let within):
             return task {
-                let watch = try await self.proxyWatch(direction, within: within, statement)
+                let watch = try await self.proxies.watch(direction, within: within, statement)
                 try await self.expect(expectation, within: within, watching: watch, statement)
             }
         }

@@ -12,8 +12,8 @@ extension ScenarioExecution {
             subject.closeInput()
             record(statement, "closed the standard input of '\(name)'")
             return
-        case .bytes(let template): bytes = template.render(lookup, bytes: binaryValues)
-        case .line(let template): bytes = template.render(lookup, bytes: binaryValues) + [10]
+        case .bytes(let template): bytes = render(template)
+        case .line(let template): bytes = render(template) + [10]
         }
         guard subject.hasInput else {
             let why = subject.spawnedWithStdin ? "it was closed by 'input \(name) eof'" : "spawn it 'with stdin'"

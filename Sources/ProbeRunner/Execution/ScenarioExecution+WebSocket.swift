@@ -105,22 +105,22 @@ extension ScenarioExecution {
             throw failure(statement, "\(connection.label) is not a WebSocket connection (connect ws://… or accept … websocket)", connection)
         }
         switch send {
-        case .text(let text): return session.encode(.text, text.render(lookup, bytes: binaryValues), fragmentsOf: framesOf)
-        case .binary(let bytes): return session.encode(.binary, bytes.render(lookup, bytes: binaryValues), fragmentsOf: framesOf)
+        case .text(let text): return session.encode(.text, render(text), fragmentsOf: framesOf)
+        case .binary(let bytes): return session.encode(.binary, render(bytes), fragmentsOf: framesOf)
         case .frame(let raw):
             let masked = raw.mask ?? (session.role == .client)
             let frame = WebSocketFrame(fin: raw.fin, rsv1: raw.rsv1, rsv2: raw.rsv2, rsv3: raw.rsv3,
                                        opcode: WebSocketOpcode(encodedWebSocketOpcode: raw.opcode)!,
-                                       maskKey: masked ? .random() : nil, data: ByteBuffer(bytes: raw.data?.render(lookup, bytes: binaryValues) ?? []))
+                                       maskKey: masked ? .random() : nil, data: ByteBuffer(bytes: raw.data.map(render) ?? []))
             if raw.opcode == 8 { session.closeSent = true }
             return WebSocketFrameCodec().encode(frame)
-        case .ping(let bytes): return session.encode(.ping, bytes?.render(lookup, bytes: binaryValues) ?? [])
-        case .pong(let bytes): return session.encode(.pong, bytes?.render(lookup, bytes: binaryValues) ?? [])
+        case .ping(let bytes): return session.encode(.ping, bytes.map(render) ?? [])
+        case .pong(let bytes): return session.encode(.pong, bytes.map(render) ?? [])
         case .close(let code, let reason):
             var payload: [UInt8] = []
             if let code {
                 let value = try resolve(code, "a close code", Quantity.integer)
-                payload = [UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)] + (reason?.render(lookup, bytes: binaryValues) ?? [])
+                payload = [UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)] + (reason.map(render) ?? [])
             }
             session.closeSent = true
             return session.encode(.connectionClose, payload)
@@ -136,10 +136,10 @@ extension ScenarioExecution {
         let rule: WebSocketRule
         switch expectation {
         case .text(let match): rule = .text(try lineRule(match, statement))
-        case .binary(let bytes): rule = .binary(bytes?.render(lookup, bytes: binaryValues))
+        case .binary(let bytes): rule = .binary(bytes.map(render))
         case .binaryLength(let count): rule = .binaryLength(try resolve(count, "a size", Quantity.size))
-        case .ping(let bytes): rule = .ping(bytes?.render(lookup, bytes: binaryValues))
-        case .pong(let bytes): rule = .pong(bytes?.render(lookup, bytes: binaryValues))
+        case .ping(let bytes): rule = .ping(bytes.map(render))
+        case .pong(let bytes): rule = .pong(bytes.map(render))
         case .close(let code, let reason):
             rule = .close(code: try code.map { try resolve($0, "a close code", Quantity.integer) },
                           reason: try reason.map { try compile($0, statement) })

@@ -75,7 +75,7 @@ extension ScenarioExecution {
     /// `from server` its back leg.
     private func wireLeg(_ direction: WireAssertion.Direction, _ statement: Statement) throws -> WireLeg {
         let prefix = statement.connection?.text.split(separator: ".", maxSplits: 1)
-        if let prefix, let proxy = table.proxy(named: String(prefix[0])) {
+        if let prefix, let proxy = proxySteps?.proxy(named: String(prefix[0])) {
             guard direction != .peer, direction != .probe else {
                 throw failure(statement, "a proxy's wire is 'from client', 'from server', 'to client' or 'to server', not '\(direction.phrase)'")
             }
@@ -175,8 +175,8 @@ extension ScenarioExecution {
         let rule = try lineRule(match, statement)
         let description: String
         switch match {
-        case .exact(let template): description = ByteEscaper.preview(template.render(lookup, bytes: binaryValues))
-        case .contains(let template): description = "containing " + ByteEscaper.preview(template.render(lookup, bytes: binaryValues))
+        case .exact(let template): description = ByteEscaper.preview(render(template))
+        case .contains(let template): description = "containing " + ByteEscaper.preview(render(template))
         case .regex(let literal): description = literal.description
         case .any: description = "(any)"
         }

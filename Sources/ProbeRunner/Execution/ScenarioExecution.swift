@@ -16,12 +16,8 @@ final class ScenarioExecution {
     var loop: EventLoop { run.loop }
     var clock: ContinuousClock { run.clock }
 
-    /// The variables set so far. `{copy}` and `{i}` are not kept here, so a `parallel` copy
-    /// shares its parent's dictionary until it sets a variable of its own.
-    var variables: [String: String]
-    /// The values among them that are not UTF-8 text (a regex group over binary input), kept
-    /// byte for byte: `{name}` writes these bytes, never their text.
-    var binaryValues: [String: [UInt8]] = [:]
+    /// The variables set so far.
+    var variables: VariableValues
     /// `{i}`: the turn of the innermost `repeat` running.
     var repeatTurn: Int?
     /// Its connections and listeners, and the current connection.
@@ -48,11 +44,19 @@ final class ScenarioExecution {
 
     /// Where this run stands in a `split sweep` (copies of a `parallel` block take the parent's).
     var sweep: SweepRun
+    /// Its proxies and their steps, made by the first proxy step (most copies have none).
+    private(set) var proxySteps: ProxySteps?
+    var proxies: ProxySteps {
+        if let proxySteps { return proxySteps }
+        let steps = ProxySteps(host: self)
+        proxySteps = steps
+        return steps
+    }
 
     init(scenario: Scenario, options: RunOptions, loop: EventLoop, sweep: SweepRun.Mode = .discover) {
         self.run = RunContext(scenario: scenario, options: options, loop: loop)
         self.sweep = SweepRun(sweep)
-        self.variables = options.variables
+        self.variables = VariableValues(options.variables)
         self.random = SeededGenerator(seed: options.seed ?? UInt64.random(in: 1...UInt64.max))
         self.copy = nil
         self.runRecord = RunRecord(keepsLog: true)
@@ -66,7 +70,6 @@ final class ScenarioExecution {
         sweep = parent.sweep
         random = SeededGenerator(seed: parent.seed &+ UInt64(copy + 1))
         variables = parent.variables
-        binaryValues = parent.binaryValues
         repeatTurn = parent.repeatTurn
         settings = parent.settings
         wire = WireSession(sharingCaptureOf: parent.wire)
@@ -92,17 +95,14 @@ final class ScenarioExecution {
         runRecord.log(at: elapsed, statement?.location, message)
     }
 
-    /// Sets the variables a regex's named groups took: text as text, other bytes as they are.
+    /// Sets the variables a regex's named groups took.
     func setCaptures(_ captures: [String: [UInt8]]) {
-        for (name, bytes) in captures {
-            if let text = String(validating: bytes, as: UTF8.self) {
-                variables[name] = text
-                binaryValues[name] = nil
-            } else {
-                variables[name] = String(decoding: bytes, as: UTF8.self)
-                binaryValues[name] = bytes
-            }
-        }
+        variables.setCaptures(captures)
+    }
+
+    /// A template's bytes with the variables filled in, binary values byte for byte.
+    func render(_ template: Template) -> [UInt8] {
+        template.render(lookup, bytes: variables.binary)
     }
 
     func lookup(_ name: String) -> String? {
@@ -133,15 +133,16 @@ final class ScenarioExecution {
     /// Closes what the run left open, stops its subjects and its capture.
     private func finish(passed: Bool) async {
         await closeAll()
-        runRecord.notes += table.proxies.keys.sorted().flatMap { name in table.proxies[name]!.problems.map { "proxy '\(name)': \($0)" } }
+        runRecord.notes += proxySteps?.problems ?? []
         await stopSubjects(reportOutput: !passed)
         wire.verifyInjectedSplits(&runRecord)
         wire.finish(passed: passed, options.capture, keepingEventsOf: options.recordWire ? table.all : nil,
-                    proxies: table.proxies.keys.sorted().compactMap { table.proxies[$0] }, &runRecord)
+                    proxies: proxySteps?.all ?? [], &runRecord)
     }
 
     func closeAll() async {
         await table.closeAll(on: loop)
+        await proxySteps?.closeAll()
     }
 
     @inline(never)
@@ -303,4 +304,14 @@ final class ScenarioExecution {
     }
 }
 
-extension ScenarioExecution: ArgumentResolver {}
+extension ScenarioExecution: StepHost {
+    var stepTimeout: Duration { settings.timeout }
+
+    func define(_ name: String, as value: String) {
+        variables[name] = value
+    }
+
+    func hasListener(named name: String) -> Bool {
+        table.listener(named: name) != nil
+    }
+}

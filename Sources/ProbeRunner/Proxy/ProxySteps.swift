@@ -1,0 +1,117 @@
+import NIOCore
+import ProbeResults
+import ProbeScript
+
+/// The proxy steps of a scenario, or of one copy of a `parallel` block: `proxy NAME FRONT to
+/// BACK`, the faults on a proxy, and the watch that `NAME: expect upstream|downstream` reads.
+/// It owns the proxies it opened. Touched on the run's loop only.
+final class ProxySteps {
+    /// The proxies opened, by name.
+    private(set) var proxies: [String: ProbeProxy] = [:]
+    private unowned let host: any StepHost
+
+    init(host: any StepHost) {
+        self.host = host
+    }
+
+    var isEmpty: Bool { proxies.isEmpty }
+
+    /// The proxies in name order.
+    var all: [ProbeProxy] { proxies.keys.sorted().map { proxies[$0]! } }
+
+    func proxy(named name: String) -> ProbeProxy? { proxies[name] }
+
+    /// Listens on FRONT (`{NAME.port}`) and joins each client to a new connection to BACK.
+    func open(_ name: Name, front: Argument<Address>, back: Argument<Address>, _ statement: Statement) async throws {
+        let frontAddress = try host.resolve(front, "an address HOST:PORT", Address.parse)
+        let backAddress = try host.resolve(back, "an address HOST:PORT", Address.parse)
+        guard proxies[name.text] == nil, !host.hasListener(named: name.text) else {
+            throw StepFailure(statement, "a proxy or listener named '\(name.text)' is already open")
+        }
+        let proxy = ProbeProxy(name: name.text, back: (backAddress.host, backAddress.port), seed: host.seed &+ UInt64(proxies.count + 1))
+        let wire = host.wire
+        proxy.joined = { wire.claim(probePort: $0, peerPort: $1) }
+        if frontAddress.port != 0 { try wire.watch(port: frontAddress.port, statement) }
+        try wire.watch(port: backAddress.port, statement)
+        do {
+            try await proxy.bind(host: frontAddress.host, port: frontAddress.port, group: host.loop)
+        } catch {
+            throw StepFailure.cannotListen(on: frontAddress, error, statement)
+        }
+        let port = proxy.port ?? frontAddress.port
+        if frontAddress.port == 0 { try wire.watch(port: port, statement) }
+        proxies[proxy.name] = proxy
+        host.define("\(name.text).port", as: String(port))
+        host.record(statement, "proxy '\(name.text)': listening on \(Address(host: frontAddress.host, port: port)), forwarding to \(backAddress)")
+    }
+
+    /// The proxy a `NAME:` or `NAME.N:` prefix names, and N.
+    private func namedProxy(_ statement: Statement, _ keyword: String) throws -> (ProbeProxy, link: Int?) {
+        guard let prefix = statement.connection?.text else {
+            throw StepFailure(statement, "'\(keyword)' acts on a proxy: name it, as in 'p: \(keyword) …'")
+        }
+        let parts = prefix.split(separator: ".", maxSplits: 1)
+        guard let proxy = proxies[String(parts[0])] else {
+            let open = proxies.keys.sorted()
+            throw StepFailure(statement, "no proxy named '\(parts[0])' (\(open.isEmpty ? "none is open" : "open: " + open.joined(separator: ", ")))")
+        }
+        return (proxy, parts.count == 2 ? Int(parts[1]) : nil)
+    }
+
+    func fault(_ fault: ProxyFault, _ statement: Statement) async throws {
+        // The step as written, without its `NAME:` prefix: "delay 50ms downstream".
+        let step = statement.connection == nil ? statement.text : String(statement.text.split(separator: " ", maxSplits: 1).last ?? "")
+        let (proxy, link) = try namedProxy(statement, String(step.split(separator: " ").first ?? ""))
+        if link != nil { throw StepFailure(statement, "a fault applies to every connection of proxy '\(proxy.name)': name the proxy alone") }
+        let direction = fault.direction
+        let action: ProxyAction
+        do {
+            action = try ProxyAction(fault, host)
+        } catch let error as ProxyAction.Invalid {
+            throw StepFailure(statement, error.description)
+        }
+        await proxy.perform(action, direction)
+        switch action {
+        case .cut, .reset:
+            host.record(statement, "proxy '\(proxy.name)': \(action == .cut ? "cut (FIN)" : "reset (RST)") \(Self.describe(direction)), \(Self.count(proxy.all.count))")
+        case .change:
+            host.record(statement, "proxy '\(proxy.name)': \(step) from now on, \(Self.count(proxy.all.count))")
+        }
+    }
+
+    private static func describe(_ direction: ProxyDirection?) -> String {
+        direction.map { "\($0.rawValue) only" } ?? "both ways"
+    }
+
+    private static func count(_ links: Int) -> String {
+        links == 1 ? "1 connection open" : "\(links) connections open"
+    }
+
+    /// What `NAME: expect upstream|downstream …` reads: the latest connection of the proxy, or
+    /// its Nth with `NAME.N:`, waiting for it as long as the expect may wait (a client spawned
+    /// just before takes a moment to connect).
+    func watch(_ direction: ProxyDirection, within: Argument<Duration>?, _ statement: Statement) async throws -> ProxyWatch {
+        let (proxy, number) = try namedProxy(statement, "expect \(direction.rawValue)")
+        let (wait, _) = host.limit(try within.map { try host.resolve($0, "a duration", Quantity.duration) } ?? host.stepTimeout)
+        let giveUp = host.clock.now + wait
+        while true {
+            if let link = proxy.link(number) { return ProxyWatch(proxy: proxy.name, link: link, direction: direction) }
+            guard host.clock.now < giveUp else { break }
+            try await host.pause(for: .milliseconds(2))
+        }
+        let links = proxy.all.count
+        let waited = DurationFormat.short(wait)
+        throw StepFailure(statement, number.map { "proxy '\(proxy.name)' has no connection \($0) (\(Self.count(links)) after \(waited))" }
+            ?? "no client connected to proxy '\(proxy.name)' within \(waited)")
+    }
+
+    /// Closes every proxy, and with it its connections.
+    func closeAll() async {
+        for proxy in proxies.values { await proxy.close() }
+    }
+
+    /// What went wrong inside the proxies, for the report's notes.
+    var problems: [String] {
+        all.flatMap { proxy in proxy.problems.map { "proxy '\(proxy.name)': \($0)" } }
+    }
+}

@@ -1,0 +1,23 @@
+import NIOCore
+import ProbeHost
+import ProbeResults
+import ProbeScript
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension StepFailure {
+    /// A bind or listen on `address` that failed: an environment error in the system's words
+    /// ("Address already in use", not NIO's rendering of the call), with what holds the port.
+    static func cannotListen(on address: Address, _ error: Error, _ statement: Statement) -> StepFailure {
+        let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
+        let holders = address.port == 0 ? nil : PortHolders.describe(port: address.port)
+        return StepFailure(.environment, at: statement.location, step: statement.text,
+                           message: "cannot listen on \(address): \(reason)" + (holders.map { "\n" + $0 } ?? ""))
+    }
+
+    /// A failure of `statement` with `message`.
+    init(_ statement: Statement, _ message: String) {
+        self.init(at: statement.location, step: statement.text, message: message)
+    }
+}
