@@ -52,7 +52,7 @@ extension ScenarioExecution {
                 if !captures.isEmpty { self.setCaptures(captures) }
                 self.latencies?.record(waited)
                 let label = connection.label
-                self.record(statement) { "\(label): got \(detail) after \(DurationFormat.short(waited))\(ScenarioExecution.describe(captures))" }
+                self.record(statement) { "\(label): got \(detail) after \(DurationFormat.short(waited))\(ByteDiff.assignments(captures))" }
                 return done(nil)
             case .failed(let message):
                 failure = self.failure(statement, message, connection, waited: waited)
@@ -68,12 +68,6 @@ extension ScenarioExecution {
 
     /// How many bytes of lines `expect eventually` skips at most when the step names no `max`.
     static let eventuallyMax = 1 << 20
-
-    /// ` → {name}="value" ...` for the variables a match set, or nothing.
-    /// " → {a}="x" {pid}=hex"00 2a"": a value that is not printable text is shown as hex.
-    static func describe(_ captures: [String: [UInt8]]) -> String {
-        captures.isEmpty ? "" : " → " + captures.sorted { $0.key < $1.key }.map { "{\($0.key)}=\(ByteDiff.value($0.value, limit: .max))" }.joined(separator: " ")
-    }
 
     /// The expectation with its variables filled in and its regex compiled.
     private func rule(for expectation: Expectation, _ statement: Statement) throws -> ExpectationMatcher.Rule {

@@ -97,15 +97,15 @@ extension ScenarioExecution {
             try assertTLS(assertion, statement)
             return false
         case .spawn(let step):
-            return task { try await self.spawn(step, statement) }
+            return task { try await self.subjects.spawn(step, statement) }
         case .kill(let name, let signal):
-            return task { try await self.kill(name, signal: signal, statement) }
+            return task { try await self.subjects.kill(name, signal: signal, statement) }
         case .expectExit(let expectation):
-            return task { try await self.expectExit(expectation, statement) }
+            return task { try await self.subjects.expectExit(expectation, statement) }
         case .expectOutput(let expectation):
-            return task { try await self.expectOutput(expectation, statement) }
+            return task { try await self.subjects.expectOutput(expectation, statement) }
         case .input(let input):
-            return task { try await self.input(input, statement) }
+            return task { try await self.subjects.input(input, statement) }
         case .parallel(let count, let body):
             return task { try await self.parallel(count, body, statement) }
         case .proxy(let name, let front, let back):

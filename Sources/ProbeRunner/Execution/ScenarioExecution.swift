@@ -2,6 +2,7 @@ import FoundationEssentials
 import NIOCore
 import NIOPosix
 import ProbeCapture
+import ProbeFraming
 import ProbeHost
 import ProbeResults
 import ProbeScript
@@ -22,7 +23,6 @@ final class ScenarioExecution {
     var repeatTurn: Int?
     /// Its connections and listeners, and the current connection.
     var table = ConnectionTable()
-    var subjects = ScenarioSubjects()
 
     /// What `set` statements have set so far.
     var settings = Settings()
@@ -44,6 +44,14 @@ final class ScenarioExecution {
 
     /// Where this run stands in a `split sweep` (copies of a `parallel` block take the parent's).
     var sweep: SweepRun
+    /// Its subjects and their steps, made by the first subject step (most copies have none).
+    private(set) var subjectSteps: SubjectSteps?
+    var subjects: SubjectSteps {
+        if let subjectSteps { return subjectSteps }
+        let steps = SubjectSteps(host: self)
+        subjectSteps = steps
+        return steps
+    }
     /// Its proxies and their steps, made by the first proxy step (most copies have none).
     private(set) var proxySteps: ProxySteps?
     var proxies: ProxySteps {
@@ -120,10 +128,10 @@ final class ScenarioExecution {
             StepMachine(self, running: scenario.statements, then: .scenario(done)).advance()
             try await done.futureResult.get()
             try await judgeUnreadAtEnd()
-            if let daemonized = subjectsInTheBackground().first { throw daemonized }
+            if let daemonized = subjectSteps?.subjectsInTheBackground().first { throw daemonized }
         } catch {
             runRecord.failedAt = elapsed
-            runRecord.notes += subjectsInTheBackground().map { "line \($0.location.line): \($0.message)" }
+            runRecord.notes += (subjectSteps?.subjectsInTheBackground() ?? []).map { "line \($0.location.line): \($0.message)" }
             await finish(passed: false)
             throw error
         }
@@ -134,7 +142,7 @@ final class ScenarioExecution {
     private func finish(passed: Bool) async {
         await closeAll()
         runRecord.notes += proxySteps?.problems ?? []
-        await stopSubjects(reportOutput: !passed)
+        await subjectSteps?.stopSubjects(reportOutput: !passed)
         wire.verifyInjectedSplits(&runRecord)
         wire.finish(passed: passed, options.capture, keepingEventsOf: options.recordWire ? table.all : nil,
                     proxies: proxySteps?.all ?? [], &runRecord)
@@ -313,5 +321,21 @@ extension ScenarioExecution: StepHost {
 
     func hasListener(named name: String) -> Bool {
         table.listener(named: name) != nil
+    }
+
+    func hasListener(onPort port: Int) -> Bool {
+        table.listeners.values.contains { $0.port == port }
+    }
+
+    var scenarioDeadline: Duration { settings.deadline }
+
+    var lineFraming: any Framing { settings.lineFraming }
+
+    func note(_ text: String) {
+        runRecord.notes.append(text)
+    }
+
+    func addStoppingTime(_ duration: Duration) {
+        runRecord.stoppingSubjects += duration
     }
 }

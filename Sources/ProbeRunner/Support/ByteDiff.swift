@@ -39,4 +39,10 @@ enum ByteDiff {
         return "hex\"" + hex + "\"" + (bytes.count > limit ? "… (\(bytes.count) bytes)" : "")
     }
 
+
+    /// ` → {name}="value" ...` for the variables a match set, or nothing; a value that is not
+    /// printable text is shown as hex: ` → {a}="x" {pid}=hex"00 2a"`.
+    static func assignments(_ captures: [String: [UInt8]]) -> String {
+        captures.isEmpty ? "" : " → " + captures.sorted { $0.key < $1.key }.map { "{\($0.key)}=\(value($0.value, limit: .max))" }.joined(separator: " ")
+    }
 }

@@ -16,8 +16,8 @@ extension StepFailure {
                            message: "cannot listen on \(address): \(reason)" + (holders.map { "\n" + $0 } ?? ""))
     }
 
-    /// A failure of `statement` with `message`.
-    init(_ statement: Statement, _ message: String) {
-        self.init(at: statement.location, step: statement.text, message: message)
+    /// A failure of `statement` with `message`, after waiting `waited`.
+    init(_ statement: Statement, _ message: String, waited: Duration? = nil) {
+        self.init(at: statement.location, step: statement.text, message: message, waited: waited)
     }
 }

@@ -1,4 +1,5 @@
 import NIOCore
+import ProbeFraming
 import ProbeScript
 
 /// What the executors of a statement family in their layer's folder (`ProxySteps`, …) need of
@@ -23,4 +24,24 @@ protocol StepHost: AnyObject, ArgumentResolver {
     func define(_ name: String, as value: String)
     /// True when a listener is open under `name`, which a proxy then cannot take.
     func hasListener(named name: String) -> Bool
+    /// True when one of its listeners has `port`.
+    func hasListener(onPort port: Int) -> Bool
+    /// The scenario's deadline (`set deadline`), for messages.
+    var scenarioDeadline: Duration { get }
+    /// The line framing in force (`set terminator`, `set max-line`).
+    var lineFraming: any Framing { get }
+    /// A variable's value, for templates.
+    func lookup(_ name: String) -> String?
+    /// A template's bytes with its variables filled in.
+    func render(_ template: Template) -> [UInt8]
+    /// Sets the variables a regex's named groups took.
+    func setCaptures(_ captures: [String: [UInt8]])
+    /// A regex with its variables filled in, compiled.
+    func compile(_ literal: RegexLiteral, _ statement: Statement) throws -> CompiledRegex
+    /// A line match with its variables filled in, ready to judge lines.
+    func lineRule(_ match: LineMatch, _ statement: Statement) throws -> ExpectationMatcher.LineRule
+    /// Adds a note to the report.
+    func note(_ text: String)
+    /// Counts time spent stopping subjects, which the report states.
+    func addStoppingTime(_ duration: Duration)
 }

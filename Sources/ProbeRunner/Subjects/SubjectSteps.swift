@@ -8,12 +8,25 @@ import ProbeScript
 import Glibc
 #endif
 
-/// The `spawn`, `kill` and `expect exit` executors.
-extension ScenarioExecution {
+/// The subject steps of a scenario, or of one copy of a `parallel` block: `spawn` and its
+/// readiness, `kill`, `expect exit`, and at the end the stopping of what it spawned (with what
+/// they left in the background). It owns the subjects it spawned. Its streams' steps are in
+/// SubjectSteps+Streams.
+final class SubjectSteps {
+    private(set) var subjects = ScenarioSubjects()
+    unowned let host: any StepHost
+
+    init(host: any StepHost) {
+        self.host = host
+    }
+
+    /// True when it has spawned nothing.
+    var isEmpty: Bool { subjects.isEmpty }
+
     /// Where a subject runs, as an absolute path: `cwd "DIR"`, or the folder of the file the
     /// step is written in, relative paths resolved from that folder as `include` resolves them.
     private func workingDirectory(_ step: SpawnStep, _ statement: Statement) throws -> String {
-        let given = step.workingDirectory?.renderString(lookup) ?? "."
+        let given = step.workingDirectory?.renderString(host.lookup) ?? "."
         var path = ScenarioLoader.resolve(given, from: statement.location.file)
         if !path.hasPrefix("/") { path = joinPath(FileManager.default.currentDirectoryPath, path) }
         var isDirectory = false
@@ -28,22 +41,22 @@ extension ScenarioExecution {
         func environmentError(_ message: String) -> StepFailure {
             StepFailure(.environment, at: statement.location, step: statement.text, message: message)
         }
-        guard subjects[step.name.text] == nil else { throw failure(statement, "a subject named '\(step.name.text)' is already running") }
-        let command = step.command.renderString(lookup)
+        guard subjects[step.name.text] == nil else { throw StepFailure(statement, "a subject named '\(step.name.text)' is already running") }
+        let command = step.command.renderString(host.lookup)
         let argv: [String]
-        do { argv = try ShellWords.split(command) } catch { throw failure(statement, "bad command: \(error)") }
-        guard !argv.isEmpty else { throw failure(statement, "the command is empty") }
+        do { argv = try ShellWords.split(command) } catch { throw StepFailure(statement, "bad command: \(error)") }
+        guard !argv.isEmpty else { throw StepFailure(statement, "the command is empty") }
         let directory = try workingDirectory(step, statement)
-        let environment = Dictionary(step.environment.map { ($0.key, $0.value.renderString(lookup)) }) { _, last in last }
-        let readinessWait = try step.readinessWithin.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
+        let environment = Dictionary(step.environment.map { ($0.key, $0.value.renderString(host.lookup)) }) { _, last in last }
+        let readinessWait = try step.readinessWithin.map { try host.resolve($0, "a duration", Quantity.duration) } ?? host.stepTimeout
         let targets: [Address]
         if case .listening(let addresses)? = step.readiness {
-            targets = try addresses.map { try resolve($0, "an address HOST:PORT", Address.parse) }
+            targets = try addresses.map { try host.resolve($0, "an address HOST:PORT", Address.parse) }
         } else {
             targets = []
         }
         for target in targets {
-            try wire.watch(port: target.port, statement)
+            try host.wire.watch(port: target.port, statement)
             subjects.portOwners[target.port] = step.name.text
             // Readiness is the port listening: a listener already there (a server left from an
             // earlier run, say) would pass it while the subject fails to bind.
@@ -59,21 +72,20 @@ extension ScenarioExecution {
             throw environmentError("\(error)")
         }
         subjects[step.name.text] = subject
-        let started = clock.now
-        let (wait, _) = limit(readinessWait)
+        let started = host.clock.now
+        let (wait, _) = host.limit(readinessWait)
         switch step.readiness {
         case nil:
-            record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)): \(command)")
+            host.record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)): \(command)")
             return
         case .listening?:
             for target in targets {
                 try await awaitListening(subject, on: target, since: started, within: wait, statement)
-                record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), listening on \(target) after \(format(clock.now - started))")
+                host.record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), listening on \(target) after \(DurationFormat.short(host.clock.now - started))")
             }
             subjects.readyPorts[step.name.text] = (targets[0], statement)
         case .output(let stream, let literal)?:
-            let regex: CompiledRegex
-            do { regex = try run.regexCache.regex(literal, lookup) } catch { throw failure(statement, "the regex \(literal.description) does not compile: \(error)") }
+            let regex = try host.compile(literal, statement)
             let tail = stream == .stdout ? subject.stdout : subject.stderr
             while true {
                 // What it wrote just before exiting may still be on its way to the tail: once it
@@ -85,21 +97,21 @@ extension ScenarioExecution {
                     // A long line is searched beside the run, as an expect's is: a regex may backtrack for minutes.
                     let search: @Sendable () -> RegexSearch.Found? = { RegexSearch.firstMatch(regex, in: line, readsBytes: false) }
                     let searched: RegexSearch.Found?? = line.utf8.count <= RegexSearch.inlineLimit
-                        ? .some(search()) : await SearchThreads.shared.result(of: search, within: wait - (clock.now - started))
+                        ? .some(search()) : await SearchThreads.shared.result(of: search, within: wait - (host.clock.now - started))
                     guard let searched else {
-                        throw environmentError("'\(step.name.text)' \(stream.rawValue) did not match \(literal.description) within \(format(wait)); the regex was still searching a line of \(line.utf8.count) bytes")
+                        throw environmentError("'\(step.name.text)' \(stream.rawValue) did not match \(literal.description) within \(DurationFormat.short(wait)); the regex was still searching a line of \(line.utf8.count) bytes")
                     }
                     if let found = searched {
-                        setCaptures(found.captures)
-                        record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), ready after \(format(clock.now - started)): \(stream.rawValue) said \"\(line)\"")
+                        host.setCaptures(found.captures)
+                        host.record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), ready after \(DurationFormat.short(host.clock.now - started)): \(stream.rawValue) said \"\(line)\"")
                         return
                     }
                 }
                 if exited {
                     throw environmentError("'\(step.name.text)' ended (\(subject.exitDescription ?? "?")) before its \(stream.rawValue) matched \(literal.description)")
                 }
-                if clock.now - started > wait {
-                    throw environmentError("'\(step.name.text)' \(stream.rawValue) did not match \(literal.description) within \(format(wait))" + Self.printed(tail, stream))
+                if host.clock.now - started > wait {
+                    throw environmentError("'\(step.name.text)' \(stream.rawValue) did not match \(literal.description) within \(DurationFormat.short(wait))" + Self.printed(tail, stream))
                 }
                 try await Task.sleep(for: .milliseconds(5))
             }
@@ -126,11 +138,11 @@ extension ScenarioExecution {
                     if let daemonized = wentToTheBackground(subject, listeningOn: target, statement) { throw daemonized }
                     return
                 }
-            } else if await Self.canConnect(to: target, loop: loop) {
+            } else if await Self.canConnect(to: target, loop: host.loop) {
                 return
             }
-            if clock.now - started > wait {
-                throw environmentError("'\(subject.name)' did not listen on \(target) within \(format(wait))")
+            if host.clock.now - started > wait {
+                throw environmentError("'\(subject.name)' did not listen on \(target) within \(DurationFormat.short(wait))")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -148,7 +160,7 @@ extension ScenarioExecution {
     /// The failure for a subject that exited 0 while the port it was made ready on still
     /// listens: its server went on in the background. Nil while that is not so.
     func wentToTheBackground(_ subject: Subject, listeningOn address: Address, _ statement: Statement) -> StepFailure? {
-        guard subject.exitCode == 0, !table.listeners.values.contains(where: { $0.port == address.port }),
+        guard subject.exitCode == 0, !host.hasListener(onPort: address.port),
               ListeningSockets.isListening(port: address.port, for: address.host) == true else { return nil }
         var message = "'\(subject.name)' ended (\(subject.exitDescription ?? "?")) while \(address), where it listened, still listens"
         if let holders = PortHolders.describe(port: address.port) { message += "\n" + holders }
@@ -192,13 +204,13 @@ extension ScenarioExecution {
         if let signal {
             let number = Self.signalNumbers[signal] ?? SIGTERM
             subject.signal(number)
-            record(statement, "sent SIG\(signal) to '\(name.text)'")
+            host.record(statement, "sent SIG\(signal) to '\(name.text)'")
         } else {
-            let started = clock.now
+            let started = host.clock.now
             await subject.stop()
-            let took = clock.now - started
-            runRecord.stoppingSubjects += took
-            record(statement, "stopped '\(name.text)' in \(format(took)): \(subject.exitDescription ?? "still running")")
+            let took = host.clock.now - started
+            host.addStoppingTime(took)
+            host.record(statement, "stopped '\(name.text)' in \(DurationFormat.short(took)): \(subject.exitDescription ?? "still running")")
         }
     }
 
@@ -210,39 +222,39 @@ extension ScenarioExecution {
     func expectExit(_ expectation: ExitExpectation, _ statement: Statement) async throws {
         guard let subject = subjects[expectation.name.text] else { throw unknownSubject(expectation.name, statement) }
         subjects.readyPorts[expectation.name.text] = nil
-        let requested = try expectation.within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
-        let (wait, byDeadline) = limit(requested)
-        let started = clock.now
+        let requested = try expectation.within.map { try host.resolve($0, "a duration", Quantity.duration) } ?? host.stepTimeout
+        let (wait, byDeadline) = host.limit(requested)
+        let started = host.clock.now
         guard await subject.waitForExit(timeout: wait) else {
-            let why = byDeadline ? "the scenario deadline of \(format(settings.deadline)) passed" : "it was still running after \(format(wait))"
-            throw failure(statement, "expected '\(expectation.name.text)' to exit, but \(why)", waited: clock.now - started)
+            let why = byDeadline ? "the scenario deadline of \(DurationFormat.short(host.scenarioDeadline)) passed" : "it was still running after \(DurationFormat.short(wait))"
+            throw StepFailure(statement, "expected '\(expectation.name.text)' to exit, but \(why)", waited: host.clock.now - started)
         }
         if let code = expectation.code {
-            let expected = try resolve(code, "an exit code", Quantity.integer)
+            let expected = try host.resolve(code, "an exit code", Quantity.integer)
             guard subject.exitCode == expected else {
-                throw failure(statement, "expected '\(expectation.name.text)' to exit with code \(expected), but it ended with \(subject.exitDescription ?? "?")",
-                              waited: clock.now - started)
+                throw StepFailure(statement, "expected '\(expectation.name.text)' to exit with code \(expected), but it ended with \(subject.exitDescription ?? "?")",
+                              waited: host.clock.now - started)
             }
         }
-        record(statement, "'\(expectation.name.text)' ended: \(subject.exitDescription ?? "?") after \(format(clock.now - started))")
+        host.record(statement, "'\(expectation.name.text)' ended: \(subject.exitDescription ?? "?") after \(DurationFormat.short(host.clock.now - started))")
     }
 
     func unknownSubject(_ name: Name, _ statement: Statement) -> StepFailure {
         let known = subjects.names
-        return failure(statement, "no subject named '\(name.text)' (\(known.isEmpty ? "none was spawned" : "spawned: " + known.joined(separator: ", ")))")
+        return StepFailure(statement, "no subject named '\(name.text)' (\(known.isEmpty ? "none was spawned" : "spawned: " + known.joined(separator: ", ")))")
     }
 
     /// Stops every subject of the run; on failure, their output goes into the report.
     func stopSubjects(reportOutput: Bool) async {
-        let started = clock.now
-        defer { runRecord.stoppingSubjects += clock.now - started }
+        let started = host.clock.now
+        defer { host.addStoppingTime(host.clock.now - started) }
         for subject in subjects.all {
             // A server still running that said nothing explains nothing: only the others are shown.
             if reportOutput, subject.hasExited || subject.stdout.tail().total + subject.stderr.tail().total > 0 {
-                runRecord.notes.append(subject.report())
+                host.note(subject.report())
             }
             if await subject.stop() {
-                runRecord.notes.append("subject '\(subject.name)' had exited but left processes running in its process group; tcpprobe stopped them")
+                host.note("subject '\(subject.name)' had exited but left processes running in its process group; tcpprobe stopped them")
             }
         }
         // Only after subjects: ten thousand `parallel` copies without any need not look.
@@ -251,7 +263,7 @@ extension ScenarioExecution {
         let escaped = StrayProcesses.stop(leftBy: subjects.all, grace: grace)
             + StrayProcesses.stop(listeningOn: subjects.portOwners, grace: grace)
         for (name, processes) in Dictionary(grouping: escaped, by: \.subject).sorted(by: { $0.key < $1.key }) {
-            runRecord.notes.append("subject '\(name)' left \(processes.map(\.process).joined(separator: ", ")) running outside its process group (in the background); tcpprobe stopped it")
+            host.note("subject '\(name)' left \(processes.map(\.process).joined(separator: ", ")) running outside its process group (in the background); tcpprobe stopped it")
         }
         StrayProcesses.reapExited()
     }
