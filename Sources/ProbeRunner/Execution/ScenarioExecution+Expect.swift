@@ -62,7 +62,7 @@ extension ScenarioExecution {
                 if let misframing = matcher.misframing(pending) { arrived = misframing + "; " + arrived }
                 failure = self.failure(statement, "\(why) waiting for \(waitingFor); \(arrived)", connection, waited: waited)
             }
-            self.onTask { throw await self.withRecentBytes(failure, connection) }.whenFailure(done)
+            self.onTask { throw await failure.withRecentBytes(of: connection) }.whenFailure(done)
         }
     }
 

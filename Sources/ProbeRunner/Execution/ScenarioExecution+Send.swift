@@ -160,7 +160,7 @@ extension ScenarioExecution {
             let why = byDeadline ? "the scenario deadline of \(format(settings.deadline)) passed" : "a write blocked for \(format(wait))"
             failure = self.failure(statement, "\(why): the peer is not reading (\(sent) of \(total) bytes written)", connection, waited: wait)
         }
-        return await withRecentBytes(failure, connection)
+        return await failure.withRecentBytes(of: connection)
     }
 
     /// Logs a finished send, and keeps a multi-write send's cuts to check on the wire.

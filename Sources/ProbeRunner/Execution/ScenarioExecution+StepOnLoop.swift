@@ -86,7 +86,7 @@ extension ScenarioExecution {
         case .readSlowly(let read):
             return task { try await self.readSlowly(read, statement) }
         case .assertWire(let assertion):
-            return task { try await self.assertWire(assertion, statement) }
+            return task { try await WireSteps(host: self).assertWire(assertion, statement) }
         case .listen(let name, let address, let tls):
             return task { try await self.listen(name, address, tls: tls, statement) }
         case .accept(let name, let listener, let within, let expectTLSFailure, let webSocket):

@@ -91,7 +91,7 @@ extension ScenarioExecution {
         let matcher = ExpectationMatcher(.head(max: 16 * 1024), framing: settings.lineFraming)
         switch try await connection.expect(matcher, timeout: wait.timeAmount).get() {
         case .matched(let captures, _): return String(decoding: captures["head"] ?? [], as: UTF8.self)
-        case .failed(let message): throw await withRecentBytes(failure(statement, "WebSocket upgrade failed: \(message)", connection), connection)
+        case .failed(let message): throw await failure(statement, "WebSocket upgrade failed: \(message)", connection).withRecentBytes(of: connection)
         case .timedOut(_, let pending):
             let arrived = pending.isEmpty ? "nothing came" : "received \(ByteEscaper.preview(pending))"
             throw failure(statement, "WebSocket upgrade failed: no HTTP head within \(format(wait)); \(arrived)", connection, waited: wait)

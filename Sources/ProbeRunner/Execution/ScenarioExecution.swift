@@ -246,16 +246,7 @@ final class ScenarioExecution {
     }
 
     func failure(_ statement: Statement, _ message: String, _ connection: (any ExpectSource)? = nil, waited: Duration? = nil) -> StepFailure {
-        StepFailure(at: statement.location, step: statement.text, message: message, connection: connection?.label, waited: waited)
-    }
-
-    /// Adds the last bytes the connection (or proxy direction) received to a failure.
-    func withRecentBytes(_ failure: StepFailure, _ connection: any ExpectSource) async -> StepFailure {
-        var failure = failure
-        let recent = await connection.recentBytes()
-        failure.recentBytes = recent.bytes
-        failure.totalReceived = recent.total
-        return failure
+        StepFailure(statement, message, connection, waited: waited)
     }
 
     /// The wait for a step: its own limit, cut short by the scenario deadline.
@@ -313,7 +304,9 @@ final class ScenarioExecution {
 }
 
 extension ScenarioExecution: StepHost {
-    var stepTimeout: Duration { settings.timeout }
+    func proxy(named name: String) -> ProbeProxy? {
+        proxySteps?.proxy(named: name)
+    }
 
     func define(_ name: String, as value: String) {
         variables[name] = value
@@ -326,10 +319,6 @@ extension ScenarioExecution: StepHost {
     func hasListener(onPort port: Int) -> Bool {
         table.listeners.values.contains { $0.port == port }
     }
-
-    var scenarioDeadline: Duration { settings.deadline }
-
-    var lineFraming: any Framing { settings.lineFraming }
 
     func note(_ text: String) {
         runRecord.notes.append(text)

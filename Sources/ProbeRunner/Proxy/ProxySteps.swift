@@ -92,7 +92,7 @@ final class ProxySteps {
     /// just before takes a moment to connect).
     func watch(_ direction: ProxyDirection, within: Argument<Duration>?, _ statement: Statement) async throws -> ProxyWatch {
         let (proxy, number) = try namedProxy(statement, "expect \(direction.rawValue)")
-        let (wait, _) = host.limit(try within.map { try host.resolve($0, "a duration", Quantity.duration) } ?? host.stepTimeout)
+        let (wait, _) = host.limit(try within.map { try host.resolve($0, "a duration", Quantity.duration) } ?? host.settings.timeout)
         let giveUp = host.clock.now + wait
         while true {
             if let link = proxy.link(number) { return ProxyWatch(proxy: proxy.name, link: link, direction: direction) }

@@ -20,7 +20,7 @@ extension SubjectSteps {
             let why = subject.spawnedWithStdin ? "it was closed by 'input \(name) eof'" : "spawn it 'with stdin'"
             throw StepFailure(statement, "'\(name)' has no standard input to write: \(why)")
         }
-        let (wait, byDeadline) = host.limit(host.stepTimeout)
+        let (wait, byDeadline) = host.limit(host.settings.timeout)
         let started = host.clock.now
         var written = 0
         while written < bytes.count {
@@ -44,12 +44,12 @@ extension SubjectSteps {
         guard let subject = subjects[expectation.name.text] else { throw unknownSubject(expectation.name, statement) }
         let source = "'\(expectation.name.text)' \(expectation.stream.rawValue)"
         var matcher: ExpectationMatcher?
-        if let match = expectation.awaitedLine { matcher = ExpectationMatcher(.line(try host.lineRule(match, statement)), framing: host.lineFraming) }
+        if let match = expectation.awaitedLine { matcher = ExpectationMatcher(.line(try host.lineRule(match, statement)), framing: host.settings.lineFraming) }
         // `eventually`: the lines that did not match, skipped.
         var skipped: SkippedLines?
         if case .eventually = expectation.awaited { skipped = SkippedLines() }
         let tail = expectation.stream == .stdout ? subject.stdout : subject.stderr
-        let requested = try expectation.within.map { try host.resolve($0, "a duration", Quantity.duration) } ?? host.stepTimeout
+        let requested = try expectation.within.map { try host.resolve($0, "a duration", Quantity.duration) } ?? host.settings.timeout
         let (wait, byDeadline) = host.limit(requested)
         let started = host.clock.now
         // A long line its regex still searches.
@@ -87,7 +87,7 @@ extension SubjectSteps {
                 throw StepFailure(statement, "\(source) ended (\(subject.exitDescription ?? "it closed the stream and still runs")) with no line left to match\(after)", waited: host.clock.now - started)
             }
             if host.clock.now - started > wait {
-                let why = byDeadline ? "the scenario deadline of \(DurationFormat.short(host.scenarioDeadline)) passed" : "timed out after \(DurationFormat.short(wait))"
+                let why = byDeadline ? "the scenario deadline of \(DurationFormat.short(host.settings.deadline)) passed" : "timed out after \(DurationFormat.short(wait))"
                 let (dropped, partial) = tail.unreadState
                 var message = "\(why) waiting for \(matcher == nil ? "the end" : "a line") of \(source)"
                 if judged != nil, let matcher {

@@ -48,7 +48,7 @@ final class SubjectSteps {
         guard !argv.isEmpty else { throw StepFailure(statement, "the command is empty") }
         let directory = try workingDirectory(step, statement)
         let environment = Dictionary(step.environment.map { ($0.key, $0.value.renderString(host.lookup)) }) { _, last in last }
-        let readinessWait = try step.readinessWithin.map { try host.resolve($0, "a duration", Quantity.duration) } ?? host.stepTimeout
+        let readinessWait = try step.readinessWithin.map { try host.resolve($0, "a duration", Quantity.duration) } ?? host.settings.timeout
         let targets: [Address]
         if case .listening(let addresses)? = step.readiness {
             targets = try addresses.map { try host.resolve($0, "an address HOST:PORT", Address.parse) }
@@ -222,11 +222,11 @@ final class SubjectSteps {
     func expectExit(_ expectation: ExitExpectation, _ statement: Statement) async throws {
         guard let subject = subjects[expectation.name.text] else { throw unknownSubject(expectation.name, statement) }
         subjects.readyPorts[expectation.name.text] = nil
-        let requested = try expectation.within.map { try host.resolve($0, "a duration", Quantity.duration) } ?? host.stepTimeout
+        let requested = try expectation.within.map { try host.resolve($0, "a duration", Quantity.duration) } ?? host.settings.timeout
         let (wait, byDeadline) = host.limit(requested)
         let started = host.clock.now
         guard await subject.waitForExit(timeout: wait) else {
-            let why = byDeadline ? "the scenario deadline of \(DurationFormat.short(host.scenarioDeadline)) passed" : "it was still running after \(DurationFormat.short(wait))"
+            let why = byDeadline ? "the scenario deadline of \(DurationFormat.short(host.settings.deadline)) passed" : "it was still running after \(DurationFormat.short(wait))"
             throw StepFailure(statement, "expected '\(expectation.name.text)' to exit, but \(why)", waited: host.clock.now - started)
         }
         if let code = expectation.code {

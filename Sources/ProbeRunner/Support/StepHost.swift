@@ -1,5 +1,4 @@
 import NIOCore
-import ProbeFraming
 import ProbeScript
 
 /// What the executors of a statement family in their layer's folder (`ProxySteps`, …) need of
@@ -10,26 +9,28 @@ protocol StepHost: AnyObject, ArgumentResolver {
     var clock: ContinuousClock { get }
     /// The seed of this run's (or copy's) random choices.
     var seed: UInt64 { get }
-    /// The run's capture, which a new listening port joins.
-    var wire: WireSession { get }
-    /// A step's own limit when its `within` does not say (`set timeout`).
-    var stepTimeout: Duration { get }
+    /// The run's capture: a new listening port joins it, and wire checks read it.
+    var wire: WireSession { get set }
+    /// What `set` statements have set so far.
+    var settings: Settings { get }
     /// `wait`, cut short by the scenario's deadline, and whether it was.
     func limit(_ wait: Duration) -> (wait: Duration, byDeadline: Bool)
     /// Waits on the run's loop.
     func pause(for duration: Duration) async throws
     /// Logs `message` for `statement`.
     func record(_ statement: Statement?, _ message: @autoclosure () -> String)
+    /// The time left before the scenario's deadline.
+    var remaining: Duration { get }
+    /// The connection a step acts on: its `NAME:` prefix, else the current one.
+    func target(_ statement: Statement, allowClosed: Bool) throws -> ProbeConnection
+    /// The proxy opened under `name`, if any.
+    func proxy(named name: String) -> ProbeProxy?
     /// Sets the variable `name` (`{NAME.port}`).
     func define(_ name: String, as value: String)
     /// True when a listener is open under `name`, which a proxy then cannot take.
     func hasListener(named name: String) -> Bool
     /// True when one of its listeners has `port`.
     func hasListener(onPort port: Int) -> Bool
-    /// The scenario's deadline (`set deadline`), for messages.
-    var scenarioDeadline: Duration { get }
-    /// The line framing in force (`set terminator`, `set max-line`).
-    var lineFraming: any Framing { get }
     /// A variable's value, for templates.
     func lookup(_ name: String) -> String?
     /// A template's bytes with its variables filled in.

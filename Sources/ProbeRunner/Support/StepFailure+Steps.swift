@@ -6,6 +6,7 @@ import ProbeScript
 import Glibc
 #endif
 
+/// The failures executors of every layer build.
 extension StepFailure {
     /// A bind or listen on `address` that failed: an environment error in the system's words
     /// ("Address already in use", not NIO's rendering of the call), with what holds the port.
@@ -16,8 +17,17 @@ extension StepFailure {
                            message: "cannot listen on \(address): \(reason)" + (holders.map { "\n" + $0 } ?? ""))
     }
 
-    /// A failure of `statement` with `message`, after waiting `waited`.
-    init(_ statement: Statement, _ message: String, waited: Duration? = nil) {
-        self.init(at: statement.location, step: statement.text, message: message, waited: waited)
+    /// A failure of `statement` with `message`, on `connection`, after waiting `waited`.
+    init(_ statement: Statement, _ message: String, _ connection: (any ExpectSource)? = nil, waited: Duration? = nil) {
+        self.init(at: statement.location, step: statement.text, message: message, connection: connection?.label, waited: waited)
+    }
+
+    /// This failure with the last bytes the connection (or proxy direction) received.
+    func withRecentBytes(of connection: any ExpectSource) async -> StepFailure {
+        var failure = self
+        let recent = await connection.recentBytes()
+        failure.recentBytes = recent.bytes
+        failure.totalReceived = recent.total
+        return failure
     }
 }

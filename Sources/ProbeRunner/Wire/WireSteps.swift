@@ -3,25 +3,28 @@ import ProbeFraming
 import ProbeResults
 import ProbeScript
 
-/// `assert wire`: judging a connection's captured traffic (see `WireSession`).
-extension ScenarioExecution {
+/// `assert wire`: judging a connection's captured traffic (see `WireSession`), for the scenario
+/// or `parallel` copy that `host` is.
+struct WireSteps {
+    unowned let host: any StepHost
+
     func assertWire(_ assertion: WireAssertion, _ statement: Statement) async throws {
         let leg = try wireLeg(assertion.direction, statement)
         let connection = leg.connection
-        guard let capture = wire.capture else {
-            record(statement, "skipped: \(wire.unavailable ?? "capture is off")")
+        guard let capture = host.wire.capture else {
+            host.record(statement, "skipped: \(host.wire.unavailable ?? "capture is off")")
             return
         }
         let check = try check(for: assertion.property, on: leg, statement)
         let trace: ConnectionTrace
         do {
-            trace = try wire.trace(capture, probePort: leg.probePort, peerPort: leg.peerPort,
+            trace = try host.wire.trace(capture, probePort: leg.probePort, peerPort: leg.peerPort,
                                    payloadPrefix: check.readsPayloads ? .max : WireSession.shownPayload)
         } catch {
             switch error {
-            case .inconclusive(let why): throw failure(statement, "inconclusive: \(why)", connection)
-            case .noPorts: throw failure(statement, "\(leg.label) has no known ports to find it in the capture", connection)
-            case .unreadable(let why): throw failure(statement, "cannot read the capture: \(why)", connection)
+            case .inconclusive(let why): throw StepFailure(statement, "inconclusive: \(why)", connection)
+            case .noPorts: throw StepFailure(statement, "\(leg.label) has no known ports to find it in the capture", connection)
+            case .unreadable(let why): throw StepFailure(statement, "cannot read the capture: \(why)", connection)
             }
         }
         let tcpDirection = leg.fromPeer ? trace.fromPeer : trace.fromProbe
@@ -30,28 +33,28 @@ extension ScenarioExecution {
         if assertion.readsPlaintext, let tls = connection?.tls {
             var recordsOnly = false
             if case .records = assertion.property { recordsOnly = true }
-            switch wire.applicationTrace(of: trace, fromProbe: assertion.direction == .probe, probeIsClient: tls.role == .client, recordsOnly: recordsOnly) {
+            switch host.wire.applicationTrace(of: trace, fromProbe: assertion.direction == .probe, probeIsClient: tls.role == .client, recordsOnly: recordsOnly) {
             case .success(let application): direction = application.trace
-            case .failure(let problem): throw failure(statement, "inconclusive over TLS: \(problem.reason)", connection)
+            case .failure(let problem): throw StepFailure(statement, "inconclusive over TLS: \(problem.reason)", connection)
             }
             unit = .record
         } else if case .records = assertion.property {
-            throw failure(statement, "records counts TLS records, and \(leg.label) does not speak TLS", connection)
+            throw StepFailure(statement, "records counts TLS records, and \(leg.label) does not speak TLS", connection)
         }
         let key = WireSession.ProgressKey(statement: statement.location, direction: assertion.direction, probePort: trace.probePort, peerPort: trace.peerPort)
         // The other direction over TCP, where a RST may have been provoked (not for TLS records).
         let opposite = unit == .segment ? (leg.fromPeer ? trace.fromProbe : trace.fromPeer) : nil
-        let judgement = wire.judgement(of: check, on: direction, opposite: opposite, unit: unit, key)
+        let judgement = host.wire.judgement(of: check, on: direction, opposite: opposite, unit: unit, key)
         // A regex may backtrack for minutes over a long line: it searches beside the run, for as long as the deadline allows.
-        let judged = Self.searchesByRegex(assertion.property) ? await SearchThreads.shared.result(of: judgement, within: remaining) : judgement()
+        let judged = Self.searchesByRegex(assertion.property) ? await SearchThreads.shared.result(of: judgement, within: host.remaining) : judgement()
         guard case let (verdict, reached)? = judged else {
-            throw failure(statement, "the scenario deadline of \(format(settings.deadline)) passed while the regex was still searching the captured stream", connection)
+            throw StepFailure(statement, "the scenario deadline of \(DurationFormat.short(host.settings.deadline)) passed while the regex was still searching the captured stream", connection)
         }
-        wire.keep(reached, for: key)
+        host.wire.keep(reached, for: key)
         guard verdict.passed else {
             if unit == .record, let connection {
-                let message = "wire \(assertion.direction.phrase), decrypted: \(verdict.summary)" + Self.recordRows(verdict.evidence, wire)
-                throw await withRecentBytes(failure(statement, message, connection), connection)
+                let message = "wire \(assertion.direction.phrase), decrypted: \(verdict.summary)" + Self.recordRows(verdict.evidence, host.wire)
+                throw await StepFailure(statement, message, connection).withRecentBytes(of: connection)
             }
             let formatter = SegmentFormatter(start: trace.segments.first?.timestamp ?? 0, leftPort: trace.probePort,
                                              windowShifts: ConversationRenderer.windowShifts(trace.segments))
@@ -59,15 +62,15 @@ extension ScenarioExecution {
             if !verdict.evidence.isEmpty {
                 message += "\nsegments (→ probe to peer, ← peer to probe; times from the connection's first segment, not the scenario's start):\n" + verdict.evidence.map { "  " + formatter.row($0) }.joined(separator: "\n")
             }
-            var failed = failure(statement, leg.connection == nil ? "\(leg.label): " + message : message, connection)
-            failed.namedSegments = verdict.evidence.map { wire.offset(ofCaptured: $0.timestamp) }
+            var failed = StepFailure(statement, leg.connection == nil ? "\(leg.label): " + message : message, connection)
+            failed.namedSegments = verdict.evidence.map { host.wire.offset(ofCaptured: $0.timestamp) }
             guard let connection else { throw failed }
-            throw await withRecentBytes(failed, connection)
+            throw await failed.withRecentBytes(of: connection)
         }
         var why = ""
         if case .zeroWindow = assertion.property, assertion.direction == .probe, let connection { why = await whyTheProbeStoppedReading(connection) }
         let decrypted = unit == .record ? ", decrypted" : ""
-        record(statement, "\(leg.label): wire \(assertion.direction.phrase)\(decrypted): \(verdict.summary)\(why)")
+        host.record(statement, "\(leg.label): wire \(assertion.direction.phrase)\(decrypted): \(verdict.summary)\(why)")
     }
 
     /// The leg of a connection a wire check judges: a probe connection's, `from peer|probe`;
@@ -75,21 +78,21 @@ extension ScenarioExecution {
     /// `from server` its back leg.
     private func wireLeg(_ direction: WireAssertion.Direction, _ statement: Statement) throws -> WireLeg {
         let prefix = statement.connection?.text.split(separator: ".", maxSplits: 1)
-        if let prefix, let proxy = proxySteps?.proxy(named: String(prefix[0])) {
+        if let prefix, let proxy = host.proxy(named: String(prefix[0])) {
             guard direction != .peer, direction != .probe else {
-                throw failure(statement, "a proxy's wire is 'from client', 'from server', 'to client' or 'to server', not '\(direction.phrase)'")
+                throw StepFailure(statement, "a proxy's wire is 'from client', 'from server', 'to client' or 'to server', not '\(direction.phrase)'")
             }
             guard let link = proxy.link(prefix.count == 2 ? Int(prefix[1]) : nil) else {
-                throw failure(statement, "proxy '\(proxy.name)' has no such connection (\(proxy.all.count) so far)")
+                throw StepFailure(statement, "proxy '\(proxy.name)' has no such connection (\(proxy.all.count) so far)")
             }
             let front = direction == .client || direction == .toClient
             let ports = front ? link.frontPorts : link.backPorts
             return WireLeg(label: "proxy '\(proxy.name)' connection \(link.number) \(front ? "front" : "back") leg",
                            probePort: ports.local, peerPort: ports.remote, fromPeer: direction == .client || direction == .server, connection: nil)
         }
-        let connection = try target(statement, allowClosed: true)
+        let connection = try host.target(statement, allowClosed: true)
         guard direction == .peer || direction == .probe else {
-            throw failure(statement, "'\(direction.phrase)' names a leg of a proxy; \(connection.label) is 'from peer' or 'from probe'", connection)
+            throw StepFailure(statement, "'\(direction.phrase)' names a leg of a proxy; \(connection.label) is 'from peer' or 'from probe'", connection)
         }
         return WireLeg(label: connection.label, probePort: connection.localPort, peerPort: connection.remotePort,
                        fromPeer: direction == .peer, connection: connection)
@@ -127,10 +130,10 @@ extension ScenarioExecution {
         let units = messageUnits(of: leg.connection)
         switch property {
         case .terminator(let terminator): return .terminator(terminator)
-        case .linesUnsplit: return .linesUnsplit(terminator: settings.terminator.bytes)
+        case .linesUnsplit: return .linesUnsplit(terminator: host.settings.terminator.bytes)
         case .lineInOneSegment(let match):
             let (description, matches) = try lineMatcher(match, statement)
-            return .lineInOneSegment(description: description, terminator: settings.terminator.bytes, matches: matches)
+            return .lineInOneSegment(description: description, terminator: host.settings.terminator.bytes, matches: matches)
         case .messageInOneSegment(let match):
             let (description, matches) = try lineMatcher(match, statement)
             return .messageInOneSegment(description: description, units: units, matches: matches)
@@ -141,10 +144,10 @@ extension ScenarioExecution {
         case .masked, .unmasked:
             try requireWebSocket(leg, "masked and unmasked check WebSocket frames", statement)
             return .framesMasked(property == .masked)
-        case .records(let op, let count): return .records(op, try resolve(count, "a count", Quantity.integer))
-        case .segments(let op, let count): return .segments(op, try resolve(count, "a count", Quantity.integer))
-        case .maxSegment(let op, let size): return .maxSegment(op, try resolve(size, "a size", Quantity.size))
-        case .bytes(let op, let size): return .bytes(op, try resolve(size, "a size", Quantity.size))
+        case .records(let op, let count): return .records(op, try host.resolve(count, "a count", Quantity.integer))
+        case .segments(let op, let count): return .segments(op, try host.resolve(count, "a count", Quantity.integer))
+        case .maxSegment(let op, let size): return .maxSegment(op, try host.resolve(size, "a size", Quantity.size))
+        case .bytes(let op, let size): return .bytes(op, try host.resolve(size, "a size", Quantity.size))
         case .fin: return .fin
         case .rst: return .rst
         case .noFin: return .noFin
@@ -152,31 +155,29 @@ extension ScenarioExecution {
         case .zeroWindow: return .zeroWindow
         }
     }
-}
 
-extension ScenarioExecution {
     /// How `connection`'s stream is cut into messages, for the wire checks of messages: its
     /// WebSocket frames, or the current framing.
     private func requireWebSocket(_ leg: WireLeg, _ what: String, _ statement: Statement) throws {
         guard leg.connection?.webSocket == nil else { return }
-        throw failure(statement, "\(what), and \(leg.label) does not speak WebSocket (a proxy's legs are read as bytes)", leg.connection)
+        throw StepFailure(statement, "\(what), and \(leg.label) does not speak WebSocket (a proxy's legs are read as bytes)", leg.connection)
     }
 
     private func messageUnits(of connection: ProbeConnection?) -> MessageUnits {
         if connection?.webSocket != nil { return .webSocket }
-        switch settings.messageFraming {
-        case .lines: return .lines(terminator: settings.terminator.bytes)
+        switch host.settings.messageFraming {
+        case .lines: return .lines(terminator: host.settings.terminator.bytes)
         case .length(let header): return .length(header)
         }
     }
 
     /// A line (or message) match as a wire check reads it: its description and its test.
     private func lineMatcher(_ match: LineMatch, _ statement: Statement) throws -> (String, @Sendable ([UInt8]) -> Bool) {
-        let rule = try lineRule(match, statement)
+        let rule = try host.lineRule(match, statement)
         let description: String
         switch match {
-        case .exact(let template): description = ByteEscaper.preview(render(template))
-        case .contains(let template): description = "containing " + ByteEscaper.preview(render(template))
+        case .exact(let template): description = ByteEscaper.preview(host.render(template))
+        case .contains(let template): description = "containing " + ByteEscaper.preview(host.render(template))
         case .regex(let literal): description = literal.description
         case .any: description = "(any)"
         }
