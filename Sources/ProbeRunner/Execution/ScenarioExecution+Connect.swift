@@ -14,16 +14,16 @@ extension ScenarioExecution {
     func connect(_ step: ConnectStep, _ statement: Statement) async throws {
         let attempt = try prepareConnect(step, statement)
         let secureWebSocket = step.webSocket?.secure == true ? TLSOptions() : nil
-        let tls = try (step.tls ?? options.defaultTLS?.client ?? secureWebSocket).map { try tlsContext($0, role: .client, host: attempt.address.host, statement) }
+        let tls = try (step.tls ?? options.defaultTLS?.client ?? secureWebSocket).map { try tlsSteps.tlsContext($0, role: .client, host: attempt.address.host, statement) }
         let started = clock.now
         guard let connection = try await open(attempt, step, statement).get() else { return }
         if let tls {
-            let session = try await beginTLS(tls, on: connection)
-            try await finishHandshake(session, on: connection, within: attempt.timeout - (clock.now - started),
+            let session = try await tlsSteps.beginTLS(tls, on: connection)
+            try await tlsSteps.finishHandshake(session, on: connection, within: attempt.timeout - (clock.now - started),
                                       expectFailure: step.expectedFailure == .tlsFailure, statement)
         }
         if let webSocket = step.webSocket, connection.closedAt == nil {
-            try await upgradeAsClient(connection, webSocket, host: attempt.address.description, within: attempt.timeout - (clock.now - started), statement)
+            try await webSocketSteps.upgradeAsClient(connection, webSocket, host: attempt.address.description, within: attempt.timeout - (clock.now - started), statement)
         }
     }
 

@@ -9,7 +9,7 @@ extension ScenarioExecution {
     func expect(_ expectation: Expectation, within: Argument<Duration>?, _ statement: Statement, done: @escaping StepDone) throws {
         let connection = try target(statement)
         if case .webSocket(let frame) = expectation {
-            return try expect(expectation, rule: try webSocketRule(frame, on: connection, statement), within: within, on: connection, statement, done: done)
+            return try expect(expectation, rule: try webSocketSteps.webSocketRule(frame, on: connection, statement), within: within, on: connection, statement, done: done)
         }
         // On a WebSocket connection `expect close` takes the close frame, or TCP's end without one.
         if case .close = expectation, let session = connection.webSocket {

@@ -11,13 +11,13 @@ extension ScenarioExecution {
         guard table.listener(named: name.text) == nil else { throw failure(statement, "a listener named '\(name.text)' is already open") }
         let listener = ProbeListener(name: name.text)
         if resolved.port != 0 { try wire.watch(port: resolved.port, statement) }
-        let tls = try options.map { try tlsContext($0, role: .server, host: nil, writesCertificate: true, statement) }
+        let tls = try options.map { try tlsSteps.tlsContext($0, role: .server, host: nil, writesCertificate: true, statement) }
         listener.ownedFile = tls?.runtimeCertificatePath
         let makeSession: (@Sendable (Channel) throws -> TLSSession)? = tls.map { tls in
             { channel in try tls.setup.makeSession(tls.context, on: channel.eventLoop) }
         }
         if let options {
-            variables["\(name.text).cert"] = tls?.runtimeCertificatePath ?? file(options.certificate!, statement)
+            variables["\(name.text).cert"] = tls?.runtimeCertificatePath ?? tlsSteps.file(options.certificate!, statement)
         }
         do {
             try await listener.bind(host: resolved.host, port: resolved.port, group: loop, captureHold: wire.hold, tls: makeSession)
@@ -50,10 +50,10 @@ extension ScenarioExecution {
         let peer = accepted.channel.remoteAddress.map(Self.describe) ?? "?"
         record(statement, "\(connection.label): accepted from \(peer) after \(format(clock.now - started))")
         if let session = accepted.tls {
-            try await finishHandshake(session, on: connection, within: requested, expectFailure: expectTLSFailure, statement)
+            try await tlsSteps.finishHandshake(session, on: connection, within: requested, expectFailure: expectTLSFailure, statement)
         } else if expectTLSFailure {
             throw failure(statement, "'expect tls-failure' needs a listener opened with 'listen … tls'", connection)
         }
-        if let webSocket, connection.closedAt == nil { try await upgradeAsServer(connection, protocols: webSocket, statement) }
+        if let webSocket, connection.closedAt == nil { try await webSocketSteps.upgradeAsServer(connection, protocols: webSocket, statement) }
     }
 }

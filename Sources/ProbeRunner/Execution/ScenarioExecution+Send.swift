@@ -4,7 +4,8 @@ import ProbeResults
 import ProbeScript
 
 /// The `send` executor, with its fault modifiers: chunks, split offsets, pacing and a bandwidth
-/// limit; a send cut off by the peer's close; `until closed` on sends and on `repeat` blocks.
+/// limit; a send cut off by the peer's close; `until closed` on sends and on `repeat` blocks;
+/// writes held back while the run's capture catches up (see `CaptureHold`).
 extension ScenarioExecution {
     /// The most one write hands the socket: larger pieces go out as several writes, so a large
     /// send holds one write's bytes at a time and its timeout measures progress, not the whole.
@@ -223,7 +224,7 @@ extension ScenarioExecution {
             }
         case .webSocket(let frame):
             let framesOf = try step.framesOf.map { try resolve($0, "a size", Quantity.size) }
-            return .bytes(try self.frame(frame, framesOf: framesOf, on: try target(statement), statement))
+            return .bytes(try webSocketSteps.frame(frame, framesOf: framesOf, on: try target(statement), statement))
         case .random(let size):
             let count = try resolve(size, "a size", Quantity.size)
             if !runRecord.notes.contains(where: { $0.hasPrefix("random seed") }) { runRecord.notes.append("random seed \(seed) (rerun with --seed \(seed))") }
@@ -345,5 +346,20 @@ extension ScenarioExecution {
             try await sleep(until: min(clock.now + .milliseconds(5), deadline), statement)
         }
         return true
+    }
+
+    /// Before a write on a captured run: while the capture's buffer is over
+    /// `CaptureHold.holdAbove` full, waits until it is under `CaptureHold.resumeBelow` or
+    /// `limit` has passed (the capture may then drop packets, and says so). Returns how long
+    /// it waited.
+    func waitForCapture(upTo limit: Duration, _ statement: Statement) async throws -> Duration {
+        guard let captureHold = wire.hold, captureHold.mustHold else { return .zero }
+        let began = clock.now
+        repeat {
+            try await sleep(for: CaptureHold.recheck, statement)
+        } while !captureHold.mayResume && clock.now - began < limit
+        let held = clock.now - began
+        captureHold.heldSending(for: held)
+        return held
     }
 }

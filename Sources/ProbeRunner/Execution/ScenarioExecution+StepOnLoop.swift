@@ -92,9 +92,9 @@ extension ScenarioExecution {
         case .accept(let name, let listener, let within, let expectTLSFailure, let webSocket):
             return task { try await self.accept(name, on: listener, within: within, expectTLSFailure: expectTLSFailure, webSocket: webSocket, statement) }
         case .startTLS(let options, let expectFailure):
-            return task { try await self.startTLS(options, expectFailure: expectFailure, statement) }
+            return task { try await self.tlsSteps.startTLS(options, expectFailure: expectFailure, statement) }
         case .assertTLS(let assertion):
-            try assertTLS(assertion, statement)
+            try tlsSteps.assertTLS(assertion, statement)
             return false
         case .spawn(let step):
             return task { try await self.subjects.spawn(step, statement) }

@@ -304,6 +304,12 @@ final class ScenarioExecution {
 }
 
 extension ScenarioExecution: StepHost {
+    /// The TLS steps of this scenario or copy.
+    var tlsSteps: TLSSteps { TLSSteps(host: self) }
+
+    /// The WebSocket steps of this scenario or copy.
+    var webSocketSteps: WebSocketSteps { WebSocketSteps(host: self) }
+
     func proxy(named name: String) -> ProbeProxy? {
         proxySteps?.proxy(named: name)
     }

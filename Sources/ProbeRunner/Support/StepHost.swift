@@ -3,7 +3,7 @@ import ProbeScript
 
 /// What the executors of a statement family in their layer's folder (`ProxySteps`, …) need of
 /// the scenario, or the `parallel` copy, that runs them: its arguments, loop, clock and limits,
-/// its log, its variables and its capture. `ScenarioExecution` is the one host.
+/// its log, its variables and its capture. The scenario execution (Execution/) is the one host.
 protocol StepHost: AnyObject, ArgumentResolver {
     var loop: EventLoop { get }
     var clock: ContinuousClock { get }
@@ -11,6 +11,8 @@ protocol StepHost: AnyObject, ArgumentResolver {
     var seed: UInt64 { get }
     /// The run's capture: a new listening port joins it, and wire checks read it.
     var wire: WireSession { get set }
+    /// The run's options.
+    var options: RunOptions { get }
     /// What `set` statements have set so far.
     var settings: Settings { get }
     /// `wait`, cut short by the scenario's deadline, and whether it was.

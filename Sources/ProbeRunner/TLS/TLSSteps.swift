@@ -8,42 +8,36 @@ import ProbeScript
 import Glibc
 #endif
 
-/// TLS on connections: the options of `connect … tls`, `listen … tls` and `starttls` made into
-/// a context, the handshake judged as part of the step that asks for it, `starttls` and
-/// `assert tls`.
-extension ScenarioExecution {
-    /// A TLS layer's settings and the context made from them.
-    struct TLSContext {
-        var setup: TLSSetup
-        var context: NIOSSLContext
-        /// The PEM file of the run-time certificate, when the server shows it.
-        var runtimeCertificatePath: String?
-    }
+/// TLS on connections, for the scenario or `parallel` copy that `host` is: the options of
+/// `connect … tls`, `listen … tls` and `starttls` made into a context, the handshake judged as
+/// part of the step that asks for it, `starttls` and `assert tls`.
+struct TLSSteps {
+    unowned let host: any StepHost
 
-    /// Resolves `options` for `role`: variables rendered, files read from the step's folder,
+    /// Resolves `options` for `role` toward `host` (a client's peer): variables rendered, files read from the step's folder,
     /// and, for a server named no certificate, the run-time one, written to a file of its own
     /// when `writesCertificate` (a listener's `{l.cert}`; the listener removes it).
-    func tlsContext(_ options: TLSOptions, role: Role, host: String?, writesCertificate: Bool = false,
+    func tlsContext(_ options: TLSOptions, role: Role, host peerHost: String?, writesCertificate: Bool = false,
                     _ statement: Statement) throws -> TLSContext {
         var setup = TLSSetup(role: role)
         setup.insecure = options.insecure
-        setup.version = try options.version.map { try resolve($0, "a TLS version (1.2 or 1.3)", TLSOptions.Version.init(rawValue:)) }
-        setup.applicationProtocols = options.applicationProtocols.map { $0.renderString(lookup) }
+        setup.version = try options.version.map { try host.resolve($0, "a TLS version (1.2 or 1.3)", TLSOptions.Version.init(rawValue:)) }
+        setup.applicationProtocols = options.applicationProtocols.map { $0.renderString(host.lookup) }
         var runtimeCertificatePath: String?
         switch role {
         case .client:
-            if options.clientCA != nil { throw failure(statement, "client-ca is an option of a TLS server, and this side is the client") }
+            if options.clientCA != nil { throw StepFailure(statement, "client-ca is an option of a TLS server, and this side is the client") }
             setup.trustRoots = try options.ca.map { try certificates($0, "ca", statement) }
             if let name = options.serverName {
-                setup.serverName = name.renderString(lookup)
-            } else if let host, (try? SocketAddress(ipAddress: host, port: 0)) == nil {
-                setup.serverName = host
+                setup.serverName = name.renderString(host.lookup)
+            } else if let peerHost, (try? SocketAddress(ipAddress: peerHost, port: 0)) == nil {
+                setup.serverName = peerHost
             } else {
-                setup.verifiedAddress = host
+                setup.verifiedAddress = peerHost
             }
         case .server:
             if options.insecure || options.ca != nil || options.serverName != nil {
-                throw failure(statement, "insecure, ca and sni are options of a TLS client, and this side is the server (client-ca asks clients for certificates)")
+                throw StepFailure(statement, "insecure, ca and sni are options of a TLS client, and this side is the server (client-ca asks clients for certificates)")
             }
             setup.trustRoots = try options.clientCA.map { try certificates($0, "client-ca", statement) }
         }
@@ -53,37 +47,37 @@ extension ScenarioExecution {
             do {
                 setup.privateKey = try NIOSSLPrivateKey(file: path, format: .pem)
             } catch {
-                throw failure(statement, "cannot read the private key \(path): \(Self.fileProblem(path, error))")
+                throw StepFailure(statement, "cannot read the private key \(path): \(Self.fileProblem(path, error))")
             }
         } else if role == .server {
             let runtime: RuntimeCertificate
-            do { runtime = try RuntimeCertificate.shared.get() } catch { throw failure(statement, "cannot make a certificate: \(error)") }
+            do { runtime = try RuntimeCertificate.shared.get() } catch { throw StepFailure(statement, "cannot make a certificate: \(error)") }
             setup.certificateChain = [runtime.certificate]
             setup.privateKey = runtime.privateKey
             if writesCertificate { runtimeCertificatePath = try writeRuntimeCertificate(runtime, statement) }
         }
         do {
-            return TLSContext(setup: setup, context: try setup.makeContext(keyLog: wire.keyLog), runtimeCertificatePath: runtimeCertificatePath)
+            return TLSContext(setup: setup, context: try setup.makeContext(keyLog: host.wire.keyLog), runtimeCertificatePath: runtimeCertificatePath)
         } catch {
-            throw failure(statement, "cannot set up TLS: \(error)")
+            throw StepFailure(statement, "cannot set up TLS: \(error)")
         }
     }
 
     /// A path as the scenario wrote it, relative to the folder of the step's file.
     func file(_ template: Template, _ statement: Statement) -> String {
-        ScenarioLoader.resolve(template.renderString(lookup), from: statement.location.file)
+        ScenarioLoader.resolve(template.renderString(host.lookup), from: statement.location.file)
     }
 
     private func certificates(_ template: Template, _ option: String, _ statement: Statement) throws -> [NIOSSLCertificate] {
         let path = file(template, statement)
         do {
             let certificates = try NIOSSLCertificate.fromPEMFile(path)
-            guard !certificates.isEmpty else { throw failure(statement, "\(option) \(path) holds no PEM certificate") }
+            guard !certificates.isEmpty else { throw StepFailure(statement, "\(option) \(path) holds no PEM certificate") }
             return certificates
         } catch let failure as StepFailure {
             throw failure
         } catch {
-            throw failure(statement, "cannot read the certificates of \(option) \(path): \(Self.fileProblem(path, error))")
+            throw StepFailure(statement, "cannot read the certificates of \(option) \(path): \(Self.fileProblem(path, error))")
         }
     }
 
@@ -95,10 +89,10 @@ extension ScenarioExecution {
     /// Writes the run-time certificate (public; no key) where captures go, for `{l.cert}`: a
     /// file for each listener, which removes it when it closes.
     private func writeRuntimeCertificate(_ runtime: RuntimeCertificate, _ statement: Statement) throws -> String {
-        let settings = options.capture
+        let capture = host.options.capture
         do {
-            try PrivateDirectory.prepare(settings.directory, tightened: settings.directoryIsDefault)
-            let path = joinPath(settings.directory, "localhost-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).pem")
+            try PrivateDirectory.prepare(capture.directory, tightened: capture.directoryIsDefault)
+            let path = joinPath(capture.directory, "localhost-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).pem")
             try Data(runtime.certificatePEM.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             return path
         } catch {
@@ -111,8 +105,8 @@ extension ScenarioExecution {
     func finishHandshake(_ session: TLSSession, on connection: ProbeConnection, within timeout: Duration,
                          expectFailure: Bool, _ statement: Statement) async throws {
         let loop = connection.channel.eventLoop
-        let started = clock.now
-        let (wait, byDeadline) = limit(max(timeout, .zero))
+        let started = host.clock.now
+        let (wait, byDeadline) = host.limit(max(timeout, .zero))
         let timer = loop.scheduleTask(in: wait.timeAmount) { session.watch.fail(TLSHandshakeFailure.TimedOut()) }
         do {
             let negotiated = try await session.watch.done.futureResult.get()
@@ -120,32 +114,32 @@ extension ScenarioExecution {
             try await loop.submit { session.noteAgreement(applicationProtocol: negotiated) }.get()
         } catch {
             timer.cancel()
-            let waited = clock.now - started
+            let waited = host.clock.now - started
             let words = try await loop.submit { TLSHandshakeFailure.explain(error, session, waited: wait) }.get()
             try? await connection.close(at: statement.location).get()
             if expectFailure {
-                record(statement, "\(connection.label): the TLS handshake failed as expected: \(words)")
+                host.record(statement, "\(connection.label): the TLS handshake failed as expected: \(words)")
                 return
             }
-            let deadline = byDeadline ? " (the scenario deadline of \(format(settings.deadline)) cut the wait)" : ""
-            throw failure(statement, "TLS handshake failed: \(words)\(deadline)", connection, waited: waited)
+            let deadline = byDeadline ? " (the scenario deadline of \(DurationFormat.short(host.settings.deadline)) cut the wait)" : ""
+            throw StepFailure(statement, "TLS handshake failed: \(words)\(deadline)", connection, waited: waited)
         }
         connection.tls = session
         if expectFailure {
-            throw failure(statement, "expected the TLS handshake to fail, but it succeeded: \(session.summary)", connection, waited: clock.now - started)
+            throw StepFailure(statement, "expected the TLS handshake to fail, but it succeeded: \(session.summary)", connection, waited: host.clock.now - started)
         }
-        record(statement, "\(connection.label): TLS handshake done as \(session.role.rawValue) in \(format(clock.now - started)): \(session.summary)")
+        host.record(statement, "\(connection.label): TLS handshake done as \(session.role.rawValue) in \(DurationFormat.short(host.clock.now - started)): \(session.summary)")
     }
 
     /// `starttls`: the client role on a connection the probe opened, the server role on one it
     /// accepted; bytes already read and not yet expected go to the TLS layer.
     func startTLS(_ options: TLSOptions, expectFailure: Bool, _ statement: Statement) async throws {
-        let connection = try target(statement)
-        guard connection.tls == nil else { throw failure(statement, "\(connection.label) already speaks TLS", connection) }
+        let connection = try host.target(statement, allowClosed: false)
+        guard connection.tls == nil else { throw StepFailure(statement, "\(connection.label) already speaks TLS", connection) }
         let role: Role = connection.connectedHost == nil ? .server : .client
         let tls = try tlsContext(options, role: role, host: connection.connectedHost, statement)
         let session = try await beginTLS(tls, on: connection)
-        try await finishHandshake(session, on: connection, within: settings.timeout, expectFailure: expectFailure, statement)
+        try await finishHandshake(session, on: connection, within: host.settings.timeout, expectFailure: expectFailure, statement)
     }
 
     /// Puts a TLS layer made from `tls` on `connection`, with the bytes its reader took and no
@@ -163,9 +157,9 @@ extension ScenarioExecution {
     /// `assert tls …` on the current connection's session.
     /// `assert tls …` judges the handshake, which stays known after the connection closed.
     func assertTLS(_ assertion: TLSAssertion, _ statement: Statement) throws {
-        let connection = try target(statement, allowClosed: true)
+        let connection = try host.target(statement, allowClosed: true)
         guard let session = connection.tls else {
-            throw failure(statement, "\(connection.label) does not speak TLS (open it with 'connect … tls', 'listen … tls' or 'starttls')", connection)
+            throw StepFailure(statement, "\(connection.label) does not speak TLS (open it with 'connect … tls', 'listen … tls' or 'starttls')", connection)
         }
         let (what, actual, holds): (String, String?, Bool)
         switch assertion {
@@ -173,24 +167,24 @@ extension ScenarioExecution {
             (what, actual) = ("version \(version.rawValue)", session.version)
             holds = actual == version.rawValue
         case .applicationProtocol(let name):
-            let expected = name.renderString(lookup)
+            let expected = name.renderString(host.lookup)
             (what, actual) = ("alpn \"\(expected)\"", session.applicationProtocol)
             holds = (actual ?? "") == expected
         case .cipher(let regex):
             (what, actual) = ("cipher \(regex.description)", session.cipher)
-            holds = actual.map { matches(regex, $0) } ?? false
+            holds = actual.map { matches(regex, $0, statement) } ?? false
         case .peerSubject(let regex):
             (what, actual) = ("peer subject \(regex.description)", session.peerSubject)
-            holds = actual.map { matches(regex, $0) } ?? false
+            holds = actual.map { matches(regex, $0, statement) } ?? false
         }
         guard holds else {
-            throw failure(statement, "expected TLS \(what), but it is \(actual.map { "\"\($0)\"" } ?? "none")", connection)
+            throw StepFailure(statement, "expected TLS \(what), but it is \(actual.map { "\"\($0)\"" } ?? "none")", connection)
         }
-        record(statement, "\(connection.label): TLS \(what): \(actual ?? "none")")
+        host.record(statement, "\(connection.label): TLS \(what): \(actual ?? "none")")
     }
 
-    private func matches(_ regex: RegexLiteral, _ text: String) -> Bool {
-        guard let compiled = try? run.regexCache.regex(regex, lookup) else { return false }
+    private func matches(_ regex: RegexLiteral, _ text: String, _ statement: Statement) -> Bool {
+        guard let compiled = try? host.compile(regex, statement) else { return false }
         return (try? compiled.regex.firstMatch(in: text)) != nil
     }
 }
