@@ -109,14 +109,16 @@ import Testing
     /// A long line is searched beside the run: a regex that backtracks over it still ends the
     /// wait on time, saying so, and one that does not reads the same line.
     @Test func readinessOnALongLineEndsOnTimeWhileItsRegexSearches() async throws {
-        // 3,000 zeros: about 1 s on the search thread, which it finishes after the test.
-        let long = #"spawn long "sh -c 'printf %03000d 0; echo; sleep 5'" ready when stdout "#
-        let searching = try await ScenarioHarness.run(long + #"/(?<name>[^ ]+) (?<size>\d+)/ within 300ms"#)
+        // 6,000 zeros: about 4 s on the search thread (the search is quadratic), which it
+        // finishes after the test; the second the wait allows is for the line to arrive on a
+        // busy machine (with 300 ms, it sometimes came after the wait had ended).
+        let long = #"spawn long "sh -c 'printf %06000d 0; echo; sleep 5'" ready when stdout "#
+        let searching = try await ScenarioHarness.run(long + #"/(?<name>[^ ]+) (?<size>\d+)/ within 1s"#)
         #expect(searching.failure?.kind == .environment)
-        searching.expectFailure(line: 1, containing: "'long' stdout did not match", "within 300ms; the regex was still searching a line of 3000 bytes")
+        searching.expectFailure(line: 1, containing: "'long' stdout did not match", "within 1s; the regex was still searching a line of 6000 bytes")
         let ready = try await ScenarioHarness.run(long + "/^0+$/ within 10s")
         ready.expectPassed()
-        #expect(ready.log.contains { $0.message.contains("stdout said \"\(String(repeating: "0", count: 3000))\"") }, "\(ready.log.map(\.message))")
+        #expect(ready.log.contains { $0.message.contains("stdout said \"\(String(repeating: "0", count: 6000))\"") }, "\(ready.log.map(\.message))")
     }
 
     @Test func aSubjectThatCrashesAtStartIsAnEnvironmentError() async throws {
