@@ -57,6 +57,17 @@ import Testing
             c: assert tls version = 1.3
             """)
         wrong.expectFailure(line: 5, containing: "expected TLS version 1.3, but it is \"1.2\"")
+        // The server's hello read in many pieces, through a proxy that slices it: the cipher
+        // suite (which BoringSSL does not tell) is still read from it.
+        let sliced = try await ScenarioHarness.run("""
+            listen l 127.0.0.1:0 tls
+            proxy p 127.0.0.1:0 to 127.0.0.1:{l.port}
+            p: slice 1..64 every 1ms downstream
+            connect c 127.0.0.1:{p.port} tls insecure
+            accept s on l
+            c: assert tls cipher /^TLS_(AES|CHACHA20)/
+            """)
+        sliced.expectPassed()
     }
 
     /// The steps above the TLS layer work as over TCP: random payloads, a slow read (whole
@@ -160,10 +171,11 @@ import Testing
     /// A peer that answers the ClientHello with plain text, one that closes during the
     /// handshake, and one that never answers: each fails the connect within its timeout, saying which.
     @Test func hostilePeersFailTheHandshakeInTime() async throws {
-        let garbage = try await TestPeer.start(.finAfter(Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8)))
+        let garbage = try await TestPeer.start(.finAfter(Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8)))
         defer { Task { await garbage.stop() } }
         let answered = try await ScenarioHarness.run("connect 127.0.0.1:{port} tls insecure timeout 2s", against: garbage)
-        answered.expectFailure(line: 1, containing: "the peer does not speak TLS: it answered \"HTTP/1.1 400 Bad Request")
+        // Its first 32 bytes, no more.
+        answered.expectFailure(line: 1, containing: "the peer does not speak TLS: it answered \"HTTP/1.1 400 Bad Request\\r\\nConten\"")
         let closing = try await TestPeer.start(.finAfter([]))
         defer { Task { await closing.stop() } }
         let closed = try await ScenarioHarness.run("connect 127.0.0.1:{port} tls insecure timeout 2s", against: closing)
@@ -175,6 +187,12 @@ import Testing
         let unanswered = try await ScenarioHarness.run("connect 127.0.0.1:{port} tls insecure timeout 300ms", against: silent)
         unanswered.expectFailure(line: 1, containing: "no TLS handshake within", "the peer sent nothing")
         #expect(ContinuousClock.now - started < .seconds(3))
+        // A whole handshake record holding the first byte of a message, then nothing: a peer
+        // that speaks TLS and stopped, not one that does not speak it.
+        let stalled = try await TestPeer.start(.dribble([0x16, 0x03, 0x03, 0x00, 0x01, 0x02], interval: .milliseconds(1)))
+        defer { Task { await stalled.stop() } }
+        let stopped = try await ScenarioHarness.run("connect 127.0.0.1:{port} tls insecure timeout 300ms", against: stalled)
+        stopped.expectFailure(line: 1, containing: "no TLS handshake within", "the peer stopped answering")
     }
 
     /// Over TLS `expect eof` wants close_notify and then FIN (close_notify alone is not the end

@@ -6,7 +6,9 @@ with close_notify and FIN (ENDING=close_notify), close_notify and FIN half a sec
 (ENDING=close_notify_late), a bidirectional shutdown (ENDING=bidirectional: close_notify, then a
 blocking wait for the probe's, then FIN), close_notify and then RST (ENDING=close_notify_rst),
 close_notify and a full close of the socket, as postfix does (ENDING=close_notify_close: what
-the probe sends after it is answered with RST by the kernel), or a bare FIN (ENDING=truncate).
+the probe sends after it is answered with RST by the kernel), or a bare FIN (ENDING=truncate);
+or it waits for the probe's close_notify, then writes below TLS and prints "reset" when the
+probe's socket was closed whole, "no reset" when it was not (ENDING=probe_closes).
 client PORT CA: connects, reads the greeting, sends STARTTLS, reads "220 ready", upgrades
 trusting CA for localhost, sends "hello", prints the answer and closes.
 """
@@ -45,6 +47,21 @@ def server(cert, key, ending, port="0"):
     secure = context.wrap_socket(connection, server_side=True)
     line = read_line(secure).rstrip(b"\r\n")
     secure.sendall(b"250 over TLS: " + line + b"\r\n")
+    if ending == "probe_closes":
+        # Waits for the probe's close_notify (a read of nothing), then writes below TLS: a
+        # socket the probe closed whole answers with RST, and says so on stdout.
+        while secure.recv(4096):
+            pass
+        time.sleep(0.3)
+        try:
+            # The kernel answers the first write with RST; the next ones fail with it.
+            for _ in range(3):
+                socket.socket.sendall(secure, b"late\r\n")
+                time.sleep(0.2)
+            print("no reset", flush=True)
+        except (ConnectionResetError, BrokenPipeError):
+            print("reset", flush=True)
+        return
     if ending == "bidirectional":
         # Python's unwrap() in blocking mode: close_notify, then wait for the peer's (10 s at most).
         plain = secure.unwrap()
