@@ -5,13 +5,16 @@ import Testing
 /// How a send is cut into writes and logged, at the edges: what --var can make of a count,
 /// the longest write list logged whole, the rate's piece size, the seed noted once.
 @Suite(.serialized) struct SendPlanTests {
-    @Test func aChunkSizeOrSplitOffsetOfZeroFromAVariableFails() async throws {
+    @Test func aChunkFrameOrSplitOffsetOfZeroFromAVariableFails() async throws {
         let peer = try await TestPeer.start(.silent)
         defer { Task { await peer.stop() } }
         let chunks = try await ScenarioHarness.run("connect 127.0.0.1:{port}\nsend \"abc\" in chunks of {n}", against: peer, variables: ["n": "0"])
         chunks.expectFailure(line: 2, containing: "a chunk size must be at least 1")
         let split = try await ScenarioHarness.run("connect 127.0.0.1:{port}\nsend \"abc\" split at {n},2", against: peer, variables: ["n": "0"])
         split.expectFailure(line: 2, containing: "split offsets start at 1, not 0")
+        // As the parser says of `in frames of 0` (it once sent one frame; fragmenting by 0 would trap).
+        let frames = try await ScenarioHarness.run("connect 127.0.0.1:{port}\nsend text \"abc\" in frames of {n}", against: peer, variables: ["n": "0"])
+        frames.expectFailure(line: 2, containing: "a frame holds at least 1 byte")
     }
 
     /// Up to 24 writes are logged one by one; past that the middle is elided.

@@ -224,6 +224,7 @@ extension ScenarioExecution {
             }
         case .webSocket(let frame):
             let framesOf = try step.framesOf.map { try resolve($0, "a size", Quantity.size) }
+            if framesOf == 0 { throw failure(statement, "a frame holds at least 1 byte") }
             return .bytes(try webSocketSteps.frame(frame, framesOf: framesOf, on: try target(statement), statement))
         case .random(let size):
             let count = try resolve(size, "a size", Quantity.size)
