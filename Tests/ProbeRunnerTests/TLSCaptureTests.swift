@@ -239,23 +239,6 @@ struct TLSCaptureTests {
         #expect(provoked.log.contains { $0.message.contains("wire from peer: no RST was sent of its own (a RST not counted: provoked by the ") }, "\(provoked.log.map(\.message))")
         let owned = try await run(closing + "assert wire from peer rst", directory: directory.path)
         owned.expectFailure(line: 15, containing: "wire from peer: no RST was sent of its own")
-
-        // The probe's own `close` closes its socket whole, below TLS too: the peer, which
-        // waits for the probe's close_notify and then writes in the clear, is answered RST.
-        let probeCloses = try await run("""
-            set timeout 5s
-            spawn peer "python3 \(TLSTests.peerScript) server \(server.certificate) \(server.key) probe_closes" ready when stdout /^(?<pport>[0-9]+)$/ within 10s
-            connect 127.0.0.1:{pport}
-            expect line /^220 /
-            send line "STARTTLS"
-            expect line "220 ready"
-            starttls ca "\(authority.rootPath)" sni "localhost"
-            send line "hi"
-            expect line "250 over TLS: hi"
-            close
-            expect stdout peer line "reset"
-            """, directory: directory.path)
-        probeCloses.expectPassed()
     }
 
     /// `$SSLKEYLOGFILE` gets every line as it comes, in a file made 0600; the run keeps them

@@ -195,6 +195,30 @@ import Testing
         stopped.expectFailure(line: 1, containing: "no TLS handshake within", "the peer stopped answering")
     }
 
+    /// The probe's socket closes whole, below TLS too, however TLS ends: the probe's own
+    /// `close`, and the TLS layer's close on bytes that are no TLS record, before and after the
+    /// peer's close_notify was answered (which closes only the output). The STARTTLS peer then
+    /// writes in the clear, and prints "reset" when the kernel answered with RST.
+    @Test func theSocketClosesWholeHoweverTLSEnds() async throws {
+        let folder = try Certificates()
+        let server = try folder.authority.issue("server")
+        for (ending, close) in [("probe_closes", "close\n"), ("garbage", ""), ("close_notify_garbage", "")] {
+            let result = try await ScenarioHarness.run("""
+                set timeout 5s
+                spawn peer "python3 \(Self.peerScript) server \(server.certificate) \(server.key) \(ending)" ready when stdout /^(?<pport>[0-9]+)$/ within 10s
+                connect 127.0.0.1:{pport}
+                expect line /^220 /
+                send line "STARTTLS"
+                expect line "220 ready"
+                starttls ca "\(folder.authority.rootPath)" sni "localhost"
+                send line "hi"
+                expect line "250 over TLS: hi"
+                \(close)expect stdout peer line "reset"
+                """)
+            #expect(result.failure == nil, "\(ending): \(result.failure?.message ?? "")")
+        }
+    }
+
     /// Over TLS `expect eof` wants close_notify and then FIN (close_notify alone is not the end
     /// yet); a bare FIN fails it and passes `expect close`; close_notify and then RST is a reset.
     /// The peer's close_notify is answered at once: Python's blocking `unwrap()` waits for the

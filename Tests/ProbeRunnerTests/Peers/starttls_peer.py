@@ -7,8 +7,9 @@ with close_notify and FIN (ENDING=close_notify), close_notify and FIN half a sec
 blocking wait for the probe's, then FIN), close_notify and then RST (ENDING=close_notify_rst),
 close_notify and a full close of the socket, as postfix does (ENDING=close_notify_close: what
 the probe sends after it is answered with RST by the kernel), or a bare FIN (ENDING=truncate);
-or it waits for the probe's close_notify, then writes below TLS and prints "reset" when the
-probe's socket was closed whole, "no reset" when it was not (ENDING=probe_closes).
+or it waits for the probe's close_notify (ENDING=probe_closes), or sends bytes that are no TLS
+record (ENDING=garbage), then writes below TLS and prints "reset" when the probe's socket was
+closed whole, "no reset" when it was not.
 client PORT CA: connects, reads the greeting, sends STARTTLS, reads "220 ready", upgrades
 trusting CA for localhost, sends "hello", prints the answer and closes.
 """
@@ -47,11 +48,25 @@ def server(cert, key, ending, port="0"):
     secure = context.wrap_socket(connection, server_side=True)
     line = read_line(secure).rstrip(b"\r\n")
     secure.sendall(b"250 over TLS: " + line + b"\r\n")
-    if ending == "probe_closes":
-        # Waits for the probe's close_notify (a read of nothing), then writes below TLS: a
-        # socket the probe closed whole answers with RST, and says so on stdout.
-        while secure.recv(4096):
+    if ending == "close_notify_garbage":
+        # close_notify, which the probe answers, then bytes that are no TLS record.
+        secure.setblocking(False)
+        try:
+            secure.unwrap()
+        except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
             pass
+        secure.setblocking(True)
+        ending = "garbage"
+    if ending in ("probe_closes", "garbage"):
+        # Waits for the probe's close_notify (a read of nothing), or writes bytes that are no
+        # TLS record, which the probe's TLS layer refuses by closing; then writes below TLS: a
+        # socket the probe closed whole answers with RST, and says so on stdout.
+        if ending == "garbage":
+            time.sleep(0.3)  # the answer read first
+            socket.socket.sendall(secure, b"not a TLS record\r\n")
+        else:
+            while secure.recv(4096):
+                pass
         time.sleep(0.3)
         try:
             # The kernel answers the first write with RST; the next ones fail with it.
