@@ -7,8 +7,9 @@ import Glibc
 
 /// An activated libpcap handle on one interface: the kernel ring that captured packets land in.
 ///
-/// Setting up a ring clears every page of it (about 70 ms for 256 MiB, near a second when the
-/// memory is cold), so the process keeps one and every capture shares it (`SharedCaptureRing`).
+/// Setting up a ring clears every page of it (tens of milliseconds for 256 MiB, near a second
+/// when the memory is cold: BENCHMARKS.md 4), so the process keeps one and every capture shares
+/// it (`SharedCaptureRing`).
 /// Its kernel filter keeps nothing until a capture watches a port.
 final class CaptureRing: @unchecked Sendable {
     let interface: String

@@ -135,7 +135,7 @@ public enum PacketDecoder {
     }
 
     /// Dotted decimal, written digit by digit: at most 15 bytes, so a small string that needs
-    /// no allocation (formatting each octet as a String and joining them cost 15% of
+    /// no allocation (formatting each octet as a String and joining them cost a good share of
     /// re-reading a capture for a wire check).
     private static func ipv4(_ bytes: UnsafeRawBufferPointer, at start: Int) -> String {
         String(unsafeUninitializedCapacity: 15) { text in

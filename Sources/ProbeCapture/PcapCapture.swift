@@ -32,7 +32,7 @@ public final class PcapCapture: @unchecked Sendable {
 
     /// Immediate mode gives each packet a ring slot of the snap length. An IP packet is at most
     /// 65535 bytes, so 65600 (with link headers) cuts nothing; 262144 left a quarter as many
-    /// slots and dropped 719 packets of a 256 MiB loopback transfer.
+    /// slots and dropped packets of a 256 MiB loopback transfer (BENCHMARKS.md 4).
     public static let fullSnapLength = 65_600
     /// The shortest snap length that keeps every header whole: link (with VLAN tags), IP with
     /// options and TCP with options fit in 160 bytes.

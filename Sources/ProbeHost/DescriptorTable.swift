@@ -4,9 +4,9 @@ import Glibc
 
 /// The kernel's table of this process's descriptors, grown ahead of need. Linux grows it, to the
 /// next power of two, when a descriptor past its end is opened, and in a process with more than
-/// one thread the thread that opens it then waits for an RCU grace period: 5 to 16 ms on the
-/// machine measured, at descriptors 64, 128, 256 and each power of two on
-/// (bench/fd-table-growth.c). An event loop that opens a connection then stalls, and a split's
+/// one thread the thread that opens it then waits for an RCU grace period, milliseconds long,
+/// at descriptors 64, 128, 256 and each power of two on (bench/fd-table-growth.c, BENCHMARKS.md
+/// 3a). An event loop that opens a connection then stalls, and a split's
 /// gap, a `within` or an `every` beside it comes out late. Grown while the process has one
 /// thread, the table costs no such wait; once threads run, growing it stalls once, where the
 /// caller chooses, instead of during a step.

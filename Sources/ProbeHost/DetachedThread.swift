@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Runs a blocking loop on a thread of its own that nobody joins, like Foundation's `Thread`
-/// without linking Foundation (whose loading costs every start of tcpprobe about 4 ms).
+/// without linking Foundation (whose loading would cost every start of tcpprobe: BENCHMARKS.md 6).
 public enum DetachedThread {
     private final class Body {
         let run: @Sendable () -> Void

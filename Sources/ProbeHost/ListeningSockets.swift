@@ -25,8 +25,8 @@ public enum ListeningSockets {
 
     /// The ports of every listening TCP socket, IPv4 and IPv6, from a netlink sock_diag dump
     /// (what `ss -lt` asks). Asking for listeners only, the kernel walks only its table of
-    /// listeners, however many connections there are: reading /proc/net/tcp took about 22 ms
-    /// with 8,000 sockets open. nil when the dump cannot be made.
+    /// listeners, however many connections there are, where reading /proc/net/tcp takes time in
+    /// proportion to every socket open. nil when the dump cannot be made.
     public static func listeningPortsBySockDiag() -> Set<Int>? {
         var ports = Set<Int>()
         let dumped = SocketTable.forEach(states: 1 << UInt32(SocketTable.Entry.listenState)) { ports.insert($0.localPort) }

@@ -1,8 +1,8 @@
 /// Rewrites a regex pattern so that runs of plain literal characters are `\Q...\E` quotes.
 ///
-/// The pattern means the same; only compiling it gets faster. Swift's regex parser spends about
-/// 2 µs on each literal character it lexes as an atom, and a quote is lexed as one atom: a
-/// 1,000-line scenario with 250 regexes checks in about 10 ms less. Quoting is conservative:
+/// The pattern means the same; only compiling it gets faster. Swift's regex parser spends
+/// microseconds on each literal character it lexes as an atom, and a quote is lexed as one
+/// atom: `check` of a long scenario full of regexes gets faster (BENCHMARKS.md 6). Quoting is conservative:
 /// anything the scanner is unsure of is copied as written, which is always correct.
 /// - Only ASCII letters, digits, spaces and inert punctuation join a run, never inside a
 ///   character class, a group's header, a `{...}` quantifier or right after an escape.

@@ -22,7 +22,7 @@ final class RegexSearch: @unchecked Sendable {
 
     /// Texts of at most this many bytes are searched on the loop: the hop to a thread and back
     /// costs more than the search, and even a regex that backtracks from every start takes
-    /// about 2 ms here.
+    /// milliseconds at most.
     static let inlineLimit = 256
 
     /// The line or text message judged, taken from the stream (`size` bytes of it, its
