@@ -214,6 +214,17 @@ import Testing
             s: expect text any
             """)
         over.expectFailure(line: 9, containing: "a frame over max-message")
+        // A fragmented message counts its fragments together: 3 + 2 bytes pass, 3 + 3 fail.
+        let fragmented = try await ScenarioHarness.run("set max-message 5\n" + Self.upgradedByHand + """
+            c: send hex"01 83 00 00 00 00 31 32 33 80 82 00 00 00 00 34 35"
+            s: expect text "12345"
+            """)
+        fragmented.expectPassed()
+        let fragmentedOver = try await ScenarioHarness.run("set max-message 5\n" + Self.upgradedByHand + """
+            c: send hex"01 83 00 00 00 00 31 32 33 80 83 00 00 00 00 34 35 36"
+            s: expect text any
+            """)
+        fragmentedOver.expectFailure(line: 9, containing: "a fragmented message over max-message 5 bytes")
     }
 
     /// A message decoded from the same read as the one an expect took, and never expected, is
