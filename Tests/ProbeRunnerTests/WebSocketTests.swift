@@ -227,6 +227,18 @@ import Testing
         fragmentedOver.expectFailure(line: 9, containing: "a fragmented message over max-message 5 bytes")
     }
 
+    /// A message of exactly a large max-message (over the 256 KiB the probe reads ahead
+    /// unasked) is read whole: an expect waiting on it reads on until the frame and its longest
+    /// header (14 bytes: masked, an 8-byte length) have arrived.
+    @Test func aMessageOfALargeMaxMessageIsReadWhole() async throws {
+        let result = try await ScenarioHarness.run("set max-message 1MiB\n" + Self.upgradedByHand + """
+            c: send hex"82 ff 00 00 00 00 00 10 00 00 00 00 00 00"
+            c: send random 1MiB
+            s: expect binary bytes 1048576
+            """)
+        result.expectPassed()
+    }
+
     /// A message decoded from the same read as the one an expect took, and never expected, is
     /// unread like bytes: noted, or under `set unread fail` a failure.
     @Test func aDecodedMessageNoExpectReadIsUnread() async throws {
