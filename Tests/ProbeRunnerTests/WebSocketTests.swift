@@ -29,6 +29,10 @@ import Testing
             send text "ping me"
             expect ping "are you there"
             send pong "are you there"
+            set websocket auto-pong on
+            send text "ping me"
+            expect ping "are you there"
+            send pong "are you there"
             send text "x" split at 2
             expect text contains "x"
             send text "hello world" in frames of 4
