@@ -231,6 +231,19 @@ import Testing
         fragmentedOver.expectFailure(line: 9, containing: "a fragmented message over max-message 5 bytes")
     }
 
+    /// A ping that comes after the probe sent its close frame is answered as any other (a pong
+    /// is a control frame, which may follow a close: RFC 6455 §5.5.1), not taken for a flood;
+    /// the peer's close that follows passes `expect close`.
+    @Test func aPingAfterTheProbesCloseIsNoFlood() async throws {
+        let result = try await ScenarioHarness.run(Self.upgradedByHand + """
+            s: send close 1000
+            c: expect hex"88 02 03 e8"
+            c: send hex"89 80 00 00 00 00 88 82 00 00 00 00 03 e8"
+            s: expect close 1000
+            """)
+        result.expectPassed()
+    }
+
     /// A message of exactly a large max-message (over the 256 KiB the probe reads ahead
     /// unasked) is read whole: an expect waiting on it reads on until the frame and its longest
     /// header (14 bytes: masked, an 8-byte length) have arrived.
