@@ -30,6 +30,16 @@ def read_line(sock):
     return line
 
 
+def send_close_notify(secure):
+    """close_notify, without waiting for the probe's (a blocking unwrap would)."""
+    secure.setblocking(False)
+    try:
+        secure.unwrap()
+    except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
+        pass
+    secure.setblocking(True)
+
+
 def server(cert, key, ending, port="0"):
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
@@ -50,12 +60,7 @@ def server(cert, key, ending, port="0"):
     secure.sendall(b"250 over TLS: " + line + b"\r\n")
     if ending == "close_notify_garbage":
         # close_notify, which the probe answers, then bytes that are no TLS record.
-        secure.setblocking(False)
-        try:
-            secure.unwrap()
-        except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
-            pass
-        secure.setblocking(True)
+        send_close_notify(secure)
         ending = "garbage"
     if ending in ("probe_closes", "garbage"):
         # Waits for the probe's close_notify (a read of nothing), or writes bytes that are no
@@ -85,13 +90,7 @@ def server(cert, key, ending, port="0"):
             pass
         return
     if ending != "truncate":
-        # close_notify, without waiting for the probe's (a blocking unwrap would).
-        secure.setblocking(False)
-        try:
-            secure.unwrap()
-        except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
-            pass
-        secure.setblocking(True)
+        send_close_notify(secure)
         if ending == "close_notify_late":
             time.sleep(0.5)
         if ending == "close_notify_close":
