@@ -33,7 +33,7 @@ final class ScenarioExecution {
     var runRecord: RunRecord
     /// Its capture and wire checks; a `parallel` copy shares its parent's. Each init sets it: a
     /// default value would make every copy a session of its own first, which reads the whole
-    /// environment (see BENCHMARKS.md 2a).
+    /// environment (bench/HISTORY.md 2, "A copy's set-up").
     var wire: WireSession
 
     /// Which copy of a `parallel` block this is, and where it records its expect latencies;
