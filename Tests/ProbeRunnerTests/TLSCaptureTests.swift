@@ -201,20 +201,7 @@ struct TLSCaptureTests {
         let server = try authority.issue("server")
         /// The STARTTLS peer's exchange up to its close, which `ending` says how it makes.
         func exchange(ending: String) -> String {
-            """
-            set capture on
-            set timeout 5s
-            spawn peer "python3 \(TLSTests.peerScript) server \(server.certificate) \(server.key) \(ending)" ready when stdout /^(?<pport>[0-9]+)$/ within 10s
-            connect 127.0.0.1:{pport}
-            expect line /^220 /
-            send line "STARTTLS"
-            expect line "220 ready"
-            starttls ca "\(authority.rootPath)" sni "localhost"
-            send line "hi"
-            expect line "250 over TLS: hi"
-            expect eof
-
-            """
+            "set capture on\n" + TLSTests.startTLSExchange(ending: ending, server, ca: authority.rootPath) + "expect eof\n"
         }
         let startTLS = try await run(exchange(ending: "close_notify") + """
             assert wire from probe terminator crlf

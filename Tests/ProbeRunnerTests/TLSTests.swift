@@ -203,18 +203,8 @@ import Testing
         let folder = try Certificates()
         let server = try folder.authority.issue("server")
         for (ending, close) in [("probe_closes", "close\n"), ("garbage", ""), ("close_notify_garbage", "")] {
-            let result = try await ScenarioHarness.run("""
-                set timeout 5s
-                spawn peer "python3 \(Self.peerScript) server \(server.certificate) \(server.key) \(ending)" ready when stdout /^(?<pport>[0-9]+)$/ within 10s
-                connect 127.0.0.1:{pport}
-                expect line /^220 /
-                send line "STARTTLS"
-                expect line "220 ready"
-                starttls ca "\(folder.authority.rootPath)" sni "localhost"
-                send line "hi"
-                expect line "250 over TLS: hi"
-                \(close)expect stdout peer line "reset"
-                """)
+            let exchange = Self.startTLSExchange(ending: ending, server, ca: folder.authority.rootPath)
+            let result = try await ScenarioHarness.run(exchange + close + #"expect stdout peer line "reset""#)
             #expect(result.failure == nil, "\(ending): \(result.failure?.message ?? "")")
         }
     }
@@ -231,18 +221,8 @@ import Testing
                      ("bidirectional", "eof within 2s", true), ("close_notify_rst", "eof", false), ("close_notify_rst", "close", true),
                      ("close_notify_rst", "reset", true)]
         for (ending, expectation, passes) in cases {
-            let result = try await ScenarioHarness.run("""
-                set timeout 5s
-                spawn peer "python3 \(Self.peerScript) server {cert} {key} \(ending)" ready when stdout /^(?<pport>[0-9]+)$/ within 10s
-                connect 127.0.0.1:{pport}
-                expect line /^220 /
-                send line "STARTTLS"
-                expect line "220 ready"
-                starttls ca "{ca}" sni "localhost"
-                send line "hi"
-                expect line "250 over TLS: hi"
-                expect \(expectation)
-                """, variables: ["ca": certificates.authority.rootPath, "cert": server.certificate, "key": server.key])
+            let exchange = Self.startTLSExchange(ending: ending, server, ca: certificates.authority.rootPath)
+            let result = try await ScenarioHarness.run(exchange + "expect \(expectation)")
             if passes {
                 result.expectPassed()
             } else if ending == "truncate" {
@@ -291,6 +271,23 @@ import Testing
             expect exit client code 0
             """, variables: variables)
         passing.expectPassed()
+    }
+
+    /// The STARTTLS peer (Peers/starttls_peer.py) started with `ending`, its way of ending, and
+    /// the exchange up to its first answer over TLS: nine lines a test goes on from.
+    static func startTLSExchange(ending: String, _ server: (certificate: String, key: String), ca: String) -> String {
+        """
+        set timeout 5s
+        spawn peer "python3 \(peerScript) server \(server.certificate) \(server.key) \(ending)" ready when stdout /^(?<pport>[0-9]+)$/ within 10s
+        connect 127.0.0.1:{pport}
+        expect line /^220 /
+        send line "STARTTLS"
+        expect line "220 ready"
+        starttls ca "\(ca)" sni "localhost"
+        send line "hi"
+        expect line "250 over TLS: hi"
+
+        """
     }
 
     static let peerScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/starttls_peer.py").path
