@@ -198,6 +198,22 @@ import Testing
         try await serving("01 02 63 c3 80 01 21", "expect text any").expectFailure(line: 4, containing: "a text message that is not valid UTF-8")
     }
 
+    /// The probe answers a close frame once: a peer that sends two gets one close back, and
+    /// after the probe's own close the peer's close is not answered.
+    @Test func theProbeSendsOneCloseFrame() async throws {
+        for steps in ["expect close 1000\nexpect close 1000", "send close 1000\nexpect close 1000\nexpect close 1000"] {
+            let result = try await ScenarioHarness.run("""
+                set timeout 5s
+                spawn server "python3 \(Self.peer) raw-reader 880203e8880203e8" ready when stdout /^(?<wport>[0-9]+)$/ within 10s
+                connect ws://127.0.0.1:{wport}/
+                \(steps)
+                close
+                expect stdout server line "received opcodes: 8"
+                """)
+            result.expectPassed()
+        }
+    }
+
     /// `expect binary bytes N` takes a binary message of exactly N bytes.
     @Test func aBinaryMessageOfALength() async throws {
         let steps = Self.upgradedByHand + #"c: send hex"82 83 00 00 00 00 01 02 03""# + "\n"

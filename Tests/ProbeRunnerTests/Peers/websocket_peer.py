@@ -9,6 +9,8 @@ a message in fragments, prints each message it receives, and closes with 1000 wh
 raw-server HEX [REPEATED COUNT]: a server that answers the upgrade itself (no library), then
 sends the bytes HEX as they are (frames that break the rules), then the bytes REPEATED COUNT
 times (a flood), and waits, never reading.
+raw-reader HEX: as raw-server, then reads the client's frames until it closes (at most 5 s)
+and prints their opcodes, "received opcodes: 8" for one close frame.
 """
 import asyncio
 import base64
@@ -55,7 +57,8 @@ async def client(port):
                 break
 
 
-def raw_server(frames, repeated="", count="0"):
+def upgraded_by_hand():
+    """The connection of a client whose upgrade this server answered itself."""
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen()
@@ -68,9 +71,33 @@ def raw_server(frames, repeated="", count="0"):
     key = [line.split(b":", 1)[1].strip() for line in request.split(b"\r\n") if line.lower().startswith(b"sec-websocket-key:")][0]
     accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
     connection.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+    return connection
+
+
+def raw_server(frames, repeated="", count="0"):
+    connection = upgraded_by_hand()
     connection.sendall(bytes.fromhex(frames))
     connection.sendall(bytes.fromhex(repeated) * int(count))
     time.sleep(5)
+
+
+def raw_reader(frames):
+    connection = upgraded_by_hand()
+    connection.sendall(bytes.fromhex(frames))
+    connection.settimeout(5)
+    received = b""
+    try:
+        while chunk := connection.recv(4096):
+            received += chunk
+    except (socket.timeout, ConnectionResetError):
+        pass
+    opcodes = []
+    # Frames of at most 125 payload bytes, as control frames are: a 2-byte header, a mask.
+    while len(received) >= 2:
+        length = received[1] & 0x7F
+        opcodes.append(str(received[0] & 0x0F))
+        received = received[2 + (4 if received[1] & 0x80 else 0) + length:]
+    print("received opcodes: " + " ".join(opcodes), flush=True)
 
 
 if __name__ == "__main__":
@@ -78,5 +105,7 @@ if __name__ == "__main__":
         asyncio.run(server(*sys.argv[2:4]))
     elif sys.argv[1] == "raw-server":
         raw_server(*sys.argv[2:5])
+    elif sys.argv[1] == "raw-reader":
+        raw_reader(sys.argv[2])
     else:
         asyncio.run(client(sys.argv[2]))
