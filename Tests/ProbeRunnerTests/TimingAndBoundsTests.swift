@@ -21,24 +21,6 @@ import Testing
         #expect(waited < .milliseconds(600), "the timeout fired \(waited - .milliseconds(300)) late")
     }
 
-    /// A connection's expects share one timer, which a matched expect leaves set for its own
-    /// deadline: an expect after it times out at its own timeout, shorter or longer.
-    @Test(arguments: [(first: "5s", second: 300), (first: "200ms", second: 700)])
-    func anExpectAfterAMatchedOneTimesOutAtItsOwnTimeout(first: String, second: Int) async throws {
-        let peer = try await TestPeer.start(.echo)
-        defer { Task { await peer.stop() } }
-        let result = try await ScenarioHarness.run("""
-            connect 127.0.0.1:{port}
-            send line "ping"
-            expect line "ping" within \(first)
-            expect line "never" within \(second)ms
-            """, against: peer)
-        result.expectFailure(line: 4, containing: "timed out after \(second)ms waiting for line \"never\"")
-        let waited = try #require(result.failure?.waited)
-        #expect(waited >= .milliseconds(second))
-        #expect(waited < .milliseconds(second) + .seconds(1), "the timeout fired \(waited - .milliseconds(second)) late")
-    }
-
     @Test func aFloodWithoutTerminatorFailsAtMaxLineWithBoundedMemory() async throws {
         let peer = try await TestPeer.start(.flood(limit: 1024 * 1024 * 1024))
         defer { Task { await peer.stop() } }

@@ -120,7 +120,7 @@ extension ScenarioExecution {
         } catch var failure as StepFailure {
             let dropped = await watch.droppedUnread()
             if dropped > 0 {
-                failure.message += "\n(the watch dropped the oldest \(dropped) bytes no expect had read: it keeps \(InboundHandler.watchLimit / 1024) KiB a direction)"
+                failure.message += "\n(the watch dropped the oldest \(dropped) bytes no expect had read: it keeps \(ExpectQueue.watchLimit / 1024) KiB a direction)"
             }
             throw failure
         }

@@ -15,7 +15,7 @@ final class ProxyPump: ChannelInboundHandler, @unchecked Sendable {
 
     let direction: ProxyDirection
     /// The expects' view of what passed.
-    let watch = InboundHandler()
+    let watch = ExpectQueue()
     var faults: ProxyFaults
     /// The leg it writes to, once both legs are up.
     var target: Channel?
@@ -62,7 +62,7 @@ final class ProxyPump: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
-        watch.observe(bytes)
+        watch.receive(bytes, keepingAtMost: ExpectQueue.watchLimit)
         onRead?(bytes)
         // A stopped direction reads on for its watch and drops what it reads.
         guard !targetShut else { return }
@@ -108,7 +108,7 @@ final class ProxyPump: ChannelInboundHandler, @unchecked Sendable {
     private func sourceEnd(_ end: InboundEnd) {
         guard sourceEnded == nil else { return }
         sourceEnded = end
-        watch.observeEnd(end)
+        watch.finish(end)
         onEnd?(end)
         if end == .reset {
             stop()

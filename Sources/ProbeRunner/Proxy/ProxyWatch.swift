@@ -15,19 +15,19 @@ final class ProxyWatch: ExpectSource, @unchecked Sendable {
     }
 
     func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount, decided: @escaping @Sendable (MatchOutcome) -> Void) {
-        let handler = pump.watch
+        let watch = pump.watch
         let loop = eventLoop
-        loop.execute { handler.expect(matcher, timeout: timeout, on: loop, decided: decided) }
+        loop.execute { watch.expect(matcher, timeout: timeout, on: loop, decided: decided) }
     }
 
     func recentBytes() async -> (bytes: [UInt8], total: Int) {
-        let handler = pump.watch
-        return (try? await eventLoop.submit { (handler.recent.bytes, handler.recent.total) }.get()) ?? ([], 0)
+        let watch = pump.watch
+        return (try? await eventLoop.submit { (watch.recent.bytes, watch.recent.total) }.get()) ?? ([], 0)
     }
 
     /// Bytes the watch dropped unread, over its limit.
     func droppedUnread() async -> Int {
-        let handler = pump.watch
-        return (try? await eventLoop.submit { handler.droppedUnread }.get()) ?? 0
+        let watch = pump.watch
+        return (try? await eventLoop.submit { watch.droppedUnread }.get()) ?? 0
     }
 }

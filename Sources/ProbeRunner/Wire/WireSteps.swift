@@ -113,7 +113,7 @@ struct WireSteps {
     /// probe stops reading on its own once its high-water mark of unread bytes is reached.
     private func whyTheProbeStoppedReading(_ connection: ProbeConnection) async -> String {
         guard let (asked, onItsOwn) = try? await connection.onLoop({ ($0.pausedByScenario, $0.stoppedAtHighWater) }), onItsOwn else { return "" }
-        let mark = "it stops reading on its own at \(InboundHandler.highWaterMark / 1024)KiB of bytes no expect has read"
+        let mark = "it stops reading on its own at \(ExpectQueue.highWaterMark / 1024)KiB of bytes no expect has read"
         return asked ? " (by `pause reading` or `read slowly`, and also because \(mark))"
             : " (not asked for by `pause reading` or `read slowly`: \(mark), its high-water mark)"
     }

@@ -1,0 +1,172 @@
+import NIOCore
+import ProbeFraming
+import Synchronization
+
+/// What a connection, or one direction of a proxy, received and no expect has consumed, and
+/// the one expect waiting on it: the bytes, how the stream ended, and the timer that times the
+/// expect out. It decides the expect whenever bytes or the end arrive. It reads no socket
+/// (`InboundHandler` feeds a connection's, `ProxyPump` a watch's), so tests drive it on an
+/// `EmbeddedEventLoop`, advancing the loop's clock. Touched on its loop only.
+final class ExpectQueue: @unchecked Sendable {
+    /// Unconsumed bytes kept even when no expectation asks for them.
+    static let highWaterMark = 256 * 1024
+    /// What a proxy's watch keeps for its expects.
+    static let watchLimit = 1 << 20
+
+    /// The expectation waiting for bytes: a class, so an idle connection holds a reference, not
+    /// a matcher's room (ten thousand idle `parallel` copies each hold one connection).
+    private final class Pending {
+        var matcher: ExpectationMatcher
+        let deadline: NIODeadline
+        let decided: (MatchOutcome) -> Void
+
+        init(matcher: ExpectationMatcher, deadline: NIODeadline, decided: @escaping (MatchOutcome) -> Void) {
+            self.matcher = matcher
+            self.deadline = deadline
+            self.decided = decided
+        }
+    }
+
+    /// Told, on the loop, when what the reader may read has changed: an expect was decided (it
+    /// consumed bytes) or began waiting (it may need more than the high-water mark).
+    var onChange: () -> Void = {}
+
+    /// The one timer for the expects' timeouts, and when it fires. A decided expect leaves it
+    /// set: the next expect's deadline is usually later, so the timer, when it fires, sets itself
+    /// again for that deadline instead of each expect scheduling and cancelling one (a cancel
+    /// searches every timer of the loop).
+    private var timer: (deadline: NIODeadline, task: Scheduled<Void>)?
+    /// Decides the pending expect again when a regex search it started has finished, from
+    /// the search thread: made at the first expect, as every expect takes it.
+    private var wakeUp: (@Sendable () -> Void)?
+    private var buffer = ByteBuffer()
+    private var pending: Pending?
+    private(set) var end: InboundEnd?
+    /// Set once the peer has closed (FIN, RST, or an error): read from any thread.
+    private let peerClosed = Atomic<Bool>(false)
+    private(set) var recent = RecentBytes()
+    /// Bytes dropped unread over a watch's limit (`receive(_:keepingAtMost:)`).
+    private(set) var droppedUnread = 0
+
+    /// Bytes received: the pending expect is decided on them. With `limit` (a proxy's watch,
+    /// which must not hold the stream back) it keeps at most that many unread bytes while no
+    /// expect waits, dropping the oldest and counting them.
+    func receive(_ bytes: ByteBuffer, keepingAtMost limit: Int? = nil) {
+        recent.append(bytes.readableBytesView)
+        var bytes = bytes
+        buffer.writeBuffer(&bytes)
+        if let limit, buffer.readableBytes > limit, pending == nil {
+            let excess = buffer.readableBytes - limit
+            buffer.moveReaderIndex(forwardBy: excess)
+            droppedUnread += excess
+            compact()
+        }
+        decide()
+    }
+
+    /// Takes bytes the connection received before its handler had it (read from the socket
+    /// before NIO did), as if they had just arrived, deciding nothing: no expect waits yet.
+    func preload(_ bytes: [UInt8]) {
+        recent.append(bytes)
+        buffer.writeBytes(bytes)
+    }
+
+    /// Records how the stream ended (the first cause wins) and decides any pending expectation.
+    func finish(_ cause: InboundEnd) {
+        if end == nil {
+            end = cause
+            if cause != .closedByProbe { peerClosed.store(true, ordering: .releasing) }
+        }
+        decide()
+    }
+
+    /// Marks the stream as closed by the probe, before the close is issued.
+    func markClosedByProbe() {
+        if end == nil { end = .closedByProbe }
+    }
+
+    /// Whether the peer has closed the connection, as far as the probe has read.
+    var peerHasClosed: Bool { peerClosed.load(ordering: .acquiring) }
+
+    /// How many unconsumed bytes the reader may let pile up: the high-water mark, or more when
+    /// the pending expect needs more to decide.
+    var readLimit: Int { max(Self.highWaterMark, pending?.matcher.bufferNeeded ?? 0) }
+
+    /// How many received bytes no expect has consumed.
+    var unconsumedBytes: Int { buffer.readableBytes }
+
+    /// The first `count` of those bytes.
+    func unreadHead(_ count: Int) -> [UInt8] { Array(buffer.readableBytesView.prefix(count)) }
+
+    /// Takes every byte no expect has consumed: at `starttls` they belong to the TLS layer.
+    func takeUnconsumed() -> ByteBuffer {
+        let taken = buffer
+        buffer.clear()
+        return taken
+    }
+
+    /// Calls `decided` with what `matcher` decides, or with a time-out after `timeout` by
+    /// `loop`'s clock; at once when the bytes already received decide it.
+    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount, on loop: EventLoop, decided: @escaping (MatchOutcome) -> Void) {
+        loop.preconditionInEventLoop()
+        precondition(pending == nil, "one expectation at a time per connection")
+        var matcher = matcher
+        // Not `wakeUp ?? {…}`: through the generic `??` a closure comes back wrapped in one
+        // more thunk each time, and the thousandth expect's wake ran a thousand thunks deep.
+        if let wake = wakeUp {
+            matcher.wake = wake
+        } else {
+            let wake: @Sendable () -> Void = { [weak self] in loop.execute { self?.decide() } }
+            (wakeUp, matcher.wake) = (wake, wake)
+        }
+        if let outcome = matcher.evaluate(&buffer, end: end) {
+            compact()
+            onChange()
+            return decided(outcome)
+        }
+        let deadline = loop.now + timeout
+        pending = Pending(matcher: matcher, deadline: deadline, decided: decided)
+        if timer.map({ $0.deadline > deadline }) ?? true { setTimer(for: deadline, on: loop) }
+        onChange()
+    }
+
+    /// Cancels the timer when no expect waits: the connection is going away.
+    func stopTimerIfIdle() {
+        guard pending == nil else { return }
+        timer?.task.cancel()
+        timer = nil
+    }
+
+    private func decide() {
+        guard let current = pending, let outcome = current.matcher.evaluate(&buffer, end: end) else { return }
+        pending = nil
+        compact()
+        current.decided(outcome)
+        onChange()
+    }
+
+    private func compact() {
+        if buffer.readerIndex > 64 * 1024 { buffer.discardReadBytes() }
+    }
+
+    private func setTimer(for deadline: NIODeadline, on loop: EventLoop) {
+        timer?.task.cancel()
+        timer = (deadline, loop.scheduleTask(deadline: deadline) { [self] in timerFired(at: deadline, on: loop) })
+    }
+
+    /// Times out the pending expect when its deadline has come; sets the timer again for a
+    /// later one.
+    private func timerFired(at deadline: NIODeadline, on loop: EventLoop) {
+        // A timer the loop had already taken to run when it was replaced: the new one decides.
+        guard timer?.deadline == deadline else { return }
+        timer = nil
+        guard let expired = pending else { return }
+        guard expired.deadline <= loop.now else { return setTimer(for: expired.deadline, on: loop) }
+        pending = nil
+        if expired.matcher.timeoutMeansSuccess {
+            expired.decided(.matched(captures: [:], detail: "no byte and no close"))
+        } else {
+            expired.decided(.timedOut(waitingFor: expired.matcher.waitingFor, pending: Array(buffer.readableBytesView.prefix(200))))
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import NIOCore
+import NIOEmbedded
+import ProbeFraming
+@testable import ProbeRunner
+import Testing
+
+/// The read engine without sockets: the expect queue and the handler's read gate, driven on an
+/// `EmbeddedEventLoop` whose clock moves only when the test advances it, so timeouts are
+/// checked to the nanosecond and take no wall time.
+@Suite struct ExpectQueueTests {
+    private let lines = TerminatedLineFraming(terminator: [13, 10], maxLine: 64)
+
+    private func matcher(_ rule: ExpectationMatcher.Rule) -> ExpectationMatcher {
+        ExpectationMatcher(rule, framing: lines)
+    }
+
+    private func matched(_ outcome: MatchOutcome?) -> Bool {
+        if case .matched = outcome { return true }
+        return false
+    }
+
+    /// What an expect was decided as, once it is.
+    private final class Verdict {
+        var outcome: MatchOutcome?
+        var at: NIODeadline?
+    }
+
+    private func expect(_ rule: ExpectationMatcher.Rule, within timeout: TimeAmount, on queue: ExpectQueue, _ loop: EmbeddedEventLoop) -> Verdict {
+        let verdict = Verdict()
+        queue.expect(matcher(rule), timeout: timeout, on: loop) { outcome in
+            #expect(verdict.outcome == nil, "decided twice")
+            (verdict.outcome, verdict.at) = (outcome, loop.now)
+        }
+        return verdict
+    }
+
+    @Test func anExpectTimesOutAtItsDeadlineWithWhatArrived() {
+        let loop = EmbeddedEventLoop()
+        let queue = ExpectQueue()
+        let start = loop.now
+        let verdict = expect(.line(.exact(Array("pong".utf8))), within: .seconds(5), on: queue, loop)
+        queue.receive(ByteBuffer(string: "po"))
+        loop.advanceTime(by: .seconds(5) - .nanoseconds(1))
+        #expect(verdict.outcome == nil, "it timed out early")
+        loop.advanceTime(by: .nanoseconds(1))
+        #expect(verdict.outcome == .timedOut(waitingFor: "line \"pong\"", pending: Array("po".utf8)))
+        #expect(verdict.at == start + .seconds(5))
+    }
+
+    @Test func bytesDecideAnExpectWhenTheyArriveOrAtOnceWhenAlreadyThere() {
+        let loop = EmbeddedEventLoop()
+        let queue = ExpectQueue()
+        queue.receive(ByteBuffer(string: "one\r\ntw"))
+        let first = expect(.line(.exact(Array("one".utf8))), within: .seconds(1), on: queue, loop)
+        #expect(first.outcome == .matched(captures: [:], detail: "line \"one\""))
+        let second = expect(.line(.exact(Array("two".utf8))), within: .seconds(1), on: queue, loop)
+        #expect(second.outcome == nil)
+        queue.receive(ByteBuffer(string: "o\r\n"))
+        #expect(second.outcome == .matched(captures: [:], detail: "line \"two\""))
+        #expect(queue.unconsumedBytes == 0 && queue.recent.total == 10)
+    }
+
+    /// The expects share one timer. A matched expect leaves it set for its own deadline; the
+    /// next expect's deadline, later or earlier, is kept all the same.
+    @Test(arguments: [(first: 5, second: 7), (first: 5, second: 2)])
+    func anExpectAfterAMatchedOneTimesOutAtItsOwnDeadline(first: Int64, second: Int64) {
+        let loop = EmbeddedEventLoop()
+        let queue = ExpectQueue()
+        let start = loop.now
+        queue.receive(ByteBuffer(string: "ping\r\n"))
+        #expect(expect(.line(.any), within: .seconds(first), on: queue, loop).outcome != nil)
+        let never = expect(.line(.any), within: .seconds(second), on: queue, loop)
+        loop.advanceTime(to: start + .seconds(second) - .nanoseconds(1))
+        #expect(never.outcome == nil)
+        loop.advanceTime(to: start + .seconds(max(first, second)) + .seconds(1))
+        #expect(never.at == start + .seconds(second), "timed out at \(String(describing: never.at)) instead of \(second) s")
+    }
+
+    @Test func silenceIsMetAtTheTimeoutAndBrokenByAByte() {
+        let loop = EmbeddedEventLoop()
+        let quiet = ExpectQueue()
+        let silence = expect(.nothing, within: .seconds(1), on: quiet, loop)
+        loop.advanceTime(by: .seconds(1))
+        #expect(silence.outcome == .matched(captures: [:], detail: "no byte and no close"))
+        let noisy = ExpectQueue()
+        let broken = expect(.nothing, within: .seconds(1), on: noisy, loop)
+        loop.advanceTime(by: .milliseconds(500))
+        noisy.receive(ByteBuffer(string: "x"))
+        guard case .failed = broken.outcome else {
+            Issue.record("a byte did not break the silence: \(String(describing: broken.outcome))")
+            return
+        }
+        loop.advanceTime(by: .seconds(1))
+    }
+
+    /// The first end wins; the probe's own close is not the peer's.
+    @Test func theFirstEndWinsAndTheProbesCloseIsNotThePeers() {
+        let loop = EmbeddedEventLoop()
+        let queue = ExpectQueue()
+        let eof = expect(.eof, within: .seconds(1), on: queue, loop)
+        queue.finish(.eof)
+        queue.finish(.reset)
+        #expect(queue.end == .eof && queue.peerHasClosed)
+        #expect(matched(eof.outcome), "\(String(describing: eof.outcome))")
+        let closed = ExpectQueue()
+        closed.markClosedByProbe()
+        closed.finish(.reset)
+        #expect(closed.end == .closedByProbe && !closed.peerHasClosed)
+    }
+
+    /// A proxy's watch keeps at most its limit while no expect waits, dropping the oldest bytes
+    /// and counting them; an expect that waits sees every byte.
+    @Test func aWatchDropsTheOldestBytesOverItsLimitUnlessAnExpectWaits() {
+        let loop = EmbeddedEventLoop()
+        let watch = ExpectQueue()
+        watch.receive(ByteBuffer(string: "0123456789"), keepingAtMost: 4)
+        #expect(watch.droppedUnread == 6 && watch.unreadHead(10) == Array("6789".utf8))
+        let waiting = expect(.exactBytes(Array("6789abcd".utf8)), within: .seconds(1), on: watch, loop)
+        watch.receive(ByteBuffer(string: "ab"), keepingAtMost: 4)
+        #expect(watch.droppedUnread == 6 && waiting.outcome == nil)
+        watch.receive(ByteBuffer(string: "cd"), keepingAtMost: 4)
+        #expect(matched(waiting.outcome), "\(String(describing: waiting.outcome))")
+        loop.advanceTime(by: .seconds(1))
+    }
+
+    /// The read limit is the high-water mark, or what a waiting expect needs; the reader is
+    /// told when an expect waits and when one is decided.
+    @Test func theReadLimitFollowsTheWaitingExpect() {
+        let loop = EmbeddedEventLoop()
+        let queue = ExpectQueue()
+        var changes = 0
+        queue.onChange = { changes += 1 }
+        #expect(queue.readLimit == ExpectQueue.highWaterMark)
+        let big = ExpectQueue.highWaterMark * 2
+        let waiting = expect(.byteCount(big, equals: nil), within: .seconds(1), on: queue, loop)
+        #expect(queue.readLimit == big && changes == 1)
+        queue.receive(ByteBuffer(repeating: 0x61, count: big))
+        #expect(waiting.outcome != nil && changes == 2)
+        #expect(queue.readLimit == ExpectQueue.highWaterMark && queue.unconsumedBytes == 0)
+    }
+
+    /// Counts the reads a handler asks of its channel.
+    private final class ReadCounter: ChannelOutboundHandler, @unchecked Sendable {
+        typealias OutboundIn = Never
+        var reads = 0
+        func read(context: ChannelHandlerContext) {
+            reads += 1
+            context.read()
+        }
+    }
+
+    /// The gate: the handler reads while the queue is under its limit and the scenario has not
+    /// paused it; it stops at the high-water mark and says so, and reads again once an expect
+    /// takes the bytes.
+    @Test func theHandlerReadsUnderItsLimitAndWhileNotPaused() throws {
+        let counter = ReadCounter()
+        let handler = InboundHandler()
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandlers([counter, handler])
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        #expect(counter.reads == 1, "a read when the channel becomes active")
+        try channel.writeInbound(ByteBuffer(repeating: 0x61, count: 1000))
+        #expect(counter.reads == 2, "a read when a read completes")
+        handler.setPaused(true)
+        channel.pipeline.syncOperations.fireChannelReadComplete()
+        #expect(counter.reads == 2 && handler.isPaused && handler.pausedByScenario)
+        handler.setPaused(false)
+        #expect(counter.reads == 3 && handler.gate == .open)
+        try channel.writeInbound(ByteBuffer(repeating: 0x61, count: ExpectQueue.highWaterMark))
+        #expect(counter.reads == 3 && handler.stoppedAtHighWater, "it read on past its high-water mark")
+        var decided: MatchOutcome?
+        handler.queue.expect(matcher(.byteCount(1000 + ExpectQueue.highWaterMark, equals: nil)), timeout: .seconds(1), on: channel.embeddedEventLoop) { decided = $0 }
+        #expect(decided != nil && counter.reads == 4, "the expect took the bytes: reading goes on")
+        try channel.writeInbound(ByteBuffer(string: "x"))
+        #expect(counter.reads == 5)
+        channel.pipeline.syncOperations.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        channel.pipeline.syncOperations.fireChannelReadComplete()
+        #expect(handler.queue.end == .eof && counter.reads == 5, "a read after the stream's end")
+        _ = try channel.finish(acceptAlreadyClosed: true)
+    }
+}
