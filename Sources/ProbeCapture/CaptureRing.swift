@@ -1,6 +1,6 @@
 import CPcap
 import FoundationEssentials
-import NIOConcurrencyHelpers
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,11 +19,11 @@ final class CaptureRing: @unchecked Sendable {
     /// About how many packets the ring holds: libpcap cuts it into slots of the snap length
     /// plus a header of under 96 bytes, one packet a slot.
     let capacity: Int
-    /// Guards the counters: the reader thread and senders checking the backlog both read them.
-    private let countsLock = NIOLock()
     /// Packets taken out of the ring since it opened, set level with the kernel's count
     /// whenever the reader finds the ring empty (libpcap skips some frames without a callback).
-    private var taken = 0
+    /// Its lock also guards libpcap's counters: the reader thread and senders checking the
+    /// backlog both read them.
+    private let taken = Mutex(0)
 
     /// Activates a ring of `bufferSize` bytes on `interface`, keeping at most `snapLength` bytes
     /// of each packet, non-blocking, keeping no packets yet.
@@ -92,7 +92,7 @@ final class CaptureRing: @unchecked Sendable {
     /// libpcap's counters since the ring was opened; a capture reports the difference.
     /// Safe to call while the reader drains: libpcap's reading and its statistics share no state.
     func counters() -> CaptureStats {
-        countsLock.withLock { readCounters() }
+        taken.withLock { _ in readCounters() }
     }
 
     private func readCounters() -> CaptureStats {
@@ -104,7 +104,7 @@ final class CaptureRing: @unchecked Sendable {
     /// About how many packets wait in the ring for the reader: those the kernel put in, less
     /// those taken out. Costs one system call; never negative.
     func backlog() -> Int {
-        countsLock.withLock {
+        taken.withLock { taken in
             let counters = readCounters()
             return max(0, counters.received - counters.dropped - taken)
         }
@@ -118,10 +118,10 @@ final class CaptureRing: @unchecked Sendable {
             let count = Int(pcap_dispatch(handle, 256, handler, user))
             if count <= 0 { break }
             total += count
-            countsLock.withLock { taken += count }
+            taken.withLock { $0 += count }
         }
         // Empty now: whatever the kernel has counted is out, skipped frames included.
-        countsLock.withLock {
+        taken.withLock { taken in
             let counters = readCounters()
             taken = counters.received - counters.dropped
         }

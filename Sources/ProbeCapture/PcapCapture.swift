@@ -1,6 +1,6 @@
 import CPcap
 import FoundationEssentials
-import NIOConcurrencyHelpers
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,8 +27,7 @@ public final class PcapCapture: @unchecked Sendable {
     /// What `segments` has decoded of the file so far, by payload prefix (checks of lengths
     /// and checks of content take turns), kept until the capture stops (at most the payload
     /// limit of payload, when checks read whole payloads).
-    private var decoded: [Int: PcapSegmentReader] = [:]
-    private let decodedLock = NIOLock()
+    private let decoded = Mutex<[Int: PcapSegmentReader]>([:])
 
     /// Immediate mode gives each packet a ring slot of the snap length. An IP packet is at most
     /// 65535 bytes, so 65600 (with link headers) cuts nothing; 262144 left a quarter as many
@@ -137,7 +136,7 @@ public final class PcapCapture: @unchecked Sendable {
     public func segments(payloadPrefix: Int = .max) throws -> [TCPSegment] {
         let file = shared.locked { finished ? path : partialPath }
         // A lock of its own: decoding a large capture must not hold up the ring's reader.
-        return try decodedLock.withLock {
+        return try decoded.withLock { decoded in
             // Taken out to read: without the segments array's second owner, it grows in place.
             var reader = decoded.removeValue(forKey: payloadPrefix).flatMap { $0.path == file ? $0 : nil }
                 ?? PcapSegmentReader(path: file, payloadPrefix: payloadPrefix)
@@ -158,7 +157,7 @@ public final class PcapCapture: @unchecked Sendable {
     public func stop(interrupted: Bool) -> CaptureStats {
         if shared.locked({ finished }) { return .empty }
         CaptureRegistry.shared.remove(self)
-        decodedLock.withLock { decoded = [:] }
+        decoded.withLock { $0 = [:] }
         return shared.locked {
             guard !finished else { return .empty } // stopped meanwhile (an interruption)
             shared.remove(sink)

@@ -1,6 +1,6 @@
 import CPcap
-import NIOConcurrencyHelpers
 import NIOPosix
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,29 +17,29 @@ import Glibc
 /// waiting in the ring is lost); on a cooked capture, whose filter cannot be swapped in one
 /// step, it keeps all TCP while any capture runs and changes only when none has traffic.
 final class SharedCaptureRing: @unchecked Sendable {
-    private static let registryLock = NIOLock()
-    private nonisolated(unsafe) static var rings: [String: SharedCaptureRing] = [:]
-    private nonisolated(unsafe) static var openedCount = 0
+    /// The rings open, by interface, size and snap length, and how many were ever opened.
+    private static let registry = Mutex<(rings: [String: SharedCaptureRing], opened: Int)>(([:], 0))
 
     /// How many rings the process has opened.
-    static var opened: Int { registryLock.withLock { openedCount } }
+    static var opened: Int { registry.withLock { $0.opened } }
 
     /// The ring for these settings, opened on first use and kept for the process's life.
     static func ring(interface: String, bufferSize: Int, snapLength: Int) throws -> SharedCaptureRing {
-        try registryLock.withLock {
+        try registry.withLock { registry in
             let key = "\(interface)|\(bufferSize)|\(snapLength)"
-            if let ring = rings[key] { return ring }
+            if let ring = registry.rings[key] { return ring }
             let ring = SharedCaptureRing(try CaptureRing(interface: interface, bufferSize: bufferSize, snapLength: snapLength))
-            rings[key] = ring
-            openedCount += 1
+            registry.rings[key] = ring
+            registry.opened += 1
             return ring
         }
     }
 
     let ring: CaptureRing
     private let linkType: UInt32
-    /// Guards the sinks, the routes and the ring's draining.
-    private let lock = NIOLock()
+    /// Guards the sinks, the routes and the ring's draining: the fields below, and the state
+    /// of the captures that `locked` runs their code under it.
+    private let lock = Mutex(())
     private var sinks: [ObjectIdentifier: CaptureSink] = [:]
     /// The sinks of each port watched.
     private var routes: [Int: [CaptureSink]] = [:]
@@ -65,7 +65,7 @@ final class SharedCaptureRing: @unchecked Sendable {
 
     /// Runs `body` with the reader held off: what is drained in it is drained for everyone.
     func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try lock.withLock(body)
+        try lock.withLock { _ in try body() }
     }
 
     /// Adds a capture's sink, watching no port yet. Under `locked`.
@@ -170,7 +170,7 @@ final class SharedCaptureRing: @unchecked Sendable {
             } else {
                 _ = poll(&descriptor, 1, 50)
             }
-            let drained = lock.withLock { drain() }
+            let drained = lock.withLock { _ in drain() }
             emptyDrains = drained > 0 ? 0 : min(emptyDrains + 1, Self.quietTicks)
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,10 +9,13 @@ import Glibc
 public final class BSDSocketTransport: TCPTransport, @unchecked Sendable {
     private let core: TransportCore
     private let target: (host: String, port: Int)?
-    private let lock = NIOLock()
-    private var fd: Int32
-    private var stopping = false
-    private var aborting = false
+    /// Its socket (-1 until connected and once closed) and whether a stop or an abort began.
+    private struct Socket {
+        var fd: Int32
+        var stopping = false
+        var aborting = false
+    }
+    private let socket: Mutex<Socket>
     private let writes = DispatchQueue(label: "tcpprobe.bsd.writes")
     /// How long a graceful stop waits for the peer's FIN before closing anyway.
     static let closeTimeout: Int32 = 5_000
@@ -24,14 +27,14 @@ public final class BSDSocketTransport: TCPTransport, @unchecked Sendable {
     public init(connectingTo host: String, port: Int, unframer: any LineUnframer = LineFraming()) {
         core = TransportCore(unframer: unframer)
         target = (host, port)
-        fd = -1
+        socket = Mutex(Socket(fd: -1))
     }
 
     /// An accepted connection.
     init(accepted fd: Int32, unframer: any LineUnframer) {
         core = TransportCore(unframer: unframer)
         target = nil
-        self.fd = fd
+        socket = Mutex(Socket(fd: fd))
         PosixSocket.setNoDelay(fd)
     }
 
@@ -42,7 +45,7 @@ public final class BSDSocketTransport: TCPTransport, @unchecked Sendable {
             if let target {
                 do {
                     let connected = try PosixSocket.connect(host: target.host, port: target.port)
-                    lock.withLock { fd = connected }
+                    socket.withLock { $0.fd = connected }
                 } catch {
                     core.stopped(error)
                     return
@@ -59,7 +62,7 @@ public final class BSDSocketTransport: TCPTransport, @unchecked Sendable {
         var stopError: (any Error)?
         var waitedForClose: Int32 = 0
         while true {
-            let (socket, isStopping, isAborting) = lock.withLock { (fd, stopping, aborting) }
+            let (socket, isStopping, isAborting) = self.socket.withLock { ($0.fd, $0.stopping, $0.aborting) }
             if isAborting { break }
             var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 100)
@@ -85,27 +88,27 @@ public final class BSDSocketTransport: TCPTransport, @unchecked Sendable {
                 core.received(buffer[0..<count])
             } else if count == 0 {
                 // After our own abort, the read ends because of its SHUT_RD, not the peer's FIN.
-                if lock.withLock({ aborting }) { break }
+                if self.socket.withLock({ $0.aborting }) { break }
                 peerClosed = true
                 core.peerClosed()
                 if isStopping { break }
             } else if errno != EINTR && errno != EAGAIN {
-                if lock.withLock({ aborting }) { break }
+                if self.socket.withLock({ $0.aborting }) { break }
                 stopError = PosixSocket.Failure(operation: "read", code: errno)
                 break
             }
         }
         writes.sync {}
-        lock.withLock {
-            if fd >= 0 { close(fd) }
-            fd = -1
+        socket.withLock { socket in
+            if socket.fd >= 0 { close(socket.fd) }
+            socket.fd = -1
         }
         core.stopped(stopError)
     }
 
     public func send(bytes: [UInt8]) {
         writes.async { [self] in
-            let socket = lock.withLock { stopping || aborting ? -1 : fd }
+            let socket = self.socket.withLock { $0.stopping || $0.aborting ? -1 : $0.fd }
             guard socket >= 0 else { return }
             var offset = 0
             while offset < bytes.count {
@@ -123,18 +126,18 @@ public final class BSDSocketTransport: TCPTransport, @unchecked Sendable {
 
     public func stop() {
         writes.async { [self] in
-            let socket = lock.withLock { () -> Int32 in
-                stopping = true
-                return fd
+            let socket = self.socket.withLock { socket -> Int32 in
+                socket.stopping = true
+                return socket.fd
             }
             if socket >= 0 { shutdown(socket, Int32(SHUT_WR)) }
         }
     }
 
     public func abort() {
-        let socket = lock.withLock { () -> Int32 in
-            aborting = true
-            return fd
+        let socket = self.socket.withLock { socket -> Int32 in
+            socket.aborting = true
+            return socket.fd
         }
         guard socket >= 0 else { return }
         PosixSocket.setResetOnClose(socket)
@@ -148,8 +151,7 @@ public final class BSDSocketListener: TransportListener, @unchecked Sendable {
     public let connections: AsyncStream<any TCPTransport>
     private let continuation: AsyncStream<any TCPTransport>.Continuation
     private let fd: Int32
-    private let lock = NIOLock()
-    private var closed = false
+    private let closed = Mutex(false)
 
     public init(host: String, port: Int, makeUnframer: @escaping @Sendable () -> any LineUnframer) throws {
         (fd, self.port) = try PosixSocket.listen(host: host, port: port)
@@ -158,7 +160,7 @@ public final class BSDSocketListener: TransportListener, @unchecked Sendable {
             while true {
                 var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&descriptor, 1, 100)
-                if lock.withLock({ closed }) { break }
+                if closed.withLock({ $0 }) { break }
                 guard ready > 0 else { continue }
                 let client = accept(fd, nil, nil)
                 if client >= 0 { continuation.yield(BSDSocketTransport(accepted: client, unframer: makeUnframer())) }
@@ -169,6 +171,6 @@ public final class BSDSocketListener: TransportListener, @unchecked Sendable {
     }
 
     public func close() {
-        lock.withLock { closed = true }
+        closed.withLock { $0 = true }
     }
 }

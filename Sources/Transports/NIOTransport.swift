@@ -1,8 +1,8 @@
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
 import NIOTLS
+import Synchronization
 
 /// A transport on SwiftNIO: a channel handler feeds the unframer; writes go through the
 /// pipeline, and through TLS when it has some.
@@ -10,12 +10,15 @@ public final class NIOTransport: TCPTransport, @unchecked Sendable {
     private let core: TransportCore
     private let target: (host: String, port: Int)?
     private let tls: TransportTLS?
-    private let lock = NIOLock()
-    private var channel: Channel?
-    private var outputClosed = false
-    /// Writes (and a stop) asked for while a client is still connecting, applied in order once it is.
-    private var pending: [[UInt8]] = []
-    private var pendingStop = false
+    /// Its channel once connected, and what was asked of it before.
+    private struct Link {
+        var channel: Channel?
+        var outputClosed = false
+        /// Writes (and a stop) asked for while a client is still connecting, applied in order once it is.
+        var pending: [[UInt8]] = []
+        var pendingStop = false
+    }
+    private let link: Mutex<Link>
 
     public var state: TransportState { core.state }
     public var events: AsyncStream<TransportEvent> { core.events }
@@ -25,13 +28,14 @@ public final class NIOTransport: TCPTransport, @unchecked Sendable {
         core = TransportCore(unframer: unframer)
         target = (host, port)
         self.tls = tls
+        link = Mutex(Link())
     }
 
     init(accepted channel: Channel, unframer: any LineUnframer) {
         core = TransportCore(unframer: unframer)
         target = nil
         tls = nil
-        self.channel = channel
+        link = Mutex(Link(channel: channel))
     }
 
     fileprivate var handler: Handler { Handler(transport: self) }
@@ -78,10 +82,10 @@ public final class NIOTransport: TCPTransport, @unchecked Sendable {
 
     /// Connected (and over TLS, shaken hands): reports the start and sends what waited.
     fileprivate func begin(on channel: Channel) {
-        let (writes, stop) = lock.withLock { () -> ([[UInt8]], Bool) in
-            self.channel = channel
-            defer { pending = [] }
-            return (pending, pendingStop)
+        let (writes, stop) = link.withLock { link -> ([[UInt8]], Bool) in
+            link.channel = channel
+            defer { link.pending = [] }
+            return (link.pending, link.pendingStop)
         }
         core.started()
         for bytes in writes { channel.write(channel.allocator.buffer(bytes: bytes), promise: nil) }
@@ -90,28 +94,28 @@ public final class NIOTransport: TCPTransport, @unchecked Sendable {
     }
 
     public func send(bytes: [UInt8]) {
-        guard let channel = lock.withLock({ () -> Channel? in
-            if channel == nil, !outputClosed { pending.append(bytes) }
-            return channel
+        guard let channel = link.withLock({ link -> Channel? in
+            if link.channel == nil, !link.outputClosed { link.pending.append(bytes) }
+            return link.channel
         }) else { return }
         channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
     }
 
     public func stop() {
-        guard let channel = lock.withLock({ () -> Channel? in
-            outputClosed = true
-            if channel == nil { pendingStop = true }
-            return channel
+        guard let channel = link.withLock({ link -> Channel? in
+            link.outputClosed = true
+            if link.channel == nil { link.pendingStop = true }
+            return link.channel
         }) else { return }
         channel.close(mode: .output, promise: nil)
     }
 
-    fileprivate var hasClosedOutput: Bool { lock.withLock { outputClosed } }
+    fileprivate var hasClosedOutput: Bool { link.withLock { $0.outputClosed } }
 
     /// Resets the connection: SO_LINGER 0, then a close that, over TLS, goes past the TLS
     /// handler, which would send close_notify and wait for the peer's first.
     public func abort() {
-        guard let channel = lock.withLock({ channel }) else { return }
+        guard let channel = link.withLock({ $0.channel }) else { return }
         (channel as? SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
             channel.pipeline.context(handlerType: NIOSSLHandler.self).whenComplete { found in
                 switch found {

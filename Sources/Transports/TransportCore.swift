@@ -1,44 +1,47 @@
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// The part every transport shares: its state, its event stream, and its unframer.
 /// Thread-safe; each implementation calls it from its own I/O context.
 final class TransportCore: @unchecked Sendable {
     let events: AsyncStream<TransportEvent>
     private let continuation: AsyncStream<TransportEvent>.Continuation
-    private let lock = NIOLock()
-    private var _state: TransportState = .initialised
-    private var unframer: any LineUnframer
-    private var discarding = false
+    /// Its state and its unframer; after a framing error input is discarded.
+    private struct Inner {
+        var state: TransportState = .initialised
+        var unframer: any LineUnframer
+        var discarding = false
+    }
+    private let inner: Mutex<Inner>
 
     init(unframer: any LineUnframer) {
         (events, continuation) = AsyncStream.makeStream(of: TransportEvent.self)
-        self.unframer = unframer
+        inner = Mutex(Inner(unframer: unframer))
     }
 
-    var state: TransportState { lock.withLock { _state } }
+    var state: TransportState { inner.withLock { $0.state } }
 
     /// Moves from initialised to starting; false when already started or stopped.
     func beginStarting() -> Bool {
-        lock.withLock {
-            guard case .initialised = _state else { return false }
-            _state = .starting
+        inner.withLock { inner in
+            guard case .initialised = inner.state else { return false }
+            inner.state = .starting
             return true
         }
     }
 
     func started() {
-        lock.withLock { _state = .started }
+        inner.withLock { $0.state = .started }
         continuation.yield(.started)
     }
 
     /// Unframes `bytes` and reports the lines; after a framing error, input is discarded.
     func received(_ bytes: some Collection<UInt8>) {
-        let (lines, failure): ([String], (any Error)?) = lock.withLock {
-            guard !discarding else { return ([], nil) }
+        let (lines, failure): ([String], (any Error)?) = inner.withLock { inner in
+            guard !inner.discarding else { return ([], nil) }
             do {
-                return (try unframer.append(bytes), nil)
+                return (try inner.unframer.append(bytes), nil)
             } catch {
-                discarding = true
+                inner.discarding = true
                 return ([], error)
             }
         }
@@ -53,16 +56,16 @@ final class TransportCore: @unchecked Sendable {
 
     /// The peer's FIN: whatever the unframer still holds is offered first.
     func peerClosed() {
-        let rest = lock.withLock { discarding ? [] : unframer.finish() }
+        let rest = inner.withLock { $0.discarding ? [] : $0.unframer.finish() }
         for line in rest { continuation.yield(.received(line)) }
         continuation.yield(.peerClosed)
     }
 
     /// Reports the end, once.
     func stopped(_ error: (any Error)?) {
-        let first = lock.withLock { () -> Bool in
-            if _state.isStopped { return false }
-            _state = .stopped(error)
+        let first = inner.withLock { inner -> Bool in
+            if inner.state.isStopped { return false }
+            inner.state = .stopped(error)
             return true
         }
         guard first else { return }

@@ -1,7 +1,7 @@
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOWebSocket
+import Synchronization
 
 /// A server's WebSocket connection (RFC 6455, on NIOWebSocket) as a line transport: each
 /// message in is a line, each line out a text message with no terminator. Pings are answered;
@@ -12,8 +12,7 @@ public final class WebSocketTransport: TCPTransport, @unchecked Sendable {
     private let core = TransportCore(unframer: LineFraming())
     private let channel: Channel
     private let quirks: WebSocketQuirks
-    private let lock = NIOLock()
-    private var closeSent = false
+    private let closeSent = Mutex(false)
 
     public var state: TransportState { core.state }
     public var events: AsyncStream<TransportEvent> { core.events }
@@ -33,7 +32,7 @@ public final class WebSocketTransport: TCPTransport, @unchecked Sendable {
 
     /// One text message of `bytes`.
     public func send(bytes: [UInt8]) {
-        guard !lock.withLock({ closeSent }) else { return }
+        guard !closeSent.withLock({ $0 }) else { return }
         if quirks.contains(.badFragments), bytes.count > 1 {
             let half = bytes.count / 2
             write(.text, Array(bytes[..<half]), fin: false)
@@ -64,9 +63,9 @@ public final class WebSocketTransport: TCPTransport, @unchecked Sendable {
 
     /// Our close frame, once.
     private func sendClose(code: UInt16) {
-        let first = lock.withLock { () -> Bool in
-            defer { closeSent = true }
-            return !closeSent
+        let first = closeSent.withLock { sent -> Bool in
+            defer { sent = true }
+            return !sent
         }
         if first { write(.connectionClose, [UInt8(code >> 8), UInt8(code & 0xFF)]) }
     }

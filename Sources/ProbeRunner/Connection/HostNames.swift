@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// The addresses `connect` tries for a host: an IP address as it is, a host name through the
 /// system's resolver, once per run (the copies of a `parallel` block share the one lookup).
@@ -16,7 +16,7 @@ final class HostNames: Sendable {
     }
 
     /// Each host name's lookup, started by the first connect that needed it.
-    private let lookups = NIOLockedValueBox<[String: EventLoopFuture<[SocketAddress]>]>([:])
+    private let lookups = Mutex<[String: EventLoopFuture<[SocketAddress]>]>([:])
     /// Host names answered without asking the resolver.
     private let known: [String: [SocketAddress]]
 
@@ -30,7 +30,7 @@ final class HostNames: Sendable {
     func addresses(of host: String, port: Int, on loop: EventLoop) -> EventLoopFuture<[SocketAddress]> {
         if let ip = try? SocketAddress(ipAddress: host, port: port) { return loop.makeSucceededFuture([ip]) }
         if let addresses = known[host] { return loop.makeSucceededFuture(Self.with(port, addresses)) }
-        let lookup = lookups.withLockedValue { lookups in
+        let lookup = lookups.withLock { lookups in
             if let started = lookups[host] { return started }
             // getaddrinfo blocks (on DNS, for seconds): on NIO's thread pool, not on the loop.
             let started = NIOThreadPool.singleton.runIfActive(eventLoop: loop) { try Self.lookUp(host) }

@@ -1,7 +1,7 @@
 import FoundationEssentials
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// A connection a listener accepted, set up and waiting for an `accept` step.
 struct AcceptedConnection {
@@ -18,12 +18,15 @@ final class ProbeListener: @unchecked Sendable {
     private(set) var channel: Channel?
     /// A file made for this listener (its run-time certificate), removed when it closes.
     var ownedFile: String?
-    private let lock = NIOLock()
-    private var accepted: [AcceptedConnection] = []
-    private var waiter: EventLoopPromise<AcceptedConnection?>?
-    /// Accepted channels in arrival order, and those set up but not yet handed over.
-    private var arrivals: [ObjectIdentifier] = []
-    private var prepared: [ObjectIdentifier: AcceptedConnection] = [:]
+    /// Connections ready for an `accept`, and the `accept` waiting for one.
+    private struct Queue {
+        var accepted: [AcceptedConnection] = []
+        var waiter: EventLoopPromise<AcceptedConnection?>?
+        /// Accepted channels in arrival order, and those set up but not yet handed over.
+        var arrivals: [ObjectIdentifier] = []
+        var prepared: [ObjectIdentifier: AcceptedConnection] = [:]
+    }
+    private let queue = Mutex(Queue())
 
     init(name: String) {
         self.name = name
@@ -75,22 +78,22 @@ final class ProbeListener: @unchecked Sendable {
     }
 
     private func arrived(_ channel: Channel) {
-        lock.withLock { arrivals.append(ObjectIdentifier(channel)) }
+        queue.withLock { $0.arrivals.append(ObjectIdentifier(channel)) }
     }
 
     /// A child is set up: hand over every connection that is ready, in arrival order.
     private func ready(_ connection: AcceptedConnection) {
         typealias Delivery = (EventLoopPromise<AcceptedConnection?>, AcceptedConnection)
-        let deliveries: [Delivery] = lock.withLock {
-            prepared[ObjectIdentifier(connection.channel)] = connection
+        let deliveries: [Delivery] = queue.withLock { queue in
+            queue.prepared[ObjectIdentifier(connection.channel)] = connection
             var out: [Delivery] = []
-            while let first = arrivals.first, let connection = prepared.removeValue(forKey: first) {
-                arrivals.removeFirst()
-                if let waiter {
-                    self.waiter = nil
+            while let first = queue.arrivals.first, let connection = queue.prepared.removeValue(forKey: first) {
+                queue.arrivals.removeFirst()
+                if let waiter = queue.waiter {
+                    queue.waiter = nil
                     out.append((waiter, connection))
                 } else {
-                    accepted.append(connection)
+                    queue.accepted.append(connection)
                 }
             }
             return out
@@ -101,9 +104,9 @@ final class ProbeListener: @unchecked Sendable {
     /// The next accepted connection, or nil when none arrives within `timeout`.
     func next(within timeout: TimeAmount, on loop: EventLoop) async throws -> AcceptedConnection? {
         let promise = loop.makePromise(of: AcceptedConnection?.self)
-        let ready: AcceptedConnection? = lock.withLock {
-            if !accepted.isEmpty { return accepted.removeFirst() }
-            waiter = promise
+        let ready: AcceptedConnection? = queue.withLock { queue in
+            if !queue.accepted.isEmpty { return queue.accepted.removeFirst() }
+            queue.waiter = promise
             return nil
         }
         if let ready {
@@ -111,9 +114,9 @@ final class ProbeListener: @unchecked Sendable {
             return ready
         }
         let timer = loop.scheduleTask(in: timeout) { [self] in
-            let expired = lock.withLock { () -> Bool in
-                guard waiter?.futureResult === promise.futureResult else { return false }
-                waiter = nil
+            let expired = queue.withLock { queue -> Bool in
+                guard queue.waiter?.futureResult === promise.futureResult else { return false }
+                queue.waiter = nil
                 return true
             }
             if expired { promise.succeed(nil) }
@@ -125,9 +128,9 @@ final class ProbeListener: @unchecked Sendable {
 
     /// Stops listening and closes connections no `accept` took.
     func close() async {
-        let leftovers = lock.withLock { () -> [AcceptedConnection] in
-            defer { accepted = [] }
-            return accepted
+        let leftovers = queue.withLock { queue -> [AcceptedConnection] in
+            defer { queue.accepted = [] }
+            return queue.accepted
         }
         for leftover in leftovers { try? await leftover.channel.close().get() }
         try? await channel?.close().get()

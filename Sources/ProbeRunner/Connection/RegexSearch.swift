@@ -1,5 +1,5 @@
-import NIOConcurrencyHelpers
 import NIOCore
+import Synchronization
 
 /// The first match of an expect's regex: in the bytes received so far (`expect until /RE/`,
 /// one character to a byte), or in one line or text message. A short text is searched at once;
@@ -33,10 +33,9 @@ final class RegexSearch: @unchecked Sendable {
     private let compiled: CompiledRegex
     /// Called on the search thread when a search finishes.
     private let finished: @Sendable () -> Void
-    private let lock = NIOLock()
-    private var latest: Result?
-    /// How many bytes the search under way covers; nil when none runs.
-    private var running: Int?
+    /// The latest finished search's result, and how many bytes the search under way covers
+    /// (nil when none runs).
+    private let searches = Mutex<(latest: Result?, running: Int?)>((nil, nil))
 
     /// A search of the bytes received, read one character to a byte by Unicode scalar, its
     /// groups read back as UTF-8.
@@ -82,25 +81,22 @@ final class RegexSearch: @unchecked Sendable {
     private func result(for text: @autoclosure () -> String, bytes: Int) -> Result? {
         let readsBytes = heldLine.map { String(validating: $0.bytes, as: UTF8.self) == nil } ?? true
         if bytes <= Self.inlineLimit { return Result(bytes: bytes, found: Self.firstMatch(compiled, in: text(), readsBytes: readsBytes)) }
-        return lock.withLock {
-            if running == nil, (latest?.bytes ?? -1) < bytes {
-                running = bytes
+        return searches.withLock { searches in
+            if searches.running == nil, (searches.latest?.bytes ?? -1) < bytes {
+                searches.running = bytes
                 let text = text()
                 SearchThreads.shared.run { [self] in
                     let found = Self.firstMatch(compiled, in: text, readsBytes: readsBytes)
-                    lock.withLock {
-                        latest = Result(bytes: bytes, found: found)
-                        running = nil
-                    }
+                    self.searches.withLock { $0 = (Result(bytes: bytes, found: found), nil) }
                     finished()
                 }
             }
-            return latest
+            return searches.latest
         }
     }
 
     /// How many bytes the search under way covers; nil when none runs.
-    var searching: Int? { lock.withLock { running } }
+    var searching: Int? { searches.withLock { $0.running } }
 
     /// The first match of `compiled` in `text`. `readsBytes`: the text has one character to a
     /// byte, searched by Unicode scalar, its groups taken back byte for byte; otherwise it is

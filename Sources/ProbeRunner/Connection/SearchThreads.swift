@@ -1,5 +1,6 @@
 import NIOConcurrencyHelpers
 import ProbeHost
+import Synchronization
 
 /// Threads that run regex searches away from the event loops. Swift's regexes backtrack, so one
 /// search can take minutes (`/([^ ]+) (\d+)\r\n/` over 30,000 bytes without a space) and
@@ -34,17 +35,32 @@ final class SearchThreads: @unchecked Sendable {
     /// work then runs on to its end, its result dropped.
     func result<Value: Sendable>(of work: @escaping @Sendable () -> Value, within limit: Duration) async -> Value? {
         await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
-            let waiting = NIOLockedValueBox<CheckedContinuation<Value?, Never>?>(continuation)
+            let waiting = Waiting(continuation)
             let timer = Task {
                 guard (try? await Task.sleep(for: limit)) != nil else { return }
-                waiting.withLockedValue { $0.take() }?.resume(returning: nil)
+                waiting.resume(returning: nil)
             }
             run {
-                let value = work()
-                guard let continuation = waiting.withLockedValue({ $0.take() }) else { return }
-                timer.cancel()
-                continuation.resume(returning: value)
+                if waiting.resume(returning: work()) { timer.cancel() }
             }
+        }
+    }
+
+    /// A caller waiting for a result, resumed once: by the work or by its time limit,
+    /// whichever comes first.
+    private final class Waiting<Value: Sendable>: Sendable {
+        private let continuation: Mutex<CheckedContinuation<Value?, Never>?>
+
+        init(_ continuation: CheckedContinuation<Value?, Never>) {
+            self.continuation = Mutex(continuation)
+        }
+
+        /// Resumes the caller with `value`, unless it was resumed already; says whether it did.
+        @discardableResult
+        func resume(returning value: Value?) -> Bool {
+            guard let continuation = continuation.withLock({ $0.take() }) else { return false }
+            continuation.resume(returning: value)
+            return true
         }
     }
 

@@ -1,8 +1,8 @@
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import ProbeCapture
 import ProbeScript
+import Synchronization
 
 /// `proxy NAME FRONT to BACK`: listens on FRONT and joins each client to a new connection to
 /// BACK, forwarding both ways through the faults its steps set. A fault applies to the links
@@ -13,14 +13,16 @@ final class ProbeProxy: @unchecked Sendable {
     let back: (host: String, port: Int)
     private(set) var channel: Channel?
     private let seed: UInt64
-    private let lock = NIOLock()
-    private var links: [ProxyLink] = []
-    private var upstream = ProxyFaults()
-    private var downstream = ProxyFaults()
-    /// A `cut` or `reset` without a `clear` since: later clients get it at once.
-    private var standing: (action: ProxyAction, direction: ProxyDirection?)?
-    /// Why back connections failed, for the scenario's notes.
-    private(set) var problems: [String] = []
+    /// Its links and the faults later links start with.
+    private struct State {
+        var links: [ProxyLink] = []
+        var upstream = ProxyFaults()
+        var downstream = ProxyFaults()
+        /// A `cut` or `reset` without a `clear` since: later clients get it at once.
+        var standing: (action: ProxyAction, direction: ProxyDirection?)?
+        var problems: [String] = []
+    }
+    private let state = Mutex(State())
     /// Told of each link once both its legs have closed, and of each back connection that failed.
     var report: (@Sendable (String) -> Void)?
     /// Given each link's conversation once both its legs have closed: a recording proxy.
@@ -44,10 +46,10 @@ final class ProbeProxy: @unchecked Sendable {
             .childChannelOption(ChannelOptions.autoRead, value: false)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { [self] front in
-                let link = lock.withLock { () -> ProxyLink in
-                    let link = ProxyLink(number: links.count + 1, front: front, upstream: upstream, downstream: downstream,
-                                         seed: seed &+ UInt64(links.count) &* 2)
-                    links.append(link)
+                let link = state.withLock { state -> ProxyLink in
+                    let link = ProxyLink(number: state.links.count + 1, front: front, upstream: state.upstream, downstream: state.downstream,
+                                         seed: seed &+ UInt64(state.links.count) &* 2)
+                    state.links.append(link)
                     return link
                 }
                 return front.eventLoop.makeCompletedFuture {
@@ -57,7 +59,7 @@ final class ProbeProxy: @unchecked Sendable {
                         joined?(link.frontPorts.local, link.frontPorts.remote)
                         joined?(link.backPorts.local, link.backPorts.remote)
                         if recorded != nil { link.record(server: Address(host: back.host, port: back.port)) }
-                        if let standing = lock.withLock({ standing }) { act(standing.action, standing.direction, on: link) }
+                        if let standing = state.withLock({ $0.standing }) { act(standing.action, standing.direction, on: link) }
                         if let backLeg = link.back, report != nil || recorded != nil {
                             link.front.closeFuture.and(backLeg.closeFuture).whenComplete { [self] _ in
                                 report?(link.summary)
@@ -66,7 +68,7 @@ final class ProbeProxy: @unchecked Sendable {
                         }
                     }.flatMapErrorThrowing { [self] error in
                         let problem = "connection \(link.number): could not reach \(back.host):\(back.port): \(error)"
-                        lock.withLock { problems.append(problem) }
+                        state.withLock { $0.problems.append(problem) }
                         report?(problem)
                     }
                 }
@@ -75,13 +77,16 @@ final class ProbeProxy: @unchecked Sendable {
     }
 
     /// Its links so far, in accept order.
-    var all: [ProxyLink] { lock.withLock { links } }
+    var all: [ProxyLink] { state.withLock { $0.links } }
+
+    /// Why back connections failed, for the scenario's notes.
+    var problems: [String] { state.withLock { $0.problems } }
 
     /// Link `number` (from 1), or the latest when nil.
     func link(_ number: Int?) -> ProxyLink? {
-        lock.withLock {
-            guard let number else { return links.last }
-            return number >= 1 && number <= links.count ? links[number - 1] : nil
+        state.withLock { state in
+            guard let number else { return state.links.last }
+            return number >= 1 && number <= state.links.count ? state.links[number - 1] : nil
         }
     }
 
@@ -95,11 +100,11 @@ final class ProbeProxy: @unchecked Sendable {
 
     /// Sets a fault on `direction` (both when nil), for the links open now and later.
     private func apply(_ change: ProxyFaults.Change, _ direction: ProxyDirection?) async {
-        let open: [ProxyLink] = lock.withLock {
-            if direction != .downstream { upstream.apply(change) }
-            if direction != .upstream { downstream.apply(change) }
-            if case .clear = change { standing = nil }
-            return links
+        let open: [ProxyLink] = state.withLock { state in
+            if direction != .downstream { state.upstream.apply(change) }
+            if direction != .upstream { state.downstream.apply(change) }
+            if case .clear = change { state.standing = nil }
+            return state.links
         }
         for link in open {
             try? await link.front.eventLoop.submit {
@@ -110,9 +115,9 @@ final class ProbeProxy: @unchecked Sendable {
 
     /// Cuts or resets the links open now, and each later one as it comes.
     private func act(_ action: ProxyAction, _ direction: ProxyDirection?) async {
-        let open: [ProxyLink] = lock.withLock {
-            standing = (action, direction)
-            return links
+        let open: [ProxyLink] = state.withLock { state in
+            state.standing = (action, direction)
+            return state.links
         }
         for link in open {
             try? await link.front.eventLoop.submit { [self] in act(action, direction, on: link) }.get()

@@ -1,4 +1,3 @@
-import NIOConcurrencyHelpers
 import ProbeResults
 import ProbeScript
 
@@ -19,22 +18,20 @@ public struct BatchRunner: Sendable {
     public func run(_ scenarios: [Scenario], repetitions: Int = 1,
                     onResult: @escaping @Sendable (ScenarioResult) -> Void) async -> [ScenarioResult] {
         let work = scenarios.flatMap { scenario in (1...max(1, repetitions)).map { (scenario, $0) } }
-        let stop = NIOLockedValueBox(false)
+        var stopped = false
         var results = [ScenarioResult?](repeating: nil, count: work.count)
         var finished = [Bool](repeating: false, count: work.count)
         var next = 0
         var delivered = 0
-        await withTaskGroup(of: (Int, ScenarioResult?).self) { group in
+        await withTaskGroup(of: (Int, ScenarioResult).self) { group in
             func launch() {
-                guard next < work.count else { return }
+                guard next < work.count, !stopped else { return }
                 let index = next
                 next += 1
                 let (scenario, run) = work[index]
                 group.addTask {
-                    if stop.withLockedValue({ $0 }) { return (index, nil) }
                     var result = await runner.run(scenario)
                     if repetitions > 1 { result.title += " (run \(run)/\(repetitions))" }
-                    if failFast, !result.outcome.passed { stop.withLockedValue { $0 = true } }
                     return (index, result)
                 }
             }
@@ -42,9 +39,11 @@ public struct BatchRunner: Sendable {
             for await (index, result) in group {
                 results[index] = result
                 finished[index] = true
-                // Hand over in input order, as soon as every earlier one is done (nil: not run after --fail-fast).
-                while delivered < work.count, finished[delivered] {
-                    if let ready = results[delivered] { onResult(ready) }
+                // After a failure under --fail-fast no scenario starts; those running finish.
+                if failFast, !result.outcome.passed { stopped = true }
+                // Hand over in input order, as soon as every earlier one is done.
+                while delivered < work.count, finished[delivered], let ready = results[delivered] {
+                    onResult(ready)
                     delivered += 1
                 }
                 launch()

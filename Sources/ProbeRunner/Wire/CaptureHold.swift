@@ -1,7 +1,7 @@
 import FoundationEssentials
-import NIOConcurrencyHelpers
 import ProbeCapture
 import ProbeScript
+import Synchronization
 
 /// Holds a captured run's own traffic back while its capture falls behind (a page-cache write
 /// stalling the capture's reader, say), so that the capture costs time instead of packets; and
@@ -26,9 +26,8 @@ final class CaptureHold: @unchecked Sendable {
     static let recheck: Duration = .milliseconds(1)
 
     private let capture: any PacketCapture
-    private let lock = NIOLock()
-    private var sending: Duration = .zero
-    private var reading: Duration = .zero
+    /// How long sending and reading were held.
+    private let held = Mutex<(sending: Duration, reading: Duration)>((.zero, .zero))
 
     init(_ capture: any PacketCapture) {
         self.capture = capture
@@ -43,16 +42,16 @@ final class CaptureHold: @unchecked Sendable {
     var mayResume: Bool { capture.ringFill() < resumeMark }
 
     func heldSending(for duration: Duration) {
-        lock.withLock { sending += duration }
+        held.withLock { $0.sending += duration }
     }
 
     func heldReading(for duration: Duration) {
-        lock.withLock { reading += duration }
+        held.withLock { $0.reading += duration }
     }
 
     /// What was held, for the run's notes; nil when nothing was.
     var summary: String? {
-        let (sent, read) = lock.withLock { (self.sending, self.reading) }
+        let (sent, read) = held.withLock { $0 }
         guard sent > .zero || read > .zero else { return nil }
         var parts: [String] = []
         if sent > .zero { parts.append("sending for \(DurationFormat.short(sent))") }
