@@ -139,6 +139,8 @@ import Testing
         client[Self.clientHello.count + 6 + 20] ^= 1
         let broken = TLSConversation(client: client, server: server, keys: log)
         #expect(broken.problem?.hasPrefix("the client's record 3 ") == true, "\(broken.problem ?? "")")
+        let unlogged = TLSConversation(client: client, server: server, keys: TLSKeyMaterial(lines: [String]()))
+        #expect(unlogged.problem == "the key log holds no TLS 1.2 master secret for this connection")
         #expect(broken.clientRecords[2...].allSatisfy { $0.encrypted && !$0.opened && $0.contentType == nil && $0.plaintext.isEmpty })
     }
 
@@ -174,6 +176,16 @@ import Testing
         var reader = TLSRecordReader(keeping: [.applicationData])
         let records = reader.feed([23, 3, 3, 0, 0] + [23, 3, 3, 0, 1, 7])
         #expect(records.map(\.length) == [0, 1] && records.map(\.offset) == [0, 5] && records.last?.fragment == [7])
+        // A zero-length record is whole with its header, though nothing follows it yet.
+        #expect(reader.feed([23, 3, 3, 0, 0]).map(\.length) == [0])
+        // The longest TLSCiphertext is 2^14 + 2048 bytes (RFC 5246 §6.2.3): a header over it is not TLS.
+        var longest = TLSRecordReader(keeping: [.applicationData])
+        #expect(longest.feed([23, 3, 3, 0x48, 0x00] + [UInt8](repeating: 1, count: 18_432)).map(\.length) == [18_432] && !longest.notTLS)
+        var over = TLSRecordReader(keeping: [.applicationData])
+        #expect(over.feed([23, 3, 3, 0x48, 0x01]).isEmpty && over.notTLS)
+        // A hello is found from its record header and its first handshake byte: six bytes.
+        #expect(TLSConversation.helloStart(in: [22, 3, 1, 0, 4, 1], type: 1) == 0)
+        #expect(TLSConversation.helloStart(in: [22, 3, 1, 0, 4], type: 1) == nil)
         #expect(MessageUnits.length(LengthHeader(width: 2)).messages(in: [0, 0, 0, 1, 5]).map(\.range) == [0..<2, 2..<5])
         #expect(MessageUnits.length(LengthHeader(width: 2)).messages(in: [0, 0]).map(\.range) == [0..<2])
     }
