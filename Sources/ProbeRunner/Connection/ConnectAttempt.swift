@@ -53,8 +53,8 @@ struct ConnectAttempt {
                 case .connected(let fd):
                     return self.bootstrap.withConnectedSocket(fd).map { ($0, nil) }
                 case .reset(let fd, let early):
-                    self.handler.queue.preload(early)
-                    self.handler.queue.finish(.reset)
+                    self.handler.preload(early)
+                    self.handler.finish(.reset)
                     return self.bootstrap.withConnectedSocket(fd).map { ($0, early) }
                 case .failed(let error):
                     let refused = error.errnoCode == ECONNREFUSED && refusal == nil

@@ -5,9 +5,11 @@ import Synchronization
 /// What a connection, or one direction of a proxy, received and no expect has consumed, and
 /// the one expect waiting on it: the bytes, how the stream ended, and the timer that times the
 /// expect out. It decides the expect whenever bytes or the end arrive. It reads no socket
-/// (`InboundHandler` feeds a connection's, `ProxyPump` a watch's), so tests drive it on an
-/// `EmbeddedEventLoop`, advancing the loop's clock. Touched on its loop only.
-final class ExpectQueue: @unchecked Sendable {
+/// (`ProxyPump` feeds a watch's), so tests drive it on an `EmbeddedEventLoop`, advancing the
+/// loop's clock. A connection's is its `InboundHandler`, a subclass that reads the socket into
+/// it: one object a connection, as ten thousand idle `parallel` copies each hold one.
+/// Touched on its loop only.
+class ExpectQueue: @unchecked Sendable {
     /// Unconsumed bytes kept even when no expectation asks for them.
     static let highWaterMark = 256 * 1024
     /// What a proxy's watch keeps for its expects.
@@ -27,9 +29,6 @@ final class ExpectQueue: @unchecked Sendable {
         }
     }
 
-    /// Told, on the loop, when what the reader may read has changed: an expect was decided (it
-    /// consumed bytes) or began waiting (it may need more than the high-water mark).
-    var onChange: () -> Void = {}
 
     /// The one timer for the expects' timeouts, and when it fires. A decided expect leaves it
     /// set: the next expect's deadline is usually later, so the timer, when it fires, sets itself
@@ -47,6 +46,13 @@ final class ExpectQueue: @unchecked Sendable {
     private(set) var recent = RecentBytes()
     /// Bytes dropped unread over a watch's limit (`receive(_:keepingAtMost:)`).
     private(set) var droppedUnread = 0
+
+    init() {}
+
+    /// Called, on the loop, when what the reader may read has changed: an expect was decided
+    /// (it consumed bytes) or began waiting (it may need more than the high-water mark). A
+    /// socket's reader reads then; a proxy's watch takes what passes regardless.
+    func readLimitChanged() {}
 
     /// Bytes received: the pending expect is decided on them. With `limit` (a proxy's watch,
     /// which must not hold the stream back) it keeps at most that many unread bytes while no
@@ -121,13 +127,13 @@ final class ExpectQueue: @unchecked Sendable {
         }
         if let outcome = matcher.evaluate(&buffer, end: end) {
             compact()
-            onChange()
+            readLimitChanged()
             return decided(outcome)
         }
         let deadline = loop.now + timeout
         pending = Pending(matcher: matcher, deadline: deadline, decided: decided)
         if timer.map({ $0.deadline > deadline }) ?? true { setTimer(for: deadline, on: loop) }
-        onChange()
+        readLimitChanged()
     }
 
     /// Cancels the timer when no expect waits: the connection is going away.
@@ -142,7 +148,7 @@ final class ExpectQueue: @unchecked Sendable {
         pending = nil
         compact()
         current.decided(outcome)
-        onChange()
+        readLimitChanged()
     }
 
     private func compact() {

@@ -4,13 +4,13 @@ import Glibc
 import NIOCore
 import ProbeFraming
 
-/// Reads a connection's socket into its `ExpectQueue`, which decides the expects.
+/// A connection's expect queue, read from its socket.
 ///
 /// It reads with autoRead off: a read is requested only while the queue holds less than its
 /// read limit (the high-water mark, or what the pending expectation needs) and the gate is
 /// open, so a flooding peer meets TCP back-pressure instead of growing memory. All state is
 /// touched on the channel's event loop only.
-final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
+final class InboundHandler: ExpectQueue, ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
 
     /// Whether the handler asks the socket for more bytes.
@@ -25,8 +25,6 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
         case heldForCapture(since: NIODeadline)
     }
 
-    /// The bytes received and the expect waiting on them.
-    let queue = ExpectQueue()
     private(set) var gate = ReadGate.open
     /// Why reading ever stopped: the scenario asked (`pause reading`, `read slowly`), or the
     /// queue reached its high-water mark with no expect reading it. Either closes the window.
@@ -38,7 +36,10 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
 
     init(captureHold: CaptureHold? = nil) {
         self.captureHold = captureHold
-        queue.onChange = { [unowned self] in requestRead() }
+    }
+
+    override func readLimitChanged() {
+        requestRead()
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -48,7 +49,7 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
-        queue.stopTimerIfIdle()
+        stopTimerIfIdle()
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -57,7 +58,7 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        queue.receive(unwrapInboundIn(data))
+        receive(unwrapInboundIn(data))
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -67,18 +68,18 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case ChannelEvent.inputClosed = event {
-            queue.finish(.eof)
+            finish(.eof)
         } else if let end = event as? InboundEnd {
-            queue.finish(end)
+            finish(end)
         }
         context.fireUserInboundEventTriggered(event)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         if let error = error as? IOError, error.errnoCode == ECONNRESET {
-            queue.finish(.reset)
+            finish(.reset)
         } else {
-            queue.finish(.error("\(error)"))
+            finish(.error("\(error)"))
         }
     }
 
@@ -86,14 +87,14 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
         // The probe marks its own closes first, and errors arrive through errorCaught; so an
         // unexplained inactive channel is the peer's FIN after our own half-close (NIO closes
         // the whole channel then, without an inputClosed event).
-        queue.finish(.eof)
-        queue.stopTimerIfIdle()
+        finish(.eof)
+        stopTimerIfIdle()
         context.fireChannelInactive()
     }
 
     private func requestRead() {
-        guard let context, gate == .open, queue.end == nil else { return }
-        guard queue.unconsumedBytes < queue.readLimit else {
+        guard let context, gate == .open, end == nil else { return }
+        guard unconsumedBytes < readLimit else {
             stoppedAtHighWater = true
             return
         }
@@ -110,7 +111,7 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
     private func recheckCapture(_ captureHold: CaptureHold, on loop: EventLoop) {
         loop.scheduleTask(in: CaptureHold.recheck.timeAmount) { [self] in
             guard case .heldForCapture(let since) = gate else { return }
-            if queue.end == nil, context != nil, !captureHold.mayResume {
+            if end == nil, context != nil, !captureHold.mayResume {
                 recheckCapture(captureHold, on: loop)
                 return
             }
@@ -149,7 +150,7 @@ final class InboundHandler: ChannelInboundHandler, @unchecked Sendable {
 
     /// One read of at most the slow-read size; a no-op once the inbound side has ended.
     func readOnce() {
-        guard let context, queue.end == nil else { return }
+        guard let context, end == nil else { return }
         context.read()
     }
 

@@ -51,7 +51,7 @@ final class ProbeConnection: @unchecked Sendable {
     private let cutOff = Mutex<String?>(nil)
 
     /// Whether the peer has closed the connection (FIN, RST), as far as the probe has read.
-    var peerHasClosed: Bool { handler.queue.peerHasClosed }
+    var peerHasClosed: Bool { handler.peerHasClosed }
 
     /// Socket options every probe connection gets: no Nagle delay (each write leaves as its own
     /// segment), reads under the handler's control, and the peer's FIN seen as a half-close.
@@ -67,7 +67,7 @@ final class ProbeConnection: @unchecked Sendable {
     func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount, decided: @escaping @Sendable (MatchOutcome) -> Void) {
         let loop = channel.eventLoop
         guard loop.inEventLoop else { return loop.execute { self.expect(matcher, timeout: timeout, decided: decided) } }
-        handler.queue.expect(matcher, timeout: timeout, on: loop, decided: decided)
+        handler.expect(matcher, timeout: timeout, on: loop, decided: decided)
     }
 
     /// Writes and flushes `bytes`: true once written, false when the write did not complete
@@ -106,7 +106,7 @@ final class ProbeConnection: @unchecked Sendable {
         let loop = channel.eventLoop
         let tap = tls?.tap
         return loop.onLoop { () -> EventLoopFuture<Void> in
-            handler.queue.markClosedByProbe()
+            handler.markClosedByProbe()
             guard let tap else { return channel.close() }
             return channel.close(mode: .output).flatMapError { _ in loop.makeSucceededVoidFuture() }.flatMap {
                 tap.closeBelowTLS() ?? channel.close()
@@ -130,7 +130,7 @@ final class ProbeConnection: @unchecked Sendable {
         let handler = self.handler
         let tap = tls?.tap
         let channel = self.channel
-        try? await channel.eventLoop.submit { handler.queue.markClosedByProbe() }.flatMap { _ in
+        try? await channel.eventLoop.submit { handler.markClosedByProbe() }.flatMap { _ in
             tap?.closeBelowTLS() ?? channel.close()
         }.get()
     }
@@ -148,6 +148,6 @@ final class ProbeConnection: @unchecked Sendable {
 
     /// The last bytes received, for failure reports.
     func recentBytes() async -> (bytes: [UInt8], total: Int) {
-        (try? await onLoop { ($0.queue.recent.bytes, $0.queue.recent.total) }) ?? ([], 0)
+        (try? await onLoop { ($0.recent.bytes, $0.recent.total) }) ?? ([], 0)
     }
 }

@@ -90,8 +90,8 @@ extension ScenarioExecution {
     /// loop, where the copies' connections read.
     private func noteUnread(in tally: ParallelTally) {
         for connection in table.all where !connection.isClosed && connection.eventLoop.inEventLoop {
-            let count = connection.handler.queue.unconsumedBytes
-            if count > 0 { tally.noteUnread(count, head: connection.handler.queue.unreadHead(80)) }
+            let count = connection.handler.unconsumedBytes
+            if count > 0 { tally.noteUnread(count, head: connection.handler.unreadHead(80)) }
         }
     }
 }

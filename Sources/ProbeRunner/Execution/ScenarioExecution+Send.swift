@@ -104,7 +104,7 @@ extension ScenarioExecution {
 
     /// How the peer ended the connection, in words: "FIN", "RST".
     private func peerEnd(of connection: ProbeConnection) async -> String {
-        switch try? await connection.onLoop({ $0.queue.end }) {
+        switch try? await connection.onLoop({ $0.end }) {
         case .reset?: return "RST"
         case .truncated?: return "FIN without close_notify"
         case .error(let message)?: return message
@@ -151,7 +151,7 @@ extension ScenarioExecution {
         let (statement, connection, total) = (send.statement, send.connection, send.payload.count)
         let failure: StepFailure
         if let problem {
-            let end = try? await connection.onLoop({ $0.queue.end })
+            let end = try? await connection.onLoop({ $0.end })
             if let cause = SendCutOff.peerClose(problem, end: end) { return SendCutOff(sent: sent, why: cause) }
             // A channel closes when the peer resets it; say so rather than "I/O on closed channel".
             var why = "\(problem)"

@@ -17,14 +17,14 @@ extension ScenarioExecution {
         case .eof: break
         }
         let wasPaused = try await connection.onLoop { $0.isPaused }
-        let before = try await connection.onLoop { $0.queue.recent.total }
+        let before = try await connection.onLoop { $0.recent.total }
         try await connection.onLoop { try $0.beginSlowRead(bytes: bytes) }
         let started = clock.now
         var reads = 0
         var ended: InboundEnd?
         do {
             while true {
-                let (received, end) = try await connection.onLoop { ($0.queue.recent.total - before, $0.queue.end) }
+                let (received, end) = try await connection.onLoop { ($0.recent.total - before, $0.end) }
                 ended = end
                 if let total, received >= total { break }
                 if let duration, clock.now - started >= duration { break }
@@ -39,7 +39,7 @@ extension ScenarioExecution {
             throw error
         }
         try await connection.onLoop { try $0.endSlowRead(paused: wasPaused) }
-        let received = try await connection.onLoop { $0.queue.recent.total } - before
+        let received = try await connection.onLoop { $0.recent.total } - before
         if case .eof = read.stop, ended == nil {
             throw failure(statement, "the peer did not close during the slow read", connection)
         }

@@ -18,7 +18,7 @@ extension ScenarioExecution {
         // Copies of a parallel block keep no notes; they can still fail.
         guard settings.unread == .fail || (settings.unread == .note && copyIndex == nil) else { return }
         let session = connection.webSocket
-        guard let (head, count, messages) = try? await connection.onLoop({ ($0.queue.unreadHead(80), $0.queue.unconsumedBytes, session?.undelivered ?? []) }),
+        guard let (head, count, messages) = try? await connection.onLoop({ ($0.unreadHead(80), $0.unconsumedBytes, session?.undelivered ?? []) }),
               count > 0 || !messages.isEmpty else { return }
         let when = statement == nil ? "when the scenario ended" : "when it was closed"
         var unread: [String] = []

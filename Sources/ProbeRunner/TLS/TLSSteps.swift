@@ -149,7 +149,7 @@ struct TLSSteps {
         let handler = connection.handler
         return try await channel.eventLoop.submit {
             let session = try tls.setup.makeSession(tls.context, on: channel.eventLoop)
-            try session.install(on: channel, early: handler.queue.takeUnconsumed())
+            try session.install(on: channel, early: handler.takeUnconsumed())
             return session
         }.get()
     }
