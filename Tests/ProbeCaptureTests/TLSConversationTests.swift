@@ -125,16 +125,19 @@ import Testing
             return Self.record(type, explicit + Array(box.ciphertext) + Array(box.tag))
         }
         let hello = Self.record(22, Self.handshake(2, [3, 3] + serverRandom + [0, 0xC0, 0x2B, 0]))
+        let closeNotify: [UInt8] = [1, 0]
         var client = Self.clientHello + Self.record(20, [1]) + (try sealed(Self.finished, type: 22, keys.client, sequence: 0))
             + (try sealed([], type: 23, keys.client, sequence: 1)) + (try sealed(Array("hi".utf8), type: 23, keys.client, sequence: 2))
+            + (try sealed(closeNotify, type: 21, keys.client, sequence: 3))
         let server = hello + Self.record(20, [1]) + (try sealed(Self.finished, type: 22, keys.server, sequence: 0))
             + (try sealed(Array("hello".utf8), type: 23, keys.server, sequence: 1))
         let log = TLSKeyMaterial(lines: ["CLIENT_RANDOM \(Self.hex(Self.clientRandom)) \(Self.hex(master))"])
         let conversation = TLSConversation(client: client, server: server, keys: log)
         #expect(conversation.problem == nil && conversation.version == 0x0303 && conversation.cipherSuite == 0xC02B)
-        #expect(conversation.clientRecords.map(\.encrypted) == [false, false, true, true, true])
+        #expect(conversation.clientRecords.map(\.encrypted) == [false, false, true, true, true, true])
         #expect(conversation.clientRecords.allSatisfy { $0.opened })
-        #expect(conversation.clientRecords.map(\.plaintext)[2...] == [Self.finished, [], Array("hi".utf8)])
+        #expect(conversation.clientRecords.map(\.plaintext)[2...] == [Self.finished, [], Array("hi".utf8), closeNotify])
+        #expect(conversation.clientRecords.last?.contentType == .alert)
         #expect(conversation.serverRecords.last?.plaintext == Array("hello".utf8))
         client[Self.clientHello.count + 6 + 20] ^= 1
         let broken = TLSConversation(client: client, server: server, keys: log)

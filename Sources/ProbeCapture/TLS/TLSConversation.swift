@@ -121,7 +121,6 @@ public struct TLSConversation: Sendable {
         var secret = traffic
         var inHandshake = true
         for index in raw.indices where raw[index].contentType == .applicationData {
-            records[index].encrypted = true
             guard let opened = decrypter.open(header: header(raw[index]), fragment: raw[index].fragment) else {
                 return fail(&records, from: index, side)
             }
@@ -141,12 +140,14 @@ public struct TLSConversation: Sendable {
         return nil
     }
 
-    /// TLS 1.2: the records after this side's ChangeCipherSpec are encrypted.
+    /// TLS 1.2: the records after this side's ChangeCipherSpec are encrypted, whatever their
+    /// outer type (an alert's too).
     private static func open12(_ records: inout [Record], _ raw: [TLSRecordReader.Record], _ side: String, _ decrypter: TLSRecordDecrypter) -> String? {
         var decrypter = decrypter
         guard let change = raw.firstIndex(where: { $0.contentType == .changeCipherSpec }) else { return nil }
-        for index in raw.indices.dropFirst(change + 1) {
-            records[index].encrypted = true
+        let encrypted = raw.indices.dropFirst(change + 1)
+        for index in encrypted { records[index].encrypted = true }
+        for index in encrypted {
             guard let opened = decrypter.open(header: header(raw[index]), fragment: raw[index].fragment) else {
                 return fail(&records, from: index, side)
             }
@@ -157,11 +158,10 @@ public struct TLSConversation: Sendable {
         return nil
     }
 
-    /// Marks `records[index...]` unread: the sequence numbers after a record that did not open
-    /// cannot be trusted.
+    /// Marks the encrypted records from `index` on unread: the sequence numbers after a record
+    /// that did not open cannot be trusted.
     private static func fail(_ records: inout [Record], from index: Int, _ side: String) -> String {
-        for later in index..<records.count where records[later].encrypted || later == index {
-            records[later].encrypted = true
+        for later in index..<records.count where records[later].encrypted {
             records[later].opened = false
             records[later].contentType = nil
             records[later].plaintext = []
