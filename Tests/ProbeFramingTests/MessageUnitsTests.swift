@@ -57,16 +57,25 @@ import Testing
         let first = codec.frame(.text, Array("in ".utf8), masked: false, fin: false)
         let ping = codec.frame(.ping, [1], masked: false)
         let second = codec.frame(.continuation, Array("three ".utf8), masked: false, fin: false)
+        let pong = codec.frame(.pong, [2], masked: false)
+        let close = codec.frame(.connectionClose, [3, 0xe8], masked: false)
         let last = codec.frame(.continuation, Array("fragments".utf8), masked: false)
         let whole = codec.frame(.binary, [7, 8], masked: false)
         let open = codec.frame(.text, Array("open".utf8), masked: false, fin: false)
-        let stream = head + first + ping + second + last + whole + open
+        let stream = head + first + ping + second + pong + close + last + whole + open
         let messages = MessageUnits.webSocket.messages(in: stream)
-        let start = head.count, afterLast = head.count + first.count + ping.count + second.count + last.count
-        #expect(messages.map(\.range) == [(start + first.count)..<(start + first.count + ping.count), start..<afterLast,
-                                          afterLast..<(afterLast + whole.count)])
-        #expect(messages.map { Array($0.payload) } == [[1], Array("in three fragments".utf8), [7, 8]])
-        #expect(MessageUnits.webSocketFrames.messages(in: stream).count == 6)
+        let start = head.count, atPing = start + first.count, atPong = atPing + ping.count + second.count, atClose = atPong + pong.count
+        let afterLast = atClose + close.count + last.count
+        #expect(messages.map(\.range) == [atPing..<(atPing + ping.count), atPong..<atClose, atClose..<(atClose + close.count),
+                                          start..<afterLast, afterLast..<(afterLast + whole.count)])
+        #expect(messages.map { Array($0.payload) } == [[1], [2], [3, 0xe8], Array("in three fragments".utf8), [7, 8]])
+        #expect(MessageUnits.webSocketFrames.messages(in: stream).count == 8)
         #expect(MessageUnits.webSocket.name == "message" && MessageUnits.webSocketFrames.name == "frame")
+        // A continuation with no message open (the peer under test broke the rules) stands alone:
+        // it does not join the message that ended before it.
+        let orphan = codec.frame(.continuation, Array("c".utf8), masked: false)
+        let ended = head + codec.frame(.text, Array("a".utf8), masked: false, fin: false) + codec.frame(.continuation, Array("b".utf8), masked: false) + orphan
+        #expect(MessageUnits.webSocket.messages(in: ended).map { Array($0.payload) } == [Array("ab".utf8), Array("c".utf8)])
+        #expect(MessageUnits.webSocket.messages(in: ended).last?.range == (ended.count - orphan.count)..<ended.count)
     }
 }
