@@ -46,6 +46,14 @@ import Testing
         #expect(frames[0].payload == Array("hello".utf8) && frames[2].payload == [UInt8](repeating: 9, count: 70_000))
         #expect(ranges(.webSocketFrames, stream) == frames.map(\.range))
         #expect(WebSocketWireFrame.framesAfterUpgrade(in: Array(head.dropLast()) + small).isEmpty)
+        // The head is looked for in the first 16 KiB and its blank line: one of exactly that
+        // size is found, one a byte longer is not.
+        func paddedHead(_ size: Int) -> [UInt8] {
+            let start = Array("HTTP/1.1 101 Switching Protocols\r\nX: ".utf8)
+            return start + [UInt8](repeating: 0x61, count: size - start.count - 4) + [13, 10, 13, 10]
+        }
+        #expect(WebSocketWireFrame.framesAfterUpgrade(in: paddedHead(16 * 1024 + 4) + small).count == 1)
+        #expect(WebSocketWireFrame.framesAfterUpgrade(in: paddedHead(16 * 1024 + 5) + small).isEmpty)
     }
 
     /// A WebSocket message is all its frames: the first fragment to the one with FIN, a control
