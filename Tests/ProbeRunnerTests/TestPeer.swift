@@ -1,7 +1,7 @@
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import ProbeHost
+import Synchronization
 
 /// What an in-process peer does with each connection it accepts.
 enum PeerBehaviour: Sendable {
@@ -36,36 +36,38 @@ enum PeerBehaviour: Sendable {
 }
 
 /// What a peer saw, for assertions: bytes, how each connection ended, read sizes and times.
-final class PeerLog: @unchecked Sendable {
-    private let lock = NIOLock()
-    private var _received: [UInt8] = []
-    private var _ends: [String] = []
-    private var _reads: [(at: NIODeadline, count: Int)] = []
-    private var _stalled = false
-    private var _clientPorts: [Int] = []
+final class PeerLog: Sendable {
+    private struct Seen {
+        var received: [UInt8] = []
+        var ends: [String] = []
+        var reads: [(at: NIODeadline, count: Int)] = []
+        var stalled = false
+        var clientPorts: [Int] = []
+    }
+    private let seen = Mutex(Seen())
 
     func append(_ bytes: [UInt8]) {
-        lock.withLock {
-            _received += bytes
-            _reads.append((.now(), bytes.count))
+        seen.withLock { seen in
+            seen.received += bytes
+            seen.reads.append((.now(), bytes.count))
         }
     }
 
-    func ended(_ how: String) { lock.withLock { _ends.append(how) } }
+    func ended(_ how: String) { seen.withLock { $0.ends.append(how) } }
 
-    func accepted(from port: Int) { lock.withLock { _clientPorts.append(port) } }
+    func accepted(from port: Int) { seen.withLock { $0.clientPorts.append(port) } }
 
     /// The probe's port of each connection the peer accepted, in order.
-    var clientPorts: [Int] { lock.withLock { _clientPorts } }
+    var clientPorts: [Int] { seen.withLock { $0.clientPorts } }
 
-    func stalled() { lock.withLock { _stalled = true } }
+    func stalled() { seen.withLock { $0.stalled = true } }
 
     /// True once a write of the peer had to wait: its channel became unwritable.
-    var didStall: Bool { lock.withLock { _stalled } }
+    var didStall: Bool { seen.withLock { $0.stalled } }
 
-    var received: [UInt8] { lock.withLock { _received } }
-    var ends: [String] { lock.withLock { _ends } }
-    var reads: [(at: NIODeadline, count: Int)] { lock.withLock { _reads } }
+    var received: [UInt8] { seen.withLock { $0.received } }
+    var ends: [String] { seen.withLock { $0.ends } }
+    var reads: [(at: NIODeadline, count: Int)] { seen.withLock { $0.reads } }
 
     /// Waits (at most `limit`, in 10 ms steps) until `count` connections have ended, so every
     /// byte sent before their FIN has been read and logged.
