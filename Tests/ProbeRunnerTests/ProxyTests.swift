@@ -228,6 +228,32 @@ import Testing
         result.expectPassed()
     }
 
+    /// A delayed direction stops reading its source once 256 KiB wait in its queue: the rest of
+    /// the client's megabyte stays in TCP's buffers, not in the proxy's memory, and the watch
+    /// sees no more than the pump read.
+    @Test func aDelayedDirectionStopsReadingAtItsHighWaterMark() async throws {
+        let result = try await ScenarioHarness.run(Self.sink + """
+            p: delay 10s upstream
+            c: send random 1MiB
+            p: expect upstream bytes 262144
+            p: expect upstream bytes 524288 within 500ms
+            """)
+        result.expectFailure(line: 9, containing: "timed out after 500ms")
+    }
+
+    /// A client's RST reaches the server as an RST, and a server's the client.
+    @Test func aPeersResetPassesThroughAsAReset() async throws {
+        for (resetting, other) in [("c", "s"), ("s", "c")] {
+            let result = try await ScenarioHarness.run(Self.sink + """
+                c: send line "a"
+                s: expect line "a"
+                \(resetting): abort
+                \(other): expect reset
+                """)
+            result.expectPassed()
+        }
+    }
+
     /// linechat's client through the proxy: a cut is a FIN it leaves on (exit 0), a reset an
     /// error it reports (exit 1).
     @Test func theClientSeesACutAsFINAndAResetAsRST() async throws {
