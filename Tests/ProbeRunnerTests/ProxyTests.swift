@@ -136,6 +136,19 @@ import Testing
         result.expectPassed()
     }
 
+    /// `cut after 10 bytes upstream`: the server gets exactly 10 bytes, then FIN, and the
+    /// client's leg is cut too.
+    @Test func cutAfterUpstreamClosesAtTheByteToo() async throws {
+        let result = try await ScenarioHarness.run(Self.sink + """
+            p: cut after 10 bytes upstream
+            c: send "0123456789abcdef"
+            s: expect bytes 10 = "0123456789"
+            s: expect eof
+            c: expect eof
+            """)
+        result.expectPassed()
+    }
+
     /// The count runs across pieces: 60 bytes, then 60 more, then 60, and the client gets the
     /// first 100 and the FIN; and a piece of exactly the bytes left closes at once, with no
     /// piece after it to wait for.
