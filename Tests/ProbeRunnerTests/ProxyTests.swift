@@ -254,6 +254,36 @@ import Testing
         result.expectFailure(line: 9, containing: "timed out after 500ms")
     }
 
+    /// A direction whose target stops taking writes (its reader reads nothing for a second, and
+    /// the sockets between fill) stops reading its source, and reads on once the target drains:
+    /// 16 MiB at full speed arrive whole, client to server and server to client.
+    @Test func aDirectionReadsOnOnceItsTargetDrains() async throws {
+        let peer = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/bulk_peer.py").path
+        let opening = """
+            set timeout 10s
+            listen l 127.0.0.1:0
+            proxy p 127.0.0.1:0 to 127.0.0.1:{l.port}
+
+            """
+        let upstream = try await ScenarioHarness.run(opening + """
+            spawn sender "python3 \(peer) send 127.0.0.1 {p.port} 16777216"
+            accept s on l
+            sleep 1s
+            s: expect bytes 16777216
+            s: expect eof
+            expect stdout sender line "sent 16777216"
+            """)
+        upstream.expectPassed()
+        let downstream = try await ScenarioHarness.run(opening + """
+            spawn receiver "python3 \(peer) receive 127.0.0.1 {p.port}"
+            accept s on l
+            s: send random 16MiB
+            s: close
+            expect stdout receiver line "received 16777216"
+            """)
+        downstream.expectPassed()
+    }
+
     /// A client's RST reaches the server as an RST, and a server's the client.
     @Test func aPeersResetPassesThroughAsAReset() async throws {
         for (resetting, other) in [("c", "s"), ("s", "c")] {
