@@ -244,14 +244,27 @@ import Testing
     /// A delayed direction stops reading its source once 256 KiB wait in its queue: the rest of
     /// the client's megabyte stays in TCP's buffers, not in the proxy's memory, and the watch
     /// sees no more than the pump read.
-    @Test func aDelayedDirectionStopsReadingAtItsHighWaterMark() async throws {
+    @Test(arguments: [("upstream", "c"), ("downstream", "s")])
+    func aDelayedDirectionStopsReadingAtItsHighWaterMark(direction: String, sender: String) async throws {
         let result = try await ScenarioHarness.run(Self.sink + """
-            p: delay 10s upstream
-            c: send random 1MiB
-            p: expect upstream bytes 262144
-            p: expect upstream bytes 524288 within 500ms
+            p: delay 10s \(direction)
+            \(sender): send random 1MiB
+            p: expect \(direction) bytes 262144
+            p: expect \(direction) bytes 524288 within 500ms
             """)
         result.expectFailure(line: 9, containing: "timed out after 500ms")
+    }
+
+    /// Either side's half-close passes as a FIN, and the other direction goes on.
+    @Test(arguments: [("s", "c"), ("c", "s")])
+    func aHalfCloseLeavesTheOtherDirectionOpen(closing: String, other: String) async throws {
+        let result = try await ScenarioHarness.run(Self.sink + """
+            \(closing): shutdown write
+            \(other): expect eof
+            \(other): send line "still here"
+            \(closing): expect line "still here"
+            """)
+        result.expectPassed()
     }
 
     /// A direction whose target stops taking writes (its reader reads nothing for a second, and
