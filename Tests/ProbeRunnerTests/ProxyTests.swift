@@ -297,6 +297,26 @@ import Testing
         downstream.expectPassed()
     }
 
+    /// A fault set before a client connects applies to its link in the direction it names,
+    /// and only there.
+    @Test(arguments: [("downstream", "c", "s"), ("upstream", "s", "c")])
+    func aFaultSetBeforeALinkTakesItsDirection(direction: String, cutSide: String, otherSide: String) async throws {
+        let result = try await ScenarioHarness.run("""
+            set timeout 2s
+            listen l 127.0.0.1:0
+            proxy p 127.0.0.1:0 to 127.0.0.1:{l.port}
+            p: cut after 3 bytes \(direction)
+            connect c 127.0.0.1:{p.port}
+            accept s on l
+            \(cutSide): send "abcdef"
+            \(otherSide): expect bytes 6 = "abcdef"
+            \(otherSide): send "123456"
+            \(cutSide): expect bytes 3 = "123"
+            \(cutSide): expect eof
+            """)
+        result.expectPassed()
+    }
+
     /// A client's RST reaches the server as an RST, and a server's the client.
     @Test func aPeersResetPassesThroughAsAReset() async throws {
         for (resetting, other) in [("c", "s"), ("s", "c")] {
