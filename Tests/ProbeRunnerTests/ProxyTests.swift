@@ -315,6 +315,16 @@ import Testing
             \(cutSide): expect eof
             """)
         result.expectPassed()
+        // A cut stands: a client that connects after it is cut at once.
+        let standing = try await ScenarioHarness.run("""
+            set timeout 2s
+            listen l 127.0.0.1:0
+            proxy p 127.0.0.1:0 to 127.0.0.1:{l.port}
+            p: cut
+            connect c 127.0.0.1:{p.port}
+            c: expect eof
+            """)
+        standing.expectPassed()
     }
 
     /// A client's RST reaches the server as an RST, and a server's the client.
