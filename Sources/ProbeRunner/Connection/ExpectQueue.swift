@@ -29,7 +29,6 @@ class ExpectQueue: @unchecked Sendable {
         }
     }
 
-
     /// The one timer for the expects' timeouts, and when it fires. A decided expect leaves it
     /// set: the next expect's deadline is usually later, so the timer, when it fires, sets itself
     /// again for that deadline instead of each expect scheduling and cancelling one (a cancel

@@ -110,26 +110,27 @@ final class InboundHandler: ExpectQueue, ChannelInboundHandler, @unchecked Senda
     /// once the capture is under its resume mark or the inbound side has ended.
     private func recheckCapture(_ captureHold: CaptureHold, on loop: EventLoop) {
         loop.scheduleTask(in: CaptureHold.recheck.timeAmount) { [self] in
-            guard case .heldForCapture(let since) = gate else { return }
+            guard case .heldForCapture = gate else { return }
             if end == nil, context != nil, !captureHold.mayResume {
                 recheckCapture(captureHold, on: loop)
                 return
             }
-            gate = .open
-            captureHold.heldReading(for: .nanoseconds((loop.now - since).nanoseconds))
+            move(to: .open, at: loop.now)
             requestRead()
         }
+    }
+
+    /// Moves the gate on; a hold for the capture that ends here counts as held reading.
+    private func move(to next: ReadGate, at now: NIODeadline) {
+        if case .heldForCapture(let since) = gate { captureHold?.heldReading(for: .nanoseconds((now - since).nanoseconds)) }
+        gate = next
     }
 
     /// Stops or resumes reading on the scenario's word.
     func setPaused(_ paused: Bool) {
         if paused {
-            // A hold for the capture ends here; its time counts as held.
-            if case .heldForCapture(let since) = gate, let captureHold, let context {
-                captureHold.heldReading(for: .nanoseconds((context.eventLoop.now - since).nanoseconds))
-            }
             pausedByScenario = true
-            gate = .paused
+            move(to: .paused, at: context?.eventLoop.now ?? .now())
         } else if gate == .paused {
             gate = .open
         }
