@@ -60,6 +60,19 @@ import Testing
         missing.expectFailure(line: 5, containing: "over max 64) and none was a line matching /^X-Never: /")
     }
 
+    /// `expect until` a delimiter of variables that is empty at run time fails at once, saying
+    /// so, rather than waiting for `max` bytes to say that no "" came.
+    @Test func anEmptyDelimiterOfVariablesFailsAtOnce() async throws {
+        let peer = try await TestPeer.start(.finAfter(Array("abc\r\n".utf8)))
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            var end = ""
+            connect 127.0.0.1:{port}
+            expect until "{end}" max 0
+            """, against: peer)
+        result.expectFailure(line: 3, containing: "the delimiter is empty once its variables are filled in")
+    }
+
     /// A regex that backtracks over a long window or line (here from every start of 3,000 bytes
     /// with no space: most of a second, which the search thread finishes after the test) runs
     /// away from the event loop: the step's timeout fires on time and says the regex was still

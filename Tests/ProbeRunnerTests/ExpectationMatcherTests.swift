@@ -100,6 +100,11 @@ import Testing
         let cr = ExpectationMatcher(.line(.any), framing: TerminatedLineFraming(terminator: [13], maxLine: 64))
         #expect(cr.misframing(Array("a\r\n".utf8)) == nil, "a CR is the terminator, so a line did come")
         #expect(ExpectationMatcher(.any, framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64)).misframing(Array("a\n".utf8)) == nil, "only lines have endings")
+        // Every rule that reads lines explains so, not only `expect line`.
+        let unordered = ExpectationMatcher(.linesUnordered(remaining: [Array("a".utf8)]), framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64))
+        #expect(unordered.misframing(Array("a\n".utf8)) == "received a line ending in a bare LF at offset 1; the terminator is CRLF")
+        let eventually = ExpectationMatcher(.eventually(.any, max: 64, unless: nil, skipped: SkippedLines()), framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64))
+        #expect(eventually.misframing(Array("a\n".utf8)) == "received a line ending in a bare LF at offset 1; the terminator is CRLF")
     }
 
     /// Reads lines off `stream` arriving in `pieces`, one matcher per line as expect steps do,
@@ -221,6 +226,9 @@ import Testing
         #expect(failed == "a line matched unless /^-ERR/ while line \"PONG\" was awaited: \"-ERR 'Invalid Publish Subject'\" (after skipping 1 line (5 bytes): \"+OK\")",
                 "\(failed)")
         #expect(matched(decide(rule, "+OK\r\nPONG\r\n-ERR late\r\n").outcome))
+        let first = try #require(failure(decide(rule, "-ERR 'Authorization Violation'\r\n").outcome))
+        #expect(first == "a line matched unless /^-ERR/ while line \"PONG\" was awaited: \"-ERR 'Authorization Violation'\"",
+                "nothing was skipped before it: \(first)")
     }
 
     /// `expect until /re/`: up to and with the first match, bytes one to a character.

@@ -79,7 +79,10 @@ extension ScenarioExecution {
         case .byteCount(let count, let equals):
             return .byteCount(try resolve(count, "a size", Quantity.size), equals: equals.map(render))
         case .until(let delimiter, let max):
-            return .until(render(delimiter), max: try resolve(max, "a size", Quantity.size))
+            let bytes = render(delimiter)
+            // The parser refuses a literal empty delimiter; one made of variables is checked here.
+            if bytes.isEmpty { throw failure(statement, "the delimiter is empty once its variables are filled in") }
+            return .until(bytes, max: try resolve(max, "a size", Quantity.size))
         case .untilMatch(let literal, let max):
             return .untilMatch(try compile(literal, statement), max: try resolve(max, "a size", Quantity.size))
         case .eventually(let match, let max, let unless):
