@@ -57,7 +57,7 @@ class ExpectQueue: @unchecked Sendable {
     /// which must not hold the stream back) it keeps at most that many unread bytes while no
     /// expect waits, dropping the oldest and counting them.
     func receive(_ bytes: ByteBuffer, keepingAtMost limit: Int? = nil) {
-        recent.append(bytes.readableBytesView)
+        bytes.withUnsafeReadableBytes { recent.append($0) }
         var bytes = bytes
         buffer.writeBuffer(&bytes)
         if let limit, buffer.readableBytes > limit, pending == nil {
@@ -72,7 +72,7 @@ class ExpectQueue: @unchecked Sendable {
     /// Takes bytes the connection received before its handler had it (read from the socket
     /// before NIO did), as if they had just arrived, deciding nothing: no expect waits yet.
     func preload(_ bytes: [UInt8]) {
-        recent.append(bytes)
+        bytes.withUnsafeBytes { recent.append($0) }
         buffer.writeBytes(bytes)
     }
 

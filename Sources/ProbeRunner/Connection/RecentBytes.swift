@@ -6,9 +6,11 @@ struct RecentBytes {
 
     init(capacity: Int = 256) { self.capacity = capacity }
 
-    mutating func append<Bytes: Collection>(_ new: Bytes) where Bytes.Element == UInt8 {
+    /// Keeps the last `capacity` bytes of what was kept and `new`; a copy of memory, as every
+    /// read of every connection passes through here.
+    mutating func append(_ new: UnsafeRawBufferPointer) {
         total += new.count
-        bytes.append(contentsOf: new.suffix(capacity))
+        bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: new.suffix(capacity)))
         if bytes.count > capacity { bytes.removeFirst(bytes.count - capacity) }
     }
 }
