@@ -257,6 +257,22 @@ import Testing
         result.expectPassed()
     }
 
+    /// `expect close` passes when the peer closes TCP without a close frame, saying so; after
+    /// the probe's own close there is nothing to wait for, and the step says so.
+    @Test func expectCloseTakesThePeersTCPCloseWithoutAFrame() async throws {
+        let finished = try await ScenarioHarness.run(Self.upgradedByHand + """
+            c: close
+            s: expect close
+            """)
+        finished.expectPassed()
+        #expect(finished.log.contains { $0.message.contains("got no close frame: the peer closed the connection (FIN)") }, "\(finished.log.map(\.message))")
+        let own = try await ScenarioHarness.run(Self.upgradedByHand + """
+            s: close
+            s: expect close
+            """)
+        own.expectFailure(line: 8, containing: "connection 's' was closed by the probe at test.scn:7")
+    }
+
     /// A message of exactly a large max-message (over the 256 KiB the probe reads ahead
     /// unasked) is read whole: an expect waiting on it reads on until the frame and its longest
     /// header (14 bytes: masked, an 8-byte length) have arrived.
