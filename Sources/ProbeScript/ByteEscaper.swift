@@ -15,10 +15,18 @@ public enum ByteEscaper {
         case 92: return "\\\\"
         case 34: return "\\\""
         case 32...126: return String(UnicodeScalar(byte))
-        default:
-            let hex = String(byte, radix: 16)
-            return "\\x" + (hex.count == 1 ? "0" + hex : hex)
+        default: return "\\x" + hex(byte)
         }
+    }
+
+    /// Two hex digits: `0a`.
+    public static func hex(_ byte: UInt8) -> String {
+        (byte < 16 ? "0" : "") + String(byte, radix: 16)
+    }
+
+    /// Two hex digits a byte, spaced: `00 2a ff`.
+    public static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        bytes.map { hex($0) }.joined(separator: " ")
     }
 
     /// `"..."` with at most `limit` bytes shown, and how many were left out; `total` is the

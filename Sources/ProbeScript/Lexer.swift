@@ -197,7 +197,7 @@ public struct Lexer {
     }
 
     /// Lexes the `"..."` of `hex"0d 0a ff"` (the index is at the quote); `{name}` inserts a
-    /// variable's bytes as they are.
+    /// variable's bytes as they are, and `??` stands for any one byte (where bytes are expected).
     private mutating func lexHex(from location: SourceLocation) -> Template {
         index += 1
         var parts: [Template.Part] = []
@@ -213,6 +213,12 @@ public struct Lexer {
                 index = close + 1
                 continue
             }
+            if scalar == "?", pending.isEmpty, index + 1 < scalars.count, scalars[index + 1] == "?" {
+                if !bytes.isEmpty { parts.append(.bytes(bytes)); bytes = [] }
+                parts.append(.anyByte(here))
+                index += 2
+                continue
+            }
             if scalar.properties.isASCIIHexDigit {
                 if pending.isEmpty { pendingLocation = here }
                 pending.unicodeScalars.append(scalar)
@@ -223,7 +229,9 @@ public struct Lexer {
                     pending = ""
                 }
             } else if !reportedBadDigit {
-                error("'\(scalar)' is not a hex digit", at: here, hint: "hex strings hold pairs of 0-9 a-f, optionally spaced")
+                error("'\(scalar)' is not a hex digit", at: here,
+                      hint: scalar == "?" ? "?? (two of them) stands for any one byte in an expected hex string"
+                          : "hex strings hold pairs of 0-9 a-f, optionally spaced")
                 reportedBadDigit = true
             }
             index += 1

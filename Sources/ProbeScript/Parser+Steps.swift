@@ -11,7 +11,7 @@ extension Parser {
             case .line: data = .line(try string("the line's text"))
             case .message: data = .message(try self.data("the message"))
             case .text: data = .webSocket(.text(try self.data("the text")))
-            case .binary: data = .webSocket(.binary(try self.data("the bytes")))
+            case .binary: data = .webSocket(.binary(try self.data("the bytes to send")))
             case .ping, .pong:
                 let payload = isData ? try self.data("the payload") : nil
                 data = .webSocket(form == .ping ? .ping(payload) : .pong(payload))
@@ -75,7 +75,7 @@ extension Parser {
         let expectation: Expectation
         switch current.kind {
         case .string, .hex:
-            expectation = .exactBytes(try data("the expected bytes"))
+            expectation = .exactBytes(try data("the expected bytes", expected: true))
         default:
             let form = try keyword(Grammar.ExpectForm.self, after: "expect (or a \"string\" or hex\"..\")")
             switch form {
@@ -90,8 +90,7 @@ extension Parser {
                 if take("bytes") {
                     expectation = .messageOfLength(try size("a message length"))
                 } else if case .hex(let template) = current.kind {
-                    advance()
-                    expectation = .message(.exact(template))
+                    expectation = .message(.exact(try hex(template, "the expected message", expected: true)))
                 } else {
                     expectation = .message(try lineMatch())
                 }
@@ -105,7 +104,7 @@ extension Parser {
                 expectation = .linesUnordered(lines)
             case .bytes:
                 let count = try size("a byte count")
-                expectation = .byteCount(count, equals: take("=") ? try data("the expected bytes") : nil)
+                expectation = .byteCount(count, equals: take("=") ? try data("the expected bytes", expected: true) : nil)
             case .until:
                 if case .regex = current.kind {
                     let regex = try regex()
@@ -132,10 +131,10 @@ extension Parser {
                 if take("bytes") {
                     expectation = .webSocket(.binaryLength(try size("a message length")))
                 } else {
-                    expectation = .webSocket(.binary(take("any") ? nil : try data("the expected bytes")))
+                    expectation = .webSocket(.binary(take("any") ? nil : try data("the expected bytes", expected: true)))
                 }
             case .ping, .pong:
-                let payload = isData ? try data("the payload") : nil
+                let payload = isData ? try data("the payload", expected: true) : nil
                 expectation = .webSocket(form == .ping ? .ping(payload) : .pong(payload))
             case .any: expectation = .any
             case .eof: expectation = .eof

@@ -83,13 +83,23 @@ public struct Parser {
         return Name(text, at: token.location)
     }
 
-    /// A quoted string or hex string.
-    mutating func data(_ what: String) throws -> Template {
+    /// A quoted string or hex string; `??` in hex (any byte) only where bytes are `expected`.
+    mutating func data(_ what: String, expected: Bool = false) throws -> Template {
         switch current.kind {
         case .string(let template): advance(); return template
-        case .hex(let template): advance(); return template
+        case .hex(let template): return try hex(template, what, expected: expected)
         default: throw failure("expected \(what) (a \"string\" or hex\"..\"), found \(current.display)", at: current)
         }
+    }
+
+    /// The current hex string's `template`, refusing `??` where bytes are not `expected`.
+    mutating func hex(_ template: Template, _ what: String, expected: Bool) throws -> Template {
+        if !expected, let wildcard = template.anyBytes.first {
+            throw Failure(diagnostic: Diagnostic(at: wildcard, length: 2, "?? (any byte) is only for expected bytes, not \(what)",
+                                                 hint: "?? matches any byte in expect hex\"..\", expect bytes N =, expect message, expect binary and expect ping|pong"))
+        }
+        advance()
+        return template
     }
 
     mutating func string(_ what: String) throws -> Template {

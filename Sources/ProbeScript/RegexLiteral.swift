@@ -43,6 +43,7 @@ public struct RegexLiteral: Sendable, Hashable {
             switch part {
             case .bytes(let bytes): out += String(decoding: bytes, as: UTF8.self)
             case .variable(let name, _): out += RegexLiteral.escape(lookup(name) ?? "")
+            case .anyByte: continue // only hex strings hold `??`, and a regex is text
             }
         }
         return out

@@ -24,7 +24,7 @@ public enum ScenarioLiteral {
 
     /// `hex"0d 0a"`.
     public static func hex(_ bytes: some Collection<UInt8>) -> String {
-        "hex\"" + bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ") + "\""
+        "hex\"" + ByteEscaper.hex(bytes) + "\""
     }
 
     /// A string when the bytes are text, else hex.

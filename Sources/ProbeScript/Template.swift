@@ -3,6 +3,8 @@ public struct Template: Sendable, Hashable {
     public enum Part: Sendable, Hashable {
         case bytes([UInt8])
         case variable(String, SourceLocation)
+        /// `??` in hex: any one byte, where bytes are expected (the parser refuses it elsewhere).
+        case anyByte(SourceLocation)
     }
 
     public var parts: [Part]
@@ -39,18 +41,41 @@ public struct Template: Sendable, Hashable {
         }
     }
 
+    /// Where the template has `??`, any one byte.
+    public var anyBytes: [SourceLocation] {
+        parts.compactMap { part in
+            if case .anyByte(let location) = part { return location }
+            return nil
+        }
+    }
+
     /// Renders the template; `lookup` gives a variable's value (nil renders as empty text).
-    /// A literal template returns its own bytes; any other makes one array, with room for a
-    /// short variable's value and a line terminator (a `send` renders one every round trip).
+    /// A literal template returns its own bytes.
     public func render(_ lookup: (String) -> String?) -> [UInt8] {
         render(lookup, bytes: [:])
     }
 
     /// Renders the template, taking a variable's value from `bytes` when it is there (a value
     /// that is not text, such as a regex group over binary input), else from `lookup`: either
-    /// way the value's bytes are written as they are.
+    /// way the value's bytes are written as they are. A `??` renders as a zero byte: only an
+    /// expect holds one, and it renders a `pattern`.
     public func render(_ lookup: (String) -> String?, bytes values: [String: [UInt8]]) -> [UInt8] {
         if let literalBytes { return literalBytes }
+        var anyByteAt: Set<Int>?
+        return rendering(lookup, values, anyByteAt: &anyByteAt)
+    }
+
+    /// The bytes an expect compares with: rendered as `render` does, each `??` taking any byte.
+    public func pattern(_ lookup: (String) -> String?, bytes values: [String: [UInt8]]) -> BytePattern {
+        if let literalBytes { return BytePattern(literalBytes) }
+        var anyByteAt: Set<Int>? = []
+        let bytes = rendering(lookup, values, anyByteAt: &anyByteAt)
+        return BytePattern(bytes, anyByteAt: anyByteAt ?? [])
+    }
+
+    /// One array, with room for a short variable's value and a line terminator (a `send`
+    /// renders one every round trip); the offsets of `??` go to `anyByteAt` when it is kept.
+    private func rendering(_ lookup: (String) -> String?, _ values: [String: [UInt8]], anyByteAt: inout Set<Int>?) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(parts.reduce(Self.roomForValues) { if case .bytes(let bytes) = $1 { $0 + bytes.count } else { $0 } })
         for part in parts {
@@ -58,6 +83,9 @@ public struct Template: Sendable, Hashable {
             case .bytes(let bytes): out += bytes
             case .variable(let name, _):
                 if let value = values[name] { out += value } else { out.append(contentsOf: (lookup(name) ?? "").utf8) }
+            case .anyByte:
+                anyByteAt?.insert(out.count)
+                out.append(0)
             }
         }
         return out

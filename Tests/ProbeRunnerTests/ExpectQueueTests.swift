@@ -2,6 +2,7 @@ import NIOCore
 import NIOEmbedded
 import ProbeFraming
 @testable import ProbeRunner
+import ProbeScript
 import Testing
 
 /// The read engine without sockets: the expect queue and the handler's read gate, driven on an
@@ -38,7 +39,7 @@ import Testing
         let loop = EmbeddedEventLoop()
         let queue = ExpectQueue()
         let start = loop.now
-        let verdict = expect(.line(.exact(Array("pong".utf8))), within: .seconds(5), on: queue, loop)
+        let verdict = expect(.line(.exact(BytePattern(Array("pong".utf8)))), within: .seconds(5), on: queue, loop)
         queue.receive(ByteBuffer(string: "po"))
         loop.advanceTime(by: .seconds(5) - .nanoseconds(1))
         #expect(verdict.outcome == nil, "it timed out early")
@@ -51,9 +52,9 @@ import Testing
         let loop = EmbeddedEventLoop()
         let queue = ExpectQueue()
         queue.receive(ByteBuffer(string: "one\r\ntw"))
-        let first = expect(.line(.exact(Array("one".utf8))), within: .seconds(1), on: queue, loop)
+        let first = expect(.line(.exact(BytePattern(Array("one".utf8)))), within: .seconds(1), on: queue, loop)
         #expect(first.outcome == .matched(captures: [:], detail: "line \"one\""))
-        let second = expect(.line(.exact(Array("two".utf8))), within: .seconds(1), on: queue, loop)
+        let second = expect(.line(.exact(BytePattern(Array("two".utf8)))), within: .seconds(1), on: queue, loop)
         #expect(second.outcome == nil)
         queue.receive(ByteBuffer(string: "o\r\n"))
         #expect(second.outcome == .matched(captures: [:], detail: "line \"two\""))
@@ -115,7 +116,7 @@ import Testing
         let watch = ExpectQueue()
         watch.receive(ByteBuffer(string: "0123456789"), keepingAtMost: 4)
         #expect(watch.droppedUnread == 6 && watch.unreadHead(10) == Array("6789".utf8))
-        let waiting = expect(.exactBytes(Array("6789abcd".utf8)), within: .seconds(1), on: watch, loop)
+        let waiting = expect(.exactBytes(BytePattern(Array("6789abcd".utf8))), within: .seconds(1), on: watch, loop)
         watch.receive(ByteBuffer(string: "ab"), keepingAtMost: 4)
         #expect(watch.droppedUnread == 6 && waiting.outcome == nil)
         watch.receive(ByteBuffer(string: "cd"), keepingAtMost: 4)

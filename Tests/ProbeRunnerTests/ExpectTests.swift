@@ -60,6 +60,33 @@ import Testing
         missing.expectFailure(line: 5, containing: "over max 64) and none was a line matching /^X-Never: /")
     }
 
+    /// `??` in an expected hex string takes any one byte (MQTT's CONNACK and a PUBACK whose
+    /// packet id the broker chose), in `expect hex`, `expect bytes N =` and `expect message`;
+    /// a byte that differs elsewhere fails, shown in hex with a caret under it.
+    @Test func anyByteInExpectedHexTakesAnyByte() async throws {
+        let peer = try await TestPeer.start(.finAfter([0x20, 0x02, 0x00, 0x00, 0x40, 0x02, 0x00, 0x81, 0x03, 0x01, 0x77, 0x02]))
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            expect hex"20 02 00 ??"
+            expect bytes 4 = hex"40 02 ?? ??"
+            set framing length 1
+            expect message hex"01 ?? 02"
+            expect eof
+            """, against: peer)
+        result.expectPassed()
+        #expect(result.log.contains { $0.message.contains(#"got bytes "@\x02\0\x81""#) }, "the log shows the bytes received: \(result.log.map(\.message))")
+        let wrong = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            expect hex"20 03 ?? 00"
+            """, against: peer)
+        wrong.expectFailure(line: 2, containing: """
+            expected: hex"20 03 ?? 00"
+            received: hex"20 02 00 00"
+                             ^ first difference at byte 1
+            """)
+    }
+
     /// `expect until` a delimiter of variables that is empty at run time fails at once, saying
     /// so, rather than waiting for `max` bytes to say that no "" came.
     @Test func anEmptyDelimiterOfVariablesFailsAtOnce() async throws {

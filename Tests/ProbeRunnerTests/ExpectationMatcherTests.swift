@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func anExactLineMatchesTheWholeLineOnly() throws {
-        let hello = ExpectationMatcher.Rule.line(.exact(Array("hello".utf8)))
+        let hello = ExpectationMatcher.Rule.line(.exact(BytePattern(Array("hello".utf8))))
         let same = decide(hello, "hello\r\nnext")
         #expect(matched(same.outcome))
         #expect(same.left == "next", "the line and its terminator are consumed, nothing more")
@@ -63,15 +63,15 @@ import Testing
     }
 
     @Test func otherTerminatorsFrameTheirOwnLines() {
-        let line = ExpectationMatcher.Rule.line(.exact(Array("a".utf8)))
+        let line = ExpectationMatcher.Rule.line(.exact(BytePattern(Array("a".utf8))))
         #expect(matched(decide(line, "a\0b", terminator: [0]).outcome))
         #expect(decide(line, "a\r\n", terminator: [0]).outcome == nil)
         #expect(failure(decide(line, "a\r\n", terminator: [10]).outcome) != nil, "with lf, the CR belongs to the line")
     }
 
     @Test func bytesUntilAndEnds() {
-        #expect(matched(decide(.exactBytes(Array("+PONG\r\n".utf8)), "+PONG\r\n").outcome))
-        #expect(failure(decide(.exactBytes(Array("+PONG\r\n".utf8)), "-ERR").outcome) != nil, "fails at the first differing byte")
+        #expect(matched(decide(.exactBytes(BytePattern(Array("+PONG\r\n".utf8))), "+PONG\r\n").outcome))
+        #expect(failure(decide(.exactBytes(BytePattern(Array("+PONG\r\n".utf8))), "-ERR").outcome) != nil, "fails at the first differing byte")
         #expect(decide(.byteCount(5, equals: nil), "abcd").outcome == nil)
         #expect(decide(.byteCount(5, equals: nil), "abcdefg").left == "fg")
         #expect(decide(.until(Array("\r\n\r\n".utf8), max: 8), "ab\r\n\r\ncd").left == "cd")
@@ -146,7 +146,7 @@ import Testing
         #expect(failure(decide(.until(Array("\r\n\r\n".utf8), max: 8), "0123456789ab").outcome)?.contains("within max 8") == true,
                 "max plus the delimiter's length without it is too many")
         #expect(decide(.until(Array("\r\n\r\n".utf8), max: 8), "0123456789a").outcome == nil)
-        #expect(matched(decide(.line(.exact([])), "\r\n").outcome), "a terminator alone is an empty line")
+        #expect(matched(decide(.line(.exact(BytePattern([]))), "\r\n").outcome), "a terminator alone is an empty line")
         #expect(failure(decide(.line(.any), "", end: .reset).outcome) == "expected a line, but the peer reset the connection (RST)")
         let cr = ExpectationMatcher(.line(.any), framing: TerminatedLineFraming(terminator: [13], maxLine: 64))
         #expect(cr.misframing(Array("a\nb".utf8)) == "received a line ending in a bare LF at offset 1; the terminator is CR")
@@ -172,7 +172,7 @@ import Testing
     @Test func matchesALineAsTheWireChecksDo() throws {
         let line = Array("Luke: hi".utf8)
         #expect(ExpectationMatcher.matches(.any, line))
-        #expect(ExpectationMatcher.matches(.exact(line), line) && !ExpectationMatcher.matches(.exact(Array("Luke".utf8)), line))
+        #expect(ExpectationMatcher.matches(.exact(BytePattern(line)), line) && !ExpectationMatcher.matches(.exact(BytePattern(Array("Luke".utf8))), line))
         #expect(ExpectationMatcher.matches(.contains(Array("hi".utf8)), line) && !ExpectationMatcher.matches(.contains(Array("ho".utf8)), line))
         #expect(ExpectationMatcher.matches(.regex(try regex("^Luke")), line))
         #expect(!ExpectationMatcher.matches(.regex(try regex("^Leia")), line))
@@ -221,7 +221,7 @@ import Testing
     /// `unless /RE/`: a skipped line the regex finds fails the step at once, naming it (NATS's
     /// `-ERR` before the awaited `PONG`); a line that matches the awaited one first wins.
     @Test func eventuallyUnlessFailsOnASkippedErrorLine() throws {
-        let rule = ExpectationMatcher.Rule.eventually(.exact(Array("PONG".utf8)), max: 1024, unless: try regex("^-ERR"), skipped: SkippedLines())
+        let rule = ExpectationMatcher.Rule.eventually(.exact(BytePattern(Array("PONG".utf8))), max: 1024, unless: try regex("^-ERR"), skipped: SkippedLines())
         let failed = try #require(failure(decide(rule, "+OK\r\n-ERR 'Invalid Publish Subject'\r\nPONG\r\n").outcome))
         #expect(failed == "a line matched unless /^-ERR/ while line \"PONG\" was awaited: \"-ERR 'Invalid Publish Subject'\" (after skipping 1 line (5 bytes): \"+OK\")",
                 "\(failed)")

@@ -257,6 +257,20 @@ import Testing
         result.expectPassed()
     }
 
+    /// `??` takes any byte of an expected binary message, and of a ping's payload.
+    @Test func anyByteInAnExpectedBinaryMessage() async throws {
+        let result = try await ScenarioHarness.run(Self.upgradedByHand + """
+            c: send hex"82 83 00 00 00 00 01 02 03"
+            s: expect binary hex"01 ?? 03"
+            c: send hex"89 82 00 00 00 00 07 08"
+            set websocket auto-pong off
+            s: expect ping hex"?? 08"
+            c: send hex"82 82 00 00 00 00 01 02"
+            s: expect binary hex"01 ?? 03"
+            """)
+        result.expectFailure(line: 13, containing: "expected binary: hex\"01 ?? 03\"\nreceived binary: hex\"01 02\"")
+    }
+
     /// `expect close` passes when the peer closes TCP without a close frame, saying so; after
     /// the probe's own close there is nothing to wait for, and the step says so.
     @Test func expectCloseTakesThePeersTCPCloseWithoutAFrame() async throws {

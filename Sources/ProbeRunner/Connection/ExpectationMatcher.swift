@@ -10,7 +10,7 @@ import ProbeScript
 struct ExpectationMatcher: @unchecked Sendable {
     /// A line check with its values resolved (variables filled in, regex compiled).
     enum LineRule {
-        case exact([UInt8])
+        case exact(BytePattern)
         case regex(CompiledRegex)
         case contains([UInt8])
         case any
@@ -21,8 +21,8 @@ struct ExpectationMatcher: @unchecked Sendable {
     enum Rule {
         case line(LineRule)
         case linesUnordered(remaining: [[UInt8]])
-        case exactBytes([UInt8])
-        case byteCount(Int, equals: [UInt8]?)
+        case exactBytes(BytePattern)
+        case byteCount(Int, equals: BytePattern?)
         case until([UInt8], max: Int)
         /// Up to and with the first match of a regex within `max` bytes, read one byte to a character.
         case untilMatch(CompiledRegex, max: Int)
@@ -86,7 +86,7 @@ struct ExpectationMatcher: @unchecked Sendable {
         case .untilMatch(let regex, let max): return "bytes up to a match of \(regex.literal.description) (max \(max))" + stillSearching
         case .linesUnordered(let remaining):
             return "\(remaining.count) more line(s), in any order: " + remaining.map { ByteEscaper.preview($0) }.joined(separator: ", ")
-        case .exactBytes(let bytes): return "bytes " + ByteEscaper.preview(bytes)
+        case .exactBytes(let bytes): return "bytes " + bytes.preview
         case .byteCount(let count, _): return "\(count) bytes"
         case .until(let delimiter, let max): return "bytes up to \(ByteEscaper.preview(delimiter)) (max \(max))"
         case .any: return "any bytes"
@@ -109,7 +109,7 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// How a line rule reads in messages: `line "a"`, `a line matching /re/` (or `message "a"`…).
     private static func describe(_ line: LineRule, unit: String) -> String {
         switch line {
-        case .exact(let bytes): return "\(unit) " + ByteEscaper.preview(bytes)
+        case .exact(let bytes): return "\(unit) " + bytes.preview
         case .regex(let regex): return "a \(unit) matching \(regex.literal.description)"
         case .contains(let bytes): return "a \(unit) containing " + ByteEscaper.preview(bytes)
         case .any: return "a \(unit)"
@@ -304,13 +304,13 @@ struct ExpectationMatcher: @unchecked Sendable {
     }
 
     /// Compares the buffer with `expected` as soon as any byte differs, not only once all arrived.
-    private func expectPrefix(_ expected: [UInt8], in buffer: inout ByteBuffer, end: InboundEnd?, label: String) -> MatchOutcome? {
+    private func expectPrefix(_ expected: BytePattern, in buffer: inout ByteBuffer, end: InboundEnd?, label: String) -> MatchOutcome? {
         let available = Array(buffer.readableBytesView.prefix(expected.count))
-        if available.count == expected.count, available == expected {
+        guard let index = expected.firstDifference(available) else {
             buffer.moveReaderIndex(forwardBy: expected.count)
-            return .matched(captures: [:], detail: MatchDetail(label, showing: expected))
+            return .matched(captures: [:], detail: MatchDetail(label, showing: available))
         }
-        if let index = ByteDiff.firstDifference(expected, available), index < available.count {
+        if index < available.count {
             return .failed(ByteDiff.render(expected: expected, received: available))
         }
         guard let end else { return nil }
@@ -327,7 +327,7 @@ struct ExpectationMatcher: @unchecked Sendable {
     static func matches(_ line: LineRule, _ received: [UInt8]) -> Bool {
         switch line {
         case .any: return true
-        case .exact(let expected): return expected == received
+        case .exact(let expected): return expected.matches(received)
         case .contains(let needle): return needle.isEmpty || received.indices.contains { received[$0...].starts(with: needle) }
         case .length(let count): return received.count == count
         case .regex(let compiled):

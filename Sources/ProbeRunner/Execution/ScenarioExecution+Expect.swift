@@ -75,9 +75,9 @@ extension ScenarioExecution {
         case .line(let match), .message(let match): return .line(try lineRule(match, statement))
         case .messageOfLength(let count): return .line(.length(try resolve(count, "a size", Quantity.size)))
         case .linesUnordered(let lines): return .linesUnordered(remaining: lines.map(render))
-        case .exactBytes(let template): return .exactBytes(render(template))
+        case .exactBytes(let template): return .exactBytes(pattern(template))
         case .byteCount(let count, let equals):
-            return .byteCount(try resolve(count, "a size", Quantity.size), equals: equals.map(render))
+            return .byteCount(try resolve(count, "a size", Quantity.size), equals: equals.map(pattern))
         case .until(let delimiter, let max):
             let bytes = render(delimiter)
             // The parser refuses a literal empty delimiter; one made of variables is checked here.
@@ -99,7 +99,7 @@ extension ScenarioExecution {
 
     func lineRule(_ match: LineMatch, _ statement: Statement) throws -> ExpectationMatcher.LineRule {
         switch match {
-        case .exact(let template): return .exact(render(template))
+        case .exact(let template): return .exact(pattern(template))
         case .contains(let template): return .contains(render(template))
         case .any: return .any
         case .regex(let literal): return .regex(try compile(literal, statement))

@@ -113,6 +113,10 @@ final class ScenarioExecution {
         template.render(lookup, bytes: variables.binary)
     }
 
+    func pattern(_ template: Template) -> BytePattern {
+        template.pattern(lookup, bytes: variables.binary)
+    }
+
     func lookup(_ name: String) -> String? {
         if name == VariableChecker.repeatIndex, let repeatTurn { return String(repeatTurn) }
         if name == VariableChecker.parallelCopy, let copyIndex { return String(copyIndex) }

@@ -1,28 +1,28 @@
 import ProbeScript
 
-/// Shows expected and received bytes one above the other, escaped, with the first
-/// differing byte marked by a caret.
+/// Shows expected and received bytes one above the other with the first differing byte
+/// marked by a caret: as escaped text, or as hex when either side is not printable text or the
+/// expected bytes hold `??` (any byte).
 enum ByteDiff {
-    static func render(expected: [UInt8], received: [UInt8], expectedLabel: String = "expected", receivedLabel: String = "received") -> String {
+    static func render(expected: BytePattern, received: [UInt8], expectedLabel: String = "expected", receivedLabel: String = "received") -> String {
         let width = max(expectedLabel.count, receivedLabel.count)
-        let expectedText = ByteEscaper.escape(expected)
-        let receivedText = ByteEscaper.escape(received)
-        var lines = [
-            pad(expectedLabel, width) + ": \"" + expectedText + "\"",
-            pad(receivedLabel, width) + ": \"" + receivedText + "\"",
-        ]
-        if let index = firstDifference(expected, received) {
-            let column = ByteEscaper.escape(received.prefix(index)).count
+        let inHex = !expected.anyByteAt.isEmpty || !isText(expected.bytes) || !isText(received)
+        let (expectedText, receivedText) = inHex ? ("hex\"" + expected.hex + "\"", "hex\"" + ByteEscaper.hex(received) + "\"")
+            : ("\"" + ByteEscaper.escape(expected.bytes) + "\"", "\"" + ByteEscaper.escape(received) + "\"")
+        var lines = [pad(expectedLabel, width) + ": " + expectedText, pad(receivedLabel, width) + ": " + receivedText]
+        if let index = expected.firstDifference(received) {
+            // The caret goes under the byte, past the label, ": " and the opening quote.
+            let column = inHex ? 4 + index * 3 : 1 + ByteEscaper.escape(received.prefix(index)).count
             let what = index < received.count ? "first difference at byte \(index)" : "received ends at byte \(index)"
-            lines.append(String(repeating: " ", count: width + 3 + column) + "^ " + what)
+            lines.append(String(repeating: " ", count: width + 2 + column) + "^ " + what)
         }
         return lines.joined(separator: "\n")
     }
 
-    static func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> Int? {
-        let common = min(a.count, b.count)
-        for index in 0..<common where a[index] != b[index] { return index }
-        return a.count == b.count ? nil : common
+    /// Printable UTF-8 text, tabs, CR and LF allowed: what is shown as text rather than hex.
+    static func isText(_ bytes: [UInt8]) -> Bool {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return false }
+        return !text.unicodeScalars.contains { $0.value < 32 && !"\r\n\t".unicodeScalars.contains($0) || $0.value == 127 }
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {
@@ -32,11 +32,8 @@ enum ByteDiff {
     /// A variable's value as a log shows it: `"text"` when it is printable UTF-8 text (tabs,
     /// CR and LF escaped), else `hex"00 2a ff"`.
     static func value(_ bytes: [UInt8], limit: Int = 200) -> String {
-        if let text = String(validating: bytes, as: UTF8.self), !text.unicodeScalars.contains(where: { $0.value < 32 && !"\r\n\t".unicodeScalars.contains($0) || $0.value == 127 }) {
-            return ByteEscaper.preview(bytes, limit: limit)
-        }
-        let hex = bytes.prefix(limit).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
-        return "hex\"" + hex + "\"" + (bytes.count > limit ? "… (\(bytes.count) bytes)" : "")
+        if isText(bytes) { return ByteEscaper.preview(bytes, limit: limit) }
+        return "hex\"" + ByteEscaper.hex(bytes.prefix(limit)) + "\"" + (bytes.count > limit ? "… (\(bytes.count) bytes)" : "")
     }
 
 

@@ -37,6 +37,8 @@ protocol StepHost: AnyObject, ArgumentResolver {
     func lookup(_ name: String) -> String?
     /// A template's bytes with its variables filled in.
     func render(_ template: Template) -> [UInt8]
+    /// The bytes an expect compares with: a template's, `??` taking any byte.
+    func pattern(_ template: Template) -> BytePattern
     /// Sets the variables a regex's named groups took.
     func setCaptures(_ captures: [String: [UInt8]])
     /// A regex with its variables filled in, compiled.

@@ -5,10 +5,10 @@ import ProbeScript
 enum WebSocketRule {
     case text(ExpectationMatcher.LineRule)
     /// These bytes, or any binary message.
-    case binary([UInt8]?)
+    case binary(BytePattern?)
     case binaryLength(Int)
-    case ping([UInt8]?)
-    case pong([UInt8]?)
+    case ping(BytePattern?)
+    case pong(BytePattern?)
     case close(code: Int?, reason: CompiledRegex?)
     /// `expect close` on a WebSocket connection: a close frame of any code (or none), or the
     /// TCP connection's end without one.
@@ -23,13 +23,13 @@ enum WebSocketRule {
     var waitingFor: String {
         switch self {
         case .text(let line):
-            if case .exact(let bytes) = line { return "a text message " + ByteEscaper.preview(bytes) }
+            if case .exact(let bytes) = line { return "a text message " + bytes.preview }
             return "a text message"
-        case .binary(let bytes?): return "a binary message " + ByteEscaper.preview(bytes)
+        case .binary(let bytes?): return "a binary message " + bytes.preview
         case .binary(nil): return "a binary message"
         case .binaryLength(let count): return "a binary message of \(count) bytes"
-        case .ping(let bytes): return "a ping" + (bytes.map { " " + ByteEscaper.preview($0) } ?? "")
-        case .pong(let bytes): return "a pong" + (bytes.map { " " + ByteEscaper.preview($0) } ?? "")
+        case .ping(let bytes): return "a ping" + (bytes.map { " " + $0.preview } ?? "")
+        case .pong(let bytes): return "a pong" + (bytes.map { " " + $0.preview } ?? "")
         case .close(let code, let reason):
             return "a close frame" + (code.map { " with code \($0)" } ?? "") + (reason.map { " and a reason matching \($0.literal.description)" } ?? "")
         case .closeOrEnd: return "a close frame, or the peer to close TCP"
@@ -42,13 +42,13 @@ enum WebSocketRule {
         let got = "got " + event.description
         switch (self, event) {
         case (.binary(let expected), .binary(let bytes)):
-            guard let expected, expected != bytes else { return .matched(captures: [:], detail: MatchDetail(event.description)) }
+            guard let expected, !expected.matches(bytes) else { return .matched(captures: [:], detail: MatchDetail(event.description)) }
             return .failed(ByteDiff.render(expected: expected, received: bytes, expectedLabel: "expected binary", receivedLabel: "received binary"))
         case (.binaryLength(let count), .binary(let bytes)):
             return bytes.count == count ? .matched(captures: [:], detail: MatchDetail(event.description))
                 : .failed("expected a binary message of \(count) bytes, \(got) (\(bytes.count) bytes)")
         case (.ping(let expected), .ping(let bytes)), (.pong(let expected), .pong(let bytes)):
-            guard let expected, expected != bytes else { return .matched(captures: [:], detail: MatchDetail(event.description)) }
+            guard let expected, !expected.matches(bytes) else { return .matched(captures: [:], detail: MatchDetail(event.description)) }
             return .failed("expected \(waitingFor), \(got)")
         case (.close(let code, let reason), .close(let received, let text)):
             if let code, code != received { return .failed("expected \(waitingFor), \(got)") }

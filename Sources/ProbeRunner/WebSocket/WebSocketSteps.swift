@@ -139,10 +139,10 @@ struct WebSocketSteps {
         let rule: WebSocketRule
         switch expectation {
         case .text(let match): rule = .text(try host.lineRule(match, statement))
-        case .binary(let bytes): rule = .binary(bytes.map(host.render))
+        case .binary(let bytes): rule = .binary(bytes.map(host.pattern))
         case .binaryLength(let count): rule = .binaryLength(try host.resolve(count, "a size", Quantity.size))
-        case .ping(let bytes): rule = .ping(bytes.map(host.render))
-        case .pong(let bytes): rule = .pong(bytes.map(host.render))
+        case .ping(let bytes): rule = .ping(bytes.map(host.pattern))
+        case .pong(let bytes): rule = .pong(bytes.map(host.pattern))
         case .close(let code, let reason):
             rule = .close(code: try code.map { try host.resolve($0, "a close code", Quantity.integer) },
                           reason: try reason.map { try host.compile($0, statement) })

@@ -176,7 +176,7 @@ struct WireSteps {
         let rule = try host.lineRule(match, statement)
         let description: String
         switch match {
-        case .exact(let template): description = ByteEscaper.preview(host.render(template))
+        case .exact(let template): description = host.pattern(template).preview
         case .contains(let template): description = "containing " + ByteEscaper.preview(host.render(template))
         case .regex(let literal): description = literal.description
         case .any: description = "(any)"
