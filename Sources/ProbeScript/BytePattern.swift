@@ -14,8 +14,7 @@ public struct BytePattern: Sendable, Hashable {
 
     /// Whether `received` is these bytes, the wildcards taking any byte.
     public func matches(_ received: some Collection<UInt8>) -> Bool {
-        if anyByteAt.isEmpty { return bytes.elementsEqual(received) }
-        return received.count == bytes.count && firstDifference(received) == nil
+        anyByteAt.isEmpty ? bytes.elementsEqual(received) : firstDifference(received) == nil
     }
 
     /// The offset of the first received byte the pattern does not take; the shorter length

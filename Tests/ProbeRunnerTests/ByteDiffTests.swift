@@ -57,5 +57,7 @@ import Testing
         #expect(BytePattern([1, 0], anyByteAt: [1]).firstDifference([1]) == 1, "a wildcard still needs its byte")
         #expect(BytePattern([1, 0], anyByteAt: [1]).matches([1, 7]))
         #expect(!BytePattern([1, 0], anyByteAt: [1]).matches([1, 7, 8]))
+        #expect(!BytePattern([1, 0], anyByteAt: [1]).matches([2, 7]))
+        #expect(!BytePattern([1, 2]).matches([1, 3]) && BytePattern([1, 2]).matches([1, 2]))
     }
 }
