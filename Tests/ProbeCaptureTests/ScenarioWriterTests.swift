@@ -25,7 +25,14 @@ import Testing
     @Test func linesWithTheirTerminatorAndTheEndingsInOrder() {
         let writer = ScenarioWriter(source: "chat.pcap")
         let text = writer.write(conversation([(true, "iam:Luke\r\n", 1), (false, "Luke has joined\r\n", 1.01), (true, "quit\r\n", 1.02), (false, "bye\r\n", 1.03)]))
-        #expect(text.hasPrefix("# Imported by `tcpprobe import` from chat.pcap: 127.0.0.1:40000 → 127.0.0.1:7000,\n# captured 2026-11-23T15:42:01Z."), "\(text)")
+        #expect(text.hasPrefix("""
+            # Imported by `tcpprobe import` from chat.pcap: 127.0.0.1:40000 → 127.0.0.1:7000,
+            # captured 2026-11-23T15:42:01Z. The probe plays the client.
+            title "imported: 127.0.0.1:40000 → 127.0.0.1:7000"
+            var host = "127.0.0.1"
+            var port = "7000"
+
+            """), "\(text)")
         #expect(steps(text) == ["connect {host}:{port}", "send line \"iam:Luke\"", "expect line \"Luke has joined\"", "send line \"quit\"", "expect line \"bye\"",
                                 "expect eof", "close"])
         let lf = writer.write(conversation([(true, "a\n", 1), (false, "b {x}\n", 2)], client: .fin, server: .fin, clientFirst: true))
@@ -55,6 +62,16 @@ import Testing
         // Bytes (a CRLF head, an LF body): a masked turn is read `until` its regex.
         let http = client.write(conversation([(true, "GET / HTTP/1.0\r\n\r\n", 1), (false, "HTTP/1.0 200 OK\r\nDate: 12:34\r\n\r\nbody\n", 1.5)]))
         #expect(steps(http).contains("expect until /HTTP\\/1\\.0 200 OK\\r\\nDate: (?<masked1>[0-9]{2}:[0-9]{2})\\r\\n\\r\\nbody\\n/ max 1024"), "\(http)")
+    }
+
+    /// `--keep-pauses D` keeps the probe's pauses longer than D: one of exactly D is dropped.
+    @Test func onlyPausesLongerThanTheLimitAreKept() {
+        var writer = ScenarioWriter(source: "x.pcap")
+        writer.keepPauses = 0.5
+        let exact = writer.write(conversation([(false, "hi\r\n", 1), (true, "a\r\n", 1.5)]))
+        #expect(!steps(exact).contains { $0.hasPrefix("sleep") }, "\(exact)")
+        let longer = writer.write(conversation([(false, "hi\r\n", 1), (true, "a\r\n", 1.75)]))
+        #expect(steps(longer).contains("sleep 750ms"), "\(longer)")
     }
 
     /// From segments: the SYN's sender is the client; bytes the capture lost are named.
