@@ -16,7 +16,7 @@ public enum Grammar {
         Entry(keyword: "set", synopsis: ["set timeout DURATION", "set deadline DURATION",
                                          "set terminator crlf|lf|cr|nul|\"STRING\"", "set max-line SIZE",
                                          "set capture on|off|headers", "set unread note|fail|ignore",
-                                         "set framing lines|length 1|2|4|8 [big|little]", "set max-message SIZE", "set websocket auto-pong on|off"], actsOnConnection: false, parse: { .set(try $0.parseSetting()) }),
+                                         "set framing lines|length 1|2|3|4|8 [big|little] [after N] [adjust ±K]|varint [after N]", "set max-message SIZE", "set websocket auto-pong on|off"], actsOnConnection: false, parse: { .set(try $0.parseSetting()) }),
         Entry(keyword: "var", synopsis: ["var NAME = \"VALUE\"|WORD|free-port"], actsOnConnection: false, parse: { try $0.parseVariable() }),
         Entry(keyword: "include", synopsis: ["include \"FILE\""], actsOnConnection: false, parse: { try $0.parseInclude() }),
         Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [within D] [with stdin] [cwd \"DIR\"] [env K=V...]"], actsOnConnection: false, parse: { .spawn(try $0.parseSpawn()) }),

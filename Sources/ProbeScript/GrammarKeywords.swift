@@ -5,6 +5,15 @@ extension Grammar {
         case timeout, deadline, terminator, maxLine = "max-line", capture, unread, framing, maxMessage = "max-message", websocket
     }
 
+    /// What follows `set framing`, and the options of a length field.
+    enum FramingForm: String, Keyword {
+        case lines, length, varint
+    }
+
+    enum LengthOption: String, Keyword {
+        case big, little, after, adjust
+    }
+
     enum ConnectOption: String, Keyword {
         case from, tls, `protocol`, header, timeout, rcvbuf, sndbuf, expect
     }

@@ -1,32 +1,147 @@
-/// The length header of a length-prefixed message (`set framing length 1|2|4|8 [big|little]`):
-/// how many bytes it takes and their order.
+/// How a length-prefixed message begins (`set framing length W [big|little] [after N] [adjust
+/// ±K]`, `set framing varint [after N]`): `after` head bytes, then a length field of W bytes in
+/// either byte order or a base-128 varint (low group first), whose value plus `adjust` is the
+/// payload's length. PostgreSQL is `length 4 after 1 adjust -4` (a type byte, then a length
+/// that counts itself), MQTT `varint after 1`, a protobuf size-delimited stream `varint`.
 public struct LengthHeader: Sendable, Hashable, CustomStringConvertible {
-    public static let widths = [1, 2, 4, 8]
+    public static let widths = [1, 2, 3, 4, 8]
 
-    public var width: Int
-    public var bigEndian: Bool
-
-    public init(width: Int, bigEndian: Bool = true) {
-        self.width = width
-        self.bigEndian = bigEndian
+    /// The length field itself.
+    public enum Field: Sendable, Hashable {
+        case fixed(width: Int, bigEndian: Bool)
+        case varint
     }
 
-    /// The largest length the header can announce.
-    public var largest: UInt64 { width == 8 ? .max : (UInt64(1) << (8 * UInt64(width))) - 1 }
+    public let field: Field
+    /// The head bytes before the length field (a message type).
+    public let after: Int
+    /// Added to the field's value to give the payload's length.
+    public let adjust: Int
 
-    /// The header announcing `count` bytes; nil when it does not fit.
-    public func encode(_ count: Int) -> [UInt8]? {
-        guard count >= 0, UInt64(count) <= largest else { return nil }
-        let bytes = (0..<width).map { UInt8(truncatingIfNeeded: UInt64(count) >> (8 * UInt64($0))) }
-        return bigEndian ? bytes.reversed() : bytes
+    public init(width: Int, bigEndian: Bool = true, after: Int = 0, adjust: Int = 0) {
+        self.init(field: .fixed(width: width, bigEndian: bigEndian), after: after, adjust: adjust)
     }
 
-    /// The length the first `width` of `bytes` announce (as many as there are: pass `width`).
-    public func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt64 {
-        let ordered = bigEndian ? Array(bytes.prefix(width)) : Array(bytes.prefix(width).reversed())
-        return ordered.reduce(0) { $0 << 8 | UInt64($1) }
+    public init(field: Field, after: Int = 0, adjust: Int = 0) {
+        self.field = field
+        self.after = after
+        self.adjust = adjust
     }
 
-    /// "a 2-byte big-endian length".
-    public var description: String { "a \(width)-byte \(bigEndian ? "big" : "little")-endian length" }
+    /// The longest varint: 4 bytes after a head, as MQTT allows, or 10 alone, as protobuf does.
+    public var varintLimit: Int { after > 0 ? 4 : 10 }
+
+    /// The most bytes the head and the length field take.
+    public var longest: Int {
+        switch field {
+        case .fixed(let width, _): return after + width
+        case .varint: return after + varintLimit
+        }
+    }
+
+    /// The largest value the field can hold.
+    private var largestValue: UInt64 {
+        switch field {
+        case .fixed(let width, _): return width == 8 ? .max : (UInt64(1) << (8 * UInt64(width))) - 1
+        case .varint: return varintLimit * 7 >= 64 ? .max : (UInt64(1) << (7 * UInt64(varintLimit))) - 1
+        }
+    }
+
+    /// The largest payload the header can announce.
+    public var largest: UInt64 { payload(of: largestValue) ?? 0 }
+
+    /// The payload length a field's `value` announces: nil when `adjust` takes it below zero.
+    private func payload(of value: UInt64) -> UInt64? {
+        if adjust >= 0 { return value.addingReportingOverflow(UInt64(adjust)).overflow ? .max : value + UInt64(adjust) }
+        let taken = UInt64(-adjust)
+        return value >= taken ? value - taken : nil
+    }
+
+    /// The head (`head`, or `after` zero bytes) and the length field announcing `count` payload
+    /// bytes; nil when the field cannot hold it or `head` is not `after` bytes long.
+    public func encode(_ count: Int, head: [UInt8]? = nil) -> [UInt8]? {
+        let head = head ?? [UInt8](repeating: 0, count: after)
+        guard count >= 0, head.count == after else { return nil }
+        let (value, negative) = Int64(count).subtractingReportingOverflow(Int64(adjust))
+        guard !negative, value >= 0, UInt64(value) <= largestValue else { return nil }
+        switch field {
+        case .fixed(let width, let bigEndian):
+            let bytes = (0..<width).map { UInt8(truncatingIfNeeded: UInt64(value) >> (8 * UInt64($0))) }
+            return head + (bigEndian ? bytes.reversed() : bytes)
+        case .varint:
+            var rest = UInt64(value)
+            var bytes: [UInt8] = []
+            repeat {
+                bytes.append(UInt8(rest & 0x7F) | (rest > 0x7F ? 0x80 : 0))
+                rest >>= 7
+            } while rest > 0
+            return head + bytes
+        }
+    }
+
+    /// What the start of a stream holds: too few bytes yet, a header (its size with the head,
+    /// and the payload length it announces), or a header that cannot be (a varint too long, a
+    /// length below zero after `adjust`), said in words that name its bytes.
+    public enum Reading: Sendable, Equatable {
+        case needMore
+        case header(size: Int, payload: UInt64)
+        case invalid(String)
+    }
+
+    /// Reads the header at the start of `bytes`; it never looks past `longest` bytes.
+    public func read<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Reading {
+        let field = bytes.dropFirst(after)
+        var value: UInt64 = 0
+        var size = 0
+        switch self.field {
+        case .fixed(let width, let bigEndian):
+            guard field.count >= width else { return .needMore }
+            let ordered = bigEndian ? Array(field.prefix(width)) : Array(field.prefix(width).reversed())
+            value = ordered.reduce(0) { $0 << 8 | UInt64($1) }
+            size = width
+        case .varint:
+            var shift: UInt64 = 0
+            var ended = false
+            for byte in field.prefix(varintLimit) {
+                size += 1
+                if shift < 64 { value |= UInt64(byte & 0x7F) << shift }
+                shift += 7
+                ended = byte & 0x80 == 0
+                if ended { break }
+                if size == varintLimit {
+                    return .invalid("a varint length longer than \(varintLimit) bytes: hex\"\(ByteEscaper.hex(bytes.prefix(after + size)))\"")
+                }
+            }
+            guard ended else { return .needMore }
+        }
+        guard let payload = payload(of: value) else {
+            return .invalid("the length field hex\"\(ByteEscaper.hex(bytes.prefix(after + size).dropFirst(after)))\" holds \(value), "
+                            + "below zero after adjust \(adjust)")
+        }
+        return .header(size: after + size, payload: payload)
+    }
+
+    /// The setting's words, as `set framing` takes them: `length 4 little after 1 adjust -4`.
+    public var words: String {
+        var words: String
+        switch field {
+        case .fixed(let width, let bigEndian): words = "length \(width)" + (bigEndian ? "" : " little")
+        case .varint: words = "varint"
+        }
+        if after > 0 { words += " after \(after)" }
+        if adjust != 0 { words += " adjust " + (adjust > 0 ? "+" : "") + "\(adjust)" }
+        return words
+    }
+
+    /// "a 2-byte big-endian length", "a varint length after 1 head byte".
+    public var description: String {
+        var text: String
+        switch field {
+        case .fixed(let width, let bigEndian): text = "a \(width)-byte \(bigEndian ? "big" : "little")-endian length"
+        case .varint: text = "a varint length"
+        }
+        if after > 0 { text += " after \(after) head byte" + (after == 1 ? "" : "s") }
+        if adjust != 0 { text += ", adjusted by \(adjust)" }
+        return text
+    }
 }

@@ -24,16 +24,38 @@ extension Parser {
     /// The largest `set max-message`: 1 GiB.
     static let largestMessage = 1 << 30
 
-    /// `lines`, or `length 1|2|4|8|{w} [big|little]`.
+    /// `lines`, `length 1|2|3|4|8|{w} [big|little] [after N] [adjust ±K]` or `varint [after N]`.
     mutating func messageFraming() throws -> FramingSetting {
-        guard try keyword(["lines", "length"], after: "set framing") == "length" else { return .lines }
-        let width = try count("a header width (1, 2, 4 or 8 bytes)")
-        if let value = width.literal, !LengthHeader.widths.contains(value) {
-            throw failure("a length header is 1, 2, 4 or 8 bytes, not '\(width.text)'", at: tokens[position - 1], hint: "set framing length 2")
+        var setting: LengthSetting
+        switch try keyword(Grammar.FramingForm.self, after: "set framing") {
+        case .lines: return .lines
+        case .varint: setting = LengthSetting(width: nil)
+        case .length:
+            let width = try count("a length field width (1, 2, 3, 4 or 8 bytes)")
+            if let value = width.literal, !LengthHeader.widths.contains(value) {
+                throw failure("a length field is 1, 2, 3, 4 or 8 bytes, not '\(width.text)'", at: tokens[position - 1], hint: "set framing length 2")
+            }
+            setting = LengthSetting(width: width)
         }
-        var bigEndian = true
-        if current.word == "big" || current.word == "little" { bigEndian = advance().word == "big" }
-        return .length(width: width, bigEndian: bigEndian)
+        while !atStatementEnd {
+            let token = current
+            let option = try keyword(Grammar.LengthOption.self, after: "set framing \(setting.width == nil ? "varint" : "length W")")
+            switch option {
+            case .big, .little:
+                guard setting.width != nil else { throw failure("a varint has no byte order", at: token) }
+                setting.bigEndian = option == .big
+            case .after:
+                let after = try count("a number of head bytes")
+                if let value = after.literal, value > LengthSetting.longestHead {
+                    throw failure("at most \(LengthSetting.longestHead) head bytes come before a length field", at: tokens[position - 1])
+                }
+                setting.after = after
+            case .adjust:
+                guard setting.width != nil else { throw failure("a varint length is not adjusted", at: token, hint: "adjust goes with set framing length W") }
+                setting.adjust = try argument("a signed whole number such as -4", hint: "adjust -4 when the length counts its own 4 bytes", Quantity.signedInteger)
+            }
+        }
+        return .length(setting)
     }
 
     mutating func terminator() throws -> Terminator {

@@ -6,6 +6,12 @@ public enum Quantity {
         return Int(text)
     }
 
+    /// A whole number with an optional sign: `-4`, `+1`, `3`.
+    public static func signedInteger(_ text: String) -> Int? {
+        guard let sign = text.first, sign == "-" || sign == "+" else { return integer(text) }
+        return integer(String(text.dropFirst())).map { sign == "-" ? -$0 : $0 }
+    }
+
     /// `500us`, `250ms`, `2s`, `1.5s`, `1m`, `1h`.
     public static func duration(_ text: String) -> Duration? {
         guard let (number, unit) = splitNumber(text) else { return nil }

@@ -59,7 +59,7 @@ public struct SendChecker {
         case .message(let template):
             switch framing {
             case .lines?: return template.literalBytes.map { $0.count + terminator.bytes.count }
-            case .length(let header)?: return template.literalBytes.map { $0.count + header.width }
+            case .length(let header)?: return template.literalBytes.map { $0.count + (header.encode($0.count)?.count ?? header.longest) }
             case nil: return nil
             }
         case .file, .random, .webSocket: return nil

@@ -52,7 +52,8 @@ extension StatementKind {
             return templates
         case .sleep(let duration): return duration.templates
         case .set(.timeout(let duration)), .set(.deadline(let duration)): return duration.templates
-        case .set(.maxLine(let size)), .set(.maxMessage(let size)), .set(.framing(.length(let size, _))): return size.templates
+        case .set(.maxLine(let size)), .set(.maxMessage(let size)): return size.templates
+        case .set(.framing(.length(let setting))): return setting.templates
         case .repeatBlock(let count, _, _), .parallel(let count, _): return count.templates
         case .assertWire(let assertion):
             switch assertion.property {

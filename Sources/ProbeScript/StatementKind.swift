@@ -52,7 +52,7 @@ public enum Setting: Sendable, Hashable {
     case maxLine(Argument<Int>)
     case capture(CaptureMode)
     case unread(UnreadPolicy)
-    /// `set framing lines | length W [big|little]`: how `send message` and `expect message` frame.
+    /// `set framing lines | length W … | varint …`: how `send message` and `expect message` frame.
     case framing(FramingSetting)
     /// `set max-message SIZE`: the longest message (or length header) accepted.
     case maxMessage(Argument<Int>)
@@ -66,17 +66,16 @@ public enum MessageFraming: Sendable, Hashable {
     case length(LengthHeader)
 }
 
-/// `set framing` as written: the length field's width may be a `{variable}`, resolved (and
-/// checked against `LengthHeader.widths`) when the step runs.
+/// `set framing` as written.
 public enum FramingSetting: Sendable, Hashable {
     case lines
-    case length(width: Argument<Int>, bigEndian: Bool)
+    case length(LengthSetting)
 
-    /// The framing, when the file alone says it (no variable in the width).
+    /// The framing, when the file alone says it (no variable in a number).
     public var literal: MessageFraming? {
         switch self {
         case .lines: return .lines
-        case .length(let width, let bigEndian): return width.literal.map { .length(LengthHeader(width: $0, bigEndian: bigEndian)) }
+        case .length(let setting): return setting.literal.map { .length($0) }
         }
     }
 }

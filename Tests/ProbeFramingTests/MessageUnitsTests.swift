@@ -21,6 +21,19 @@ import Testing
         #expect(ranges(.length(LengthHeader(width: 4)), [0xff, 0xff, 0xff, 0xff, 1]).isEmpty)
     }
 
+    /// Wire checks cut by the same codec the runner reads with: MQTT's head byte and varint,
+    /// and PostgreSQL's length that counts itself; each range holds its head and field.
+    @Test func headsAndVarintsCutAsTheRunnerReads() {
+        let mqtt = MessageUnits.length(LengthHeader(field: .varint, after: 1))
+        let connack: [UInt8] = [0x20, 0x02, 0x00, 0x00]
+        let publish: [UInt8] = [0x30, 0x82, 0x01] + [UInt8](repeating: 7, count: 130)
+        #expect(ranges(mqtt, connack + publish + [0xd0]) == [0..<4, 4..<137])
+        #expect(mqtt.messages(in: connack + publish)[1].payload.count == 130)
+        #expect(ranges(mqtt, [0x30, 0xff, 0xff, 0xff, 0xff, 0x01]).isEmpty, "a varint too long ends the cut")
+        let postgres = MessageUnits.length(LengthHeader(width: 4, after: 1, adjust: -4))
+        #expect(ranges(postgres, [0x5a, 0, 0, 0, 5, 0x49, 0x43, 0, 0, 0, 4]) == [0..<6, 6..<11])
+    }
+
     @Test func linesAreCutByTheirTerminator() {
         let units = MessageUnits.lines(terminator: [13, 10])
         let stream = Array("a\r\nbc\r\nd".utf8)

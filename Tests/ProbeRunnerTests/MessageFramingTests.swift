@@ -21,8 +21,36 @@ import Testing
             s: expect hex"02 00 00 00 68 69"
             """, variables: ["w": "4"])
         result.expectPassed()
-        let wrong = try await ScenarioHarness.run(Self.pair + "set framing length {w}", variables: ["w": "3"])
-        wrong.expectFailure(line: 5, containing: "a length header is 1, 2, 4 or 8 bytes, not 3")
+        let wrong = try await ScenarioHarness.run(Self.pair + "set framing length {w}", variables: ["w": "5"])
+        wrong.expectFailure(line: 5, containing: "a length field is 1, 2, 3, 4 or 8 bytes, not 5")
+        let head = try await ScenarioHarness.run(Self.pair + "set framing length 2 after {n} adjust {k}", variables: ["n": "65", "k": "-1"])
+        head.expectFailure(line: 5, containing: "at most 64 head bytes come before a length field, not 65")
+        let adjust = try await ScenarioHarness.run(Self.pair + "set framing length 2 adjust {k}", variables: ["k": "minus"])
+        adjust.expectFailure(line: 5, containing: "minus")
+    }
+
+    /// Head bytes before the length field, a length that counts itself, and varints: what the
+    /// probe sends and what it reads, as PostgreSQL, MQTT and protobuf frame them.
+    @Test func lengthFieldsAfterAHeadAdjustedAndVarint() async throws {
+        let result = try await ScenarioHarness.run(Self.pair + """
+            set framing length 4 after 1 adjust -4
+            c: send message "SELECT 1"
+            s: expect hex"00 00 00 00 0c 53 45 4c 45 43 54 20 31"
+            s: send hex"5a 00 00 00 05 49"
+            c: expect message "I"
+            set framing varint after 1
+            c: send message "{payload}"
+            s: expect bytes 3 = hex"00 c8 01"
+            s: expect bytes 200
+            s: send hex"d0 00 30 02 00 07"
+            c: expect message bytes 0
+            c: expect message hex"00 07"
+            set framing varint
+            set framing length 3 little
+            s: send hex"02 00 00 68 69"
+            c: expect message "hi"
+            """, variables: ["payload": String(repeating: "x", count: 200)])
+        result.expectPassed()
     }
 
     @Test func everyExpectFormPasses() async throws {
@@ -77,6 +105,11 @@ import Testing
             ("length 2", "s: send hex\"00\"\ns: shutdown write", "the peer closed the connection (FIN) after 1 of the 2 bytes of a length header"),
             ("length 2", "s: send hex\"00 05 68\"\ns: shutdown write", "the peer closed the connection (FIN) after 1 of the 5 bytes the length header announced"),
             ("length 2", #"s: send hex"00 05""#, "timed out after 300ms waiting for a message; a length header announced 5 bytes and 0 have arrived"),
+            ("varint after 1", #"s: send hex"30 ff ff ff ff""#, #"a varint length longer than 4 bytes: hex"30 ff ff ff ff""#),
+            ("varint", #"s: send hex"ff ff ff ff ff ff ff ff ff 7f""#, "announces 18446744073709551615 bytes, over max-message 1048576"),
+            ("length 4 after 1 adjust -4", #"s: send hex"5a 00 00 00 02""#, #"the length field hex"00 00 00 02" holds 2, below zero after adjust -4"#),
+            ("varint after 1", "s: send hex\"30 85\"\ns: shutdown write",
+             #"the peer closed the connection (FIN) after 2 bytes of an unfinished length header (a varint length after 1 head byte): "0\x85""#),
         ]
         for (framing, sent, failure) in cases {
             let started = ContinuousClock.now

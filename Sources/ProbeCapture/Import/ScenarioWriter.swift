@@ -40,7 +40,7 @@ public struct ScenarioWriter {
         out.append("var port = \"\(peer.port)\"")
         switch framing {
         case .lines(let terminator) where terminator != .crlf: out.append("set terminator \(terminator)")
-        case .length(let header): out.append("set framing length \(header.width)" + (header.bigEndian ? "" : " little"))
+        case .length(let header): out.append("set framing \(header.words)")
         default: break
         }
         let tls = conversation.isTLS && conversation.startTLSAt == nil ? " tls insecure" : ""
@@ -176,7 +176,7 @@ public struct ScenarioWriter {
             let ranges: [Range<Int>]
             switch framing {
             case .lines(let terminator): ranges = MessageUnits.lines(terminator: terminator.bytes).messages(in: stream).map(\.range)
-            case .length(let header): ranges = MessageUnits.length(header).messages(in: stream).map { ($0.range.lowerBound + header.width)..<$0.range.upperBound }
+            case .length(let header): ranges = MessageUnits.length(header).messages(in: stream).map { ($0.range.upperBound - $0.payload.count)..<$0.range.upperBound }
             case .bytes: return [stream]
             }
             pending[fromProbe] = Array(stream[(ranges.last?.upperBound ?? 0)...])

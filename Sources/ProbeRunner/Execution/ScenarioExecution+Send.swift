@@ -181,8 +181,9 @@ extension ScenarioExecution {
             }
             tls.hasSentData = true
         }
-        if case .message = send.data, case .length(let header) = settings.messageFraming {
-            notes += ", one message: \(header) and \(payload.count - header.width) bytes"
+        if case .message = send.data, case .length(let header) = settings.messageFraming, case .bytes(let bytes) = payload,
+           case .header(_, let length) = header.read(bytes) {
+            notes += ", one message: \(header) and \(length) bytes"
         }
         if case .webSocket = send.data, case .bytes(let bytes) = payload {
             let frames = WebSocketWireFrame.frames(in: bytes).map(\.summary)

@@ -173,6 +173,17 @@ final class ScenarioExecution {
         try resolve(count, "a repeat count", Quantity.integer)
     }
 
+    /// A length setting with its variables resolved and checked as the parser checks literals.
+    private func header(_ setting: LengthSetting, _ statement: Statement) throws -> LengthHeader {
+        let after = try setting.after.map { try resolve($0, "a number of head bytes", Quantity.integer) } ?? 0
+        guard after <= LengthSetting.longestHead else { throw failure(statement, "at most \(LengthSetting.longestHead) head bytes come before a length field, not \(after)") }
+        let adjust = try setting.adjust.map { try resolve($0, "a signed whole number", Quantity.signedInteger) } ?? 0
+        guard let width = setting.width else { return LengthHeader(field: .varint, after: after) }
+        let bytes = try resolve(width, "a length field width (1, 2, 3, 4 or 8 bytes)", Quantity.integer)
+        guard LengthHeader.widths.contains(bytes) else { throw failure(statement, "a length field is 1, 2, 3, 4 or 8 bytes, not \(bytes)") }
+        return LengthHeader(width: bytes, bigEndian: setting.bigEndian, after: after, adjust: adjust)
+    }
+
     func apply(_ setting: Setting, _ statement: Statement) throws {
         switch setting {
         case .timeout(let value): settings.timeout = try resolve(value, "a duration", Quantity.duration)
@@ -182,10 +193,8 @@ final class ScenarioExecution {
         case .capture: break // read before the run starts: see WireSession.isNeeded
         case .unread(let policy): settings.unread = policy
         case .framing(.lines): settings.messageFraming = .lines
-        case .framing(.length(let width, let bigEndian)):
-            let bytes = try resolve(width, "a header width (1, 2, 4 or 8 bytes)", Quantity.integer)
-            guard LengthHeader.widths.contains(bytes) else { throw failure(statement, "a length header is 1, 2, 4 or 8 bytes, not \(bytes)") }
-            settings.messageFraming = .length(LengthHeader(width: bytes, bigEndian: bigEndian))
+        case .framing(.length(let setting)):
+            settings.messageFraming = .length(try header(setting, statement))
         case .webSocketAutoPong(let on): settings.webSocketAutoPong = on
         case .maxMessage(let value):
             let size = try resolve(value, "a size", Quantity.size)
