@@ -74,6 +74,32 @@ import Testing
         #expect(steps(longer).contains("sleep 750ms"), "\(longer)")
     }
 
+    /// The probe's FIN is a half-close when the peer still sends after it, though the peer
+    /// never closes; a pause after the peer's FIN counts from that FIN.
+    @Test func whatFollowsTheEndings() {
+        var conversation = CapturedConversation(client: Address(host: "127.0.0.1", port: 40000), server: Address(host: "127.0.0.1", port: 7000),
+                                                startedAt: 1_795_448_521)
+        conversation.add(Array("a\r\n".utf8), fromClient: true, at: 1)
+        conversation.end(.fin, fromClient: true, at: 1.5)
+        conversation.add(Array("b\r\n".utf8), fromClient: false, at: 2)
+        #expect(steps(ScenarioWriter(source: "x.pcap").write(conversation)) == ["connect {host}:{port}", "send line \"a\"", "shutdown write", "expect line \"b\""])
+        var server = ScenarioWriter(source: "x.pcap")
+        server.role = .server
+        server.keepPauses = 0.25
+        var late = CapturedConversation(client: Address(host: "127.0.0.1", port: 40000), server: Address(host: "127.0.0.1", port: 7000),
+                                        startedAt: 1_795_448_521)
+        late.add(Array("a\r\n".utf8), fromClient: true, at: 1)
+        late.end(.fin, fromClient: true, at: 2)
+        late.add(Array("b\r\n".utf8), fromClient: false, at: 2.5)
+        #expect(steps(server.write(late)) == ["listen l {host}:{port}", "accept c on l", "expect line \"a\"", "expect eof", "sleep 500ms", "send line \"b\""])
+    }
+
+    /// A side that sent nothing does not stop the other's lines from being lines.
+    @Test func aSilentSideLeavesTheOthersLines() {
+        let text = ScenarioWriter(source: "x.pcap").write(conversation([(true, "QUIT\r\n", 1)], client: .fin, server: nil))
+        #expect(steps(text) == ["connect {host}:{port}", "send line \"QUIT\"", "close"])
+    }
+
     /// From segments: the SYN's sender is the client; bytes the capture lost are named.
     @Test func conversationsFromSegments() throws {
         let builder = PacketBuilder()
