@@ -9,6 +9,7 @@ import ProbeScript
 public struct LengthPrefixFraming: Framing {
     public let header: LengthHeader
     public let maxMessage: Int
+    public private(set) var lastHead: [UInt8] = []
 
     public init(header: LengthHeader, maxMessage: Int) {
         self.header = header
@@ -46,7 +47,8 @@ public struct LengthPrefixFraming: Framing {
                 guard let end else { return nil }
                 return .failure("\(end) after \(available - size) of the \(length) bytes the length header announced")
             }
-            buffer.moveReaderIndex(forwardBy: size)
+            if header.after > 0 { lastHead = buffer.readBytes(length: header.after)! }
+            buffer.moveReaderIndex(forwardBy: size - header.after)
             return .message(buffer.readBytes(length: length)!)
         }
     }

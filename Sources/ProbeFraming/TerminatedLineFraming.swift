@@ -13,6 +13,9 @@ public struct TerminatedLineFraming: Framing {
         self.maxLine = maxLine
     }
 
+    /// Lines have no head.
+    public var lastHead: [UInt8] { [] }
+
     public var unit: String { "line" }
 
     public func frame(_ message: consuming [UInt8]) -> [UInt8] {

@@ -1,10 +1,11 @@
 /// What an `expect` step waits for on a connection.
 public enum Expectation: Sendable, Hashable {
     case line(LineMatch)
-    /// `expect message …`: the next message in the current framing, matched as a line is.
-    case message(LineMatch)
-    /// `expect message bytes N`: the next message is exactly N bytes long.
-    case messageOfLength(Argument<Int>)
+    /// `expect message [head H] …`: the next message in the current framing, matched as a line
+    /// is; with `head`, its head bytes (`set framing … after N`) must be these.
+    case message(LineMatch, head: Template? = nil)
+    /// `expect message [head H] bytes N`: the next message is exactly N bytes long.
+    case messageOfLength(Argument<Int>, head: Template? = nil)
     case linesUnordered([Template])
     case exactBytes(Template)
     case byteCount(Argument<Int>, equals: Template?)

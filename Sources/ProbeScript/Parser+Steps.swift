@@ -9,7 +9,9 @@ extension Parser {
             let form = try keyword(Grammar.SendForm.self, after: "send (or a \"string\" or hex\"..\")")
             switch form {
             case .line: data = .line(try string("the line's text"))
-            case .message: data = .message(try self.data("the message"))
+            case .message:
+                let head = take("head") ? try self.data("the message's head") : nil
+                data = .message(try self.data("the message"), head: head)
             case .text: data = .webSocket(.text(try self.data("the text")))
             case .binary: data = .webSocket(.binary(try self.data("the bytes to send")))
             case .ping, .pong:
@@ -87,12 +89,13 @@ extension Parser {
                 return .expectProxied(ProxyDirection(rawValue: form.rawValue)!, expectation, within: within)
             case .line: expectation = .line(try lineMatch())
             case .message:
+                let head = take("head") ? try data("the message's head", expected: true) : nil
                 if take("bytes") {
-                    expectation = .messageOfLength(try size("a message length"))
+                    expectation = .messageOfLength(try size("a message length"), head: head)
                 } else if case .hex(let template) = current.kind {
-                    expectation = .message(.exact(try hex(template, "the expected message", expected: true)))
+                    expectation = .message(.exact(try hex(template, "the expected message", expected: true)), head: head)
                 } else {
-                    expectation = .message(try lineMatch())
+                    expectation = .message(try lineMatch(), head: head)
                 }
             case .lines:
                 try keyword(["unordered"], after: "expect lines")

@@ -1,7 +1,8 @@
 /// Finds, before anything runs, the sends that could only fail or be ignored at run time: a
 /// second `split sweep` (only one is swept per scenario), and a `split at` offset past the end
 /// of a payload whose length is known from the file (a literal, or a literal line with the
-/// terminator set above it, or a literal message with the framing set above it).
+/// terminator set above it, or a literal message with the framing set above it); and a
+/// message's `head` that the framing set above it has no room for.
 public struct SendChecker {
     public static func check(_ statements: [Statement]) -> [Diagnostic] {
         var checker = SendChecker()
@@ -24,6 +25,9 @@ public struct SendChecker {
                 framing = value.literal
             case .send(let send):
                 check(send, statement)
+                if case .message(_, let head?) = send.data { check(head: head, statement) }
+            case .expect(.message(_, let head?), _), .expect(.messageOfLength(_, let head?), _):
+                check(head: head, statement)
             case .repeatBlock(_, let body, _), .parallel(_, let body):
                 walk(body)
             default:
@@ -51,12 +55,27 @@ public struct SendChecker {
         }
     }
 
+    /// A message's head must be as long as the head of the framing above it (when the file
+    /// alone says both), and lines have none.
+    private mutating func check(head: Template, _ statement: Statement) {
+        guard let framing, head.variables.isEmpty else { return }
+        let problem: String
+        switch framing {
+        case .lines: problem = "a message has a head only under set framing length|varint … after N"
+        case .length(let header):
+            let count = head.pattern({ _ in nil }, bytes: [:]).count
+            guard count != header.after else { return }
+            problem = "the head is \(count) bytes, and \(header) takes \(header.after)"
+        }
+        diagnostics.append(Diagnostic(at: statement.location, length: statement.text.count, problem, hint: "set framing length 4 after 1 gives a message a 1-byte head"))
+    }
+
     /// The payload's length when the file alone says it.
     private func literalLength(_ data: SendStep.Data) -> Int? {
         switch data {
         case .bytes(let template): return template.literalBytes?.count
         case .line(let template): return template.literalBytes.map { $0.count + terminator.bytes.count }
-        case .message(let template):
+        case .message(let template, _):
             switch framing {
             case .lines?: return template.literalBytes.map { $0.count + terminator.bytes.count }
             case .length(let header)?: return template.literalBytes.map { $0.count + (header.encode($0.count)?.count ?? header.longest) }

@@ -5,8 +5,9 @@ public struct SendStep: Sendable, Hashable {
         case bytes(Template)
         /// Text followed by the current terminator.
         case line(Template)
-        /// One message in the current framing (`set framing`): a line, or a length header and the bytes.
-        case message(Template)
+        /// One message in the current framing (`set framing`): a line, or a length header and the
+        /// bytes; `head` is the head bytes of `set framing … after N` (else N zero bytes).
+        case message(Template, head: Template? = nil)
         case file(Template)
         case random(Argument<Int>)
         /// One WebSocket frame (`send text "x"`, `send ping`, …).

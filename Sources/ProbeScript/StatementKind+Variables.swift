@@ -32,7 +32,8 @@ extension StatementKind {
         case .send(let send):
             var templates: [Template]
             switch send.data {
-            case .bytes(let template), .line(let template), .message(let template), .file(let template): templates = [template]
+            case .bytes(let template), .line(let template), .file(let template): templates = [template]
+            case .message(let template, let head): templates = [template] + (head.map { [$0] } ?? [])
             case .webSocket(let frame): templates = frame.templates
             case .random(let size): templates = size.templates
             }
@@ -74,7 +75,7 @@ extension StatementKind {
         case .listen(let name, _, let tls): return ["\(name.text).port"] + (tls == nil ? [] : ["\(name.text).cert"])
         case .proxy(let name, _, _): return ["\(name.text).port"]
         case .expectProxied(_, let expectation, let within): return StatementKind.expect(expectation, within: within).definedVariables
-        case .expect(.line(.regex(let regex)), _), .expect(.message(.regex(let regex)), _), .expect(.eventually(.regex(let regex), _, _), _),
+        case .expect(.line(.regex(let regex)), _), .expect(.message(.regex(let regex), _), _), .expect(.eventually(.regex(let regex), _, _), _),
              .expect(.webSocket(.text(.regex(let regex))), _),
              .expect(.untilMatch(let regex, _), _):
             return regex.groupNames
@@ -92,8 +93,9 @@ extension StatementKind {
 extension Expectation {
     var templates: [Template] {
         switch self {
-        case .line(let match), .message(let match): return match.templates
-        case .messageOfLength(let count): return count.templates
+        case .line(let match): return match.templates
+        case .message(let match, let head): return match.templates + (head.map { [$0] } ?? [])
+        case .messageOfLength(let count, let head): return count.templates + (head.map { [$0] } ?? [])
         case .linesUnordered(let lines): return lines
         case .exactBytes(let template): return [template]
         case .byteCount(let count, let equals): return count.templates + (equals.map { [$0] } ?? [])

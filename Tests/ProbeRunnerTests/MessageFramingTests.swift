@@ -53,6 +53,27 @@ import Testing
         result.expectPassed()
     }
 
+    /// A message's head: written by `send message head`, judged by `expect message head`, and
+    /// a head that differs fails naming it (PostgreSQL's ErrorResponse where ReadyForQuery was
+    /// awaited).
+    @Test func aMessagesHeadIsSentAndJudged() async throws {
+        let steps = Self.pair + """
+            set framing length 4 after 1 adjust -4
+            c: send message head "Q" "SELECT 1\\0"
+            s: expect hex"51 00 00 00 0d 53 45 4c 45 43 54 20 31 00"
+            s: send message head "Z" "I"
+            c: expect message head "Z" bytes 1
+            s: send message head "E" "oops"
+
+            """
+        let result = try await ScenarioHarness.run(steps + "c: expect message head \"E\" /^o/")
+        result.expectPassed()
+        let other = try await ScenarioHarness.run(steps + "c: expect message head \"Z\" any")
+        other.expectFailure(line: 11, containing: #"expected a message with head "Z", received a message with head hex"45": "oops""#)
+        let lines = try await ScenarioHarness.run(Self.pair + "var h = \"Q\"\nc: send message head \"{h}\" \"x\"")
+        lines.expectFailure(line: 6, containing: "a message has a head under set framing length|varint … after N, not under lines")
+    }
+
     @Test func everyExpectFormPasses() async throws {
         let result = try await ScenarioHarness.run(Self.pair + #"""
             set framing length 2

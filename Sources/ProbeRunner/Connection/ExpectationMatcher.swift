@@ -19,7 +19,9 @@ struct ExpectationMatcher: @unchecked Sendable {
     }
 
     enum Rule {
-        case line(LineRule)
+        /// The next line or message; with `head`, a message whose head bytes (`set framing …
+        /// after N`) these are.
+        case line(LineRule, head: BytePattern? = nil)
         case linesUnordered(remaining: [[UInt8]])
         case exactBytes(BytePattern)
         case byteCount(Int, equals: BytePattern?)
@@ -80,7 +82,8 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// What the step waits for, as the timeout message says it.
     var waitingFor: String {
         switch rule {
-        case .line(let line): return Self.describe(line, unit: framing.unit) + stillSearching
+        case .line(let line, let head):
+            return Self.describe(line, unit: framing.unit) + (head.map { " with head \($0.preview)" } ?? "") + stillSearching
         case .eventually(let line, let max, _, let skipped):
             return "\(Self.describe(line, unit: framing.unit)), skipping other lines (\(skipped.summary) so far, max \(max) bytes)" + stillSearching
         case .untilMatch(let regex, let max): return "bytes up to a match of \(regex.literal.description) (max \(max))" + stillSearching
@@ -129,12 +132,17 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// Decides if it can: nil means "wait for more".
     mutating func evaluate(_ buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
         switch rule {
-        case .line(let line):
+        case .line(let line, let head):
             if let held = regexSearch?.heldLine { return judge(line, held.bytes, size: held.size, unit: held.unit) }
             guard let next = nextLine(&buffer, end: end) else { return nil }
             switch next {
             case .failure(let message): return .failed(message)
-            case .message(let received): return judge(line, received, size: 0, unit: framing.unit)
+            case .message(let received):
+                if let head, !head.matches(framing.lastHead) {
+                    return .failed("expected \(waitingFor), received a \(framing.unit) with head hex\"\(ByteEscaper.hex(framing.lastHead))\": "
+                                   + ByteEscaper.preview(received))
+                }
+                return judge(line, received, size: 0, unit: framing.unit)
             }
         case .linesUnordered(var remaining):
             while !remaining.isEmpty {
@@ -285,7 +293,7 @@ struct ExpectationMatcher: @unchecked Sendable {
     /// `.line` rule: nil while a regex searches it on a search thread; ask again with the same
     /// line.
     mutating func judge(line received: [UInt8]) -> MatchOutcome? {
-        guard case .line(let line) = rule else { preconditionFailure("judge(line:) needs a .line rule") }
+        guard case .line(let line, _) = rule else { preconditionFailure("judge(line:) needs a .line rule") }
         return judge(line, received, size: received.count, unit: "line")
     }
 

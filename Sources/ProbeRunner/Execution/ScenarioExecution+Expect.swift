@@ -72,8 +72,10 @@ extension ScenarioExecution {
     /// The expectation with its variables filled in and its regex compiled.
     private func rule(for expectation: Expectation, _ statement: Statement) throws -> ExpectationMatcher.Rule {
         switch expectation {
-        case .line(let match), .message(let match): return .line(try lineRule(match, statement))
-        case .messageOfLength(let count): return .line(.length(try resolve(count, "a size", Quantity.size)))
+        case .line(let match): return .line(try lineRule(match, statement))
+        case .message(let match, let head): return .line(try lineRule(match, statement), head: try headPattern(head, statement))
+        case .messageOfLength(let count, let head):
+            return .line(.length(try resolve(count, "a size", Quantity.size)), head: try headPattern(head, statement))
         case .linesUnordered(let lines): return .linesUnordered(remaining: lines.map(render))
         case .exactBytes(let template): return .exactBytes(pattern(template))
         case .byteCount(let count, let equals):
@@ -104,6 +106,23 @@ extension ScenarioExecution {
         case .any: return .any
         case .regex(let literal): return .regex(try compile(literal, statement))
         }
+    }
+
+    /// An expected message's head, checked against the framing as a send's is.
+    private func headPattern(_ head: Template?, _ statement: Statement) throws -> BytePattern? {
+        guard let head else { return nil }
+        guard case .length(let header) = settings.messageFraming else { throw failure(statement, Self.headUnderLines) }
+        let expected = pattern(head)
+        _ = try headBytesChecked(expected.bytes, header, statement)
+        return expected
+    }
+
+    static let headUnderLines = "a message has a head under set framing length|varint … after N, not under lines"
+
+    /// `head` when it is as long as `header`'s head; else the step fails, saying so.
+    func headBytesChecked(_ head: [UInt8], _ header: LengthHeader, _ statement: Statement) throws -> [UInt8] {
+        guard head.count == header.after else { throw failure(statement, "the head is \(head.count) bytes, and \(header) takes \(header.after)") }
+        return head
     }
 
     /// The regex with its variables filled in, compiled (or from the cache).

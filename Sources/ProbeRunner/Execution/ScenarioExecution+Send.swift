@@ -210,12 +210,17 @@ extension ScenarioExecution {
             return .bytes(render(template))
         case .line(let template):
             return .bytes(settings.lineFraming.frame(render(template)))
-        case .message(let template):
+        case .message(let template, let head):
             let message = render(template)
-            if case .length(let header) = settings.messageFraming, header.encode(message.count) == nil {
+            guard case .length(let header) = settings.messageFraming else {
+                if head != nil { throw failure(statement, Self.headUnderLines) }
+                return .bytes(settings.framing.frame(message))
+            }
+            let headBytes = try head.map { try headBytesChecked(render($0), header, statement) }
+            guard let framed = header.encode(message.count, head: headBytes) else {
                 throw failure(statement, "a \(message.count)-byte message does not fit \(header) (at most \(header.largest) bytes)")
             }
-            return .bytes(settings.framing.frame(message))
+            return .bytes(framed + message)
         case .file(let template):
             let path = ScenarioLoader.resolve(template.renderString(lookup), from: statement.location.file)
             do {
