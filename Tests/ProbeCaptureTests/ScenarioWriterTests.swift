@@ -94,6 +94,23 @@ import Testing
         #expect(steps(server.write(late)) == ["listen l {host}:{port}", "accept c on l", "expect line \"a\"", "expect eof", "sleep 500ms", "send line \"b\""])
     }
 
+    /// A line that one side sent in two turns, with the other side's turn between them, is
+    /// one line: each side keeps its own unfinished bytes.
+    @Test func aLineSplitAcrossTurnsIsOneLine() {
+        let text = ScenarioWriter(source: "x.pcap").write(conversation([(true, "iam:", 1), (false, "hello\r\n", 1.2), (true, "Luke\r\n", 1.5),
+                                                                      (false, "Luke has", 1.6), (true, "quit\r\n", 1.7), (false, " joined\r\n", 1.8)]))
+        #expect(steps(text) == ["connect {host}:{port}", "expect line \"hello\"", "send line \"iam:Luke\"", "send line \"quit\"",
+                                "expect line \"Luke has joined\"", "expect eof", "close"])
+    }
+
+    /// Masks that match inside what another mask took are not cut twice.
+    @Test func overlappingMasksCutOnce() {
+        var writer = ScenarioWriter(source: "x.pcap")
+        writer.masks = ["[0-9]{2}:[0-9]{2}", "[0-9]{2}"]
+        let text = writer.write(conversation([(true, "time?\r\n", 1), (false, "it is 12:34 now\r\n", 1.5)]))
+        #expect(steps(text).contains("expect line /^it is (?<masked1>[0-9]{2}:[0-9]{2}) now$/"), "\(text)")
+    }
+
     /// A side that sent nothing does not stop the other's lines from being lines.
     @Test func aSilentSideLeavesTheOthersLines() {
         let text = ScenarioWriter(source: "x.pcap").write(conversation([(true, "QUIT\r\n", 1)], client: .fin, server: nil))
