@@ -54,6 +54,11 @@ extension Trait where Self == Requirement {
     public static var ngircd: Self { .executable("ngircd", ["/usr/sbin/ngircd"], remedy: "apt-get install ngircd") }
     public static var natsServer: Self { .executable("nats-server", ["/usr/sbin/nats-server", "/usr/bin/nats-server"], remedy: "apt-get install nats-server") }
     public static var mosquitto: Self { .executable("mosquitto", ["/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto"], remedy: "apt-get install mosquitto") }
+    /// Debian's PostgreSQL server, whose binaries are in /usr/lib/postgresql/VERSION/bin.
+    public static var postgres: Self {
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted { $0.compare($1, options: .numeric) == .orderedDescending }
+        return .executable("postgres", versions.map { "/usr/lib/postgresql/\($0)/bin/postgres" }, remedy: "apt-get install postgresql")
+    }
     public static var haproxy: Self { .executable("haproxy", ["/usr/sbin/haproxy", "/usr/local/sbin/haproxy"], remedy: "apt-get install haproxy") }
     public static var tcpdump: Self { .executable("tcpdump", ["/usr/bin/tcpdump", "/usr/sbin/tcpdump"], remedy: "apt-get install tcpdump") }
     public static var memcached: Self { .executable("memcached", ["/usr/bin/memcached"], remedy: "apt-get install memcached") }

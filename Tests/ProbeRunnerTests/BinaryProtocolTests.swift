@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Binary protocols against real servers, framed by `set framing varint|length … after N`
+/// with the message's head: MQTT 3.1.1 against mosquitto (a head byte, then a varint).
+@Suite(.serialized) struct BinaryProtocolTests {
+    /// mosquitto on a free port, and the MQTT CONNECT of client `id` with a keepalive of
+    /// `keepalive` seconds under `set framing varint after 1`.
+    static func broker(_ connections: [(name: String, id: String, keepalive: Int)]) -> String {
+        var text = """
+            set timeout 3s
+            var port = free-port
+            spawn broker "mosquitto -p {port}" ready on 127.0.0.1:{port} within 10s
+            set framing varint after 1
+
+            """
+        for (name, id, keepalive) in connections {
+            let clientID = id.utf8.map { String(format: "%02x", $0) }.joined(separator: " ")
+            text += """
+                connect \(name) 127.0.0.1:{port}
+                \(name): send message head hex"10" hex"00 04 4d 51 54 54 04 02 00 \(String(format: "%02x", keepalive)) 00 \(String(format: "%02x", id.utf8.count)) \(clientID)"
+                \(name): expect message head hex"20" hex"00 00"
+
+                """
+        }
+        return text
+    }
+
+    /// SUBSCRIBE and SUBACK; a QoS 1 PUBLISH with packet id 0x0081 (past 0x80) and a 200-byte
+    /// payload (a 2-byte varint), whose PUBACK echoes the id; the subscriber gets it with an id
+    /// the broker chose, captured and sent back in its PUBACK.
+    @Test(.mosquitto) func mosquittoPublishesAtQoS1() async throws {
+        let result = try await ScenarioHarness.run(Self.broker([("s", "sub", 60), ("p", "pub", 60)]) + """
+            s: send message head hex"82" hex"00 01 00 03 74 2f 31 01"
+            s: expect message head hex"90" hex"00 01 01"
+            p: send message head hex"32" "\\0\\x03t/1\\0\\x81{payload}"
+            p: expect message head hex"40" hex"00 81"
+            s: expect message head hex"32" /^\\x00\\x03t\\/1(?<id>..)x{200}$/s
+            s: send message head hex"40" "{id}"
+            p: send message head hex"e0" ""
+            p: expect eof
+            """, variables: ["payload": String(repeating: "x", count: 200)])
+        result.expectPassed()
+        #expect(result.log.contains { $0.message.contains("one message: a varint length after 1 head byte and 207 bytes") }, "\(result.log.map(\.message))")
+    }
+
+    /// With a keepalive of 1 s, mosquitto drops a client that stays silent (mosquitto 2.0.11
+    /// checks coarsely: after 5.7 s here), and keeps one that sends PINGREQ every 500 ms, each
+    /// answered by PINGRESP (an empty message with head d0).
+    @Test(.mosquitto) func mosquittoDropsASilentClientAndKeepsAPingingOne() async throws {
+        let result = try await ScenarioHarness.run(Self.broker([("quiet", "quiet", 1), ("pinging", "pinging", 1)]) + """
+            repeat 16 {
+              sleep 500ms
+              pinging: send message head hex"c0" ""
+              pinging: expect message head hex"d0" bytes 0
+            }
+            quiet: expect close within 2s
+            pinging: expect nothing for 300ms
+            """)
+        result.expectPassed()
+    }
+}
+
+/// PostgreSQL's frontend/backend protocol against Debian's server, started on a free port with
+/// `trust` for 127.0.0.1: a type byte, then a length that counts itself.
+@Suite(.serialized) struct PostgresProtocolTests {
+    /// A cluster's directory, owned by the user the server runs as (root may not run it).
+    private func cluster() throws -> (directory: String, asUser: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-pg-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        guard geteuid() == 0 else { return (directory, "") }
+        try FileManager.default.setAttributes([.ownerAccountName: "postgres", .groupOwnerAccountName: "postgres"], ofItemAtPath: directory)
+        return (directory, "setpriv --reuid=postgres --regid=postgres --clear-groups ")
+    }
+
+    /// The startup message (sent as hex: it has no type byte), AuthenticationOk, the server's
+    /// parameters up to ReadyForQuery, a simple query `SELECT 1` with its RowDescription,
+    /// DataRow, CommandComplete and ReadyForQuery, then Terminate.
+    @Test(.postgres, .setpriv) func aSimpleQueryUnderALengthThatCountsItself() async throws {
+        let (directory, asUser) = try cluster()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let bin = URL(fileURLWithPath: try #require(Requirement.postgres.path)).deletingLastPathComponent().path
+        let result = try await ScenarioHarness.run("""
+            set timeout 5s
+            var port = free-port
+            spawn init "{as}{bin}/initdb -D {dir}/data -A trust -U postgres --no-sync"
+            expect exit init code 0 within 60s
+            spawn db "{as}{bin}/postgres -D {dir}/data -p {port} -k {dir} -c listen_addresses=127.0.0.1 -c fsync=off" ready on 127.0.0.1:{port} within 30s
+            connect c 127.0.0.1:{port}
+            c: send hex"00 00 00 29 00 03 00 00 75 73 65 72 00 70 6f 73 74 67 72 65 73 00 64 61 74 61 62 61 73 65 00 70 6f 73 74 67 72 65 73 00 00"
+            set framing length 4 after 1 adjust -4
+            c: expect message head "R" hex"00 00 00 00"
+            c: expect until /Z\\x00\\x00\\x00\\x05I/ max 4KiB
+            c: send message head "Q" "SELECT 1\\0"
+            c: expect message head "T" any
+            c: expect message head "D" hex"00 01 00 00 00 01 31"
+            c: expect message head "C" "SELECT 1\\0"
+            c: expect message head "Z" "I"
+            c: send message head "X" ""
+            c: expect eof
+            """, variables: ["dir": directory, "as": asUser, "bin": bin])
+        result.expectPassed()
+    }
+}
