@@ -111,6 +111,24 @@ import Testing
         #expect(steps(text).contains("expect line /^it is (?<masked1>[0-9]{2}:[0-9]{2}) now$/"), "\(text)")
     }
 
+    /// A slash in masked text is escaped where it stands, however many come together.
+    @Test func slashesInAMaskedLineAreKept() {
+        var writer = ScenarioWriter(source: "x.pcap")
+        writer.masks = ["[0-9]{2}:[0-9]{2}"]
+        let text = writer.write(conversation([(true, "time?\r\n", 1), (false, "/a//b at 12:34 /\r\n", 1.5)]))
+        #expect(steps(text).contains(#"expect line /^\/a\/\/b at (?<masked1>[0-9]{2}:[0-9]{2}) \/$/"#), "\(text)")
+    }
+
+    /// Bytes of one side at most `turnGap` apart are one turn; further apart, two.
+    @Test func oneTurnUpToTheGap() {
+        var conversation = CapturedConversation(client: Address(host: "127.0.0.1", port: 1), server: Address(host: "127.0.0.1", port: 2), startedAt: 0)
+        conversation.add([1], fromClient: true, at: 0)
+        conversation.add([2], fromClient: true, at: CapturedConversation.turnGap)
+        #expect(conversation.turns.map(\.bytes) == [[1, 2]])
+        conversation.add([3], fromClient: true, at: 0.5)
+        #expect(conversation.turns.map(\.bytes) == [[1, 2], [3]])
+    }
+
     /// A side that sent nothing does not stop the other's lines from being lines.
     @Test func aSilentSideLeavesTheOthersLines() {
         let text = ScenarioWriter(source: "x.pcap").write(conversation([(true, "QUIT\r\n", 1)], client: .fin, server: nil))
