@@ -14,6 +14,11 @@ extension Grammar {
         case big, little, after, adjust
     }
 
+    /// What follows `on`.
+    enum OnForm: String, Keyword {
+        case line, message, every, off
+    }
+
     enum ConnectOption: String, Keyword {
         case from, tls, `protocol`, header, timeout, rcvbuf, sndbuf, expect
     }

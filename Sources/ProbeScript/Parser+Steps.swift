@@ -88,15 +88,7 @@ extension Parser {
                 }
                 return .expectProxied(ProxyDirection(rawValue: form.rawValue)!, expectation, within: within)
             case .line: expectation = .line(try lineMatch())
-            case .message:
-                let head = take("head") ? try data("the message's head", expected: true) : nil
-                if take("bytes") {
-                    expectation = .messageOfLength(try size("a message length"), head: head)
-                } else if case .hex(let template) = current.kind {
-                    expectation = .message(.exact(try hex(template, "the expected message", expected: true)), head: head)
-                } else {
-                    expectation = .message(try lineMatch(), head: head)
-                }
+            case .message: expectation = try messageExpectation()
             case .lines:
                 try keyword(["unordered"], after: "expect lines")
                 var lines = [try string("an expected line")]
@@ -220,6 +212,44 @@ extension Parser {
         case .string, .hex: return true
         default: return false
         }
+    }
+
+    /// What follows `expect message` (and `on message`): `[head H] FORM`.
+    mutating func messageExpectation() throws -> Expectation {
+        let head = take("head") ? try data("the message's head", expected: true) : nil
+        if take("bytes") { return .messageOfLength(try size("a message length"), head: head) }
+        if case .hex(let template) = current.kind {
+            return .message(.exact(try hex(template, "the expected message", expected: true)), head: head)
+        }
+        return .message(try lineMatch(), head: head)
+    }
+
+    /// `on line|message … [send …]`, `on every D send …`, `on off`.
+    mutating func parseOn() throws -> OnRule {
+        switch try keyword(Grammar.OnForm.self, after: "on") {
+        case .off: return .off
+        case .every:
+            let interval = try duration()
+            try keyword(["send"], after: "on every D")
+            return .every(interval, send: try ruleSend())
+        case .line, .message:
+            let form = tokens[position - 1].word
+            let expectation: Expectation = form == "line" ? .line(try lineMatch()) : try messageExpectation()
+            guard take("send") else { return .reading(expectation, answer: nil) }
+            return .reading(expectation, answer: try ruleSend())
+        }
+    }
+
+    /// A rule's send: one line, message or byte string, with no modifiers.
+    private mutating func ruleSend() throws -> SendStep {
+        let start = current
+        let step = try parseSend()
+        switch step.data {
+        case .bytes, .line, .message: break
+        default: throw failure("a rule sends a line, a message or bytes", at: start)
+        }
+        guard step == SendStep(data: step.data) else { throw failure("a rule's send takes no modifiers (split, every, in chunks of…)", at: start) }
+        return step
     }
 
     mutating func lineMatch() throws -> LineMatch {

@@ -62,10 +62,19 @@ extension StatementKind {
             case .records(_, let count), .segments(_, let count), .maxSegment(_, let count), .bytes(_, let count): return count.templates
             default: return []
             }
-        case .tags, .set, .variable(_, .freePort), .include, .kill, .use, .pauseReading, .resumeReading,
+        case .on(.reading(let expectation, let answer)): return expectation.templates + (answer.map { StatementKind.send($0).templates } ?? [])
+        case .on(.every(let interval, let send)): return interval.templates + StatementKind.send(send).templates
+        case .tags, .set, .variable(_, .freePort), .include, .kill, .use, .pauseReading, .resumeReading, .on(.off),
              .close, .shutdownWrite, .abort:
             return []
         }
+    }
+
+    /// The variables the statement's own templates may use besides those known before it: a
+    /// background rule's answer uses the named groups of its regex.
+    public var ownVariables: [String] {
+        if case .on(.reading) = self { return definedVariables }
+        return []
     }
 
     /// The variables the statement sets: a `var`, or the named groups of its regex.
@@ -75,6 +84,7 @@ extension StatementKind {
         case .listen(let name, _, let tls): return ["\(name.text).port"] + (tls == nil ? [] : ["\(name.text).cert"])
         case .proxy(let name, _, _): return ["\(name.text).port"]
         case .expectProxied(_, let expectation, let within): return StatementKind.expect(expectation, within: within).definedVariables
+        case .on(.reading(let expectation, _)): return StatementKind.expect(expectation, within: nil).definedVariables
         case .expect(.line(.regex(let regex)), _), .expect(.message(.regex(let regex), _), _), .expect(.eventually(.regex(let regex), _, _), _),
              .expect(.webSocket(.text(.regex(let regex))), _),
              .expect(.untilMatch(let regex, _), _):

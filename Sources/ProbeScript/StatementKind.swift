@@ -20,6 +20,8 @@ public indirect enum StatementKind: Sendable, Hashable {
     case use(Name)
     case send(SendStep)
     case expect(Expectation, within: Argument<Duration>?)
+    /// `on …`: a background rule of the connection (`on line /^PING/ send line "PONG"`).
+    case on(OnRule)
     case readSlowly(SlowRead)
     case pauseReading
     case resumeReading

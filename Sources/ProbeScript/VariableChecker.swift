@@ -14,8 +14,9 @@ public struct VariableChecker {
 
     private static func walk(_ statements: [Statement], known: inout Set<String>, diagnostics: inout [Diagnostic]) {
         for statement in statements {
+            let visible = known.union(statement.kind.ownVariables)
             for template in statement.kind.templates {
-                for (name, location) in template.variables where !known.contains(name) {
+                for (name, location) in template.variables where !visible.contains(name) {
                     let hint = Suggestion.closest(to: name, in: known.sorted()).map { "did you mean '{\($0)}'?" }
                         ?? "declare it with 'var \(name) = ...' or pass --var \(name)=VALUE"
                     diagnostics.append(Diagnostic(at: location, length: name.count, "unknown variable '\(name)'", hint: hint))

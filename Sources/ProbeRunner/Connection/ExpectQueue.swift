@@ -45,6 +45,14 @@ class ExpectQueue: @unchecked Sendable {
     private(set) var recent = RecentBytes()
     /// Bytes dropped unread over a watch's limit (`receive(_:keepingAtMost:)`).
     private(set) var droppedUnread = 0
+    /// A connection's background rules (`on …`): they take what they match, as it arrives and
+    /// from what is already unread, before any expect sees it.
+    var rules: ReadRules? {
+        didSet {
+            rules?.take(from: &buffer)
+            decide()
+        }
+    }
 
     init() {}
 
@@ -60,6 +68,7 @@ class ExpectQueue: @unchecked Sendable {
         bytes.withUnsafeReadableBytes { recent.append($0) }
         var bytes = bytes
         buffer.writeBuffer(&bytes)
+        rules?.take(from: &buffer)
         if let limit, buffer.readableBytes > limit, pending == nil {
             let excess = buffer.readableBytes - limit
             buffer.moveReaderIndex(forwardBy: excess)

@@ -89,6 +89,7 @@ final class InboundHandler: ExpectQueue, ChannelInboundHandler, @unchecked Senda
         // the whole channel then, without an inputClosed event).
         finish(.eof)
         stopTimerIfIdle()
+        rules?.stop()
         context.fireChannelInactive()
     }
 

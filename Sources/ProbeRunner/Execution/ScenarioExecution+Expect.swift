@@ -1,4 +1,5 @@
 import NIOCore
+import ProbeFraming
 import ProbeResults
 import ProbeScript
 
@@ -106,6 +107,13 @@ extension ScenarioExecution {
         case .any: return .any
         case .regex(let literal): return .regex(try compile(literal, statement))
         }
+    }
+
+    func readRule(_ expectation: Expectation, _ statement: Statement) throws -> (ExpectationMatcher.LineRule, BytePattern?, any Framing) {
+        guard case .line(let match, let head) = try rule(for: expectation, statement) else {
+            preconditionFailure("the parser gives a rule only line and message forms")
+        }
+        return (match, head, expectation.readsMessages ? settings.framing : settings.lineFraming)
     }
 
     /// An expected message's head, checked against the framing as a send's is.

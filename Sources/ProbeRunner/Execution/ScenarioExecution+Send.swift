@@ -203,6 +203,13 @@ extension ScenarioExecution {
         }
     }
 
+    func payloadBytes(_ step: SendStep, _ statement: Statement) throws -> [UInt8] {
+        guard case .bytes(let bytes) = try payload(step, statement) else {
+            preconditionFailure("the parser gives a rule's send only a line, a message or bytes")
+        }
+        return bytes
+    }
+
     /// What a send stands for; random bytes are made, and a large file read, as they are written.
     private func payload(_ step: SendStep, _ statement: Statement) throws -> SendPayload {
         switch step.data {

@@ -48,6 +48,9 @@ extension ScenarioExecution {
             }
         case .expect(let expectation, let within):
             try expect(expectation, within: within, statement, done: done)
+        case .on(let rule):
+            try ruleSteps.on(rule, statement)
+            return false
         case .sleep(let duration):
             // A sleeping copy holds its timer: the statement goes into it only when the deadline cuts the sleep short.
             let (wait, byDeadline) = limit(try resolve(duration, "a duration", Quantity.duration))

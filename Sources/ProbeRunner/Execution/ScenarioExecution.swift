@@ -144,6 +144,7 @@ final class ScenarioExecution {
 
     /// Closes what the run left open, stops its subjects and its capture.
     private func finish(passed: Bool) async {
+        for connection in table.all { ruleSteps.end(connection) }
         await closeAll()
         runRecord.notes += proxySteps?.problems ?? []
         await subjectSteps?.stopSubjects(reportOutput: !passed)
@@ -319,6 +320,9 @@ final class ScenarioExecution {
 extension ScenarioExecution: StepHost {
     /// The TLS steps of this scenario or copy.
     var tlsSteps: TLSSteps { TLSSteps(host: self) }
+
+    /// The executor of `on` steps.
+    var ruleSteps: RuleSteps { RuleSteps(host: self) }
 
     /// The WebSocket steps of this scenario or copy.
     var webSocketSteps: WebSocketSteps { WebSocketSteps(host: self) }

@@ -1,4 +1,5 @@
 import NIOCore
+import ProbeFraming
 import ProbeScript
 
 /// What the executors of a statement family in their layer's folder (`ProxySteps`, …) need of
@@ -45,6 +46,11 @@ protocol StepHost: AnyObject, ArgumentResolver {
     func compile(_ literal: RegexLiteral, _ statement: Statement) throws -> CompiledRegex
     /// A line match with its variables filled in, ready to judge lines.
     func lineRule(_ match: LineMatch, _ statement: Statement) throws -> ExpectationMatcher.LineRule
+    /// What a background rule reads (`on line|message …`): its match and head, resolved as the
+    /// expect of the same words, and the framing that cuts what it reads.
+    func readRule(_ expectation: Expectation, _ statement: Statement) throws -> (ExpectationMatcher.LineRule, BytePattern?, any Framing)
+    /// The bytes a send of one line, message or byte string writes, framed.
+    func payloadBytes(_ step: SendStep, _ statement: Statement) throws -> [UInt8]
     /// Adds a note to the report.
     func note(_ text: String)
     /// Counts time spent stopping subjects, which the report states.

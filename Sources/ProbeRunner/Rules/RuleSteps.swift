@@ -1,0 +1,63 @@
+import NIOCore
+import ProbeResults
+import ProbeScript
+
+/// `on …`, for the scenario or `parallel` copy that `host` is: background rules that consume
+/// lines or messages and answer them, and heartbeats, on one connection; and the log of what
+/// each did, when they end.
+struct RuleSteps {
+    unowned let host: any StepHost
+
+    func on(_ rule: OnRule, _ statement: Statement) throws {
+        let connection = try host.target(statement, allowClosed: false)
+        if connection.webSocket != nil {
+            throw StepFailure(statement, "\(connection.label) is a WebSocket connection: it answers pings by set websocket auto-pong, and on rules read lines and messages")
+        }
+        let handler = connection.handler
+        switch rule {
+        case .off:
+            end(connection)
+        case .reading(let expectation, let answer):
+            let (match, head, framing) = try host.readRule(expectation, statement)
+            let reply = try answer.map { step in try self.answer(step, on: connection, statement) }
+            let rules = handler.rules ?? ReadRules()
+            rules.add(ReadRule(statement: statement, match: match, head: head, framing: framing, answer: reply))
+            handler.rules = rules
+        case .every(let interval, let step):
+            let every = try host.resolve(interval, "a duration", Quantity.duration)
+            guard every > .zero else { throw StepFailure(statement, "a heartbeat's interval must be more than 0") }
+            let send = try answer(step, on: connection, statement)
+            let rules = handler.rules ?? ReadRules()
+            rules.addHeartbeat(every: every.timeAmount, on: host.loop, statement) { try? send([:]) }
+            handler.rules = rules
+        }
+    }
+
+    /// Writes what `step` sends, its variables (and a rule's groups) filled in when it fires.
+    private func answer(_ step: SendStep, on connection: ProbeConnection, _ statement: Statement) throws -> ([String: [UInt8]]) throws -> Void {
+        _ = try host.payloadBytes(step, statement) // a send that cannot be made fails the `on` step itself
+        let timeout = host.settings.timeout.timeAmount
+        return { [host] captures in
+            if !captures.isEmpty { host.setCaptures(captures) }
+            let bytes = try host.payloadBytes(step, statement)
+            connection.send(ByteBuffer(bytes: bytes), timeout: timeout) { _ in }
+        }
+    }
+
+    /// Ends `connection`'s rules, logging what each did.
+    func end(_ connection: ProbeConnection) {
+        guard let rules = connection.handler.rules else { return }
+        rules.stop()
+        for rule in rules.rules {
+            let unit = rule.framing.unit
+            var what = "\(rule.consumed) \(unit)\(rule.consumed == 1 ? "" : "s") consumed"
+            if rule.answer != nil { what += ", \(rule.answered) answered" }
+            if let problem = rule.problem { what += "; an answer could not be made: \(problem)" }
+            host.record(rule.statement, "\(connection.label): rule `\(rule.statement.text)`: \(what)")
+        }
+        for heartbeat in rules.heartbeats {
+            host.record(heartbeat.statement, "\(connection.label): `\(heartbeat.statement.text)`: \(heartbeat.sent) sent")
+        }
+        connection.handler.rules = nil
+    }
+}
