@@ -43,21 +43,10 @@ import Testing
                 "\(result.log.map(\.message))")
     }
 
-    /// A server's configuration file, as `text` writes it for a free port, in a folder of its own
-    /// (the caller removes it).
-    static func configuration(_ name: String, _ text: (Int) -> String) throws -> (file: URL, port: Int) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-\(name)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let port = try #require(FreePort.pick())
-        let file = folder.appendingPathComponent(name)
-        try text(port).write(to: file, atomically: true, encoding: .utf8)
-        return (file, port)
-    }
-
     /// haproxy's `timeout http-request 2s` ends a slowloris drip with 408 and a close: ten
     /// copies drip a header a byte every 100 ms `until closed within 3s`, and all ten pass.
     @Test(.haproxy) func haproxyEndsASlowlorisDripAtItsTimeout() async throws {
-        let (configuration, port) = try Self.configuration("haproxy.cfg") { port in """
+        let (configuration, port) = try ServerConfiguration.write("haproxy.cfg") { port in """
             global
               maxconn 64
             defaults
@@ -92,7 +81,7 @@ import Testing
     /// 2 s here: about 6 s): a NICK dripped a byte every 200 ms `until closed within 10s` passes
     /// when it does, the drip cut off.
     @Test(.ngircd) func ngircdEndsAnUnregisteredDrip() async throws {
-        let (configuration, port) = try Self.configuration("ngircd.conf") { port in """
+        let (configuration, port) = try ServerConfiguration.write("ngircd.conf") { port in """
             [Global]
             Name = irc.test
             Info = tcpprobe test
