@@ -1,5 +1,6 @@
 /// The chat protocol as a plain state machine: a line in, what to send and to whom out.
-/// `iam:NAME` joins, `msg:TEXT` broadcasts, `ping` answers `pong`, `quit` answers `bye` and closes.
+/// `iam:NAME` joins, `msg:TEXT` broadcasts, `ping` answers `pong`, `quit` answers `bye` and closes;
+/// `pong` answers the server's own ping (`serve --heartbeat`) and is answered by nothing.
 struct ChatProtocol: Sendable {
     enum Action: Equatable, Sendable {
         case reply(String)
@@ -22,6 +23,7 @@ struct ChatProtocol: Sendable {
         }
         switch line {
         case "ping": return [.reply("pong")]
+        case "pong": return []
         case "quit": return [.replyAndClose("bye")]
         default: return [.reply("ERR unknown command")]
         }

@@ -1,27 +1,37 @@
 import Transports
 
-/// One client of the server: reads its events in order and applies the planted fault, if any.
+/// One client of the server: reads its events in order and applies the planted fault, if any;
+/// with a heartbeat, pings it every so often and drops it when a ping goes unanswered.
 actor ChatSession {
     let transport: any TCPTransport
     let room: ChatRoom
     let fault: Fault?
+    let heartbeat: Duration?
     private var chat = ChatProtocol()
     private var closing = false
+    /// A ping was sent and no pong has come since.
+    private var awaitingPong = false
+    /// The pongs the client sent.
+    private var pongs = 0
 
-    init(transport: any TCPTransport, room: ChatRoom, fault: Fault?) {
+    init(transport: any TCPTransport, room: ChatRoom, fault: Fault?, heartbeat: Duration? = nil) {
         self.transport = transport
         self.room = room
         self.fault = fault
+        self.heartbeat = heartbeat
     }
 
     func run() async {
         transport.start()
+        let beating = heartbeat.map { interval in Task { await self.beat(every: interval) } }
+        defer { beating?.cancel() }
         for await event in transport.events {
             switch event {
             case .started:
                 break
             case .received(let line):
                 guard !closing else { continue }
+                if line == "pong" { (awaitingPong, pongs) = (false, pongs + 1) }
                 for action in chat.handle(line) {
                     switch action {
                     case .reply(let text):
@@ -62,6 +72,19 @@ actor ChatSession {
             transport.send(bytes: Array(bytes[half...]))
         default:
             transport.send(line: line)
+        }
+    }
+
+    /// Every `interval`: drops the client when its last ping is unanswered, else pings it.
+    private func beat(every interval: Duration) async {
+        while !closing, (try? await Task.sleep(for: interval)) != nil, !closing {
+            if awaitingPong || (fault == .heartbeatDropsAnswered && pongs > 0) {
+                await reply("ERR ping timeout")
+                close()
+                return
+            }
+            await reply("ping")
+            awaitingPong = true
         }
     }
 

@@ -31,10 +31,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Speak WebSocket: one chat line per text message, the maximum line length the maximum message (nio transport only).")
     var websocket = false
 
+    @Option(help: ArgumentHelp("Send each client \"ping\" every DURATION (250ms, 2s), and drop one that has not answered \"pong\" by the next.", valueName: "DURATION"))
+    var heartbeat: HeartbeatInterval?
+
     func validate() throws {
         guard tls.isEmpty || tls.count == 2 else { throw ValidationError("--tls takes two files: CERT KEY") }
         if !tls.isEmpty, transport != .nio { throw ValidationError("--tls runs on the nio transport only") }
         if websocket, transport != .nio { throw ValidationError("--websocket runs on the nio transport only") }
+        if heartbeat != nil, websocket { throw ValidationError("--heartbeat pings in lines: not with --websocket") }
         if let fault, (fault.webSocketQuirk != nil) != websocket {
             throw ValidationError(websocket ? "fault \(fault.rawValue) is not a WebSocket fault" : "fault \(fault.rawValue) needs --websocket")
         }
@@ -63,7 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
         await withDiscardingTaskGroup { group in
             for await connection in listener.connections {
                 // Joined in accept order, before its first line is read.
-                let session = ChatSession(transport: connection, room: room, fault: fault)
+                let session = ChatSession(transport: connection, room: room, fault: fault, heartbeat: heartbeat?.duration)
                 await room.join(session)
                 group.addTask { await session.run() }
             }

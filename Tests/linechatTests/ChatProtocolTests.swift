@@ -19,8 +19,15 @@ import Testing
         var chat = ChatProtocol()
         #expect(chat.handle("ping") == [.reply("pong")])
         #expect(chat.handle("quit") == [.replyAndClose("bye")])
+        #expect(chat.handle("pong") == [], "the answer to the server's heartbeat is answered by nothing")
         #expect(chat.handle("PING") == [.reply("ERR unknown command")], "commands are case-sensitive")
         #expect(chat.handle("msg") == [.reply("ERR unknown command")])
         #expect(chat.handle("") == [.reply("ERR unknown command")])
+    }
+
+    @Test func theHeartbeatIntervalIsMillisecondsOrSeconds() {
+        #expect(HeartbeatInterval(argument: "250ms")?.duration == .milliseconds(250))
+        #expect(HeartbeatInterval(argument: "2s")?.duration == .seconds(2))
+        for bad in ["0s", "2", "ms", "1.5s", "-1s", "2m"] { #expect(HeartbeatInterval(argument: bad) == nil, "\(bad)") }
     }
 }

@@ -26,7 +26,7 @@ import Testing
     func theSuitePassesOnEveryTransport(_ transport: String) async throws {
         let output = try await ProbeProcess.run(["run", "--var", "transport=\(transport)", Self.scenarios], in: FileManager.default.temporaryDirectory)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
-        #expect(output.stdout.contains("21 passed, 0 failed"))
+        #expect(output.stdout.contains("22 passed, 0 failed"))
     }
 
     /// What runs the suite over TLS: certificates a test authority issues in `directory`, the
@@ -47,7 +47,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = try await ProbeProcess.run(["run", "-v"] + Self.overTLS(in: directory) + [Self.scenarios])
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
-        #expect(output.stdout.contains("21 passed, 0 failed"))
+        #expect(output.stdout.contains("22 passed, 0 failed"))
         #expect(output.stdout.contains("TLS handshake done as client") && output.stdout.contains("TLS handshake done as server"))
         #expect(output.stdout.contains("wire from peer, decrypted: 3 lines, each ending in crlf"))
     }
