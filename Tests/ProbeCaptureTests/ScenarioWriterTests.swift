@@ -129,6 +129,24 @@ import Testing
         #expect(conversation.turns.map(\.bytes) == [[1, 2], [3]])
     }
 
+    /// MQTT's packets (a head byte, then a varint) are written as messages with their heads.
+    @Test func mqttIsWrittenAsMessagesWithHeads() {
+        var conversation = CapturedConversation(client: Address(host: "127.0.0.1", port: 40000), server: Address(host: "127.0.0.1", port: 1883), startedAt: 0)
+        let connect: [UInt8] = [0x10, 0x0f, 0, 4] + Array("MQTT".utf8) + [4, 2, 0, 60, 0, 3] + Array("abc".utf8)
+        conversation.add(connect, fromClient: true, at: 1)
+        conversation.add([0x20, 0x02, 0x00, 0x00], fromClient: false, at: 2)
+        conversation.add([0xc0, 0x00], fromClient: true, at: 3)
+        conversation.add([0xd0, 0x00], fromClient: false, at: 4)
+        conversation.add([0xe0, 0x00], fromClient: true, at: 5)
+        conversation.end(.fin, fromClient: true, at: 5.1)
+        conversation.end(.fin, fromClient: false, at: 5.2)
+        let text = ScenarioWriter(source: "mqtt.pcap").write(conversation)
+        #expect(steps(text) == ["set framing varint after 1", "connect {host}:{port}",
+                                #"send message head hex"10" hex"00 04 4d 51 54 54 04 02 00 3c 00 03 61 62 63""#,
+                                #"expect message head hex"20" hex"00 00""#, #"send message head hex"c0" """#,
+                                #"expect message head hex"d0" """#, #"send message head hex"e0" """#, "shutdown write", "expect eof"], "\(text)")
+    }
+
     /// A side that sent nothing does not stop the other's lines from being lines.
     @Test func aSilentSideLeavesTheOthersLines() {
         let text = ScenarioWriter(source: "x.pcap").write(conversation([(true, "QUIT\r\n", 1)], client: .fin, server: nil))

@@ -107,17 +107,18 @@ public struct ScenarioWriter {
     }
 
     /// Lines when both directions are text cut by one terminator (CRLF, else LF); messages when
-    /// a 4- or 2-byte big-endian header cuts both into whole messages; else bytes.
+    /// a 4- or 2-byte big-endian length, or MQTT's head byte and varint, cuts both into whole
+    /// messages; else bytes.
     static func framing(of conversation: CapturedConversation) -> Framing {
         let client = conversation.turns.filter(\.fromClient).flatMap(\.bytes)
         let server = conversation.turns.filter { !$0.fromClient }.flatMap(\.bytes)
         for terminator in [Terminator.crlf, .lf] where [client, server].allSatisfy({ isLines($0, terminator) }) {
             return .lines(terminator)
         }
-        for width in [4, 2] {
-            let units = MessageUnits.length(LengthHeader(width: width))
+        for header in [LengthHeader(width: 4), LengthHeader(width: 2), LengthHeader(field: .varint, after: 1)] {
+            let units = MessageUnits.length(header)
             if [client, server].allSatisfy({ $0.isEmpty || units.messages(in: $0).last?.range.upperBound == $0.count }) {
-                return .length(LengthHeader(width: width))
+                return .length(header)
             }
         }
         return .bytes
@@ -150,37 +151,49 @@ public struct ScenarioWriter {
         }
 
         mutating func sends(_ bytes: [UInt8]) -> [String] {
-            units(bytes, fromProbe: true).map { unit in
+            units(bytes, fromProbe: true).map { (head, unit) in
                 switch framing {
                 case .lines(let terminator): return "send line \(ScenarioLiteral.string(unit.dropLast(terminator.bytes.count)))"
-                case .length: return "send message \(ScenarioLiteral.data(unit))"
+                case .length: return "send message " + Self.head(head) + ScenarioLiteral.data(unit)
                 case .bytes: return "send \(ScenarioLiteral.data(unit))"
                 }
             }
         }
 
         mutating func expects(_ bytes: [UInt8]) -> [String] {
-            units(bytes, fromProbe: false).map { unit in
+            units(bytes, fromProbe: false).map { (head, unit) in
                 switch framing {
                 case .lines(let terminator): return "expect line " + writer.match(Array(unit.dropLast(terminator.bytes.count)))
-                case .length: return "expect message " + (ScenarioLiteral.isText(unit) ? writer.match(unit) : ScenarioLiteral.hex(unit))
+                case .length: return "expect message " + Self.head(head) + (ScenarioLiteral.isText(unit) ? writer.match(unit) : ScenarioLiteral.hex(unit))
                 case .bytes: return writer.expectBytes(unit)
                 }
             }
         }
 
-        /// The whole lines or messages among what the side had pending and `bytes`, each with
-        /// its framing (a line keeps its terminator); bytes, whole.
-        private mutating func units(_ bytes: [UInt8], fromProbe: Bool) -> [[UInt8]] {
+        /// `head hex"10" ` (or `head "Q" ` for a visible character) before a message's payload,
+        /// or nothing for a message without one.
+        private static func head(_ bytes: [UInt8]) -> String {
+            if bytes.isEmpty { return "" }
+            return "head " + (bytes.allSatisfy { (0x21...0x7E).contains($0) } ? ScenarioLiteral.string(bytes) : ScenarioLiteral.hex(bytes)) + " "
+        }
+
+        /// The whole lines or messages among what the side had pending and `bytes`: a line with
+        /// its terminator, a message's head and payload (its length field left to the framing);
+        /// bytes, whole.
+        private mutating func units(_ bytes: [UInt8], fromProbe: Bool) -> [(head: [UInt8], bytes: [UInt8])] {
             let stream = (pending[fromProbe] ?? []) + bytes
-            let ranges: [Range<Int>]
+            let units: [(range: Range<Int>, head: [UInt8], bytes: [UInt8])]
             switch framing {
-            case .lines(let terminator): ranges = MessageUnits.lines(terminator: terminator.bytes).messages(in: stream).map(\.range)
-            case .length(let header): ranges = MessageUnits.length(header).messages(in: stream).map { ($0.range.upperBound - $0.payload.count)..<$0.range.upperBound }
-            case .bytes: return [stream]
+            case .lines(let terminator):
+                units = MessageUnits.lines(terminator: terminator.bytes).messages(in: stream).map { ($0.range, [], Array(stream[$0.range])) }
+            case .length(let header):
+                units = MessageUnits.length(header).messages(in: stream).map {
+                    ($0.range, Array(stream[$0.range.prefix(header.after)]), Array($0.payload))
+                }
+            case .bytes: return [([], stream)]
             }
-            pending[fromProbe] = Array(stream[(ranges.last?.upperBound ?? 0)...])
-            return ranges.map { Array(stream[$0]) }
+            pending[fromProbe] = Array(stream[(units.last?.range.upperBound ?? 0)...])
+            return units.map { ($0.head, $0.bytes) }
         }
     }
 
