@@ -16,9 +16,9 @@ public protocol Framing: Sendable {
     /// means wait for more. `end` is how the inbound side ended, if it has.
     mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage?
 
-    /// The head bytes of the message `nextMessage` last took (`set framing … after N`); empty
-    /// for framings without a head.
-    var lastHead: [UInt8] { get }
+    /// What came before the payload of the message `nextMessage` last took (a head and a
+    /// length field); nil for lines.
+    var lastHeader: FramedHeader? { get }
 
     /// How many unconsumed bytes it may need to see before it can decide.
     var bufferNeeded: Int { get }

@@ -9,7 +9,7 @@ import ProbeScript
 public struct LengthPrefixFraming: Framing {
     public let header: LengthHeader
     public let maxMessage: Int
-    public private(set) var lastHead: [UInt8] = []
+    public private(set) var lastHeader: FramedHeader?
 
     public init(header: LengthHeader, maxMessage: Int) {
         self.header = header
@@ -47,14 +47,14 @@ public struct LengthPrefixFraming: Framing {
                 guard let end else { return nil }
                 return .failure("\(end) after \(available - size) of the \(length) bytes the length header announced")
             }
-            if header.after > 0 { lastHead = buffer.readBytes(length: header.after)! }
-            buffer.moveReaderIndex(forwardBy: size - header.after)
+            lastHeader = FramedHeader(bytes: buffer.readSlice(length: size)!, headLength: header.after, isVarint: header.field == .varint)
             return .message(buffer.readBytes(length: length)!)
         }
     }
 
     public func misframing(_ pending: [UInt8]) -> String? {
         guard case .header(let size, let announced) = header.read(pending), announced > UInt64(pending.count - size) else { return nil }
-        return "a length header announced \(announced) bytes and \(pending.count - size) have arrived"
+        let arrived = UInt64(pending.count - size)
+        return "a length header announced \(announced) bytes and \(arrived) have arrived: the message lacks \(announced - arrived)"
     }
 }

@@ -13,8 +13,8 @@ public struct TerminatedLineFraming: Framing {
         self.maxLine = maxLine
     }
 
-    /// Lines have no head.
-    public var lastHead: [UInt8] { [] }
+    /// Lines have no header.
+    public var lastHeader: FramedHeader? { nil }
 
     public var unit: String { "line" }
 

@@ -109,7 +109,7 @@ import Testing
 
     @Test func misframingSaysHowMuchOfAnAnnouncedMessageCame() {
         let framing = LengthPrefixFraming(header: LengthHeader(width: 2), maxMessage: 100)
-        #expect(framing.misframing([0, 9, 1, 2]) == "a length header announced 9 bytes and 2 have arrived")
+        #expect(framing.misframing([0, 9, 1, 2]) == "a length header announced 9 bytes and 2 have arrived: the message lacks 7")
         #expect(framing.misframing([0, 2, 1, 2]) == nil)
         #expect(framing.misframing([0]) == nil)
     }

@@ -51,6 +51,16 @@ import Testing
             c: expect message "hi"
             """, variables: ["payload": String(repeating: "x", count: 200)])
         result.expectPassed()
+        // A binary message is shown apart: its head, its length field, its payload.
+        #expect(result.log.contains { $0.message.hasSuffix("got message head 30 · length 02 (varint) · payload 00 07 after " + $0.message.components(separatedBy: " after ").last!) },
+                "\(result.log.map(\.message))")
+        #expect(result.log.contains { $0.message.contains(#"got message "hi""#) }, "a text message reads as text")
+        let wrong = try await ScenarioHarness.run(Self.pair + """
+            set framing varint after 1
+            s: send hex"30 02 00 07"
+            c: expect message hex"00 08"
+            """)
+        wrong.expectFailure(line: 7, containing: "(received: head 30 · length 02 (varint) · payload 00 07)")
     }
 
     /// A message's head: written by `send message head`, judged by `expect message head`, and

@@ -138,11 +138,19 @@ struct ExpectationMatcher: @unchecked Sendable {
             switch next {
             case .failure(let message): return .failed(message)
             case .message(let received):
-                if let head, !head.matches(framing.lastHead) {
-                    return .failed("expected \(waitingFor), received a \(framing.unit) with head hex\"\(ByteEscaper.hex(framing.lastHead))\": "
+                let header = framing.lastHeader
+                if let head, !head.matches(header?.head ?? []) {
+                    return .failed("expected \(waitingFor), received a \(framing.unit) with head hex\"\(ByteEscaper.hex(header?.head ?? []))\": "
                                    + ByteEscaper.preview(received))
                 }
-                return judge(line, received, size: 0, unit: framing.unit)
+                let outcome = judge(line, received, size: 0, unit: framing.unit)
+                guard let header else { return outcome }
+                switch outcome {
+                case .matched(let captures, let detail)?: return .matched(captures: captures, detail: detail.framed(by: header, payload: received))
+                case .failed(let message)? where !ByteDiff.isText(received) || !ByteDiff.isText(header.head):
+                    return .failed(message + "\n(received: \(header.describe(payload: received)))")
+                default: return outcome
+                }
             }
         case .linesUnordered(var remaining):
             while !remaining.isEmpty {

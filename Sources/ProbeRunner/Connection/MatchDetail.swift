@@ -1,3 +1,4 @@
+import ProbeFraming
 import ProbeScript
 
 /// What an expect consumed, in the words its log entry uses: text, then a preview of the bytes
@@ -7,6 +8,8 @@ public struct MatchDetail: Sendable, Equatable, CustomStringConvertible, Express
     private let words: String
     private let shown: [UInt8]?
     private let after: String
+    /// A binary message's head and length field, shown apart from its payload.
+    private var header: FramedHeader?
 
     /// `words`, then the escaped `bytes` when given, then `after`.
     init(_ words: String, showing bytes: [UInt8]? = nil, after: String = "") {
@@ -25,12 +28,23 @@ public struct MatchDetail: Sendable, Equatable, CustomStringConvertible, Express
 
     public var description: String {
         guard let shown else { return words + after }
+        if let header, !ByteDiff.isText(shown) || !ByteDiff.isText(header.head) { return words + " " + header.describe(payload: shown) + after }
         return words + " " + ByteEscaper.preview(shown) + after
+    }
+
+    /// This detail showing `payload` as a message with `header`: when the payload or the head is
+    /// not text, as `message head 20 · length 02 (varint) · payload 00 00`.
+    func framed(by header: FramedHeader, payload: [UInt8]) -> MatchDetail {
+        var framed = MatchDetail(words, showing: payload, after: after)
+        framed.header = header
+        return framed
     }
 
     /// This detail with `more` after it.
     func adding(_ more: String) -> MatchDetail {
-        MatchDetail(words, showing: shown, after: after + more)
+        var added = MatchDetail(words, showing: shown, after: after + more)
+        added.header = header
+        return added
     }
 
     /// Two details are equal when they read the same.

@@ -57,7 +57,7 @@ final class ReadRules {
                 scan.moveReaderIndex(to: start)
                 break
             }
-            if let match = firstMatch(unit, payload, head: framing.lastHead) {
+            if let match = firstMatch(unit, payload, head: framing.lastHeader?.head ?? []) {
                 taken.append(match)
             } else {
                 var whole = buffer.getSlice(at: start, length: scan.readerIndex - start)!
