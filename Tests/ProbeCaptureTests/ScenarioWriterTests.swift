@@ -169,5 +169,26 @@ import Testing
         do { _ = try CapturedConversation(segments: lossy.compactMap(PacketDecoder.segment)) } catch {
             #expect("\(error)" == "the capture is missing 3 bytes of the client's stream at offset 3 (packets not captured)")
         }
+        let serverLossy = handshake + [builder.packet(fromClient: false, sequence: 1, flags: [.psh, .ack], payload: Array("ok".utf8), at: 1.01),
+                                       builder.packet(fromClient: false, sequence: 5, flags: [.psh, .ack], payload: Array("!".utf8), at: 1.02)]
+        do {
+            _ = try CapturedConversation(segments: serverLossy.compactMap(PacketDecoder.segment))
+            Issue.record("a hole in the server's stream was not named")
+        } catch {
+            #expect("\(error)" == "the capture is missing 2 bytes of the server's stream at offset 2 (packets not captured)")
+        }
+        // A capture that begins at the SYN-ACK has lost the client's SYN: which side is the
+        // client cannot be told, and the SYN-ACK's sender must not be taken for it.
+        let late = [handshake[1], builder.packet(fromClient: true, sequence: 1, flags: [.psh, .ack], payload: Array("abc\r\n".utf8), at: 1.01)]
+        #expect(throws: CapturedConversation.Problem.self) { try CapturedConversation(segments: late.compactMap(PacketDecoder.segment)) }
+    }
+
+    /// Each side's first ending is kept, whichever side ended first.
+    @Test func bothEndingsAreKeptWhicheverComesFirst() {
+        var conversation = CapturedConversation(client: Address(host: "127.0.0.1", port: 1), server: Address(host: "127.0.0.1", port: 2), startedAt: 0)
+        conversation.end(.fin, fromClient: false, at: 1)
+        conversation.end(.rst, fromClient: true, at: 2)
+        conversation.end(.fin, fromClient: true, at: 3)
+        #expect(conversation.serverEnding?.kind == .fin && conversation.clientEnding?.kind == .rst && conversation.clientEnding?.time == 2)
     }
 }
