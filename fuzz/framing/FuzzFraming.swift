@@ -3,7 +3,8 @@ import ProbeFraming
 import ProbeScript
 
 /// libFuzzer entry for the framing codecs and the WebSocket frame reader. The first byte
-/// picks a framing (a terminator, or a length header's width and order) and its limit, the
+/// picks a framing (a terminator, or a length header: width and order, varint, head, adjust)
+/// and its limit, the
 /// second where the stream is cut in two reads; the rest is the stream. Besides crashes and
 /// hangs it checks what must hold: a stream cut anywhere gives the messages it gives whole,
 /// the capture side (MessageUnits) finds those same messages, and every range a reader names
@@ -16,7 +17,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let cut = stream.isEmpty ? 0 : Int(bytes[1]) % (stream.count + 1)
     let limit = 1 + choice >> 4 * 16
     let terminators: [[UInt8]] = [[13, 10], [10], [13], [0], Array("||".utf8)]
-    let header = LengthHeader(width: LengthHeader.widths[choice & 3], bigEndian: choice & 4 == 0)
+    // Each width in the order bit 3 picks, protobuf's and MQTT's varints, and PostgreSQL's
+    // head byte and length that counts itself: eight headers, the low three bits.
+    let headers = LengthHeader.widths.map { LengthHeader(width: $0, bigEndian: choice & 8 == 0) }
+        + [LengthHeader(field: .varint), LengthHeader(field: .varint, after: 1), LengthHeader(width: 4, after: 1, adjust: -4)]
+    let header = headers[choice % headers.count]
     let terminator = terminators[(choice >> 3) % terminators.count]
 
     checkCutsAgree(LengthPrefixFraming(header: header, maxMessage: limit), stream, cut)
