@@ -43,6 +43,30 @@ struct LiveCaptureTests {
         #expect(result.log.contains { $0.message.contains("wire from probe: 1 messages, none split across segments") })
     }
 
+    /// Under MQTT's framing (a head byte, then a varint), plain and over TLS: the wire checks
+    /// cut the captured (or decrypted) stream as the connection reads it, head and all.
+    @Test(arguments: [false, true]) func messageChecksCutVarintMessagesWithHeads(overTLS: Bool) async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let tls = overTLS ? " tls" : ""
+        let result = try await run("""
+            set capture on
+            set framing varint after 1
+            listen l 127.0.0.1:0\(tls)
+            connect c 127.0.0.1:{l.port}\(overTLS ? " tls ca \"{l.cert}\"" : "")
+            accept s on l
+            c: send message head hex"30" "hello"
+            s: expect message head hex"30" "hello"
+            s: assert wire from peer message "hello" in 1 \(overTLS ? "record" : "segment")
+            s: assert wire from peer messages unsplit
+            c: send message head hex"30" "split" split at 2
+            s: expect message "split"
+            s: assert wire from peer messages unsplit
+            """, against: peer)
+        let unit = overTLS ? "TLS records" : "segments"
+        result.expectFailure(line: 12, containing: "the message \"split\" (7 bytes at offset 7) was split across 2 \(unit)")
+    }
+
     /// Four scenarios at once against one server port: each pcap holds its own connection, SYN
     /// to FIN, and no other scenario's (the ring routes a shared port's packets by the
     /// connection a capture claimed).
