@@ -45,6 +45,9 @@ import Testing
         result.expectPassed()
         #expect(result.log.contains { $0.message.contains("in 5 writes") && $0.message.hasSuffix("in 5 TLS records") }, "\(result.log.map(\.message))")
         #expect(result.log.contains { $0.message.contains("TLS handshake done as client") && $0.message.contains("TLS 1.3") }, "\(result.log.map(\.message))")
+        // A TLS 1.3 server's first data follows its session tickets, and its log says so once.
+        let serverSends = result.log.filter { $0.message.hasPrefix("connection 's': sent ") }.map(\.message)
+        #expect(serverSends.count == 1 && serverSends[0].hasSuffix("(with the session tickets a TLS 1.3 server sends before its first data)"), "\(serverSends)")
         // The run-time certificate's file lives as long as its listener.
         let listening = try #require(result.log.first { $0.message.contains("TLS with the certificate ") }).message
         let certificate = String(listening[listening.range(of: "TLS with the certificate ")!.upperBound...])
