@@ -60,6 +60,11 @@ import Testing
         result.expectPassed()
     }
 
+    @Test func aWebSocketConnectionTakesNoRules() async throws {
+        let result = try await ScenarioHarness.run(WebSocketTests.upgradedByHand + #"s: on line "ping" send line "pong""#)
+        result.expectFailure(line: 7, containing: "connection 's' is a WebSocket connection: it answers pings by set websocket auto-pong")
+    }
+
     @Test func aHeartbeatOfNoIntervalIsAnError() async throws {
         let zero = try await ScenarioHarness.run(Self.pair + #"c: on every 0 send line "y""#)
         zero.expectFailure(line: 5, containing: "a heartbeat's interval must be more than 0")
