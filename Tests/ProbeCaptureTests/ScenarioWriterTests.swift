@@ -147,6 +147,24 @@ import Testing
                                 #"expect message head hex"d0" """#, #"send message head hex"e0" """#, "shutdown write", "expect eof"], "\(text)")
     }
 
+    /// A CR that stands alone, not before an LF, makes the text bytes rather than CRLF lines.
+    @Test func aBareCRIsNotALineEnd() {
+        let text = ScenarioWriter(source: "x.pcap").write(conversation([(true, "a\rb\r\n", 1), (false, "ok\r\n", 1.5)]))
+        #expect(steps(text) == ["connect {host}:{port}", #"send "a\rb\r\n""#, #"expect "ok\r\n""#, "expect eof", "close"], "\(text)")
+    }
+
+    /// Pieces captured at the same moment keep the order they came in.
+    @Test func piecesOfOneMomentKeepTheirOrder() throws {
+        let builder = PacketBuilder()
+        let packets = [builder.packet(fromClient: true, sequence: 0, flags: [.syn], at: 1),
+                       builder.packet(fromClient: false, sequence: 0, flags: [.syn, .ack], at: 1),
+                       builder.packet(fromClient: true, sequence: 1, flags: [.psh, .ack], payload: Array("ab".utf8), at: 1.5),
+                       builder.packet(fromClient: true, sequence: 3, flags: [.psh, .ack], payload: Array("cd".utf8), at: 1.5),
+                       builder.packet(fromClient: true, sequence: 5, flags: [.psh, .ack], payload: Array("ef".utf8), at: 1.5)]
+        let conversation = try CapturedConversation(segments: packets.compactMap(PacketDecoder.segment))
+        #expect(conversation.turns.map(\.bytes) == [Array("abcdef".utf8)])
+    }
+
     /// A side that sent nothing does not stop the other's lines from being lines.
     @Test func aSilentSideLeavesTheOthersLines() {
         let text = ScenarioWriter(source: "x.pcap").write(conversation([(true, "QUIT\r\n", 1)], client: .fin, server: nil))

@@ -46,12 +46,10 @@ final class TLSSession: @unchecked Sendable {
     /// Reads what the handshake agreed on; on the channel's event loop once it is done.
     func noteAgreement(applicationProtocol: String?) {
         self.applicationProtocol = applicationProtocol
-        if let hello = tap.serverHello {
-            version = hello.versionName
-            cipher = TLSCipherSuite.name(of: hello.cipherSuite)
-        } else {
-            version = handler.tlsVersion.map(Self.name)
-        }
+        // The tap is in the pipeline before the first handshake byte, in either role: it has
+        // read the ServerHello by now, with the version and cipher suite agreed on.
+        version = tap.serverHello?.versionName
+        cipher = tap.serverHello.map { TLSCipherSuite.name(of: $0.cipherSuite) }
         peerSubject = handler.peerCertificate.flatMap(Self.subject)
     }
 
@@ -74,15 +72,6 @@ final class TLSSession: @unchecked Sendable {
     static func issuer(of certificate: NIOSSLCertificate) -> String? {
         guard let der = try? certificate.toDERBytes(), let parsed = try? Certificate(derEncoded: der) else { return nil }
         return parsed.issuer.description
-    }
-
-    private static func name(_ version: TLSVersion) -> String {
-        switch version {
-        case .tlsv1: return "1.0"
-        case .tlsv11: return "1.1"
-        case .tlsv12: return "1.2"
-        case .tlsv13: return "1.3"
-        }
     }
 }
 
