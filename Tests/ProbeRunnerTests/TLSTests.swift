@@ -115,12 +115,18 @@ import Testing
         let good = try authority.issue("good")
         let expired = try authority.issue("expired", validFrom: Date() - 7200, until: Date() - 3600)
         let selfSigned = try authority.issue("self", selfSigned: true)
-        let stranger = try TestAuthority(in: try Self.subfolder(of: certificates.directory), name: "stranger CA").issue("stranger")
+        let strangerCA = try TestAuthority(in: try Self.subfolder(of: certificates.directory), name: "stranger CA")
+        let stranger = try strangerCA.issue("stranger")
+        // The stranger's leaf sent with its root: the root, first refused, is the one named.
+        let chain = certificates.directory.appendingPathComponent("stranger-chain.pem").path
+        try (String(contentsOfFile: stranger.certificate, encoding: .utf8) + "\n" + String(contentsOfFile: strangerCA.rootPath, encoding: .utf8))
+            .write(toFile: chain, atomically: true, encoding: .utf8)
         let cases: [(server: (certificate: String, key: String), client: String, reason: String)] = [
             (expired, "ca \"{ca}\"", "the certificate CN=localhost has expired"),
             (good, "ca \"{ca}\" sni \"chat.test\"", "the certificate names localhost and 127.0.0.1, not chat.test"),
             (selfSigned, "", "is self-signed and not trusted (trust it with ca \"FILE\", or skip verification with insecure)"),
             (stranger, "ca \"{ca}\"", "the certificate CN=localhost is issued by CN=stranger CA, which is not trusted"),
+            ((chain, stranger.key), "ca \"{ca}\"", "the certificate CN=stranger CA is self-signed and not trusted"),
         ]
         for (server, client, reason) in cases {
             let variables = ["ca": authority.rootPath, "cert": server.certificate, "key": server.key]
