@@ -40,21 +40,7 @@ import TestSupport
     /// without a PONG ("Ping timeout"); ngircd 26.1 checks coarsely: with both at 2 s, it
     /// pings at 6 s and drops at 12 s.
     @Test(.ngircd) func ngircdKeepsTheClientThatAnswersItsPings() async throws {
-        let (configuration, port) = try ServerConfiguration.write("ngircd.conf") { port in """
-            [Global]
-            Name = irc.test
-            Info = tcpprobe test
-            Listen = 127.0.0.1
-            Ports = \(port)
-            [Limits]
-            PingTimeout = 2
-            PongTimeout = 2
-            [Options]
-            PAM = no
-            Ident = no
-            DNS = no
-
-            """ }
+        let (configuration, port) = try ServerConfiguration.ngircd()
         defer { try? FileManager.default.removeItem(at: configuration.deletingLastPathComponent()) }
         let result = try await ScenarioHarness.run("""
             set timeout 3s

@@ -5,6 +5,7 @@ import Testing
 /// server: every `expect message` form passing and failing, the encoded bytes under send
 /// modifiers, and hostile peers, each a bounded failure.
 @Suite struct MessageFramingTests {
+    /// The probe's own client `c` and server `s`, connected (four lines).
     static let pair = """
         set timeout 2s
         listen l 127.0.0.1:0

@@ -4,13 +4,7 @@ import Testing
 /// takes never reaches an expect, wherever it stands in what is unread; rules answer while the
 /// scenario sleeps; heartbeats go out every so often; `on off` ends them; the log counts.
 @Suite struct RuleTests {
-    static let pair = """
-        set timeout 2s
-        listen l 127.0.0.1:0
-        connect c 127.0.0.1:{l.port}
-        accept s on l
-
-        """
+    static let pair = MessageFramingTests.pair
 
     @Test func aRuleAnswersWhatItTakesAndExpectsNeverSeeIt() async throws {
         let result = try await ScenarioHarness.run(Self.pair + """

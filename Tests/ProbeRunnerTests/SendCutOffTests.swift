@@ -81,21 +81,7 @@ import Testing
     /// 2 s here: about 6 s): a NICK dripped a byte every 200 ms `until closed within 10s` passes
     /// when it does, the drip cut off.
     @Test(.ngircd) func ngircdEndsAnUnregisteredDrip() async throws {
-        let (configuration, port) = try ServerConfiguration.write("ngircd.conf") { port in """
-            [Global]
-            Name = irc.test
-            Info = tcpprobe test
-            Listen = 127.0.0.1
-            Ports = \(port)
-            [Limits]
-            PingTimeout = 2
-            PongTimeout = 2
-            [Options]
-            PAM = no
-            Ident = no
-            DNS = no
-
-            """ }
+        let (configuration, port) = try ServerConfiguration.ngircd()
         defer { try? FileManager.default.removeItem(at: configuration.deletingLastPathComponent()) }
         let result = try await ScenarioHarness.run("""
             set timeout 2s
