@@ -37,7 +37,9 @@ struct RuleSteps {
     private func answer(_ step: SendStep, on connection: ProbeConnection, _ statement: Statement) throws -> ([String: [UInt8]]) throws -> Void {
         _ = try host.payloadBytes(step, statement) // a send that cannot be made fails the `on` step itself
         let timeout = host.settings.timeout.timeAmount
-        return { [host] captures in
+        // Weak: the rules live on the connection, which may outlast the scenario that made them.
+        return { [weak host] captures in
+            guard let host else { return }
             if !captures.isEmpty { host.setCaptures(captures) }
             let bytes = try host.payloadBytes(step, statement)
             connection.send(ByteBuffer(bytes: bytes), timeout: timeout) { _ in }
