@@ -34,6 +34,11 @@ import Testing
             (expired, "", "ca \"{ca}\"", "certificate verification failed: the certificate CN=localhost has expired"),
             (selfSigned, "", "", "certificate verification failed: the certificate CN=localhost is self-signed and not trusted"),
             (good, "-Verify 1", "ca \"{ca}\" version 1.2", "the peer refused the handshake with the alert handshake_failure"),
+            // A server of TLS 1.1 only: the probe offers 1.2 at least, by default (the server
+            // refuses the hello) and under `version 1.2` (the probe refuses the server's 1.1).
+            (good, "-tls1_1 -cipher DEFAULT:@SECLEVEL=0", "ca \"{ca}\"", "the peer refused the handshake with the alert protocol_version"),
+            (good, "-tls1_1 -cipher DEFAULT:@SECLEVEL=0", "ca \"{ca}\" version 1.2",
+             "the peer chose TLS 1.1, which this side does not take (it speaks TLS 1.2 and 1.3, or the one `version` names)"),
         ]
         for (certificate, extra, client, reason) in cases {
             let port = try #require(FreePort.pick())

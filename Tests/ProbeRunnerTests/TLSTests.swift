@@ -60,6 +60,16 @@ import Testing
             c: assert tls version = 1.3
             """)
         wrong.expectFailure(line: 5, containing: "expected TLS version 1.3, but it is \"1.2\"")
+        // `version` pins both ends: a 1.3 client does not settle for a 1.2 server, nor a 1.2
+        // client for a 1.3 server.
+        for (server, client) in [("1.2", "1.3"), ("1.3", "1.2")] {
+            let apart = try await ScenarioHarness.run("""
+                listen l 127.0.0.1:0 tls version \(server)
+                connect c 127.0.0.1:{l.port} tls insecure version \(client) expect tls-failure
+                accept s on l expect tls-failure
+                """)
+            apart.expectPassed()
+        }
         // The server's hello read in many pieces, through a proxy that slices it: the cipher
         // suite (which BoringSSL does not tell) is still read from it.
         let sliced = try await ScenarioHarness.run("""

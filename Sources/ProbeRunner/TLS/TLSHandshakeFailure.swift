@@ -58,6 +58,9 @@ enum TLSHandshakeFailure {
             return "certificate verification failed: " + verificationReason(session.refused.certificate ?? session.handler.peerCertificate)
         case let token? where token.contains("ALERT_"):
             return refusal(token[token.firstRange(of: "ALERT_")!.upperBound...].lowercased())
+        case "UNSUPPORTED_PROTOCOL"?:
+            let chosen = tap.serverHello.map { "the peer chose TLS \($0.versionName)" } ?? "the peer's TLS version"
+            return "\(chosen), which this side does not take (it speaks TLS 1.2 and 1.3, or the one `version` names)"
         case "PEER_DID_NOT_RETURN_A_CERTIFICATE"?:
             return "the client sent no certificate, and this server requires one (client-ca)"
         case "WRONG_VERSION_NUMBER"?, "UNEXPECTED_RECORD"?, "HTTP_REQUEST"?, "HTTPS_PROXY_REQUEST"?:
