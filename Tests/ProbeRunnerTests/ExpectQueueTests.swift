@@ -183,4 +183,16 @@ import Testing
         #expect(handler.end == .eof && counter.reads == 5, "a read after the stream's end")
         _ = try channel.finish(acceptAlreadyClosed: true)
     }
+
+    /// Bytes read off the socket before the handler had it (a client's TLS hello right after the
+    /// answer to STARTTLS) count as received: the next expect reads them, and a failure's last
+    /// bytes show them.
+    @Test func preloadedBytesAreReceivedAndKeptForFailures() {
+        let loop = EmbeddedEventLoop()
+        let queue = ExpectQueue()
+        queue.preload(Array("early\r\n".utf8))
+        #expect(queue.recent.bytes == Array("early\r\n".utf8) && queue.recent.total == 7)
+        let verdict = expect(.line(.exact(BytePattern(Array("early".utf8)))), within: .seconds(1), on: queue, loop)
+        #expect(matched(verdict.outcome))
+    }
 }
