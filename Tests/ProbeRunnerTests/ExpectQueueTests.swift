@@ -184,6 +184,37 @@ import Testing
         _ = try channel.finish(acceptAlreadyClosed: true)
     }
 
+    /// After an expect that timed out (here `expect nothing`, whose timeout is its success), the
+    /// next one times out at its own deadline: the fired timer is not taken for a live one.
+    @Test func anExpectAfterATimedOutOneTimesOutToo() {
+        let loop = EmbeddedEventLoop()
+        let queue = ExpectQueue()
+        let silence = expect(.nothing, within: .seconds(1), on: queue, loop)
+        loop.advanceTime(by: .seconds(1))
+        #expect(matched(silence.outcome))
+        let never = expect(.line(.any), within: .seconds(2), on: queue, loop)
+        loop.advanceTime(by: .seconds(2))
+        #expect(never.outcome == .timedOut(waitingFor: "a line", pending: []))
+    }
+
+    /// Stopping the timer when the connection goes away keeps it while an expect waits, and
+    /// when idle forgets it, so a later expect sets its own.
+    @Test func stoppingTheTimerSparesAWaitingExpect() {
+        let loop = EmbeddedEventLoop()
+        let queue = ExpectQueue()
+        let waiting = expect(.line(.any), within: .seconds(1), on: queue, loop)
+        queue.stopTimerIfIdle()
+        loop.advanceTime(by: .seconds(1))
+        #expect(waiting.outcome == .timedOut(waitingFor: "a line", pending: []), "the waiting expect lost its timer")
+        let answered = expect(.line(.any), within: .seconds(1), on: queue, loop)
+        queue.receive(ByteBuffer(string: "x\r\n"))
+        #expect(matched(answered.outcome), "its timer stays set, for its deadline")
+        queue.stopTimerIfIdle()
+        let later = expect(.line(.any), within: .seconds(5), on: queue, loop)
+        loop.advanceTime(by: .seconds(5))
+        #expect(later.outcome == .timedOut(waitingFor: "a line", pending: []), "a stopped timer was taken for a live one")
+    }
+
     /// Bytes read off the socket before the handler had it (a client's TLS hello right after the
     /// answer to STARTTLS) count as received: the next expect reads them, and a failure's last
     /// bytes show them.

@@ -122,6 +122,22 @@ import Testing
         judged.expectFailure(line: 2, containing: "; the regex was still searching a line of 3000 bytes")
     }
 
+    /// A regex over a line longer than the inline limit is searched on a search thread, which
+    /// wakes the expect when it is done: on any expect of a connection, not only its first.
+    @Test func aSearchOnAThreadDecidesALaterExpectWhenItIsDone() async throws {
+        let peer = try await TestPeer.start(.finAfter(Array("x".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 300) + Array(" 42\r\n".utf8)))
+        defer { Task { await peer.stop() } }
+        let started = ContinuousClock.now
+        let result = try await ScenarioHarness.run("""
+            connect 127.0.0.1:{port}
+            expect bytes 1
+            expect line /(?<n>\\d+)$/ within 3s
+            """, against: peer)
+        result.expectPassed()
+        #expect(ContinuousClock.now - started < .seconds(2), "the search's end decided the expect, not its timeout")
+        #expect(result.log.contains { $0.message.contains("{n}=\"42\"") }, "\(result.log.map(\.message))")
+    }
+
     @Test func linesBytesAndDelimitersFromAnEchoPeer() async throws {
         let peer = try await TestPeer.start(.echo)
         defer { Task { await peer.stop() } }
