@@ -184,6 +184,21 @@ import Testing
         _ = try channel.finish(acceptAlreadyClosed: true)
     }
 
+    /// The high-water mark is where reading stops: at exactly that many unread bytes the
+    /// handler asks for no more.
+    @Test func theHandlerStopsAtExactlyItsHighWaterMark() throws {
+        let counter = ReadCounter()
+        let handler = InboundHandler()
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandlers([counter, handler])
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        try channel.writeInbound(ByteBuffer(repeating: 0x61, count: ExpectQueue.highWaterMark - 1))
+        #expect(counter.reads == 2 && !handler.stoppedAtHighWater, "one byte under the mark, it reads on")
+        try channel.writeInbound(ByteBuffer(repeating: 0x61, count: 1))
+        #expect(counter.reads == 2 && handler.stoppedAtHighWater, "at the mark, it stops")
+        _ = try channel.finish(acceptAlreadyClosed: true)
+    }
+
     /// After an expect that timed out (here `expect nothing`, whose timeout is its success), the
     /// next one times out at its own deadline: the fired timer is not taken for a live one.
     @Test func anExpectAfterATimedOutOneTimesOutToo() {
