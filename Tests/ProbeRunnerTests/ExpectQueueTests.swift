@@ -184,6 +184,25 @@ import Testing
         _ = try channel.finish(acceptAlreadyClosed: true)
     }
 
+    /// A hold for the capture lasts until the capture is under its resume mark, not merely
+    /// under its hold mark (hysteresis): at 70% full it still holds, at 50% it reads.
+    @Test func aHoldForTheCaptureLastsUntilItsResumeMark() throws {
+        let capture = ScriptedCapture(fill: 0.95)
+        let counter = ReadCounter()
+        let handler = InboundHandler(captureHold: CaptureHold(capture))
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandlers([counter, handler])
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        #expect(counter.reads == 0, "it read with the capture 95% full")
+        capture.setFill(0.7)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(3))
+        #expect(counter.reads == 0, "it read before the capture was under its resume mark")
+        capture.setFill(0.5)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(3))
+        #expect(counter.reads == 1 && handler.gate == .open)
+        _ = try channel.finish(acceptAlreadyClosed: true)
+    }
+
     /// The high-water mark is where reading stops: at exactly that many unread bytes the
     /// handler asks for no more.
     @Test func theHandlerStopsAtExactlyItsHighWaterMark() throws {

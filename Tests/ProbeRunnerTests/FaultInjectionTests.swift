@@ -94,7 +94,13 @@ import Testing
         let result = try await ScenarioHarness.run(text, against: peer)
         result.expectPassed()
         #expect(peer.log.didStall, "the peer's writes never blocked while the probe read slowly")
-        #expect(result.log.contains { $0.message.contains("read slowly") && $0.message.contains("reads of at most 512") })
+        // "read slowly N bytes in R reads of at most 512": each read takes at most 512 bytes, and
+        // the reads do take bytes (the peer has megabytes waiting).
+        let slow = try #require(result.log.first { $0.message.contains("read slowly") && $0.message.contains("reads of at most 512") }).message
+        let words = slow.split(separator: " ")
+        let received = try #require(words.firstIndex(of: "slowly").flatMap { Int(words[$0 + 1]) })
+        let reads = try #require(words.firstIndex(of: "reads").flatMap { Int(words[$0 - 1]) })
+        #expect(reads >= 10 && received <= 512 * (reads + 1) && received >= 512 * reads / 2, "\(slow)")
     }
 
     @Test func pauseReadingStallsTheWriterUntilResumed() async throws {
