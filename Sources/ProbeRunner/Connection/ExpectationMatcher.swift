@@ -147,7 +147,7 @@ struct ExpectationMatcher: @unchecked Sendable {
                 guard let header else { return outcome }
                 switch outcome {
                 case .matched(let captures, let detail)?: return .matched(captures: captures, detail: detail.framed(by: header, payload: received))
-                case .failed(let message)? where !ByteDiff.isText(received) || !ByteDiff.isText(header.head):
+                case .failed(let message)? where MatchDetail.showsApart(received, header):
                     return .failed(message + "\n(received: \(header.describe(payload: received)))")
                 default: return outcome
                 }

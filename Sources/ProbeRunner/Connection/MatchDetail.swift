@@ -28,8 +28,14 @@ public struct MatchDetail: Sendable, Equatable, CustomStringConvertible, Express
 
     public var description: String {
         guard let shown else { return words + after }
-        if let header, !ByteDiff.isText(shown) || !ByteDiff.isText(header.head) { return words + " " + header.describe(payload: shown) + after }
+        if let header, Self.showsApart(shown, header) { return words + " " + header.describe(payload: shown) + after }
         return words + " " + ByteEscaper.preview(shown) + after
+    }
+
+    /// Whether a message is shown with its parts apart, in hex: when its payload or head is
+    /// not text.
+    static func showsApart(_ payload: [UInt8], _ header: FramedHeader) -> Bool {
+        !ByteDiff.isText(payload) || !ByteDiff.isText(header.head)
     }
 
     /// This detail showing `payload` as a message with `header`: when the payload or the head is

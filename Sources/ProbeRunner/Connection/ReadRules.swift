@@ -11,8 +11,6 @@ final class ReadRules {
     /// `on every D send …`: the step, its repeated task, and how many it sent.
     private(set) var heartbeats: [(statement: Statement, task: RepeatedTask, sent: Int)] = []
 
-    var isEmpty: Bool { rules.isEmpty && heartbeats.isEmpty }
-
     func add(_ rule: ReadRule) { rules.append(rule) }
 
     /// Sends `beat` every `interval` on `loop` until the rules end.

@@ -20,17 +20,21 @@ struct RuleSteps {
         case .reading(let expectation, let answer):
             let (match, head, framing) = try host.readRule(expectation, statement)
             let reply = try answer.map { step in try self.answer(step, on: connection, statement) }
-            let rules = handler.rules ?? ReadRules()
-            rules.add(ReadRule(statement: statement, match: match, head: head, framing: framing, answer: reply))
-            handler.rules = rules
+            adding(to: handler) { $0.add(ReadRule(statement: statement, match: match, head: head, framing: framing, answer: reply)) }
         case .every(let interval, let step):
             let every = try host.resolve(interval, "a duration", Quantity.duration)
             guard every > .zero else { throw StepFailure(statement, "a heartbeat's interval must be more than 0") }
             let send = try answer(step, on: connection, statement)
-            let rules = handler.rules ?? ReadRules()
-            rules.addHeartbeat(every: every.timeAmount, on: host.loop, statement) { try? send([:]) }
-            handler.rules = rules
+            adding(to: handler) { $0.addHeartbeat(every: every.timeAmount, on: host.loop, statement) { try? send([:]) } }
         }
+    }
+
+    /// Adds to the handler's rules, made on first use; setting them back hands them what is
+    /// already unread.
+    private func adding(to handler: InboundHandler, _ add: (ReadRules) -> Void) {
+        let rules = handler.rules ?? ReadRules()
+        add(rules)
+        handler.rules = rules
     }
 
     /// Writes what `step` sends, its variables (and a rule's groups) filled in when it fires.
