@@ -62,10 +62,11 @@ public enum Setting: Sendable, Hashable {
     case webSocketAutoPong(Bool)
 }
 
-/// What a message is on the wire: a line, or a length header and its payload.
+/// What a message is on the wire: a line, or a length header and its payload. The header is
+/// boxed: every `parallel` copy holds the framing in its settings (BENCHMARKS.md 2a).
 public enum MessageFraming: Sendable, Hashable {
     case lines
-    case length(LengthHeader)
+    indirect case length(LengthHeader)
 }
 
 /// `set framing` as written.
