@@ -12,18 +12,23 @@ public struct ScenarioLoader {
 
     private let read: FileReader
     private let predefinedVariables: Set<String>
+    /// The given values that name variables themselves, by the variable they set.
+    private let givenTemplates: [String: Template]
     private var sources: [SourceFile] = []
     private var diagnostics: [Diagnostic] = []
     private var tags: [String] = []
 
-    public init(predefinedVariables: Set<String> = [], read: @escaping FileReader) {
+    /// `predefinedVariables` are known without a value here; `given` are the values from outside
+    /// the scenario (`--var` and the like), whose own `{name}`s are checked where they are used.
+    public init(predefinedVariables: Set<String> = [], given: [String: String] = [:], read: @escaping FileReader) {
         self.read = read
-        self.predefinedVariables = predefinedVariables
+        self.predefinedVariables = predefinedVariables.union(given.keys)
+        self.givenTemplates = Template.given(given)
     }
 
     /// Loads `path`; the scenario is nil when any error was found.
-    public static func load(_ path: String, predefinedVariables: Set<String> = [], read: @escaping FileReader) -> Result {
-        var loader = ScenarioLoader(predefinedVariables: predefinedVariables, read: read)
+    public static func load(_ path: String, predefinedVariables: Set<String> = [], given: [String: String] = [:], read: @escaping FileReader) -> Result {
+        var loader = ScenarioLoader(predefinedVariables: predefinedVariables, given: given, read: read)
         return loader.load(path)
     }
 
@@ -37,7 +42,7 @@ public struct ScenarioLoader {
         }
         let parsed = parse(SourceFile(path: path, text: text))
         let statements = splice(parsed.statements, includedFrom: [path])
-        diagnostics += VariableChecker.check(statements, predefined: predefinedVariables)
+        diagnostics += VariableChecker.check(statements, predefined: predefinedVariables, given: givenTemplates)
         diagnostics += SendChecker.check(statements)
         let title = parsed.title.map { $0.renderString { "{\($0)}" } } ?? ScenarioLoader.defaultTitle(path)
         let hasErrors = diagnostics.contains { $0.severity == .error }

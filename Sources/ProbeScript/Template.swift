@@ -98,6 +98,18 @@ public struct Template: Sendable, Hashable {
         String(decoding: render(lookup), as: UTF8.self)
     }
 
+    /// The values given from outside the scenario (`--var`, the environment, `--vars-file`) that
+    /// name variables themselves (`"./my-server --port {port}"`), as templates expanded where
+    /// their variable is used; a value that names none is taken as it is, and is not here.
+    public static func given(_ values: [String: String]) -> [String: Template] {
+        var templates: [String: Template] = [:]
+        for (name, value) in values {
+            let template = word(value, at: SourceLocation(file: "--var \(name)", line: 1, column: 1))
+            if !template.variables.isEmpty { templates[name] = template }
+        }
+        return templates
+    }
+
     /// Splits a bare word such as `{host}:{port}` into literal text and `{name}` variables.
     /// A brace that does not enclose an identifier stays literal text.
     public static func word(_ text: String, at location: SourceLocation) -> Template {

@@ -1,43 +1,72 @@
 /// Checks, in file order, that every `{name}` refers to a variable known at that point:
 /// declared by `var`, set by an earlier regex group, given on the command line, or set by
-/// the enclosing block (`{i}` in repeat, `{copy}` in parallel).
+/// the enclosing block (`{i}` in repeat, `{copy}` in parallel). A value given from outside that
+/// names variables itself (`--var server="./my-server --port {port}"`) is checked where it is
+/// used: each name it holds must be known there too, and no value may lead back to itself.
 public struct VariableChecker {
     public static let repeatIndex = "i"
     public static let parallelCopy = "copy"
 
-    public static func check(_ statements: [Statement], predefined: Set<String>) -> [Diagnostic] {
+    private let given: [String: Template]
+    private var diagnostics: [Diagnostic] = []
+
+    public static func check(_ statements: [Statement], predefined: Set<String>, given: [String: Template] = [:]) -> [Diagnostic] {
+        var checker = VariableChecker(given: given)
         var known = predefined
-        var diagnostics: [Diagnostic] = []
-        walk(statements, known: &known, diagnostics: &diagnostics)
-        return diagnostics
+        checker.walk(statements, known: &known)
+        return checker.diagnostics
     }
 
-    private static func walk(_ statements: [Statement], known: inout Set<String>, diagnostics: inout [Diagnostic]) {
+    private init(given: [String: Template]) {
+        self.given = given
+    }
+
+    private mutating func walk(_ statements: [Statement], known: inout Set<String>) {
         for statement in statements {
             let visible = known.union(statement.kind.ownVariables)
             for template in statement.kind.templates {
-                for (name, location) in template.variables where !visible.contains(name) {
-                    let hint = Suggestion.closest(to: name, in: known.sorted()).map { "did you mean '{\($0)}'?" }
-                        ?? "declare it with 'var \(name) = ...' or pass --var \(name)=VALUE"
-                    diagnostics.append(Diagnostic(at: location, length: name.count, "unknown variable '\(name)'", hint: hint))
+                for (name, location) in template.variables {
+                    check(name, at: location, visible: visible, known: known, through: [])
                 }
             }
             known.formUnion(statement.kind.definedVariables)
             switch statement.kind {
             case .repeatBlock(_, let body, _):
                 // Variables a repeat body sets stay set after it.
-                let outer = known.contains(repeatIndex)
-                known.insert(repeatIndex)
-                walk(body, known: &known, diagnostics: &diagnostics)
-                if !outer { known.remove(repeatIndex) }
+                let outer = known.contains(Self.repeatIndex)
+                known.insert(Self.repeatIndex)
+                walk(body, known: &known)
+                if !outer { known.remove(Self.repeatIndex) }
             case .parallel(_, let body):
                 // Each copy has its own variables: nothing leaks out of a parallel block.
                 var inner = known
-                inner.insert(parallelCopy)
-                walk(body, known: &inner, diagnostics: &diagnostics)
+                inner.insert(Self.parallelCopy)
+                walk(body, known: &inner)
             default:
                 break
             }
+        }
+    }
+
+    /// Checks one use of `name` at `location`; `chain` holds the given values it was reached
+    /// through, outermost first.
+    private mutating func check(_ name: String, at location: SourceLocation, visible: Set<String>, known: Set<String>, through chain: [String]) {
+        let inValue = chain.last.map { " in the value given for '\($0)'" } ?? ""
+        guard visible.contains(name) else {
+            let hint = Suggestion.closest(to: name, in: known.sorted()).map { "did you mean '{\($0)}'?" }
+                ?? "declare it with 'var \(name) = ...' or pass --var \(name)=VALUE"
+            diagnostics.append(Diagnostic(at: location, length: (chain.first ?? name).count, "unknown variable '\(name)'\(inValue)", hint: hint))
+            return
+        }
+        guard let template = given[name] else { return }
+        if chain.contains(name) {
+            let cycle = (chain + [name]).map { "{\($0)}" }.joined(separator: " -> ")
+            diagnostics.append(Diagnostic(at: location, length: chain[0].count, "the given values name each other in a cycle: \(cycle)",
+                                          hint: "write one of them out in full"))
+            return
+        }
+        for (inner, _) in template.variables {
+            check(inner, at: location, visible: visible, known: known, through: chain + [name])
         }
     }
 }

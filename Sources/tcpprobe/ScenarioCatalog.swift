@@ -11,7 +11,7 @@ struct ScenarioCatalog {
 
     /// Loads every scenario of `paths`. Directories expand recursively to `*.scn` in name order;
     /// a file found that way which another scenario includes is a fragment, not a scenario.
-    static func load(_ paths: [String], variables: Set<String>) throws -> ScenarioCatalog {
+    static func load(_ paths: [String], variables: [String: String]) throws -> ScenarioCatalog {
         var catalog = ScenarioCatalog()
         var fromDirectories = Set<String>()
         var files: [String] = []
@@ -31,7 +31,7 @@ struct ScenarioCatalog {
         var included = Set<String>()
         var loaded: [(String, ScenarioLoader.Result)] = []
         for file in files {
-            let result = ScenarioLoader.load(file, predefinedVariables: variables, read: readFile)
+            let result = ScenarioLoader.load(file, given: variables, read: readFile)
             included.formUnion(result.sources.dropFirst().map(\.path))
             loaded.append((file, result))
         }

@@ -26,7 +26,7 @@ struct ScenarioOptions: ParsableArguments {
     func loadCatalog(variables: [String: String]) throws -> ScenarioCatalog {
         let catalog: ScenarioCatalog
         do {
-            catalog = try ScenarioCatalog.load(paths, variables: Set(variables.keys))
+            catalog = try ScenarioCatalog.load(paths, variables: variables)
         } catch let error as CatalogError {
             Terminal.printError("error: \(error)")
             throw ExitCode.invalidInput

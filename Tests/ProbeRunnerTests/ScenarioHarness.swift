@@ -9,7 +9,7 @@ import Testing
 enum ScenarioHarness {
     /// Parses `text` (as the file `path`) and runs it with `variables` given as --var.
     static func run(_ text: String, variables: [String: String] = [:], path: String = "test.scn", seed: UInt64 = 42) async throws -> ScenarioResult {
-        let loaded = ScenarioLoader.load(path, predefinedVariables: Set(variables.keys)) { file in
+        let loaded = ScenarioLoader.load(path, given: variables) { file in
             if file == path { return text }
             return try String(contentsOfFile: file, encoding: .utf8)
         }

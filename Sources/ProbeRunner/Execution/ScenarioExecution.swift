@@ -120,6 +120,8 @@ final class ScenarioExecution {
     func lookup(_ name: String) -> String? {
         if name == VariableChecker.repeatIndex, let repeatTurn { return String(repeatTurn) }
         if name == VariableChecker.parallelCopy, let copyIndex { return String(copyIndex) }
+        // The loader refused given values that name each other in a cycle.
+        if let given = variables.given[name] { return given.renderString(lookup) }
         return variables[name]
     }
 

@@ -1,3 +1,5 @@
+import ProbeScript
+
 /// The variables a scenario, or a copy of a `parallel` block, has set: each as text, and those
 /// whose value is not UTF-8 text (a regex group over binary input) also byte for byte, so
 /// `{name}` writes those bytes, never their text. `{copy}` and `{i}` are not kept here, so a
@@ -6,17 +8,23 @@ struct VariableValues {
     private var text: [String: String]
     /// The values that are not UTF-8 text, by name.
     private(set) var binary: [String: [UInt8]] = [:]
+    /// The values given from outside that name variables themselves, while they hold: each is
+    /// expanded where it is used (`--var server="./my-server --port {port}"`).
+    private(set) var given: [String: Template]
 
+    /// The values given from outside the scenario (`--var` and the like).
     init(_ text: [String: String]) {
         self.text = text
+        self.given = Template.given(text)
     }
 
-    /// A variable's text; setting it sets a text value.
+    /// A variable's text as it is kept (a given template unexpanded); setting it sets a text value.
     subscript(name: String) -> String? {
         get { text[name] }
         set {
             text[name] = newValue
             binary[name] = nil
+            given[name] = nil
         }
     }
 
@@ -26,7 +34,7 @@ struct VariableValues {
             if let value = String(validating: bytes, as: UTF8.self) {
                 self[name] = value
             } else {
-                text[name] = String(decoding: bytes, as: UTF8.self)
+                self[name] = String(decoding: bytes, as: UTF8.self)
                 binary[name] = bytes
             }
         }
