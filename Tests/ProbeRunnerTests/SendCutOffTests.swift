@@ -11,12 +11,12 @@ import Testing
     static let server = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/line_limit_server.py").path
     static let spawn = "spawn server \"python3 \(server)\" ready when stdout /^(?<port>[0-9]+)$/ within 10s"
 
-    /// Scenarios/max-line.scn, its body as shipped, against a server that answers and closes at
-    /// once (RST, with the rest of the drip unread): 20 runs of 20 pass.
+    /// Scenarios/line-server/max-line.scn, its body as shipped, against a server that answers
+    /// and closes at once (RST, with the rest of the drip unread): 20 runs of 20 pass.
     @Test func maxLinePassesAgainstAServerThatClosesAtOnce() async throws {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Scenarios/max-line.scn").standardized.path
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Scenarios/line-server/max-line.scn").standardized.path
         let shipped = try String(contentsOfFile: file, encoding: .utf8)
-        let body = shipped.replacingOccurrences(of: "include \"lib/linechat-server.inc\"", with: "var host = \"127.0.0.1\"\nset timeout 2s\n" + Self.spawn)
+        let body = shipped.replacingOccurrences(of: "include \"lib/server.inc\"", with: "var host = \"127.0.0.1\"\nset timeout 2s\n" + Self.spawn)
         #expect(body != shipped)
         var passed = 0
         for _ in 0..<20 {

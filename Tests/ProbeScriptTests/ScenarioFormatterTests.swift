@@ -117,7 +117,7 @@ import Testing
     /// trailing blanks, runs of blank lines and CRLF endings format to the same text.
     @Test(arguments: 0..<4) func layoutNoiseFormatsAway(seed: UInt64) throws {
         let root = URL(fileURLWithPath: Fixtures.directory).deletingLastPathComponent().deletingLastPathComponent()
-        let sources = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Scenarios").path)
+        let sources = try FileManager.default.subpathsOfDirectory(atPath: root.appendingPathComponent("Scenarios").path)
             .filter { $0.hasSuffix(".scn") }.sorted()
         var random = SplitMix(seed: seed)
         for name in sources {

@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The conformance suite in Scenarios/ against linechat: it passes on every transport, and
-/// every bug linechat can plant makes it fail (the mutation score).
+/// The conformance suites in Scenarios/ against linechat: they pass on every transport, and
+/// every bug linechat can plant makes them fail (the mutation score); the line suites pass
+/// against an adapter written from docs/reference-protocol.md alone.
 @Suite(.serialized, .heavy) struct ConformanceSuiteTests {
     static let root = ProbeProcess.fixtures.deletingLastPathComponent().deletingLastPathComponent()
     static let scenarios = root.appendingPathComponent("Scenarios").path
@@ -26,7 +27,25 @@ import Testing
     func theSuitePassesOnEveryTransport(_ transport: String) async throws {
         let output = try await ProbeProcess.run(["run", "--var", "transport=\(transport)", Self.scenarios], in: FileManager.default.temporaryDirectory)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
-        #expect(output.stdout.contains("22 passed, 0 failed"))
+        #expect(output.stdout.contains("23 passed, 0 failed"))
+    }
+
+    /// The line suites run as a user runs them on their own transport, the server and the
+    /// client given by `--var`: here the Python adapter in Tests/Fixtures/reference-adapter,
+    /// written from the protocol page alone, passes every scenario of both.
+    @Test func theLineSuitesPassAgainstAnAdapterWrittenFromTheProtocolPage() async throws {
+        let adapter = ProbeProcess.fixtures.appendingPathComponent("reference-adapter/chat.py").path
+        let server = try await ProbeProcess.run(["run", "-v", "--jobs", "4", "--var", "server=python3 \(adapter) serve {host} {port}",
+                                                 "--var", "heartbeat_server=python3 \(adapter) serve {host} {port} --heartbeat 0.2",
+                                                 Self.scenarios + "/line-server"])
+        #expect(server.status == 0, "\(server.stdout)\(server.stderr)")
+        #expect(server.stdout.contains("15 passed, 0 failed"), "\(server.stdout)")
+        #expect(server.stdout.contains("spawned 'server'") && !server.stdout.contains("linechat"), "\(server.stdout)")
+        let client = try await ProbeProcess.run(["run", "-v", "--var", "client=python3 \(adapter) connect {host} {port} {name}",
+                                                 Self.scenarios + "/line-client"])
+        #expect(client.status == 0, "\(client.stdout)\(client.stderr)")
+        #expect(client.stdout.contains("4 passed, 0 failed"), "\(client.stdout)")
+        #expect(client.stdout.contains("python3 \(adapter) connect 127.0.0.1 ") && client.stdout.contains(" Luke"))
     }
 
     /// What runs the suite over TLS: certificates a test authority issues in `directory`, the
@@ -47,7 +66,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = try await ProbeProcess.run(["run", "-v"] + Self.overTLS(in: directory) + [Self.scenarios])
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
-        #expect(output.stdout.contains("22 passed, 0 failed"))
+        #expect(output.stdout.contains("23 passed, 0 failed"))
         #expect(output.stdout.contains("TLS handshake done as client") && output.stdout.contains("TLS handshake done as server"))
         #expect(output.stdout.contains("wire from peer, decrypted: 3 lines, each ending in crlf"))
     }
