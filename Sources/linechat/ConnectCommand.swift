@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Transports
 
 /// `linechat connect`: a client that joins, sends its stdin lines, and prints what it receives;
@@ -50,40 +49,7 @@ struct ConnectCommand: AsyncParsableCommand {
         let serverName = host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? nil : host
         let connection = tls ? NIOTransport(connectingTo: host, port: port, unframer: unframer, tls: .client(trusting: ca, serverName: serverName))
             : transport.connect(host: host, port: port, unframer: unframer)
-        connection.start()
-        var refusedALine = false
-        for await event in connection.events {
-            switch event {
-            case .started:
-                connection.send(line: "iam:\(name)")
-                let box = TransportBox(connection)
-                Thread {
-                    while let line = readLine() { box.transport.send(line: line) }
-                    box.transport.stop()
-                }.start()
-            case .received(let line):
-                print(line)
-                fflush(stdout)
-            case .framingError(let error):
-                FileHandle.standardError.write(Data("linechat: \(error)\n".utf8))
-                refusedALine = true
-                connection.abort()
-            case .peerClosed:
-                // The server hung up: the session is over, whatever is left to type.
-                connection.stop()
-            case .stopped(let error?):
-                FileHandle.standardError.write(Data("linechat: \(error)\n".utf8))
-                throw ExitCode.failure
-            case .stopped(nil):
-                if refusedALine { throw ExitCode.failure }
-                return
-            }
-        }
+        let ending = await ChatClient(transport: connection, name: name).run()
+        if ending.exitStatus != 0 { throw ExitCode(ending.exitStatus) }
     }
-}
-
-/// Hands the transport to the stdin thread.
-private struct TransportBox: @unchecked Sendable {
-    let transport: any TCPTransport
-    init(_ transport: any TCPTransport) { self.transport = transport }
 }

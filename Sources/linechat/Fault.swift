@@ -38,6 +38,20 @@ enum Fault: String, CaseIterable, Sendable {
         }
     }
 
+    /// The chat server's mistake this fault plants, for `serve` without `--websocket`; the
+    /// reading bugs are planted in the unframer instead.
+    var chatQuirks: ChatQuirks {
+        switch self {
+        case .lfOnly: return .lfOnly
+        case .splitReplies: return .splitReplies
+        case .lateReply: return .lateReply
+        case .rstInsteadOfFIN: return .resetsInsteadOfClosing
+        case .ignoreHalfClose: return .ignoresHalfClose
+        case .heartbeatDropsAnswered: return .dropsAnsweredHeartbeats
+        default: return []
+        }
+    }
+
     /// Where it can be planted: `serve`, `serve,connect`, or `serve --websocket`.
     var commands: String { webSocketQuirk != nil ? "serve --websocket" : isInReading ? "serve,connect" : "serve" }
 

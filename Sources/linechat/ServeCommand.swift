@@ -63,15 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
         print("linechat listening on \(host.contains(":") ? "[\(host)]" : host):\(listener.port) (transport \(transport.rawValue)"
               + (tls.isEmpty ? "" : ", TLS") + (websocket ? ", WebSocket" : "") + "\(fault.map { ", fault \($0.rawValue)" } ?? ""))")
         fflush(stdout)
-        let room = ChatRoom()
-        await withDiscardingTaskGroup { group in
-            for await connection in listener.connections {
-                // Joined in accept order, before its first line is read.
-                let session = ChatSession(transport: connection, room: room, fault: fault, heartbeat: heartbeat?.duration)
-                await room.join(session)
-                group.addTask { await session.run() }
-            }
-        }
+        await ChatServer(listener: listener, heartbeat: heartbeat?.duration, quirks: fault?.chatQuirks ?? []).run()
     }
 }
 

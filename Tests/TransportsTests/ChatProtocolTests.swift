@@ -1,4 +1,4 @@
-@testable import linechat
+import Transports
 import Testing
 
 /// The chat protocol's state machine on its own: a line in, the actions out.
@@ -23,11 +23,5 @@ import Testing
         #expect(chat.handle("PING") == [.reply("ERR unknown command")], "commands are case-sensitive")
         #expect(chat.handle("msg") == [.reply("ERR unknown command")])
         #expect(chat.handle("") == [.reply("ERR unknown command")])
-    }
-
-    @Test func theHeartbeatIntervalIsMillisecondsOrSeconds() {
-        #expect(HeartbeatInterval(argument: "250ms")?.duration == .milliseconds(250))
-        #expect(HeartbeatInterval(argument: "2s")?.duration == .seconds(2))
-        for bad in ["0s", "2", "ms", "1.5s", "-1s", "2m"] { #expect(HeartbeatInterval(argument: bad) == nil, "\(bad)") }
     }
 }

@@ -1,11 +1,10 @@
-import Transports
-
-/// One client of the server: reads its events in order and applies the planted fault, if any;
-/// with a heartbeat, pings it every so often and drops it when a ping goes unanswered.
+/// One client of the server: reads its events in order and answers as the protocol says (or as
+/// its quirks break it); with a heartbeat, pings it every so often and drops it when a ping goes
+/// unanswered.
 actor ChatSession {
     let transport: any TCPTransport
     let room: ChatRoom
-    let fault: Fault?
+    let quirks: ChatQuirks
     let heartbeat: Duration?
     private var chat = ChatProtocol()
     private var closing = false
@@ -14,10 +13,10 @@ actor ChatSession {
     /// The pongs the client sent.
     private var pongs = 0
 
-    init(transport: any TCPTransport, room: ChatRoom, fault: Fault?, heartbeat: Duration? = nil) {
+    init(transport: any TCPTransport, room: ChatRoom, quirks: ChatQuirks, heartbeat: Duration?) {
         self.transport = transport
         self.room = room
-        self.fault = fault
+        self.quirks = quirks
         self.heartbeat = heartbeat
     }
 
@@ -35,7 +34,7 @@ actor ChatSession {
                 for action in chat.handle(line) {
                     switch action {
                     case .reply(let text):
-                        if text == "pong", fault == .lateReply { try? await Task.sleep(for: .milliseconds(500)) }
+                        if text == "pong", quirks.contains(.lateReply) { try? await Task.sleep(for: .milliseconds(500)) }
                         await reply(text)
                     case .broadcast(let text):
                         await room.broadcast(text)
@@ -49,7 +48,7 @@ actor ChatSession {
                 close()
             case .peerClosed:
                 // Correct: the replies to everything received are already queued; now FIN.
-                if fault != .ignoreHalfClose { close() }
+                if !quirks.contains(.ignoresHalfClose) { close() }
             case .stopped:
                 await room.leave(self)
                 return
@@ -58,19 +57,18 @@ actor ChatSession {
         await room.leave(self)
     }
 
-    /// Sends one line, framed as the fault (if any) frames it.
+    /// Sends one line, framed as the quirks (if any) frame it.
     func reply(_ line: String) async {
         guard !closing else { return }
-        switch fault {
-        case .lfOnly?:
+        if quirks.contains(.lfOnly) {
             transport.send(bytes: Array(line.utf8) + [10])
-        case .splitReplies?:
+        } else if quirks.contains(.splitReplies) {
             let bytes = LineFraming.frame(line)
             let half = max(1, bytes.count / 2)
             transport.send(bytes: Array(bytes[..<half]))
             try? await Task.sleep(for: .milliseconds(30))
             transport.send(bytes: Array(bytes[half...]))
-        default:
+        } else {
             transport.send(line: line)
         }
     }
@@ -78,7 +76,7 @@ actor ChatSession {
     /// Every `interval`: drops the client when its last ping is unanswered, else pings it.
     private func beat(every interval: Duration) async {
         while !closing, (try? await Task.sleep(for: interval)) != nil, !closing {
-            if awaitingPong || (fault == .heartbeatDropsAnswered && pongs > 0) {
+            if awaitingPong || (quirks.contains(.dropsAnsweredHeartbeats) && pongs > 0) {
                 await reply("ERR ping timeout")
                 close()
                 return
@@ -91,6 +89,6 @@ actor ChatSession {
     private func close() {
         guard !closing else { return }
         closing = true
-        if fault == .rstInsteadOfFIN { transport.abort() } else { transport.stop() }
+        if quirks.contains(.resetsInsteadOfClosing) { transport.abort() } else { transport.stop() }
     }
 }

@@ -1,16 +1,21 @@
-/// The chat protocol as a plain state machine: a line in, what to send and to whom out.
-/// `iam:NAME` joins, `msg:TEXT` broadcasts, `ping` answers `pong`, `quit` answers `bye` and closes;
-/// `pong` answers the server's own ping (`serve --heartbeat`) and is answered by nothing.
-struct ChatProtocol: Sendable {
-    enum Action: Equatable, Sendable {
+/// The reference protocol's server side (docs/reference-protocol.md) as a plain state machine:
+/// a line in, what to send and to whom out. `iam:NAME` joins, `msg:TEXT` broadcasts, `ping`
+/// answers `pong`, `quit` answers `bye` and closes; `pong` answers the server's own ping (its
+/// heartbeat) and is answered by nothing.
+public struct ChatProtocol: Sendable {
+    public enum Action: Equatable, Sendable {
         case reply(String)
         case broadcast(String)
         case replyAndClose(String)
     }
 
-    private(set) var name: String?
+    /// The name the connection joined with.
+    public private(set) var name: String?
 
-    mutating func handle(_ line: String) -> [Action] {
+    public init() {}
+
+    /// What to do about one line received.
+    public mutating func handle(_ line: String) -> [Action] {
         if line.hasPrefix("iam:") {
             let requested = String(line.dropFirst(4))
             guard !requested.isEmpty else { return [.reply("ERR empty name")] }

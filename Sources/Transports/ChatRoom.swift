@@ -1,5 +1,3 @@
-import Transports
-
 /// Everyone connected to the server, for broadcasts.
 actor ChatRoom {
     private var members: [ObjectIdentifier: ChatSession] = [:]

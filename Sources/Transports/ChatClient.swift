@@ -1,0 +1,70 @@
+import Foundation
+
+/// The reference protocol's client (docs/reference-protocol.md) over any transport, wired to
+/// the process's standard streams: it joins as `name`, sends each line of standard input,
+/// prints each line it receives, and ends when its input ends or the server closes. An adapter
+/// that puts a transport through the line suites is a connecting transport and this.
+public struct ChatClient: Sendable {
+    /// How a session ended, and the exit status the protocol gives it.
+    public enum Ending: Sendable {
+        /// The input ended or the server closed: exit 0.
+        case closed
+        /// A received line passed the maximum: the client reset the connection; exit 1.
+        case refusedALine(any Error)
+        /// The transport stopped with an error: exit 1.
+        case failed(any Error)
+
+        public var exitStatus: Int32 {
+            if case .closed = self { return 0 }
+            return 1
+        }
+    }
+
+    public let transport: any TCPTransport
+    public let name: String
+
+    /// `transport` not yet started.
+    public init(transport: any TCPTransport, name: String) {
+        self.transport = transport
+        self.name = name
+    }
+
+    /// Runs the session; what went wrong, if anything, is written to standard error.
+    public func run() async -> Ending {
+        transport.start()
+        var refusal: (any Error)?
+        for await event in transport.events {
+            switch event {
+            case .started:
+                transport.send(line: "iam:\(name)")
+                let connection = UncheckedTransport(transport)
+                Thread {
+                    while let line = readLine() { connection.transport.send(line: line) }
+                    connection.transport.stop()
+                }.start()
+            case .received(let line):
+                print(line)
+                fflush(stdout)
+            case .framingError(let error):
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                refusal = error
+                transport.abort()
+            case .peerClosed:
+                // The server hung up: the session is over, whatever is left to type.
+                transport.stop()
+            case .stopped(let error?):
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                return refusal.map(Ending.refusedALine) ?? .failed(error)
+            case .stopped(nil):
+                return refusal.map(Ending.refusedALine) ?? .closed
+            }
+        }
+        return refusal.map(Ending.refusedALine) ?? .closed
+    }
+}
+
+/// Hands the transport to the standard-input thread.
+private struct UncheckedTransport: @unchecked Sendable {
+    let transport: any TCPTransport
+    init(_ transport: any TCPTransport) { self.transport = transport }
+}
