@@ -55,6 +55,8 @@ public enum Grammar {
         Entry(keyword: "abort", synopsis: ["abort"], actsOnConnection: true, parse: { _ in .abort }),
         Entry(keyword: "repeat", synopsis: ["repeat N { ... } [until closed]   ({i} is the iteration, from 0; until closed: ends when the peer closes)"], actsOnConnection: false, parse: { try $0.parseRepeat() }),
         Entry(keyword: "parallel", synopsis: ["parallel N { ... }   ({copy} is the copy, from 0)"], actsOnConnection: false, parse: { try $0.parseParallel() }),
+        Entry(keyword: "non-strict", synopsis: ["non-strict { ... }   (a step not met ends the block with a note, not the scenario)"], actsOnConnection: false,
+              parse: { try $0.parseNonStrict() }),
         Entry(keyword: "assert", synopsis: [
             "assert wire from peer|probe terminator crlf|lf|cr|nul|\"STRING\"", "assert wire from peer|probe lines unsplit",
             "assert wire from peer|probe line \"TEXT\"|/RE/ in 1 segment|record", "assert wire from peer|probe segments OP N",

@@ -332,6 +332,10 @@ public struct Parser {
         return .repeatBlock(count, body: body, untilClosed: true)
     }
 
+    mutating func parseNonStrict() throws -> StatementKind {
+        .nonStrict(body: try block(after: "non-strict"))
+    }
+
     mutating func parseParallel() throws -> StatementKind {
         let count = try count("a number of copies")
         return .parallel(count, body: try block(after: "parallel"))

@@ -22,7 +22,7 @@ public struct Scenario: Sendable {
             for statement in statements {
                 out.append(statement)
                 switch statement.kind {
-                case .repeatBlock(_, let body, _), .parallel(_, let body): walk(body)
+                case .repeatBlock(_, let body, _), .parallel(_, let body), .nonStrict(let body): walk(body)
                 default: break
                 }
             }

@@ -88,6 +88,9 @@ public struct ScenarioLoader {
             case .parallel(let count, let body):
                 statement.kind = .parallel(count, body: splice(body, includedFrom: chain))
                 out.append(statement)
+            case .nonStrict(let body):
+                statement.kind = .nonStrict(body: splice(body, includedFrom: chain))
+                out.append(statement)
             default:
                 out.append(statement)
             }

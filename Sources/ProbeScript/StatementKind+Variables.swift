@@ -64,7 +64,7 @@ extension StatementKind {
             }
         case .on(.reading(let expectation, let answer)): return expectation.templates + (answer.map { StatementKind.send($0).templates } ?? [])
         case .on(.every(let interval, let send)): return interval.templates + StatementKind.send(send).templates
-        case .tags, .set, .variable(_, .freePort), .include, .kill, .use, .pauseReading, .resumeReading, .on(.off),
+        case .tags, .set, .variable(_, .freePort), .include, .kill, .use, .pauseReading, .resumeReading, .on(.off), .nonStrict,
              .close, .shutdownWrite, .abort:
             return []
         }

@@ -33,6 +33,9 @@ public indirect enum StatementKind: Sendable, Hashable {
     /// peer of its connection closes, and fails if its turns run out first.
     case repeatBlock(Argument<Int>, body: [Statement], untilClosed: Bool)
     case parallel(Argument<Int>, body: [Statement])
+    /// `non-strict { … }`: a step of the block that is not met ends the block with a note on the
+    /// scenario instead of failing it (Autobahn's NON-STRICT: allowed, not ideal).
+    case nonStrict(body: [Statement])
     case assertWire(WireAssertion)
     /// `starttls`: upgrades the current connection in place, client role on a `connect`, server
     /// role on an `accept`.

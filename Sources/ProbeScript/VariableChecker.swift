@@ -42,6 +42,10 @@ public struct VariableChecker {
                 var inner = known
                 inner.insert(Self.parallelCopy)
                 walk(body, known: &inner)
+            case .nonStrict(let body):
+                // A step not met ends the block early: what it would have set stays unknown after it.
+                var inner = known
+                walk(body, known: &inner)
             default:
                 break
             }

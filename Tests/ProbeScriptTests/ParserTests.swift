@@ -102,6 +102,16 @@ import Testing
         #expect(result.diagnostics.map(\.message) == ["unknown variable 'i'"])
     }
 
+    @Test func aNonStrictBlockHoldsItsStepsAndKeepsItsNamesInside() throws {
+        let statements = try Fixtures.statements("non-strict {\n  expect line /(?<who>\\w+)/\n  send line \"{who}\"\n}")
+        guard case .nonStrict(let body) = statements[0].kind else { Issue.record("not non-strict: \(statements[0].kind)"); return }
+        #expect(body.map(\.text) == ["expect line /(?<who>\\w+)/", "send line \"{who}\""])
+        let leaked = Fixtures.load("non-strict { expect line /(?<who>\\w+)/ }\nsend line \"{who}\"")
+        #expect(leaked.diagnostics.map(\.message) == ["unknown variable 'who'"])
+        let unopened = Fixtures.load("non-strict expect line \"x\"")
+        #expect(unopened.diagnostics.map(\.message) == ["expected '{' to open the non-strict block, found 'expect'"])
+    }
+
     @Test func prefixesNameTheConnection() throws {
         let statement = try #require(try Fixtures.statements(#"a: send line "iam:Luke""#).first)
         #expect(statement.connection?.text == "a")

@@ -84,8 +84,8 @@ extension ScenarioExecution {
                 try await connection.setPaused(pause)
                 self.record(statement, "\(connection.label): \(pause ? "paused" : "resumed") reading")
             }
-        case .repeatBlock:
-            preconditionFailure("a StepMachine runs the turns of a repeat")
+        case .repeatBlock, .nonStrict:
+            preconditionFailure("a StepMachine runs the blocks")
         case .readSlowly(let read):
             return task { try await self.readSlowly(read, statement) }
         case .assertWire(let assertion):

@@ -220,6 +220,15 @@ final class ScenarioExecution {
         }
     }
 
+    /// A step of the `non-strict` block `block` was not met: the scenario goes on, and its
+    /// result says what was allowed rather than ideal.
+    func noteNonStrict(_ block: Statement, _ failure: StepFailure) {
+        let message = failure.message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? failure.message
+        let note = "non-strict: line \(failure.location.line) \(failure.step): \(message)"
+        runRecord.notes.append(note)
+        record(block, note)
+    }
+
     // MARK: - Helpers shared by the executors
 
     /// The argument's value, parsing its rendered text when it interpolates variables.

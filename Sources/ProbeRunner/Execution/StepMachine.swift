@@ -26,6 +26,8 @@ final class StepMachine: @unchecked Sendable {
         let outerTurn: Int?
         /// A `repeat … until closed`: the statement, whose block ends when the peer closes.
         var untilClosed: Statement?
+        /// A `non-strict` block: the statement, whose block a step not met ends with a note.
+        var nonStrict: Statement?
     }
 
     private let execution: ScenarioExecution
@@ -54,22 +56,38 @@ final class StepMachine: @unchecked Sendable {
                     try enter(body, turns: try execution.repeatTimes(count), untilClosed: untilClosed ? statement : nil)
                     continue
                 }
+                if case .nonStrict(let body) = statement.kind {
+                    if !body.isEmpty { positions.append(Position(body: body, turns: 1, outerTurn: execution.repeatTurn, nonStrict: statement)) }
+                    continue
+                }
                 let waits = try execution.stepOnLoop(statement) { problem in
-                    if let problem { self.end(problem) } else { self.execution.loop.execute { self.advance() } }
+                    if let problem { self.failed(problem) } else { self.execution.loop.execute { self.advance() } }
                 }
                 if waits { return }
             }
             if let block = awaitingClose {
                 awaitingClose = nil
                 execution.onTask { try await self.execution.waitForClose(in: block) }.tell { problem in
-                    if let problem { self.end(problem) } else { self.execution.loop.execute { self.advance() } }
+                    if let problem { self.failed(problem) } else { self.execution.loop.execute { self.advance() } }
                 }
                 return
             }
         } catch {
-            return end(error)
+            return failed(error)
         }
         end(nil)
+    }
+
+    /// A step not met inside a `non-strict` block ends that block with a note, and the machine
+    /// goes on after it; anything else, or outside one, ends the machine.
+    private func failed(_ problem: Error) {
+        guard let failure = problem as? StepFailure, failure.kind == .assertion,
+              let index = positions.lastIndex(where: { $0.nonStrict != nil }), let block = positions[index].nonStrict else { return end(problem) }
+        execution.repeatTurn = positions[index].outerTurn
+        positions.removeSubrange(index...)
+        awaitingClose = nil
+        execution.noteNonStrict(block, failure)
+        execution.loop.execute { self.advance() }
     }
 
     /// A `repeat`'s first turn, with `{i}` at 0.
