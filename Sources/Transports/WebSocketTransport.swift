@@ -108,9 +108,7 @@ public final class WebSocketTransport: TCPTransport, @unchecked Sendable {
         /// made the kernel send RST instead, when the rest arrived after the frame's header: so
         /// the decoder's own error handling, which closes fully, is off.)
         func errorCaught(context: ChannelHandlerContext, error: Error) {
-            let tooLarge = (error as? NIOWebSocketFrameAggregator.Error).map { $0 == .accumulatedFrameSizeIsTooLarge || $0 == .tooManyFragments }
-                ?? ((error as? NIOWebSocketError) == .invalidFrameLength)
-            transport.sendClose(code: tooLarge ? 1009 : 1002)
+            transport.sendClose(code: WebSocketFailure.closeCode(for: error))
             context.close(mode: .output, promise: nil)
         }
 

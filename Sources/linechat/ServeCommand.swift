@@ -31,6 +31,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Speak WebSocket: one chat line per text message, the maximum line length the maximum message (nio transport only).")
     var websocket = false
 
+    @Flag(help: "With --websocket: echo each message back as it came, text or binary (the WebSocket suite's subject), instead of the chat.")
+    var echo = false
+
     @Option(help: ArgumentHelp("Send each client \"ping\" every DURATION (250ms, 2s), and drop one that has not answered \"pong\" by the next.", valueName: "DURATION"))
     var heartbeat: HeartbeatInterval?
 
@@ -39,6 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !tls.isEmpty, transport != .nio { throw ValidationError("--tls runs on the nio transport only") }
         if websocket, transport != .nio { throw ValidationError("--websocket runs on the nio transport only") }
         if heartbeat != nil, websocket { throw ValidationError("--heartbeat pings in lines: not with --websocket") }
+        if echo, !websocket || fault != nil { throw ValidationError("--echo goes with --websocket, and plants no fault") }
         if let fault, (fault.webSocketQuirk != nil) != websocket {
             throw ValidationError(websocket ? "fault \(fault.rawValue) is not a WebSocket fault" : "fault \(fault.rawValue) needs --websocket")
         }
@@ -52,6 +56,12 @@ struct ServeCommand: AsyncParsableCommand {
             return traceReads ? ReadTracingUnframer(inner: unframer) : unframer
         }
         let serverTLS = tls.isEmpty ? nil : TransportTLS.server(certificate: tls[0], key: tls[1])
+        if echo {
+            let server = try WebSocketEchoServer(host: host, port: port, maxMessage: Self.largestEcho, tls: serverTLS)
+            announce(port: server.port)
+            try await server.run()
+            return
+        }
         let listener: any TransportListener
         if websocket {
             listener = try WebSocketTransportListener(host: host, port: port, maxMessage: maximum, tls: serverTLS, quirks: fault?.webSocketQuirk ?? [])
@@ -60,10 +70,20 @@ struct ServeCommand: AsyncParsableCommand {
         } else {
             listener = try transport.listen(host: host, port: port, makeUnframer: makeUnframer)
         }
-        print("linechat listening on \(host.contains(":") ? "[\(host)]" : host):\(listener.port) (transport \(transport.rawValue)"
-              + (tls.isEmpty ? "" : ", TLS") + (websocket ? ", WebSocket" : "") + "\(fault.map { ", fault \($0.rawValue)" } ?? ""))")
-        fflush(stdout)
+        announce(port: listener.port)
         await ChatServer(listener: listener, heartbeat: heartbeat?.duration, quirks: fault?.chatQuirks ?? []).run()
+    }
+}
+
+extension ServeCommand {
+    /// The largest message `--echo` takes: Autobahn's largest (its category 9) is 16 MiB.
+    static let largestEcho = 16 << 20
+
+    /// Says where it listens and how, on one line of stdout.
+    func announce(port: Int) {
+        print("linechat listening on \(host.contains(":") ? "[\(host)]" : host):\(port) (transport \(transport.rawValue)"
+              + (tls.isEmpty ? "" : ", TLS") + (websocket ? ", WebSocket" : "") + (echo ? ", echo" : "") + "\(fault.map { ", fault \($0.rawValue)" } ?? ""))")
+        fflush(stdout)
     }
 }
 

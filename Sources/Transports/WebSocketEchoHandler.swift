@@ -1,0 +1,56 @@
+import NIOCore
+import NIOWebSocket
+
+/// Echoes each whole message back with its own opcode and answers pings and closes, for
+/// `WebSocketEchoServer`; after a close frame sent it reads nothing more and closes TCP's
+/// output, reading on to the client's FIN (§7.1.1: the server closes TCP first).
+final class WebSocketEchoHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private var closeSent = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closeSent else { return }
+        let frame = unwrapInboundIn(data)
+        let payload = Array(frame.unmaskedData.readableBytesView)
+        switch frame.opcode {
+        case .text:
+            guard String(validating: payload, as: UTF8.self) != nil else { return close(context, code: 1007) }
+            write(context, .text, payload)
+        case .binary:
+            write(context, .binary, payload)
+        case .ping:
+            write(context, .pong, payload)
+        case .connectionClose:
+            close(context, code: Self.answer(toClose: payload))
+        default:
+            break
+        }
+    }
+
+    /// The code that answers a close frame's payload: its own code when it may be sent, 1000
+    /// when it has none, 1002 for a payload of one byte or a code no endpoint may send (§7.4),
+    /// 1007 for a reason that is not UTF-8.
+    static func answer(toClose payload: [UInt8]) -> UInt16 {
+        guard payload.count >= 2 else { return payload.isEmpty ? 1000 : 1002 }
+        let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
+        guard (1000...1003).contains(code) || (1007...1011).contains(code) || (3000...4999).contains(code) else { return 1002 }
+        return String(validating: payload[2...], as: UTF8.self) == nil ? 1007 : code
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        close(context, code: WebSocketFailure.closeCode(for: error))
+    }
+
+    private func write(_ context: ChannelHandlerContext, _ opcode: WebSocketOpcode, _ payload: [UInt8]) {
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: context.channel.allocator.buffer(bytes: payload))), promise: nil)
+    }
+
+    private func close(_ context: ChannelHandlerContext, code: UInt16) {
+        guard !closeSent else { return }
+        closeSent = true
+        write(context, .connectionClose, [UInt8(code >> 8), UInt8(code & 0xFF)])
+        context.close(mode: .output, promise: nil)
+    }
+}

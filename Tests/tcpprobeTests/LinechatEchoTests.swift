@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// `linechat serve --websocket --echo`, the WebSocket suite's default subject, judged by
+/// tcpprobe's own WebSocket steps: each message back as it came, pings answered, closes
+/// answered by RFC 6455's rules, and each breach of the framing closed with its code.
+@Suite struct LinechatEchoTests {
+    static let scenario = """
+        var port = free-port
+        set timeout 2s
+        spawn server "linechat serve --websocket --echo --port {port}" ready on 127.0.0.1:{port} within 10s
+        connect a ws://127.0.0.1:{port}/
+        a: send frame text ""
+        a: expect text ""
+        a: send binary hex"fe fe 00"
+        a: expect binary hex"fe fe 00"
+        a: send text "fragment1fragment2" in frames of 9
+        a: expect text "fragment1fragment2"
+        a: send frame ping hex"fe fe fe"
+        a: expect pong hex"fe fe fe"
+        a: send close 1000
+        a: expect close 1000
+        a: expect eof
+        connect rsv ws://127.0.0.1:{port}/
+        rsv: send frame text "Hello, world!" rsv1 on
+        rsv: expect close 1002
+        connect opcode ws://127.0.0.1:{port}/
+        opcode: send frame 3 ""
+        opcode: expect close 1002
+        connect control ws://127.0.0.1:{port}/
+        control: send frame ping "fragment1" fin off
+        control: send frame continuation "fragment2"
+        control: expect close 1002
+        connect orphan ws://127.0.0.1:{port}/
+        orphan: send frame continuation "x"
+        orphan: expect close 1002
+        connect utf8 ws://127.0.0.1:{port}/
+        utf8: send frame text hex"ce ba e1 bd b9 cf 83 ce bc ce b5 ed a0 80 65 64 69 74 65 64"
+        utf8: expect close 1007
+        connect code ws://127.0.0.1:{port}/
+        code: send close 3000 "ok"
+        code: expect close 3000
+        connect reserved ws://127.0.0.1:{port}/
+        reserved: send frame close hex"03 ed"
+        reserved: expect close 1002
+        connect short ws://127.0.0.1:{port}/
+        short: send frame close hex"03"
+        short: expect close 1002
+        connect reason ws://127.0.0.1:{port}/
+        reason: send frame close hex"03 e8 ce ba ed a0 80"
+        reason: expect close 1007
+        """
+
+    @Test func theEchoServerAnswersByTheRules() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-echo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("echo.scn")
+        try Self.scenario.write(to: file, atomically: true, encoding: .utf8)
+        let output = try await ProbeProcess.run(["run", file.path])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+    }
+
+    @Test func echoGoesWithWebSocketOnly() async throws {
+        let linechat = ProbeProcess.binary.deletingLastPathComponent().appendingPathComponent("linechat")
+        let output = try await ProbeProcess.run(["serve", "--echo", "--port", "0"], executable: linechat)
+        #expect(output.status != 0 && output.stderr.contains("--echo goes with --websocket"), "\(output.stderr)")
+    }
+}
