@@ -3,13 +3,15 @@ import Testing
 
 /// `linechat serve --websocket --echo`, the WebSocket suite's default subject, judged by
 /// tcpprobe's own WebSocket steps: each message back as it came, pings answered, closes
-/// answered by RFC 6455's rules, and each breach of the framing closed with its code.
+/// answered by RFC 6455's rules, and each breach of the framing closed with its code. The first
+/// connection takes its URL from a variable, as the suite takes `--var url=…`.
 @Suite struct LinechatEchoTests {
     static let scenario = """
         var port = free-port
         set timeout 2s
         spawn server "linechat serve --websocket --echo --port {port}" ready on 127.0.0.1:{port} within 10s
-        connect a ws://127.0.0.1:{port}/
+        var url = "ws://127.0.0.1:{port}/"
+        connect a {url}
         a: send frame text ""
         a: expect text ""
         a: send binary hex"fe fe 00"
@@ -51,14 +53,27 @@ import Testing
         reason: expect close 1007
         """
 
-    @Test func theEchoServerAnswersByTheRules() async throws {
+    /// Runs `text` as a scenario file, verbosely.
+    private func run(_ text: String) async throws -> (status: Int32, stdout: String, stderr: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-echo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("echo.scn")
-        try Self.scenario.write(to: file, atomically: true, encoding: .utf8)
-        let output = try await ProbeProcess.run(["run", file.path])
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let output = try await ProbeProcess.run(["run", "-v", file.path])
+        return (output.status, output.stdout, output.stderr)
+    }
+
+    @Test func theEchoServerAnswersByTheRules() async throws {
+        let output = try await run(Self.scenario)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("connection 'a': WebSocket upgrade done"), "\(output.stdout)")
+    }
+
+    @Test func aURLWhoseAddressIsNotHostPortFailsTheConnect() async throws {
+        let output = try await run("var url = \"ws://127.0.0.1:http/\"\nconnect {url}\n")
+        #expect(output.status == 1 && output.stdout.contains("'{url}' gives 'ws://127.0.0.1:http/', whose address '127.0.0.1:http' is not HOST:PORT"),
+                "\(output.stdout)")
     }
 
     @Test func echoGoesWithWebSocketOnly() async throws {

@@ -27,6 +27,24 @@ extension ScenarioExecution {
         }
     }
 
+    /// `connect {url}` where the variable holds `ws://HOST:PORT/PATH` or `wss://…` (as the
+    /// WebSocket suite takes `--var url=…`): the WebSocket connect that URL names. Only an
+    /// address that starts with a variable is looked at, so `connect 127.0.0.1:{port}` renders
+    /// once.
+    func webSocketURL(_ step: ConnectStep, _ statement: Statement) throws -> ConnectStep {
+        guard step.webSocket == nil, case .interpolated(let template) = step.address.form, let first = template.parts.first,
+              case .variable = first else { return step }
+        let text = template.renderString(lookup)
+        guard let url = WebSocketTarget.split(text, at: step.address.location) else { return step }
+        guard let address = Address.parse(url.address) else {
+            throw failure(statement, "'\(step.address.text)' gives '\(text)', whose address '\(url.address)' is not HOST:PORT")
+        }
+        var resolved = step
+        resolved.address = Argument(address, text: url.address, at: step.address.location)
+        resolved.webSocket = url.target
+        return resolved
+    }
+
     /// The TCP connect, completing on the run's loop: the connection kept, or nil when the
     /// connect failed as the step expected or the peer had reset it already.
     func open(_ attempt: ConnectAttempt, _ step: ConnectStep, _ statement: Statement) -> EventLoopFuture<ProbeConnection?> {

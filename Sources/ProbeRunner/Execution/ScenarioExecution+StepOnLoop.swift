@@ -31,10 +31,12 @@ extension ScenarioExecution {
         case .use(let name):
             guard table.use(name.text) else { throw unknownConnection(name, statement) }
             return false
-        case .connect(let step) where step.tls == nil && step.webSocket == nil && options.defaultTLS?.client == nil:
+        case .connect(let written):
+            let step = try webSocketURL(written, statement)
+            guard step.tls == nil, step.webSocket == nil, options.defaultTLS?.client == nil else {
+                return task { try await self.connect(step, statement) }
+            }
             open(try prepareConnect(step, statement), step, statement).tell(done)
-        case .connect(let step):
-            return task { try await self.connect(step, statement) }
         case .send(let step):
             let prepared = try prepareSend(step, statement)
             guard let bytes = prepared.singleWrite else { return task { try await self.send(prepared) } }
