@@ -254,7 +254,7 @@ extension Parser {
 
     mutating func lineMatch() throws -> LineMatch {
         switch current.kind {
-        case .string: return .exact(try string("the expected line"))
+        case .string: return .exact(try repetition(of: try string("the expected line")))
         case .regex: return .regex(try regex())
         default:
             if try keyword(Grammar.LineForm.self, after: "expect line (or a \"string\" or /regex/)") == .any { return .any }

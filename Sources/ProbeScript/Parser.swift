@@ -83,13 +83,37 @@ public struct Parser {
         return Name(text, at: token.location)
     }
 
-    /// A quoted string or hex string; `??` in hex (any byte) only where bytes are `expected`.
+    /// A quoted string or hex string, repeated when `* N` follows; `??` in hex (any byte) only
+    /// where bytes are `expected`.
     mutating func data(_ what: String, expected: Bool = false) throws -> Template {
         switch current.kind {
-        case .string(let template): advance(); return template
-        case .hex(let template): return try hex(template, what, expected: expected)
+        case .string(let template): advance(); return try repetition(of: template)
+        case .hex(let template): return try repetition(of: try hex(template, what, expected: expected))
         default: throw failure("expected \(what) (a \"string\" or hex\"..\"), found \(current.display)", at: current)
         }
+    }
+
+    /// The most bytes `"…" * N` may make.
+    static let largestRepetition = 16 << 20
+
+    /// `template` N times when `* N` follows it (a count written out), else as it is.
+    mutating func repetition(of template: Template) throws -> Template {
+        guard current.word == "*" else { return template }
+        let star = advance()
+        let count = try self.count("how many times")
+        guard let times = count.literal, times >= 1 else {
+            throw failure("'* N' repeats a string N times: N is a number written out, 1 or more", at: star)
+        }
+        // A variable or a `??` counts as one byte here: the bound is on what the parser makes.
+        let unit = template.parts.reduce(0) { total, part in if case .bytes(let bytes) = part { total + bytes.count } else { total + 1 } }
+        guard unit * times <= Self.largestRepetition else {
+            throw failure("'* \(times)' makes \(unit * times) bytes; a repeated string makes at most 16MiB", at: star)
+        }
+        guard let bytes = template.literalBytes else { return Template(parts: Array(repeating: template.parts, count: times).flatMap { $0 }) }
+        var repeated: [UInt8] = []
+        repeated.reserveCapacity(bytes.count * times)
+        for _ in 0..<times { repeated += bytes }
+        return Template(literal: repeated)
     }
 
     /// The current hex string's `template`, refusing `??` where bytes are not `expected`.

@@ -112,6 +112,21 @@ import Testing
         #expect(unopened.diagnostics.map(\.message) == ["expected '{' to open the non-strict block, found 'expect'"])
     }
 
+    @Test func aStringFollowedByStarNIsRepeated() throws {
+        let statements = try Fixtures.statements("send \"ab\" * 3\nsend hex\"fe\" * 2\nexpect line \"x{i}\" * 2\nsend \"*\" * 65536", variables: ["i"])
+        guard case .send(let first) = statements[0].kind, case .bytes(let bytes) = first.data else { Issue.record("\(statements[0].kind)"); return }
+        #expect(bytes.literalBytes == Array("ababab".utf8))
+        guard case .send(let second) = statements[1].kind, case .bytes(let hex) = second.data else { Issue.record("\(statements[1].kind)"); return }
+        #expect(hex.literalBytes == [0xFE, 0xFE])
+        guard case .expect(.line(.exact(let line)), _) = statements[2].kind else { Issue.record("\(statements[2].kind)"); return }
+        #expect(line.variables.map(\.name) == ["i", "i"])
+        guard case .send(let long) = statements[3].kind, case .bytes(let stars) = long.data else { Issue.record("\(statements[3].kind)"); return }
+        #expect(stars.literalBytes?.count == 65536)
+        #expect(Fixtures.load("send \"x\" * 0").diagnostics.map(\.message) == ["'* N' repeats a string N times: N is a number written out, 1 or more"])
+        #expect(Fixtures.load("send \"x\" * {n}", variables: ["n"]).diagnostics.map(\.message) == ["'* N' repeats a string N times: N is a number written out, 1 or more"])
+        #expect(Fixtures.load("send \"xy\" * 9000000").diagnostics.map(\.message) == ["'* 9000000' makes 18000000 bytes; a repeated string makes at most 16MiB"])
+    }
+
     @Test func prefixesNameTheConnection() throws {
         let statement = try #require(try Fixtures.statements(#"a: send line "iam:Luke""#).first)
         #expect(statement.connection?.text == "a")
