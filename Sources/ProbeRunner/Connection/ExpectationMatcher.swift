@@ -244,7 +244,11 @@ struct ExpectationMatcher: @unchecked Sendable {
                     }
                     if case .text(let line) = rule, case .text(let bytes) = event { return judge(line, bytes, size: 0, unit: "text message") }
                     let outcome = rule.judge(event)
-                    if case .matched = outcome, case .close(let code, _) = event { session.closeHandshakeDone(peerCode: code) }
+                    if case .close(let code, _) = event {
+                        // A close frame that fails an expect stays for the next step (an `expect
+                        // close` after a `non-strict` block): it ends the messages, it is not one.
+                        if case .matched = outcome { session.closeHandshakeDone(peerCode: code) } else { session.keep(event) }
+                    }
                     return outcome
                 }
             }

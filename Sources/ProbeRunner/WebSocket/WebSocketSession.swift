@@ -76,6 +76,11 @@ final class WebSocketSession: @unchecked Sendable {
         return .failure(WebSocketViolation(message: "expected a WebSocket frame, but \(end)", end: end))
     }
 
+    /// Puts `event` back, first: the next expect reads it again.
+    func keep(_ event: WebSocketEvent) {
+        events.insert(event, at: 0)
+    }
+
     private func take(_ frame: WebSocketFrame) {
         if role == .client, frame.maskKey != nil {
             violation = "the server sent a masked frame (RFC 6455 §5.1: a server must not mask its frames)"
