@@ -8,6 +8,9 @@ import Testing
 @Suite(.serialized, .heavy) struct ConformanceSuiteTests {
     static let root = ProbeProcess.fixtures.deletingLastPathComponent().deletingLastPathComponent()
     static let scenarios = root.appendingPathComponent("Scenarios").path
+    /// linechat's suites: the WebSocket server suite (tag autobahn) has tests of its own
+    /// (WebSocketServerSuiteTests).
+    static let linechatSuites = ["--skip-tag", "autobahn", scenarios]
 
     /// Each bug linechat can plant, and the variable that plants it where it can go: `fault`
     /// for the server, `client_fault` for the client, `ws_fault` for the WebSocket server
@@ -25,7 +28,7 @@ import Testing
     /// Run from another directory than the repository's: subjects run in their scenario's folder.
     @Test(arguments: ["bsd", "dispatch", "nio"])
     func theSuitePassesOnEveryTransport(_ transport: String) async throws {
-        let output = try await ProbeProcess.run(["run", "--var", "transport=\(transport)", Self.scenarios], in: FileManager.default.temporaryDirectory)
+        let output = try await ProbeProcess.run(["run", "--var", "transport=\(transport)"] + Self.linechatSuites, in: FileManager.default.temporaryDirectory)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.stdout.contains("23 passed, 0 failed"))
     }
@@ -64,7 +67,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-suite-tls-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try await ProbeProcess.run(["run", "-v"] + Self.overTLS(in: directory) + [Self.scenarios])
+        let output = try await ProbeProcess.run(["run", "-v"] + Self.overTLS(in: directory) + Self.linechatSuites)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.stdout.contains("23 passed, 0 failed"))
         #expect(output.stdout.contains("TLS handshake done as client") && output.stdout.contains("TLS handshake done as server"))
@@ -99,7 +102,7 @@ import Testing
         for (index, (fault, variable)) in plantings.enumerated() {
             let report = directory.appendingPathComponent("\(index).json")
             // Eight scenarios at a time: a planted fault makes most of them wait out a timeout.
-            let output = try await ProbeProcess.run(["run", "--jobs", "8", "--report", "json=\(report.path)", "--var", "\(variable)=--fault \(fault)"] + tls + [Self.scenarios])
+            let output = try await ProbeProcess.run(["run", "--jobs", "8", "--report", "json=\(report.path)", "--var", "\(variable)=--fault \(fault)"] + tls + Self.linechatSuites)
             let steps = try Self.catchingSteps(report)
             print("\(variable) \(fault)\(over): caught by " + steps.map { "\($0.location) \($0.step)" }.joined(separator: "; "))
             #expect(output.status == 1, output.status == 0 ? "\(variable) \(fault) was not caught by any scenario\(over)"
