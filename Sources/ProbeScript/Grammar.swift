@@ -34,7 +34,7 @@ public enum Grammar {
             "expect line \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect lines unordered \"A\", \"B\"...",
             "expect message [head \"H\"|hex\"..\"] \"BYTES\"|hex\"..\"|/RE/|contains \"TEXT\"|any|bytes N",
             "expect text \"TEXT\"|/RE/|contains \"TEXT\"|any", "expect binary \"BYTES\"|hex\"..\"|any|bytes N",
-            "expect ping|pong [\"BYTES\"]", "expect close CODE|any [reason /RE/]   (a WebSocket close frame)",
+            "expect ping|pong [\"BYTES\"]", "expect close CODE [or CODE]... [or none]|any [reason /RE/]   (a WebSocket close frame; none: one without a code, or TCP's end without one)",
             "expect \"BYTES\"|hex\"..\"", "expect bytes N [= \"BYTES\"]", "expect until \"DELIM\"|/RE/ max SIZE",
             "expect eventually line \"TEXT\"|/RE/|contains \"TEXT\" [max SIZE] [unless /RE/]",
             "expect any|eof|reset|close", "expect nothing for D", "expect exit NAME [code N] [within D]",

@@ -140,10 +140,18 @@ extension Parser {
                     expectation = .close
                     break
                 }
-                let code = take("any") ? nil : try count("a close code")
+                var codes: [Argument<Int>] = []
+                var orNone = false
+                if !take("any") {
+                    codes.append(try count("a close code"))
+                    while take("or") {
+                        if take("none") { orNone = true; break }
+                        codes.append(try count("a close code, or none"))
+                    }
+                }
                 var reason: RegexLiteral?
                 if take("reason") { reason = try regex() }
-                expectation = .webSocket(.close(code: code, reason: reason))
+                expectation = .webSocket(.close(codes: codes, orNone: orNone, reason: reason))
             case .nothing:
                 try keyword(["for"], after: "expect nothing")
                 expectation = .nothing(for: try duration())

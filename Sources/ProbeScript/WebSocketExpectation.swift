@@ -9,15 +9,17 @@ public enum WebSocketExpectation: Sendable, Hashable {
     /// A ping or pong, with this payload when given.
     case ping(Template?)
     case pong(Template?)
-    /// A close frame with this code (nil: any), and a reason matching the regex when given.
-    case close(code: Argument<Int>?, reason: RegexLiteral?)
+    /// A close frame with one of these codes (none given: any), and a reason matching the regex
+    /// when given; with `orNone`, a close frame without a code, or the TCP connection's end
+    /// without a close frame, does too (`expect close 1002 or 1007 or none`).
+    case close(codes: [Argument<Int>], orNone: Bool, reason: RegexLiteral?)
 
     public var templates: [Template] {
         switch self {
         case .text(let match): return match.templates
         case .binary(let data), .ping(let data), .pong(let data): return data.map { [$0] } ?? []
         case .binaryLength(let count): return count.templates
-        case .close(let code, let reason): return code.templates + (reason.map { [$0.template] } ?? [])
+        case .close(let codes, _, let reason): return codes.flatMap(\.templates) + (reason.map { [$0.template] } ?? [])
         }
     }
 }

@@ -4,6 +4,15 @@ import Testing
 /// The WebSocket statements: `connect ws://…` with its options, `accept … websocket`, the
 /// frame sends and expects, `expect close CODE` beside the TCP `expect close`.
 @Suite struct WebSocketParserTests {
+    @Test func expectCloseTakesAlternativeCodesOrNone() throws {
+        let kinds = try Fixtures.statements("expect close 1002 or 1007 or none\nexpect close 1000 or {code} reason /bye/", variables: ["code"]).map(\.kind)
+        guard case .expect(.webSocket(.close(let codes, let orNone, nil)), _) = kinds[0] else { Issue.record("\(kinds[0])"); return }
+        #expect(codes.map(\.literal) == [1002, 1007] && orNone)
+        guard case .expect(.webSocket(.close(let second, let secondNone, let reason)), _) = kinds[1] else { Issue.record("\(kinds[1])"); return }
+        #expect(second.map(\.text) == ["1000", "{code}"] && !secondNone && reason?.pattern == "bye")
+        #expect(!Fixtures.load("expect close 1000 or").diagnostics.isEmpty)
+    }
+
     @Test func statementsParse() throws {
         let statements = try Fixtures.statements("""
             connect c ws://127.0.0.1:{port}/chat protocol "chat.v1" header "Origin: http://test" timeout 2s
@@ -41,9 +50,9 @@ import Testing
         #expect(code?.literal == 1000 && reason == Template(literal: "bye"))
         #expect(kinds[10] == .expect(.webSocket(.binary(nil)), within: nil))
         #expect(kinds[13] == .expect(.webSocket(.pong(nil)), within: nil))
-        guard case .expect(.webSocket(.close(let expectedCode, let expectedReason)), _) = kinds[14] else { Issue.record("not expect close"); return }
-        #expect(expectedCode?.literal == 1000 && expectedReason?.pattern == "bye")
-        #expect(kinds[15] == .expect(.webSocket(.close(code: nil, reason: nil)), within: nil))
+        guard case .expect(.webSocket(.close(let expectedCodes, let orNone, let expectedReason)), _) = kinds[14] else { Issue.record("not expect close"); return }
+        #expect(expectedCodes.map(\.literal) == [1000] && !orNone && expectedReason?.pattern == "bye")
+        #expect(kinds[15] == .expect(.webSocket(.close(codes: [], orNone: false, reason: nil)), within: nil))
         #expect(kinds[16] == .expect(.close, within: nil))
         #expect(kinds[17] == .set(.webSocketAutoPong(false)))
     }

@@ -91,6 +91,32 @@ import Testing
         #expect(output.stdout.contains("non-strict: line 9 expect close 1000: expected a close frame with code 1000, got close 1002"), "\(output.stdout)")
     }
 
+    /// `expect close A or B or none`: any of the codes, or none, a close frame without a code or
+    /// TCP's end without a frame; another code fails it.
+    @Test func expectCloseTakesAnyOfItsCodesOrNone() async throws {
+        let output = try await run("""
+            var port = free-port
+            set timeout 1s
+            spawn server "linechat serve --websocket --echo --port {port}" ready on 127.0.0.1:{port} within 10s
+            connect a ws://127.0.0.1:{port}/
+            a: send frame close hex"03 ed"
+            a: expect close 1000 or 1002
+            connect b ws://127.0.0.1:{port}/
+            b: send close 3000
+            non-strict {
+              b: expect close 1000 or 1001
+            }
+            b: expect close 1000 or 3000 or none
+            connect c ws://127.0.0.1:{port}/
+            c: send frame text "x" rsv1 on
+            c: expect close 1002
+            c: expect close 1000 or none
+            """)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("non-strict: line 10 b: expect close 1000 or 1001: expected a close frame with code 1000 or 1001, got close 3000"), "\(output.stdout)")
+        #expect(output.stdout.contains("connection 'c': got no close frame"), "\(output.stdout)")
+    }
+
     @Test func aURLWhoseAddressIsNotHostPortFailsTheConnect() async throws {
         let output = try await run("var url = \"ws://127.0.0.1:http/\"\nconnect {url}\n")
         #expect(output.status == 1 && output.stdout.contains("'{url}' gives 'ws://127.0.0.1:http/', whose address '127.0.0.1:http' is not HOST:PORT"),

@@ -233,7 +233,7 @@ struct ExpectationMatcher: @unchecked Sendable {
                 guard let next = session.next(from: &buffer, end: end) else { return nil }
                 switch next {
                 case .failure(let violation):
-                    if case .closeOrEnd = rule, let end = violation.end, end != .closedByProbe {
+                    if rule.takesEndWithoutFrame, let end = violation.end, end != .closedByProbe {
                         return .matched(captures: [:], detail: MatchDetail("no close frame: \(end)"))
                     }
                     return .failed(violation.message)

@@ -9,10 +9,21 @@ enum WebSocketRule {
     case binaryLength(Int)
     case ping(BytePattern?)
     case pong(BytePattern?)
-    case close(code: Int?, reason: CompiledRegex?)
+    /// A close frame with one of `codes` (empty: any) and a reason the regex finds; with
+    /// `orNone`, a close frame without a code, or the TCP connection's end without one, as well.
+    case close(codes: [Int], orNone: Bool, reason: CompiledRegex?)
     /// `expect close` on a WebSocket connection: a close frame of any code (or none), or the
     /// TCP connection's end without one.
     case closeOrEnd
+
+    /// The TCP connection's end without a close frame passes it.
+    var takesEndWithoutFrame: Bool {
+        switch self {
+        case .closeOrEnd: return true
+        case .close(_, let orNone, _): return orNone
+        default: return false
+        }
+    }
 
     /// A ping the scenario waits for is not answered for it.
     var waitsForPing: Bool {
@@ -30,8 +41,9 @@ enum WebSocketRule {
         case .binaryLength(let count): return "a binary message of \(count) bytes"
         case .ping(let bytes): return "a ping" + (bytes.map { " " + $0.preview } ?? "")
         case .pong(let bytes): return "a pong" + (bytes.map { " " + $0.preview } ?? "")
-        case .close(let code, let reason):
-            return "a close frame" + (code.map { " with code \($0)" } ?? "") + (reason.map { " and a reason matching \($0.literal.description)" } ?? "")
+        case .close(let codes, let orNone, let reason):
+            return "a close frame" + (codes.isEmpty ? "" : " with code " + codes.map(String.init).joined(separator: " or "))
+                + (reason.map { " and a reason matching \($0.literal.description)" } ?? "") + (orNone ? ", or none (a close frame without a code, or TCP's end without a frame)" : "")
         case .closeOrEnd: return "a close frame, or the peer to close TCP"
         }
     }
@@ -50,8 +62,9 @@ enum WebSocketRule {
         case (.ping(let expected), .ping(let bytes)), (.pong(let expected), .pong(let bytes)):
             guard let expected, !expected.matches(bytes) else { return .matched(captures: [:], detail: MatchDetail(event.description)) }
             return .failed("expected \(waitingFor), \(got)")
-        case (.close(let code, let reason), .close(let received, let text)):
-            if let code, code != received { return .failed("expected \(waitingFor), \(got)") }
+        case (.close(let codes, let orNone, let reason), .close(let received, let text)):
+            let codeTaken = codes.isEmpty || codes.contains { $0 == received } || (orNone && received == nil)
+            if !codeTaken { return .failed("expected \(waitingFor), \(got)") }
             if let reason, (try? reason.regex.firstMatch(in: text)) == nil { return .failed("expected \(waitingFor), \(got)") }
             return .matched(captures: [:], detail: MatchDetail(event.description))
         case (.closeOrEnd, .close):

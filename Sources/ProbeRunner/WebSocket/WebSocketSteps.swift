@@ -143,8 +143,8 @@ struct WebSocketSteps {
         case .binaryLength(let count): rule = .binaryLength(try host.resolve(count, "a size", Quantity.size))
         case .ping(let bytes): rule = .ping(bytes.map(host.pattern))
         case .pong(let bytes): rule = .pong(bytes.map(host.pattern))
-        case .close(let code, let reason):
-            rule = .close(code: try code.map { try host.resolve($0, "a close code", Quantity.integer) },
+        case .close(let codes, let orNone, let reason):
+            rule = .close(codes: try codes.map { try host.resolve($0, "a close code", Quantity.integer) }, orNone: orNone,
                           reason: try reason.map { try host.compile($0, statement) })
         }
         return .webSocket(rule, session)
