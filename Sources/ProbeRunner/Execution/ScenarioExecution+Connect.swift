@@ -29,13 +29,18 @@ extension ScenarioExecution {
 
     /// `connect {url}` where the variable holds `ws://HOST:PORT/PATH` or `wss://…` (as the
     /// WebSocket suite takes `--var url=…`): the WebSocket connect that URL names. Only an
-    /// address that starts with a variable is looked at, so `connect 127.0.0.1:{port}` renders
-    /// once.
+    /// address that starts with a variable is looked at, and one that renders HOST:PORT comes
+    /// back resolved, so no address is rendered twice.
     func webSocketURL(_ step: ConnectStep, _ statement: Statement) throws -> ConnectStep {
         guard step.webSocket == nil, case .interpolated(let template) = step.address.form, let first = template.parts.first,
               case .variable = first else { return step }
         let text = template.renderString(lookup)
-        guard let url = WebSocketTarget.split(text, at: step.address.location) else { return step }
+        guard let url = WebSocketTarget.split(text, at: step.address.location) else {
+            guard let address = Address.parse(text) else { return step } // resolving it again says why it is not one
+            var resolved = step
+            resolved.address = Argument(address, text: step.address.text, at: step.address.location)
+            return resolved
+        }
         guard let address = Address.parse(url.address) else {
             throw failure(statement, "'\(step.address.text)' gives '\(text)', whose address '\(url.address)' is not HOST:PORT")
         }
