@@ -2,28 +2,33 @@ import NIOCore
 import NIOWebSocket
 
 /// Echoes each whole message back with its own opcode and answers pings and closes, for
-/// `WebSocketEchoServer`; after a close frame sent it reads nothing more and closes TCP's
-/// output, reading on to the client's FIN (§7.1.1: the server closes TCP first).
+/// `WebSocketEchoServer` (its `WebSocketFrameRules` have checked the frames); after a close
+/// frame sent it reads nothing more and closes TCP's output, reading on to the client's FIN
+/// (§7.1.1: the server closes TCP first). `quirks` plants the echo server's mistakes.
 final class WebSocketEchoHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
+    private let quirks: WebSocketQuirks
     private var closeSent = false
+    /// Set by the `ignoresFragmentedControl` quirk: the connection neither answers nor closes.
+    private var hung = false
+
+    init(quirks: WebSocketQuirks = []) {
+        self.quirks = quirks
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !closeSent else { return }
+        guard !closeSent, !hung else { return }
         let frame = unwrapInboundIn(data)
         let payload = Array(frame.unmaskedData.readableBytesView)
         switch frame.opcode {
-        case .text:
-            guard String(validating: payload, as: UTF8.self) != nil else { return close(context, code: 1007) }
-            write(context, .text, payload)
-        case .binary:
-            write(context, .binary, payload)
+        case .text, .binary:
+            write(context, frame.opcode, payload)
         case .ping:
-            write(context, .pong, payload)
+            write(context, .pong, quirks.contains(.emptyPongs) ? [] : payload)
         case .connectionClose:
-            close(context, code: Self.answer(toClose: payload))
+            close(context, code: payload.isEmpty && quirks.contains(.sendsCode1005) ? 1005 : Self.answer(toClose: payload))
         default:
             break
         }
@@ -40,6 +45,10 @@ final class WebSocketEchoHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if quirks.contains(.ignoresFragmentedControl), hung || (error as? NIOWebSocketError) == .fragmentedControlFrame {
+            hung = true
+            return
+        }
         close(context, code: WebSocketFailure.closeCode(for: error))
     }
 

@@ -18,6 +18,12 @@ enum Fault: String, CaseIterable, Sendable {
     case wsBadFragments = "ws-bad-fragments"
     case wsNoCloseFrame = "ws-no-close-frame"
     case wsNoMaxMessage = "ws-no-max-message"
+    case wsEchoInvalidUTF8 = "ws-echo-invalid-utf8"
+    case wsEchoIgnoresRSV = "ws-echo-ignores-rsv"
+    case wsEchoEmptyPong = "ws-echo-empty-pong"
+    case wsEchoFragmentedControl = "ws-echo-fragmented-control"
+    case wsEchoFragmentsOutOfOrder = "ws-echo-fragments-out-of-order"
+    case wsEchoCode1005 = "ws-echo-code-1005"
 
     /// A bug in how lines are read, which the client can plant as well as the server.
     var isInReading: Bool {
@@ -27,16 +33,26 @@ enum Fault: String, CaseIterable, Sendable {
         }
     }
 
-    /// The WebSocket server's mistake this fault plants, for `serve --websocket` only.
+    /// The WebSocket server's mistake this fault plants, for `serve --websocket` only (with
+    /// `--echo` when `isInEcho`).
     var webSocketQuirk: WebSocketQuirks? {
         switch self {
         case .wsMaskedFrames: return .masksFrames
         case .wsBadFragments: return .badFragments
         case .wsNoCloseFrame: return .noCloseFrame
         case .wsNoMaxMessage: return .noMaxMessage
+        case .wsEchoInvalidUTF8: return .acceptsInvalidUTF8
+        case .wsEchoIgnoresRSV: return .ignoresReservedBits
+        case .wsEchoEmptyPong: return .emptyPongs
+        case .wsEchoFragmentedControl: return .ignoresFragmentedControl
+        case .wsEchoFragmentsOutOfOrder: return .acceptsFragmentsOutOfOrder
+        case .wsEchoCode1005: return .sendsCode1005
         default: return nil
         }
     }
+
+    /// A mistake of the WebSocket echo server (`serve --websocket --echo`), not the chat's.
+    var isInEcho: Bool { rawValue.hasPrefix("ws-echo-") }
 
     /// The chat server's mistake this fault plants, for `serve` without `--websocket`; the
     /// reading bugs are planted in the unframer instead.
@@ -52,8 +68,10 @@ enum Fault: String, CaseIterable, Sendable {
         }
     }
 
-    /// Where it can be planted: `serve`, `serve,connect`, or `serve --websocket`.
-    var commands: String { webSocketQuirk != nil ? "serve --websocket" : isInReading ? "serve,connect" : "serve" }
+    /// Where it can be planted: `serve`, `serve,connect`, `serve --websocket` or `serve --websocket --echo`.
+    var commands: String {
+        isInEcho ? "serve --websocket --echo" : webSocketQuirk != nil ? "serve --websocket" : isInReading ? "serve,connect" : "serve"
+    }
 
     var summary: String {
         switch self {
@@ -71,6 +89,12 @@ enum Fault: String, CaseIterable, Sendable {
         case .wsBadFragments: return "each reply goes in two fragments, the second opened as a new text frame, not a continuation"
         case .wsNoCloseFrame: return "the WebSocket server closes TCP without a close frame, and answers none"
         case .wsNoMaxMessage: return "the WebSocket server accepts messages of any size instead of closing with 1009"
+        case .wsEchoInvalidUTF8: return "text that is not UTF-8 is echoed instead of closing with 1007"
+        case .wsEchoIgnoresRSV: return "frames with reserved bits set are taken as if the bits were clear"
+        case .wsEchoEmptyPong: return "a ping is answered with an empty pong, not one with the ping's payload"
+        case .wsEchoFragmentedControl: return "a fragmented control frame is neither answered nor refused: the connection hangs"
+        case .wsEchoFragmentsOutOfOrder: return "a continuation with nothing to continue starts a message; a new message inside a fragmented one continues it"
+        case .wsEchoCode1005: return "a close frame without a code is answered with the code 1005, which must never be sent"
         }
     }
 }

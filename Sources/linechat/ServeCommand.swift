@@ -42,9 +42,12 @@ struct ServeCommand: AsyncParsableCommand {
         if !tls.isEmpty, transport != .nio { throw ValidationError("--tls runs on the nio transport only") }
         if websocket, transport != .nio { throw ValidationError("--websocket runs on the nio transport only") }
         if heartbeat != nil, websocket { throw ValidationError("--heartbeat pings in lines: not with --websocket") }
-        if echo, !websocket || fault != nil { throw ValidationError("--echo goes with --websocket, and plants no fault") }
+        if echo, !websocket { throw ValidationError("--echo goes with --websocket") }
         if let fault, (fault.webSocketQuirk != nil) != websocket {
             throw ValidationError(websocket ? "fault \(fault.rawValue) is not a WebSocket fault" : "fault \(fault.rawValue) needs --websocket")
+        }
+        if let fault, websocket, fault.isInEcho != echo {
+            throw ValidationError(echo ? "fault \(fault.rawValue) is the chat's, not the echo server's" : "fault \(fault.rawValue) needs --echo")
         }
     }
 
@@ -57,7 +60,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let serverTLS = tls.isEmpty ? nil : TransportTLS.server(certificate: tls[0], key: tls[1])
         if echo {
-            let server = try WebSocketEchoServer(host: host, port: port, maxMessage: Self.largestEcho, tls: serverTLS)
+            let server = try WebSocketEchoServer(host: host, port: port, maxMessage: Self.largestEcho, tls: serverTLS,
+                                             quirks: fault?.webSocketQuirk ?? [])
             announce(port: server.port)
             try await server.run()
             return

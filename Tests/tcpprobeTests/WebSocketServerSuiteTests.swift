@@ -4,26 +4,32 @@ import TestSupport
 import Testing
 
 /// The WebSocket server suite (Scenarios/websocket-server, Autobahn|Testsuite's categories 1 to
-/// 5, 7 and 10 case by case) against linechat's echo server and python `websockets`' echo
-/// server, each case's verdict compared with what that server is known to do.
+/// 7 and 10 case by case) against linechat's echo server and python `websockets`' echo server,
+/// each case's verdict compared with what that server is known to do; and against the echo
+/// server's planted faults, each caught by the case that names its rule.
 @Suite(.serialized) struct WebSocketServerSuiteTests {
     static let suite = ConformanceSuiteTests.scenarios + "/websocket-server"
 
+    /// Every case of the suite.
+    static let cases = 247
+
     /// What a run's JSON report says of each case, by case number (its title's first word):
-    /// how many `non-strict` notes it has, and whether it failed.
+    /// how many `non-strict` notes it has, and whether it failed; and how many cases ran.
     struct Verdicts {
         var nonStrict: [String: Int] = [:]
         var failed: Set<String> = []
+        var count = 0
     }
 
-    /// Runs the suite with `arguments` and a JSON report in `directory`.
-    static func run(_ arguments: [String], in directory: URL) async throws -> Verdicts {
+    /// Runs the suite, or the cases numbered in `cases`, with `arguments` and a JSON report in
+    /// `directory`.
+    static func run(_ arguments: [String], cases: [String]? = nil, in directory: URL) async throws -> Verdicts {
         let report = directory.appendingPathComponent("report-\(UUID()).json")
-        _ = try await ProbeProcess.run(["run", "--jobs", "4", "--report", "json=\(report.path)"] + arguments + [suite])
+        let files = cases.map { $0.map { "\(suite)/\($0).scn" } } ?? [suite]
+        _ = try await ProbeProcess.run(["run", "--jobs", "4", "--report", "json=\(report.path)"] + arguments + files)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
         let scenarios = json?["scenarios"] as? [[String: Any]] ?? []
-        #expect(scenarios.count == 102, "every case ran")
-        var verdicts = Verdicts()
+        var verdicts = Verdicts(count: scenarios.count)
         for scenario in scenarios {
             guard let title = scenario["title"] as? String, let number = title.split(separator: " ").first.map(String.init) else { continue }
             let notes = (scenario["notes"] as? [String] ?? []).filter { $0.hasPrefix("non-strict: ") }
@@ -39,13 +45,55 @@ import Testing
         return directory
     }
 
-    /// linechat's echo server is strict: every case passes with no note.
+    /// linechat's echo server is strict: every case passes, with a note only in 6.4.3 and
+    /// 6.4.4, where the character that makes a text message invalid comes in the middle of a
+    /// frame, and NIOWebSocket hands on whole frames only (Autobahn: NON-STRICT).
     @Test func linechatsEchoServerPassesEveryCaseStrictly() async throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try await Self.run([], in: directory)
-        #expect(run.failed.isEmpty && run.nonStrict.isEmpty, "\(run)")
+        #expect(run.count == Self.cases, "every case ran")
+        #expect(run.failed.isEmpty, "\(run.failed)")
+        #expect(run.nonStrict == ["6.4.3": 1, "6.4.4": 1], "\(run.nonStrict)")
     }
+
+    /// Each WebSocket fault linechat's echo server plants is caught by the cases of the rule it
+    /// breaks, and cases of the same category that do not touch that rule still pass: the fault
+    /// is named, not the server merely broken. (A close frame with reserved bits, 3.7, is answered
+    /// with a clean close by ws-echo-ignores-rsv: the suite notes the code, which Autobahn judges
+    /// apart from the verdict.)
+    @Test(arguments: plantedFaults)
+    func plantedFaultIsCaught(fault: String, caught: [String], unaffected: [String]) async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = "linechat serve --websocket --echo --fault \(fault) --host {host} --port {port}"
+        let run = try await Self.run(["--var", "server=\(server)"], cases: caught + unaffected, in: directory)
+        #expect(run.count == caught.count + unaffected.count)
+        #expect(Set(caught).isSubset(of: run.failed), "\(fault): failed \(run.failed.sorted())")
+        #expect(run.failed.isDisjoint(with: unaffected), "\(fault): failed \(run.failed.sorted())")
+    }
+
+    /// Every fault `linechat faults` lists for the echo server is one of those above.
+    @Test func everyEchoFaultIsPlanted() async throws {
+        let linechat = ProbeProcess.binary.deletingLastPathComponent().appendingPathComponent("linechat")
+        let output = try await ProbeProcess.run(["faults"], executable: linechat)
+        let echoFaults = output.stdout.split(separator: "\n").compactMap { row -> String? in
+            let columns = row.split(separator: "\t").map(String.init)
+            return columns.count >= 2 && columns[1] == "serve --websocket --echo" ? columns[0] : nil
+        }
+        #expect(echoFaults.count >= 6)
+        #expect(Set(echoFaults) == Set(Self.plantedFaults.map(\.fault)))
+    }
+
+    /// Each echo fault, the cases that must catch it, and cases it must leave passing.
+    static let plantedFaults: [(fault: String, caught: [String], unaffected: [String])] = [
+        ("ws-echo-invalid-utf8", ["6.3.1", "6.3.2", "6.4.1", "6.8.1", "6.20.1"], ["6.2.3", "6.5.1", "6.22.1"]),
+        ("ws-echo-ignores-rsv", ["3.1", "3.2", "3.5", "3.6"], ["1.1.1", "2.1"]),
+        ("ws-echo-empty-pong", ["2.2", "2.3", "2.4", "2.6", "2.9", "2.10"], ["2.1", "2.5", "2.7"]),
+        ("ws-echo-fragmented-control", ["5.1", "5.2"], ["5.3", "5.6", "5.9"]),
+        ("ws-echo-fragments-out-of-order", ["5.9", "5.12", "5.16", "5.18"], ["5.1", "5.3", "5.6"]),
+        ("ws-echo-code-1005", ["7.3.1"], ["7.1.1", "7.3.3", "7.9.1"]),
+    ]
 
     /// python `websockets` (17.4) fails one case, 7.1.5: a close frame between a message's
     /// fragments, which RFC 6455 §5.4 allows and Autobahn answers with 1000, it answers with
@@ -55,7 +103,11 @@ import Testing
     /// before it echoes the message before the bad frame; which of those in a run depends on
     /// whether the frames arrive in one read, so a note may come in any case that allows it (the
     /// octet-wise 3.4, 4.1.5 and 4.2.5 too) or that Autobahn calls INFORMATIONAL (7.1.6, 7.13.x),
-    /// and in no other.
+    /// and in no other. In 6.4.x a text message is made invalid by its second part and the
+    /// connection should fail then, not when the message ends (fail fast); the compliance notes
+    /// name 6.4.3 and 6.4.4, but since 14.0 websockets' asyncio server decodes a text message
+    /// when the application reads it whole (asyncio/messages.py, `Assembler.get`), so all four
+    /// get their note here.
     /// The server runs once, given as a user gives one already running: `--var url=…`.
     @Test(.websockets) func pythonWebsocketsPassesWithNotesWhereAutobahnAllowsThem() async throws {
         let directory = try Self.directory()
@@ -71,8 +123,10 @@ import Testing
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: portFile) { try await Task.sleep(for: .milliseconds(50)) }
         let port = try #require(Int(try String(contentsOfFile: portFile, encoding: .utf8)))
         let run = try await Self.run(["--var", "url=ws://127.0.0.1:\(port)/"], in: directory)
+        #expect(run.count == Self.cases, "every case ran")
         #expect(run.failed == ["7.1.5"], "\(run.failed)")
-        let allowed: Set = ["3.2", "3.3", "3.4", "4.1.3", "4.1.4", "4.1.5", "4.2.3", "4.2.4", "4.2.5", "5.15", "7.1.6", "7.13.1", "7.13.2"]
+        #expect(["6.4.1", "6.4.2", "6.4.3", "6.4.4"].allSatisfy { run.nonStrict[$0] == 1 }, "\(run.nonStrict)")
+        let allowed: Set = ["6.4.1", "6.4.2", "6.4.3", "6.4.4", "3.2", "3.3", "3.4", "4.1.3", "4.1.4", "4.1.5", "4.2.3", "4.2.4", "4.2.5", "5.15", "7.1.6", "7.13.1", "7.13.2"]
         #expect(Set(run.nonStrict.keys).isSubset(of: allowed), "\(run.nonStrict)")
         #expect(run.nonStrict.values.allSatisfy { $0 == 1 }, "one note a case \(run.nonStrict)")
     }
