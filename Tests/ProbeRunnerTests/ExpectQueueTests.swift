@@ -260,4 +260,40 @@ import Testing
         let verdict = expect(.line(.exact(BytePattern(Array("early".utf8)))), within: .seconds(1), on: queue, loop)
         #expect(matched(verdict.outcome))
     }
+
+    /// Ends the queue's stream on the first write, as a write that fails at once closes the
+    /// channel (the peer's RST already in) and the handler's channelInactive ends the stream.
+    private final class EndOnWrite: ChannelOutboundHandler, @unchecked Sendable {
+        typealias OutboundIn = ByteBuffer
+        let queue: ExpectQueue
+        init(_ queue: ExpectQueue) { self.queue = queue }
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            queue.finish(.reset)
+            promise?.fail(ChannelError.ioOnClosedChannel)
+        }
+    }
+
+    /// An expect that writes while it reads (a WebSocket close answered) and whose write ends
+    /// the stream at once, as aiohttp's reset did in Autobahn's 5.10, is decided once, and the
+    /// end is kept for the next expect; the queue never touches its bytes twice at once (which
+    /// trapped: "Simultaneous accesses").
+    @Test(arguments: [false, true]) func aWriteThatEndsTheStreamFromInsideAnExpectIsTakenAfterIt(alreadyThere: Bool) throws {
+        let loop = EmbeddedEventLoop()
+        let queue = ExpectQueue()
+        let channel = EmbeddedChannel(handler: EndOnWrite(queue), loop: loop)
+        let session = WebSocketSession(role: .client, channel: channel, maxMessage: 1024)
+        let close = ByteBuffer(bytes: [0x88, 0x02, 0x03, 0xEA])
+        if alreadyThere { queue.receive(close) }
+        let verdict = Verdict()
+        queue.expect(ExpectationMatcher(.webSocket(.close(codes: [1002], orNone: false, reason: nil), session), framing: lines),
+                     timeout: .seconds(1), on: loop) { outcome in
+            #expect(verdict.outcome == nil, "decided twice")
+            verdict.outcome = outcome
+        }
+        if !alreadyThere { queue.receive(close) }
+        #expect(matched(verdict.outcome), "\(String(describing: verdict.outcome))")
+        #expect(queue.end == .reset)
+        let next = expect(.line(.any), within: .seconds(1), on: queue, loop)
+        #expect(next.outcome != nil && !matched(next.outcome), "the end decides the next expect at once")
+    }
 }

@@ -38,6 +38,10 @@ class ExpectQueue: @unchecked Sendable {
     /// the search thread: made at the first expect, as every expect takes it.
     private var wakeUp: (@Sendable () -> Void)?
     private var buffer = ByteBuffer()
+    /// Set while a matcher or the rules work on `buffer` (see `withBuffer`).
+    private var inBuffer = false
+    /// A decide asked for while `inBuffer`, to be made once the buffer is free.
+    private var decideAgain = false
     private var pending: Pending?
     private(set) var end: InboundEnd?
     /// Set once the peer has closed (FIN, RST, or an error): read from any thread.
@@ -49,7 +53,7 @@ class ExpectQueue: @unchecked Sendable {
     /// from what is already unread, before any expect sees it.
     var rules: ReadRules? {
         didSet {
-            rules?.take(from: &buffer)
+            withBuffer { rules?.take(from: &$0) }
             decide()
         }
     }
@@ -68,7 +72,7 @@ class ExpectQueue: @unchecked Sendable {
         bytes.withUnsafeReadableBytes { recent.append($0) }
         var bytes = bytes
         buffer.writeBuffer(&bytes)
-        rules?.take(from: &buffer)
+        withBuffer { rules?.take(from: &$0) }
         if let limit, buffer.readableBytes > limit, pending == nil {
             let excess = buffer.readableBytes - limit
             buffer.moveReaderIndex(forwardBy: excess)
@@ -133,7 +137,8 @@ class ExpectQueue: @unchecked Sendable {
             let wake: @Sendable () -> Void = { [weak self] in loop.execute { self?.decide() } }
             (wakeUp, matcher.wake) = (wake, wake)
         }
-        if let outcome = matcher.evaluate(&buffer, end: end) {
+        decideAgain = false
+        if let outcome = withBuffer({ matcher.evaluate(&$0, end: end) }) {
             compact()
             readLimitChanged()
             return decided(outcome)
@@ -142,6 +147,7 @@ class ExpectQueue: @unchecked Sendable {
         pending = Pending(matcher: matcher, deadline: deadline, decided: decided)
         if timer.map({ $0.deadline > deadline }) ?? true { setTimer(for: deadline, on: loop) }
         readLimitChanged()
+        if decideAgain { decide() }
     }
 
     /// Cancels the timer when no expect waits: the connection is going away.
@@ -152,11 +158,26 @@ class ExpectQueue: @unchecked Sendable {
     }
 
     private func decide() {
-        guard let current = pending, let outcome = current.matcher.evaluate(&buffer, end: end) else { return }
+        guard !inBuffer else { return decideAgain = true }
+        decideAgain = false
+        guard let current = pending, let outcome = withBuffer({ current.matcher.evaluate(&$0, end: end) }) else {
+            if decideAgain { decide() }
+            return
+        }
         pending = nil
         compact()
         current.decided(outcome)
         readLimitChanged()
+    }
+
+    /// Lets a matcher or the rules work on the unconsumed bytes. They may write (a WebSocket
+    /// close answered, a pong, a rule's answer), and a write that fails at once closes the
+    /// channel, whose handler then asks for a decide from inside this call: that decide waits
+    /// until the buffer is free again, rather than touch it twice at once.
+    private func withBuffer<Result>(_ body: (inout ByteBuffer) -> Result) -> Result {
+        inBuffer = true
+        defer { inBuffer = false }
+        return body(&buffer)
     }
 
     private func compact() {
