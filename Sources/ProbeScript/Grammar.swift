@@ -15,7 +15,7 @@ public enum Grammar {
         Entry(keyword: "tags", synopsis: ["tags WORD..."], actsOnConnection: false, parse: { try $0.parseTags() }),
         Entry(keyword: "set", synopsis: ["set timeout DURATION", "set deadline DURATION",
                                          "set terminator crlf|lf|cr|nul|\"STRING\"", "set max-line SIZE",
-                                         "set capture on|off|headers", "set unread note|fail|ignore",
+                                         "set capture on|off|headers", "set unread note|fail|ignore", "set cut-off fail|skip",
                                          "set framing lines|length 1|2|3|4|8 [big|little] [after N] [adjust ±K]|varint [after N]", "set max-message SIZE", "set websocket auto-pong on|off"], actsOnConnection: false, parse: { .set(try $0.parseSetting()) }),
         Entry(keyword: "var", synopsis: ["var NAME = \"VALUE\"|WORD|free-port"], actsOnConnection: false, parse: { try $0.parseVariable() }),
         Entry(keyword: "include", synopsis: ["include \"FILE\""], actsOnConnection: false, parse: { try $0.parseInclude() }),

@@ -2,7 +2,7 @@
 /// `send`, `expect`, and the others. Their raw values are the spellings.
 extension Grammar {
     enum SettingWord: String, Keyword {
-        case timeout, deadline, terminator, maxLine = "max-line", capture, unread, framing, maxMessage = "max-message", websocket
+        case timeout, deadline, terminator, maxLine = "max-line", capture, unread, cutOff = "cut-off", framing, maxMessage = "max-message", websocket
     }
 
     /// What follows `set framing`, and the options of a length field.

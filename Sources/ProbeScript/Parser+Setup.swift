@@ -7,6 +7,7 @@ extension Parser {
         case .maxLine: return .maxLine(try size("a maximum line length"))
         case .capture: return .capture(CaptureMode(rawValue: try keyword(CaptureMode.names, after: "set capture"))!)
         case .unread: return .unread(UnreadPolicy(rawValue: try keyword(UnreadPolicy.names, after: "set unread"))!)
+        case .cutOff: return .cutOff(CutOffPolicy(rawValue: try keyword(CutOffPolicy.names, after: "set cut-off"))!)
         case .websocket:
             try keyword(["auto-pong"], after: "set websocket")
             return .webSocketAutoPong(try keyword(["on", "off"], after: "set websocket auto-pong") == "on")

@@ -57,6 +57,8 @@ public enum Setting: Sendable, Hashable {
     case maxLine(Argument<Int>)
     case capture(CaptureMode)
     case unread(UnreadPolicy)
+    /// `set cut-off fail|skip`: what the sends after one the peer's close cut off do.
+    case cutOff(CutOffPolicy)
     /// `set framing lines | length W … | varint …`: how `send message` and `expect message` frame.
     case framing(FramingSetting)
     /// `set max-message SIZE`: the longest message (or length header) accepted.

@@ -43,6 +43,28 @@ import Testing
                 "\(result.log.map(\.message))")
     }
 
+    /// `set cut-off skip`: the sends after the cut-off one are skipped, each saying so in the
+    /// log, and the expects go on judging what came; `set cut-off fail` brings the failure back.
+    @Test func setCutOffSkipSkipsTheSendsAfterACutOffOne() async throws {
+        let drip = "send \"\(String(repeating: "x", count: 3000))\" in chunks of 100 every 5ms"
+        let result = try await ScenarioHarness.run("""
+            set timeout 3s
+            set cut-off skip
+            \(Self.spawn)
+            connect 127.0.0.1:{port}
+            \(drip)
+            send line "more"
+            send line "and more"
+            expect line "ERR line too long"
+            expect close
+            set cut-off fail
+            send line "too late"
+            """)
+        result.expectFailure(line: 11, containing: "connection #1 is closed: the peer closed it during the send at test.scn:5 (after ")
+        let skipped = result.log.filter { $0.message.contains("not sent: the peer closed the connection during the send at test.scn:5") }
+        #expect(skipped.count == 2, "\(result.log.map(\.message))")
+    }
+
     /// haproxy's `timeout http-request 2s` ends a slowloris drip with 408 and a close: ten
     /// copies drip a header a byte every 100 ms `until closed within 3s`, and all ten pass.
     @Test(.haproxy) func haproxyEndsASlowlorisDripAtItsTimeout() async throws {

@@ -1,12 +1,12 @@
 import Foundation
-import Glibc
 import TestSupport
 import Testing
 
 /// The WebSocket server suite (Scenarios/websocket-server, Autobahn|Testsuite's categories 1 to
-/// 7 and 10 case by case) against linechat's echo server and python `websockets`' echo server,
-/// each case's verdict compared with what that server is known to do; and against the echo
-/// server's planted faults, each caught by the case that names its rule.
+/// 7 and 10 case by case) against linechat's echo server, and against the echo server's planted
+/// faults, each caught by the case that names its rule. The suite against python's WebSocket
+/// libraries, case by case against what each is known to do, is a step of .ci/run of its own:
+/// Tests/Fixtures/websocket-echo/compare-libraries.
 @Suite(.serialized) struct WebSocketServerSuiteTests {
     static let suite = ConformanceSuiteTests.scenarios + "/websocket-server"
 
@@ -94,40 +94,4 @@ import Testing
         ("ws-echo-fragments-out-of-order", ["5.9", "5.12", "5.16", "5.18"], ["5.1", "5.3", "5.6"]),
         ("ws-echo-code-1005", ["7.3.1"], ["7.1.1", "7.3.3", "7.9.1"]),
     ]
-
-    /// python `websockets` (17.4) fails one case, 7.1.5: a close frame between a message's
-    /// fragments, which RFC 6455 §5.4 allows and Autobahn answers with 1000, it answers with
-    /// 1002 "incomplete fragmented message" (its protocol.py raises on a close while a fragmented
-    /// message is open: it reads the RFC otherwise). Its repository's compliance notes say it
-    /// gets a NON-STRICT in 3.2, 3.3, 4.1.3, 4.1.4, 4.2.3, 4.2.4 and 5.15, failing the connection
-    /// before it echoes the message before the bad frame; which of those in a run depends on
-    /// whether the frames arrive in one read, so a note may come in any case that allows it (the
-    /// octet-wise 3.4, 4.1.5 and 4.2.5 too) or that Autobahn calls INFORMATIONAL (7.1.6, 7.13.x),
-    /// and in no other. In 6.4.x a text message is made invalid by its second part and the
-    /// connection should fail then, not when the message ends (fail fast); the compliance notes
-    /// name 6.4.3 and 6.4.4, but since 14.0 websockets' asyncio server decodes a text message
-    /// when the application reads it whole (asyncio/messages.py, `Assembler.get`), so all four
-    /// get their note here.
-    /// The server runs once, given as a user gives one already running: `--var url=…`.
-    @Test(.websockets) func pythonWebsocketsPassesWithNotesWhereAutobahnAllowsThem() async throws {
-        let directory = try Self.directory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let portFile = directory.appendingPathComponent("port").path
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", ProbeProcess.fixtures.appendingPathComponent("websocket-echo/echo_server.py").path, "0", portFile]
-        try server.run()
-        // SIGKILL: the test process ignores SIGTERM, and python inherits that.
-        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
-        // It writes its port once it listens: wait for that, 10 s at most.
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: portFile) { try await Task.sleep(for: .milliseconds(50)) }
-        let port = try #require(Int(try String(contentsOfFile: portFile, encoding: .utf8)))
-        let run = try await Self.run(["--var", "url=ws://127.0.0.1:\(port)/"], in: directory)
-        #expect(run.count == Self.cases, "every case ran")
-        #expect(run.failed == ["7.1.5"], "\(run.failed)")
-        #expect(["6.4.1", "6.4.2", "6.4.3", "6.4.4"].allSatisfy { run.nonStrict[$0] == 1 }, "\(run.nonStrict)")
-        let allowed: Set = ["6.4.1", "6.4.2", "6.4.3", "6.4.4", "3.2", "3.3", "3.4", "4.1.3", "4.1.4", "4.1.5", "4.2.3", "4.2.4", "4.2.5", "5.15", "7.1.6", "7.13.1", "7.13.2"]
-        #expect(Set(run.nonStrict.keys).isSubset(of: allowed), "\(run.nonStrict)")
-        #expect(run.nonStrict.values.allSatisfy { $0 == 1 }, "one note a case \(run.nonStrict)")
-    }
 }

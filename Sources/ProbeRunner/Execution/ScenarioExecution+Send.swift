@@ -11,14 +11,19 @@ extension ScenarioExecution {
     /// send holds one write's bytes at a time and its timeout measures progress, not the whole.
     static let largestWrite = 1024 * 1024
 
-    /// Works out a send's bytes and writes; nothing is written yet.
-    func prepareSend(_ step: SendStep, _ statement: Statement) throws -> PreparedSend {
+    /// Works out a send's bytes and writes; nothing is written yet. Nil when the send is
+    /// skipped (`set cut-off skip` on a connection whose peer closed it during an earlier send).
+    func prepareSend(_ step: SendStep, _ statement: Statement) throws -> PreparedSend? {
         let connection = try target(statement)
         if connection.outputClosed {
             throw failure(statement, "\(connection.label) has shut down writing; nothing more can be sent", connection)
         }
         if let cut = connection.cutOffSend {
-            throw failure(statement, "\(connection.label) is closed: the peer closed it during the send at \(cut)", connection)
+            guard settings.cutOff == .skip else {
+                throw failure(statement, "\(connection.label) is closed: the peer closed it during the send at \(cut)", connection)
+            }
+            record(statement, "\(connection.label): not sent: the peer closed the connection during the send at \(cut) (set cut-off skip)")
+            return nil
         }
         let payload = try payload(step, statement)
         let prepared = PreparedSend(statement: statement, connection: connection, data: step.data, payload: payload,

@@ -38,7 +38,7 @@ extension ScenarioExecution {
             }
             open(try prepareConnect(step, statement), step, statement).tell(done)
         case .send(let step):
-            let prepared = try prepareSend(step, statement)
+            guard let prepared = try prepareSend(step, statement) else { return false }
             guard let bytes = prepared.singleWrite else { return task { try await self.send(prepared) } }
             write(ByteBuffer(bytes: bytes), after: 0, prepared) { problem in
                 if problem == nil { self.recordSend(prepared, head: bytes, writes: []) }

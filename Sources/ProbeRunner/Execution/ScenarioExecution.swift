@@ -195,6 +195,7 @@ final class ScenarioExecution {
         case .maxLine(let value): settings.maxLine = try resolve(value, "a size", Quantity.size)
         case .capture: break // read before the run starts: see WireSession.isNeeded
         case .unread(let policy): settings.unread = policy
+        case .cutOff(let policy): settings.cutOff = policy
         case .framing(.lines): settings.messageFraming = .lines
         case .framing(.length(let setting)):
             settings.messageFraming = .length(try header(setting, statement))

@@ -11,6 +11,7 @@ struct Settings {
     var terminator: Terminator = .crlf
     var maxLine = 64 * 1024
     var unread = UnreadPolicy.note
+    var cutOff = CutOffPolicy.fail
     /// What `send message` and `expect message` frame with.
     var messageFraming = MessageFraming.lines
     var maxMessage = 1 << 20
