@@ -2,20 +2,24 @@ import NIOCore
 import NIOWebSocket
 
 /// Echoes each whole message back with its own opcode and answers pings and closes, for
-/// `WebSocketEchoServer` (its `WebSocketFrameRules` have checked the frames); after a close
-/// frame sent it reads nothing more and closes TCP's output, reading on to the client's FIN
-/// (§7.1.1: the server closes TCP first). `quirks` plants the echo server's mistakes.
+/// `WebSocketEchoServer` and `WebSocketEchoClient` (their `WebSocketFrameRules` have checked
+/// the frames); after a close frame sent it reads nothing more and closes TCP's output, reading
+/// on to the peer's FIN (§7.1.1: the server closes TCP first). `quirks` plants the echo
+/// server's mistakes.
 final class WebSocketEchoHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
     private let quirks: WebSocketQuirks
+    /// A client's handler masks its frames (`WebSocketEchoClient`); a server's does not.
+    private let masking: Bool
     private var closeSent = false
     /// Set by the `ignoresFragmentedControl` quirk: the connection neither answers nor closes.
     private var hung = false
 
-    init(quirks: WebSocketQuirks = []) {
+    init(quirks: WebSocketQuirks = [], masking: Bool = false) {
         self.quirks = quirks
+        self.masking = masking
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -53,7 +57,7 @@ final class WebSocketEchoHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     private func write(_ context: ChannelHandlerContext, _ opcode: WebSocketOpcode, _ payload: [UInt8]) {
-        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: context.channel.allocator.buffer(bytes: payload))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, maskKey: masking ? .random() : nil, data: context.channel.allocator.buffer(bytes: payload))), promise: nil)
     }
 
     private func close(_ context: ChannelHandlerContext, code: UInt16) {

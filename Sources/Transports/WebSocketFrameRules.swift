@@ -4,8 +4,9 @@ import NIOWebSocket
 /// Fails a connection on a frame NIOWebSocket's decoder lets through but RFC 6455 forbids when
 /// no extension was agreed: a reserved bit set (§5.2), a reserved opcode (3-7, 11-15), fragments
 /// out of order (§5.4), and text that is not UTF-8, refused at the first fragment that makes it
-/// so (§8.1, "fail fast"). It sits before the frame aggregator, which keeps the bits of the
-/// first fragment only. `quirks` turns checks off on purpose (see `WebSocketQuirks`).
+/// so (§8.1, "fail fast"); and a frame masked as it must not be from its sender (§5.1: a client
+/// masks its frames, a server does not). It sits before the frame aggregator, which keeps the
+/// bits of the first fragment only. `quirks` turns checks off on purpose (see `WebSocketQuirks`).
 final class WebSocketFrameRules: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = WebSocketFrame
@@ -19,11 +20,14 @@ final class WebSocketFrameRules: ChannelInboundHandler, @unchecked Sendable {
     static let knownOpcodes: [WebSocketOpcode] = [.continuation, .text, .binary, .connectionClose, .ping, .pong]
 
     private let quirks: WebSocketQuirks
+    /// The frames come from a server (to a client): unmasked; else masked.
+    private let fromServer: Bool
     /// The fragmented message under way, if any; its text so far when it is text.
     private var message: (opcode: WebSocketOpcode, text: UTF8Stream?)?
 
-    init(quirks: WebSocketQuirks = []) {
+    init(quirks: WebSocketQuirks = [], fromServer: Bool = false) {
         self.quirks = quirks
+        self.fromServer = fromServer
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -37,6 +41,9 @@ final class WebSocketFrameRules: ChannelInboundHandler, @unchecked Sendable {
     }
 
     private func check(_ frame: inout WebSocketFrame) throws {
+        if (frame.maskKey == nil) != fromServer {
+            throw Breach(description: fromServer ? "a frame from the server is masked" : "a frame from the client is not masked")
+        }
         if (frame.rsv1 || frame.rsv2 || frame.rsv3) && !quirks.contains(.ignoresReservedBits) {
             throw Breach(description: "a reserved bit is set")
         }

@@ -61,7 +61,7 @@ import Testing
             send line "too late"
             """)
         result.expectFailure(line: 11, containing: "connection #1 is closed: the peer closed it during the send at test.scn:5 (after ")
-        let skipped = result.log.filter { $0.message.contains("not sent: the peer closed the connection during the send at test.scn:5") }
+        let skipped = result.log.filter { $0.message.contains("not sent: connection #1 is closed: the peer closed it during the send at test.scn:5") }
         #expect(skipped.count == 2, "\(result.log.map(\.message))")
     }
 

@@ -26,6 +26,9 @@ import Testing
         connect rsv ws://127.0.0.1:{port}/
         rsv: send frame text "Hello, world!" rsv1 on
         rsv: expect close 1002
+        connect unmasked ws://127.0.0.1:{port}/
+        unmasked: send frame text "x" mask off
+        unmasked: expect close 1002
         connect opcode ws://127.0.0.1:{port}/
         opcode: send frame 3 ""
         opcode: expect close 1002
@@ -115,6 +118,59 @@ import Testing
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.stdout.contains("non-strict: line 10 b: expect close 1000 or 1001: expected a close frame with code 1000 or 1001, got close 3000"), "\(output.stdout)")
         #expect(output.stdout.contains("connection 'c': got no close frame"), "\(output.stdout)")
+    }
+
+    /// `linechat echo-client URL`, the client suite's default subject: it upgrades, echoes text
+    /// and binary (masked: the probe as a server refuses an unmasked frame), answers pings and the
+    /// close, and fails the connection on a masked frame from the server.
+    @Test func theEchoClientAnswersByTheRules() async throws {
+        let output = try await run("""
+            var port = free-port
+            set timeout 2s
+            listen l 127.0.0.1:{port}
+            spawn a "linechat echo-client ws://127.0.0.1:{port}/chat"
+            accept a on l websocket
+            a: send text "fragment1fragment2" in frames of 9
+            a: expect text "fragment1fragment2"
+            a: send binary hex"fe 00"
+            a: expect binary hex"fe 00"
+            a: send ping "p"
+            a: expect pong "p"
+            a: send close 1000
+            a: expect close 1000
+            a: expect eof
+            expect exit a code 0 within 2s
+            spawn b "linechat echo-client ws://127.0.0.1:{port}/"
+            accept b on l websocket
+            b: send frame text "x" mask on
+            b: expect close 1002
+            """)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("WebSocket upgrade answered: GET /chat HTTP/1.1"), "\(output.stdout)")
+    }
+
+    /// Once the close handshake is done nothing more is sent: a send fails saying so, or with
+    /// `set cut-off skip` is skipped, saying so in the log.
+    @Test func aSendAfterTheCloseHandshakeFailsOrIsSkipped() async throws {
+        let scenario = """
+            var port = free-port
+            spawn server "linechat serve --websocket --echo --port {port}" ready on 127.0.0.1:{port} within 10s
+            connect ws://127.0.0.1:{port}/
+            send close 1000
+            expect close 1000
+            send text "late"
+            """
+        let failed = try await run(scenario)
+        #expect(failed.status == 1 && failed.stdout.contains("connection #1 is closed: its WebSocket close handshake is done"), "\(failed.stdout)")
+        let skipped = try await run("set cut-off skip\n" + scenario)
+        #expect(skipped.status == 0 && skipped.stdout.contains("not sent: connection #1 is closed: its WebSocket close handshake is done (set cut-off skip)"),
+                "\(skipped.stdout)")
+    }
+
+    @Test func theEchoClientTakesWebSocketURLsOnly() async throws {
+        let linechat = ProbeProcess.binary.deletingLastPathComponent().appendingPathComponent("linechat")
+        let output = try await ProbeProcess.run(["echo-client", "http://127.0.0.1:1/"], executable: linechat)
+        #expect(output.status == 1 && output.stderr.contains("expected a ws:// URL, got 'http://127.0.0.1:1/'"), "\(output.stderr)")
     }
 
     @Test func aURLWhoseAddressIsNotHostPortFailsTheConnect() async throws {

@@ -18,11 +18,11 @@ extension ScenarioExecution {
         if connection.outputClosed {
             throw failure(statement, "\(connection.label) has shut down writing; nothing more can be sent", connection)
         }
-        if let cut = connection.cutOffSend {
-            guard settings.cutOff == .skip else {
-                throw failure(statement, "\(connection.label) is closed: the peer closed it during the send at \(cut)", connection)
-            }
-            record(statement, "\(connection.label): not sent: the peer closed the connection during the send at \(cut) (set cut-off skip)")
+        let closed = connection.cutOffSend.map { "the peer closed it during the send at \($0)" }
+            ?? (connection.webSocket?.handshakeClosed == true ? "its WebSocket close handshake is done" : nil)
+        if let closed {
+            guard settings.cutOff == .skip else { throw failure(statement, "\(connection.label) is closed: \(closed)", connection) }
+            record(statement, "\(connection.label): not sent: \(connection.label) is closed: \(closed) (set cut-off skip)")
             return nil
         }
         let payload = try payload(step, statement)

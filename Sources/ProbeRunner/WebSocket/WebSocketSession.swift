@@ -25,6 +25,8 @@ final class WebSocketSession: @unchecked Sendable {
     var autoPong = true
     /// The probe has sent its close frame.
     var closeSent = false
+    /// The close handshake is done: nothing more may be sent.
+    private(set) var handshakeClosed = false
 
     init(role: Role, channel: Channel, maxMessage: Int) {
         self.role = role
@@ -164,6 +166,7 @@ final class WebSocketSession: @unchecked Sendable {
     /// went first. The close handshake is then done, and as a server the probe closes TCP first
     /// (RFC 6455 §7.1.1: FIN, over TLS close_notify and FIN), reading on to the client's FIN.
     func closeHandshakeDone(peerCode code: Int?) {
+        handshakeClosed = true
         if !closeSent {
             closeSent = true
             sendNow(.connectionClose, code.map { [UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF)] } ?? [])
