@@ -38,36 +38,41 @@ enum ReportWriter {
 
     static func write(_ report: RunReport, to targets: [Target]) throws {
         for target in targets {
-            if let descriptor = ownDescriptor(target.path) {
-                fflush(stdout) // what was printed comes first
-                try writeAll(target.format.render(report), to: descriptor, path: target.path)
-                continue
-            }
-            var status = stat()
-            if stat(target.path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-                let descriptor = open(target.path, O_WRONLY | O_CLOEXEC)
-                guard descriptor >= 0 else { throw WriteError(path: target.path, code: errno) }
-                defer { close(descriptor) }
-                try writeAll(target.format.render(report), to: descriptor, path: target.path)
-                continue
-            }
-            let temporary = target.path + ".tmp-\(getpid())"
-            try makeFolders(of: target.path)
-            // Reports quote what the peers sent, as captures do: only their owner reads them.
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw WriteError(path: target.path, code: errno) }
-            do {
-                defer { close(descriptor) }
-                try writeAll(target.format.render(report), to: descriptor, path: target.path)
-            } catch {
-                unlink(temporary)
-                throw error
-            }
-            guard chmod(temporary, 0o600) == 0, rename(temporary, target.path) == 0 else {
-                let code = errno
-                try? FileManager.default.removeItem(atPath: temporary)
-                throw RenameError(path: target.path, code: code)
-            }
+            try write(target.format.render(report), to: target.path)
+        }
+    }
+
+    /// Writes `text` as a report at `path`: in place, or on the descriptor it names.
+    static func write(_ text: String, to path: String) throws {
+        if let descriptor = ownDescriptor(path) {
+            fflush(stdout) // what was printed comes first
+            try writeAll(text, to: descriptor, path: path)
+            return
+        }
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw WriteError(path: path, code: errno) }
+            defer { close(descriptor) }
+            try writeAll(text, to: descriptor, path: path)
+            return
+        }
+        let temporary = path + ".tmp-\(getpid())"
+        try makeFolders(of: path)
+        // Reports quote what the peers sent, as captures do: only their owner reads them.
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw WriteError(path: path, code: errno) }
+        do {
+            defer { close(descriptor) }
+            try writeAll(text, to: descriptor, path: path)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard chmod(temporary, 0o600) == 0, rename(temporary, path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw RenameError(path: path, code: code)
         }
     }
 

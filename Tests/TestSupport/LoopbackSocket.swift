@@ -32,6 +32,16 @@ public enum LoopbackSocket {
         return fd
     }
 
+    /// Whether something listens on 127.0.0.1:`port` (a connect there succeeds; it is closed at once).
+    public static func listens(on port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = socketAddress("127.0.0.1", port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
     /// `count` non-blocking connects to `host`:`port`, left to complete or not: enough of them
     /// fill the accept queue of a listener that never accepts, which then drops later SYNs.
     public static func startConnects(to host: String = "127.0.0.1", port: Int, count: Int) -> [Int32] {

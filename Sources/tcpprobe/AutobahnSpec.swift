@@ -1,0 +1,49 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Autobahn|Testsuite's spec file for `wstest -m fuzzingclient`, as its users keep it: the
+/// servers to test (an agent name and a URL each), the cases to run and those to leave out,
+/// as globs on case numbers ("*", "6.*", "12.*.1"), and the folder for the reports.
+struct AutobahnSpec: Decodable {
+    struct Server: Decodable {
+        var agent: String
+        var url: String
+    }
+
+    var outdir: String?
+    var servers: [Server]
+    var cases: [String]?
+    var excludeCases: [String]?
+    var excludeAgentCases: [String: [String]]?
+
+    enum CodingKeys: String, CodingKey {
+        case outdir, servers, cases
+        case excludeCases = "exclude-cases"
+        case excludeAgentCases = "exclude-agent-cases"
+    }
+
+    /// Reads the spec at `path`, saying what is wrong with it.
+    static func load(_ path: String) throws -> AutobahnSpec {
+        guard let data = FileManager.default.contents(atPath: path) else { throw AutobahnError("cannot read the spec \(path)") }
+        do {
+            return try JSONDecoder().decode(AutobahnSpec.self, from: data)
+        } catch {
+            throw AutobahnError("\(path) is not a fuzzingclient spec: \(error)")
+        }
+    }
+
+    /// Whether the spec runs `caseID` against `agent`: a glob of `cases` takes it (all, when
+    /// there are none) and none of `exclude-cases` or the agent's own exclusions does.
+    func selects(_ caseID: String, for agent: String) -> Bool {
+        Self.matches(caseID, cases ?? ["*"])
+            && !Self.matches(caseID, excludeCases ?? [])
+            && !Self.matches(caseID, excludeAgentCases?[agent] ?? [])
+    }
+
+    /// Autobahn matches with Python's fnmatch: `*` any run of characters, `?` any one.
+    static func matches(_ caseID: String, _ globs: [String]) -> Bool {
+        globs.contains { fnmatch($0, caseID, 0) == 0 }
+    }
+}
