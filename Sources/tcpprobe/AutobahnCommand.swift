@@ -6,8 +6,8 @@ import FoundationEssentials
 struct AutobahnCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "autobahn",
-        abstract: "Autobahn|Testsuite's fuzzingclient, on tcpprobe's WebSocket suites and with its spec files and reports.",
-        subcommands: [AutobahnFuzzingClientCommand.self]
+        abstract: "Autobahn|Testsuite's fuzzingclient and fuzzingserver, on tcpprobe's WebSocket suites, with its spec files and reports.",
+        subcommands: [AutobahnFuzzingClientCommand.self, AutobahnFuzzingServerCommand.self]
     )
 
     /// The suite `name` (websocket-server, websocket-client): `Scenarios/NAME` here, else the

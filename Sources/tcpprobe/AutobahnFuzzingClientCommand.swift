@@ -46,7 +46,11 @@ struct AutobahnFuzzingClientCommand: AsyncParsableCommand {
         }
         let outdir = spec.outdir ?? "./reports/servers"
         var runs: [(agent: String, cases: [AutobahnCase])] = []
-        for server in spec.servers {
+        guard let servers = spec.servers, !servers.isEmpty else {
+            Terminal.printError("error: \(self.spec) names no servers")
+            throw ExitCode.invalidInput
+        }
+        for server in servers {
             let catalog = try ScenarioCatalog.load([folder], variables: ["url": server.url])
             if let error = catalog.diagnostics.first(where: { $0.severity == .error }) {
                 Terminal.printError("error: the suite does not load: \(error.message)")

@@ -3,9 +3,10 @@ import FoundationEssentials
 import Glibc
 #endif
 
-/// Autobahn|Testsuite's spec file for `wstest -m fuzzingclient`, as its users keep it: the
-/// servers to test (an agent name and a URL each), the cases to run and those to leave out,
-/// as globs on case numbers ("*", "6.*", "12.*.1"), and the folder for the reports.
+/// Autobahn|Testsuite's spec files, as its users keep them: for `wstest -m fuzzingclient` the
+/// servers to test (an agent name and a URL each), for `-m fuzzingserver` the URL to listen
+/// on; for both the cases to run and those to leave out, as globs on case numbers ("*", "6.*",
+/// "12.*.1"), and the folder for the reports.
 struct AutobahnSpec: Decodable {
     struct Server: Decodable {
         var agent: String
@@ -13,13 +14,14 @@ struct AutobahnSpec: Decodable {
     }
 
     var outdir: String?
-    var servers: [Server]
+    var servers: [Server]?
+    var url: String?
     var cases: [String]?
     var excludeCases: [String]?
     var excludeAgentCases: [String: [String]]?
 
     enum CodingKeys: String, CodingKey {
-        case outdir, servers, cases
+        case outdir, servers, url, cases
         case excludeCases = "exclude-cases"
         case excludeAgentCases = "exclude-agent-cases"
     }
@@ -30,7 +32,7 @@ struct AutobahnSpec: Decodable {
         do {
             return try JSONDecoder().decode(AutobahnSpec.self, from: data)
         } catch {
-            throw AutobahnError("\(path) is not a fuzzingclient spec: \(error)")
+            throw AutobahnError("\(path) is not an Autobahn spec: \(error)")
         }
     }
 

@@ -3,8 +3,10 @@ import Glibc
 import TestSupport
 import Testing
 
-/// `tcpprobe autobahn fuzzingclient`: Autobahn|Testsuite's spec file in, its reports' layout
-/// out, on two servers: linechat's echo server, and the same with a planted fault.
+/// `tcpprobe autobahn fuzzingclient` and `fuzzingserver`: Autobahn|Testsuite's spec files in,
+/// its reports' layout out; the client on two servers (linechat's echo server, and the same
+/// with a planted fault), the server driven by a client driver written as python `websockets`
+/// writes its own.
 @Suite struct AutobahnCommandTests {
     static let linechat = ProbeProcess.binary.deletingLastPathComponent().appendingPathComponent("linechat")
     static let suite = ConformanceSuiteTests.scenarios + "/websocket-server"
@@ -76,6 +78,46 @@ import Testing
         let output = try await ProbeProcess.run(["autobahn", "fuzzingclient", "--suite", Self.suite], with: ["fuzzingclient.json": none])
         #expect(output.status == 1 && output.stderr.contains("the spec selects none of the suite's cases for a"), "\(output.stderr)")
         let broken = try await ProbeProcess.run(["autobahn", "fuzzingclient", "--suite", Self.suite], with: ["fuzzingclient.json": "{\"servers\": 3}"])
-        #expect(broken.status == 2 && broken.stderr.contains("fuzzingclient.json is not a fuzzingclient spec"), "\(broken.stderr)")
+        #expect(broken.status == 2 && broken.stderr.contains("fuzzingclient.json is not an Autobahn spec"), "\(broken.stderr)")
+    }
+
+    /// The client driver (getCaseCount, runCase for each, updateReports) runs unchanged against
+    /// `tcpprobe autobahn fuzzingserver`, and leaves reports/clients/index.json with a verdict
+    /// for each case the spec selects: python websockets' client fails 7.1.5, as its server does.
+    @Test(.websockets) func aClientDriverRunsAgainstFuzzingserverUnchanged() async throws {
+        let spec = """
+            {"url": "ws://127.0.0.1:9001", "outdir": "./out/clients", "cases": ["1.1.*", "2.*", "7.1.5"], "exclude-cases": ["2.11"]}
+            """
+        try await ProbeProcess.inDirectory(holding: ["fuzzingserver.json": spec]) { directory in
+            let (fd, port) = try LoopbackSocket.bound(listening: false)
+            close(fd)
+            let server = Process()
+            server.executableURL = ProbeProcess.binary
+            server.arguments = ["autobahn", "fuzzingserver", "--spec", "fuzzingserver.json", "--port", String(port), "--suite",
+                                ConformanceSuiteTests.scenarios + "/websocket-client"]
+            server.currentDirectoryURL = directory
+            server.standardOutput = FileHandle.nullDevice
+            try server.run()
+            defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+            for _ in 0..<200 where !LoopbackSocket.listens(on: port) { try await Task.sleep(for: .milliseconds(50)) }
+            let driver = ProbeProcess.fixtures.appendingPathComponent("websocket-echo/autobahn_client_driver.py").path
+            let output = try await ProbeProcess.run(["python3", driver, "ws://127.0.0.1:\(port)", "websockets"], in: directory,
+                                                    executable: URL(fileURLWithPath: "/usr/bin/env"))
+            #expect(output.status == 0 && output.stdout.contains("running 19 cases"), "\(output.stdout)\(output.stderr)")
+            let index = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("out/clients/index.json")))
+                as? [String: [String: [String: Any]]]
+            let cases = try #require(index?["websockets"])
+            #expect(cases.count == 19, "\(cases.keys.sorted())")
+            #expect(cases["7.1.5"]?["behavior"] as? String == "FAILED")
+            #expect(cases.filter { $0.key != "7.1.5" }.allSatisfy { $0.value["behavior"] as? String == "OK" }, "\(cases)")
+            // A URL it does not know is answered 404.
+            let socket = try LoopbackSocket.connected(to: port)
+            defer { close(socket) }
+            let request = Array("GET /nope HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+            #expect(write(socket, request, request.count) == request.count)
+            var answer = [UInt8](repeating: 0, count: 64)
+            let count = read(socket, &answer, answer.count)
+            #expect(String(decoding: answer.prefix(max(count, 0)), as: UTF8.self).hasPrefix("HTTP/1.1 404 Not Found"))
+        }
     }
 }
