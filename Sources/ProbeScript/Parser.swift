@@ -105,15 +105,12 @@ public struct Parser {
             throw failure("'* N' repeats a string N times: N is a number written out, 1 or more", at: star)
         }
         // A variable or a `??` counts as one byte here: the bound is on what the parser makes.
-        let unit = template.parts.reduce(0) { total, part in if case .bytes(let bytes) = part { total + bytes.count } else { total + 1 } }
+        let unit = template.literalCount ?? template.parts.reduce(0) { total, part in if case .bytes(let bytes) = part { total + bytes.count } else { total + 1 } }
         guard unit * times <= Self.largestRepetition else {
             throw failure("'* \(times)' makes \(unit * times) bytes; a repeated string makes at most 16MiB", at: star)
         }
         guard let bytes = template.literalBytes else { return Template(parts: Array(repeating: template.parts, count: times).flatMap { $0 }) }
-        var repeated: [UInt8] = []
-        repeated.reserveCapacity(bytes.count * times)
-        for _ in 0..<times { repeated += bytes }
-        return Template(literal: repeated)
+        return Template(parts: [.repeated(bytes, times: times)])
     }
 
     /// The current hex string's `template`, refusing `??` where bytes are not `expected`.

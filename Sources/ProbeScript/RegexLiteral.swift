@@ -42,6 +42,7 @@ public struct RegexLiteral: Sendable, Hashable {
         for part in template.parts {
             switch part {
             case .bytes(let bytes): out += String(decoding: bytes, as: UTF8.self)
+            case .repeated(let bytes, let times): out += String(repeating: String(decoding: bytes, as: UTF8.self), count: times)
             case .variable(let name, _): out += RegexLiteral.escape(lookup(name) ?? "")
             case .anyByte: continue // only hex strings hold `??`, and a regex is text
             }

@@ -73,12 +73,12 @@ public struct SendChecker {
     /// The payload's length when the file alone says it.
     private func literalLength(_ data: SendStep.Data) -> Int? {
         switch data {
-        case .bytes(let template): return template.literalBytes?.count
-        case .line(let template): return template.literalBytes.map { $0.count + terminator.bytes.count }
+        case .bytes(let template): return template.literalCount
+        case .line(let template): return template.literalCount.map { $0 + terminator.bytes.count }
         case .message(let template, _):
             switch framing {
-            case .lines?: return template.literalBytes.map { $0.count + terminator.bytes.count }
-            case .length(let header)?: return template.literalBytes.map { $0.count + (header.encode($0.count)?.count ?? header.longest) }
+            case .lines?: return template.literalCount.map { $0 + terminator.bytes.count }
+            case .length(let header)?: return template.literalCount.map { $0 + (header.encode($0)?.count ?? header.longest) }
             case nil: return nil
             }
         case .file, .random, .webSocket: return nil

@@ -2,6 +2,9 @@
 public struct Template: Sendable, Hashable {
     public enum Part: Sendable, Hashable {
         case bytes([UInt8])
+        /// `"…" * N`: a literal run and how many times it repeats, kept this short until the
+        /// template is rendered (a suite of 16 MiB messages loads without holding them).
+        case repeated([UInt8], times: Int)
         case variable(String, SourceLocation)
         /// `??` in hex: any one byte, where bytes are expected (the parser refuses it elsewhere).
         case anyByte(SourceLocation)
@@ -26,11 +29,34 @@ public struct Template: Sendable, Hashable {
 
     public init(literal text: String) { self.init(literal: Array(text.utf8)) }
 
-    /// The bytes when the template has no interpolation.
+    /// The bytes when the template has no interpolation (a repetition written out).
     public var literalBytes: [UInt8]? {
         if parts.isEmpty { return [] }
         if parts.count == 1, case .bytes(let bytes) = parts[0] { return bytes }
-        return nil
+        guard let count = literalCount else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(count)
+        for part in parts {
+            switch part {
+            case .bytes(let bytes): out += bytes
+            case .repeated(let bytes, let times): Self.append(bytes, times: times, to: &out)
+            case .variable, .anyByte: return nil
+            }
+        }
+        return out
+    }
+
+    /// How many bytes the template makes when it has no interpolation, without making them.
+    public var literalCount: Int? {
+        var count = 0
+        for part in parts {
+            switch part {
+            case .bytes(let bytes): count += bytes.count
+            case .repeated(let bytes, let times): count += bytes.count * times
+            case .variable, .anyByte: return nil
+            }
+        }
+        return count
     }
 
     /// The variables the template refers to, with where each is used.
@@ -77,10 +103,17 @@ public struct Template: Sendable, Hashable {
     /// renders one every round trip); the offsets of `??` go to `anyByteAt` when it is kept.
     private func rendering(_ lookup: (String) -> String?, _ values: [String: [UInt8]], anyByteAt: inout Set<Int>?) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(parts.reduce(Self.roomForValues) { if case .bytes(let bytes) = $1 { $0 + bytes.count } else { $0 } })
+        out.reserveCapacity(parts.reduce(Self.roomForValues) { total, part in
+            switch part {
+            case .bytes(let bytes): total + bytes.count
+            case .repeated(let bytes, let times): total + bytes.count * times
+            case .variable, .anyByte: total
+            }
+        })
         for part in parts {
             switch part {
             case .bytes(let bytes): out += bytes
+            case .repeated(let bytes, let times): Self.append(bytes, times: times, to: &out)
             case .variable(let name, _):
                 if let value = values[name] { out += value } else { out.append(contentsOf: (lookup(name) ?? "").utf8) }
             case .anyByte:
@@ -89,6 +122,18 @@ public struct Template: Sendable, Hashable {
             }
         }
         return out
+    }
+
+    /// Appends `times` copies of `bytes` by doubling what is written, a few large copies
+    /// rather than millions of small ones (16 MiB of "*" is 24 copies).
+    static func append(_ bytes: [UInt8], times: Int, to out: inout [UInt8]) {
+        guard times > 0, !bytes.isEmpty else { return }
+        let start = out.count, total = bytes.count * times
+        out += bytes
+        while out.count - start < total {
+            let written = out.count - start
+            out.append(contentsOf: out[start..<(start + min(written, total - written))])
+        }
     }
 
     /// The bytes a rendering reserves beyond its literal text.

@@ -122,6 +122,12 @@ import Testing
         #expect(line.variables.map(\.name) == ["i", "i"])
         guard case .send(let long) = statements[3].kind, case .bytes(let stars) = long.data else { Issue.record("\(statements[3].kind)"); return }
         #expect(stars.literalBytes?.count == 65536)
+        #expect(stars.parts == [.repeated(Array("*".utf8), times: 65536)], "kept short until rendered: a suite of 16 MiB messages loads small")
+        #expect(stars.literalCount == 65536)
+        #expect(stars.render { _ in nil } == Array(repeating: UInt8(ascii: "*"), count: 65536))
+        let after = Template(parts: [.bytes(Array("pre".utf8)), .repeated(Array("abc".utf8), times: 5), .bytes(Array("!".utf8))])
+        #expect(after.render { _ in nil } == Array("preabcabcabcabcabc!".utf8), "copies doubled, then cut to the count, after what came before")
+        #expect(after.literalCount == 19)
         #expect(Fixtures.load("send \"x\" * 0").diagnostics.map(\.message) == ["'* N' repeats a string N times: N is a number written out, 1 or more"])
         #expect(Fixtures.load("send \"x\" * {n}", variables: ["n"]).diagnostics.map(\.message) == ["'* N' repeats a string N times: N is a number written out, 1 or more"])
         #expect(Fixtures.load("send \"xy\" * 9000000").diagnostics.map(\.message) == ["'* 9000000' makes 18000000 bytes; a repeated string makes at most 16MiB"])
