@@ -90,7 +90,9 @@ actor AutobahnFuzzingServer {
         return port
     }
 
+    /// Keeps a case's verdict for its agent, in place of an earlier run of the same case.
     private func keep(_ result: ScenarioResult, of id: String, for agent: String) {
+        results[agent, default: []].removeAll { $0.id == id }
         results[agent, default: []].append((id, result))
     }
 
