@@ -8,7 +8,6 @@ import Testing
 /// with a planted fault), the server driven by a client driver written as python `websockets`
 /// writes its own.
 @Suite struct AutobahnCommandTests {
-    static let linechat = ProbeProcess.binary.deletingLastPathComponent().appendingPathComponent("linechat")
     static let suite = ConformanceSuiteTests.scenarios + "/websocket-server"
 
     /// Starts linechat's echo server on a free port, and waits (10 s at most) until it listens.
@@ -16,7 +15,7 @@ import Testing
         let (fd, port) = try LoopbackSocket.bound(listening: false)
         close(fd)
         let process = Process()
-        process.executableURL = linechat
+        process.executableURL = ProbeProcess.linechat
         process.arguments = ["serve", "--websocket", "--echo", "--port", String(port)] + extra
         process.standardOutput = FileHandle.nullDevice
         try process.run()

@@ -22,12 +22,9 @@ import Testing
     /// (`linechat faults` says which). The echo server's faults are the WebSocket server suite's
     /// (WebSocketServerSuiteTests), which these suites skip.
     static func plantings() async -> [(fault: String, variable: String)] {
-        let linechat = ProbeProcess.binary.deletingLastPathComponent().appendingPathComponent("linechat")
-        guard let output = try? await ProbeProcess.run(["faults"], executable: linechat) else { return [] }
-        return output.stdout.split(separator: "\n").flatMap { row -> [(fault: String, variable: String)] in
-            let columns = row.split(separator: "\t").map(String.init)
-            guard columns.count >= 2, columns[1] != "serve --websocket --echo" else { return [] }
-            return columns[1].split(separator: ",").map { (columns[0], $0 == "connect" ? "client_fault" : $0 == "serve --websocket" ? "ws_fault" : "fault") }
+        guard let faults = try? await ProbeProcess.linechatFaults() else { return [] }
+        return faults.filter { $0.commands != "serve --websocket --echo" }.flatMap { fault, commands in
+            commands.split(separator: ",").map { (fault, $0 == "connect" ? "client_fault" : $0 == "serve --websocket" ? "ws_fault" : "fault") }
         }
     }
 

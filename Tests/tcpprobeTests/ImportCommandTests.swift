@@ -223,7 +223,7 @@ import Testing
         #expect(text.contains("listen l {host}:{port}\naccept c on l\nexpect line \"iam:Luke\"\nsend line \"Luke has joined\""), "\(text)")
         let written = directory.appendingPathComponent("imported.scn")
         try text.write(to: written, atomically: true, encoding: .utf8)
-        let linechat = ProbeProcess.binary.deletingLastPathComponent().appendingPathComponent("linechat").path
+        let linechat = ProbeProcess.linechat.path
         let wrapper = directory.appendingPathComponent("replay.scn")
         try """
             spawn client "sh -c 'sleep 0.3; printf \\"msg:hi\\\\n\\" | exec \(linechat) connect 127.0.0.1:{port} --name Luke'"

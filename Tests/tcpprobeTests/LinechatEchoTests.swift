@@ -168,8 +168,7 @@ import Testing
     }
 
     @Test func theEchoClientTakesWebSocketURLsOnly() async throws {
-        let linechat = ProbeProcess.binary.deletingLastPathComponent().appendingPathComponent("linechat")
-        let output = try await ProbeProcess.run(["echo-client", "http://127.0.0.1:1/"], executable: linechat)
+        let output = try await ProbeProcess.run(["echo-client", "http://127.0.0.1:1/"], executable: ProbeProcess.linechat)
         #expect(output.status == 1 && output.stderr.contains("expected a ws:// URL, got 'http://127.0.0.1:1/'"), "\(output.stderr)")
     }
 
@@ -180,17 +179,15 @@ import Testing
     }
 
     @Test func echoGoesWithWebSocketOnly() async throws {
-        let linechat = ProbeProcess.binary.deletingLastPathComponent().appendingPathComponent("linechat")
-        let output = try await ProbeProcess.run(["serve", "--echo", "--port", "0"], executable: linechat)
+        let output = try await ProbeProcess.run(["serve", "--echo", "--port", "0"], executable: ProbeProcess.linechat)
         #expect(output.status != 0 && output.stderr.contains("--echo goes with --websocket"), "\(output.stderr)")
     }
 
     /// The echo server plants its own faults only, and they need it.
     @Test func echoFaultsGoWithEchoOnly() async throws {
-        let linechat = ProbeProcess.binary.deletingLastPathComponent().appendingPathComponent("linechat")
-        let chatFault = try await ProbeProcess.run(["serve", "--websocket", "--echo", "--fault", "ws-masked-frames", "--port", "0"], executable: linechat)
+        let chatFault = try await ProbeProcess.run(["serve", "--websocket", "--echo", "--fault", "ws-masked-frames", "--port", "0"], executable: ProbeProcess.linechat)
         #expect(chatFault.status != 0 && chatFault.stderr.contains("fault ws-masked-frames is the chat's, not the echo server's"), "\(chatFault.stderr)")
-        let echoFault = try await ProbeProcess.run(["serve", "--websocket", "--fault", "ws-echo-empty-pong", "--port", "0"], executable: linechat)
+        let echoFault = try await ProbeProcess.run(["serve", "--websocket", "--fault", "ws-echo-empty-pong", "--port", "0"], executable: ProbeProcess.linechat)
         #expect(echoFault.status != 0 && echoFault.stderr.contains("fault ws-echo-empty-pong needs --echo"), "\(echoFault.stderr)")
     }
 }

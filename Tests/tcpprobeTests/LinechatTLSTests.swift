@@ -6,7 +6,6 @@ import Testing
 /// linechat over TLS, with a real peer: `openssl s_client` joins `linechat serve --tls`, and so
 /// does `linechat connect --tls --ca`.
 @Suite(.openssl) struct LinechatTLSTests {
-    static let linechat = ProbeProcess.binary.deletingLastPathComponent().appendingPathComponent("linechat")
 
     /// What `handle` gives until it holds `text` or `limit` passes (the reader gives up then).
     private func read(_ handle: FileHandle, until text: String, within limit: Duration = .seconds(5)) -> String {
@@ -30,7 +29,7 @@ import Testing
         let (certificate, key) = try TestCertificate.make(in: directory)
 
         let server = Process()
-        server.executableURL = Self.linechat
+        server.executableURL = ProbeProcess.linechat
         server.arguments = ["serve", "--port", "0", "--tls", certificate, key]
         let serverOut = Pipe()
         server.standardOutput = serverOut
@@ -47,12 +46,12 @@ import Testing
         #expect(openssl.stdout.contains("Luke has joined\r\nbye\r\n"), "openssl s_client joined over TLS: \(openssl.stdout)\(openssl.stderr)")
 
         let ours = try await ProbeProcess.run(["connect", "--tls", "--ca", certificate, "localhost:\(port)", "--name", "Han"],
-                                              input: "msg:hello\n", executable: Self.linechat)
+                                              input: "msg:hello\n", executable: ProbeProcess.linechat)
         #expect(ours.status == 0, "\(ours.stdout)\(ours.stderr)")
         #expect(ours.stdout.contains("Han has joined") && ours.stdout.contains("Han: hello"), "\(ours.stdout)")
 
         let untrusting = try await ProbeProcess.run(["connect", "--tls", "localhost:\(port)", "--name", "Leia"], input: "",
-                                                    executable: Self.linechat)
+                                                    executable: ProbeProcess.linechat)
         #expect(untrusting.status != 0 && untrusting.stderr.contains("handshake"), "no trust in a self-signed server: \(untrusting.stderr)")
     }
 }

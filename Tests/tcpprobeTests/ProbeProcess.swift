@@ -19,6 +19,19 @@ struct ProbeProcess {
         return directory.appendingPathComponent("tcpprobe")
     }()
 
+    /// The `linechat` binary built beside it, the reference subject.
+    static let linechat = binary.deletingLastPathComponent().appendingPathComponent("linechat")
+
+    /// What `linechat faults` lists: each fault and where it can be planted (`serve`,
+    /// `serve,connect`, `serve --websocket`, `serve --websocket --echo`).
+    static func linechatFaults() async throws -> [(fault: String, commands: String)] {
+        let output = try await run(["faults"], executable: linechat)
+        return output.stdout.split(separator: "\n").compactMap { row in
+            let columns = row.split(separator: "\t").map(String.init)
+            return columns.count >= 2 ? (columns[0], columns[1]) : nil
+        }
+    }
+
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
 

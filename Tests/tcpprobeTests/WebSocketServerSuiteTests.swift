@@ -59,12 +59,7 @@ import Testing
 
     /// Every fault `linechat faults` lists for the echo server is one of those above.
     @Test func everyEchoFaultIsPlanted() async throws {
-        let linechat = ProbeProcess.binary.deletingLastPathComponent().appendingPathComponent("linechat")
-        let output = try await ProbeProcess.run(["faults"], executable: linechat)
-        let echoFaults = output.stdout.split(separator: "\n").compactMap { row -> String? in
-            let columns = row.split(separator: "\t").map(String.init)
-            return columns.count >= 2 && columns[1] == "serve --websocket --echo" ? columns[0] : nil
-        }
+        let echoFaults = try await ProbeProcess.linechatFaults().filter { $0.commands == "serve --websocket --echo" }.map(\.fault)
         #expect(echoFaults.count >= 6)
         #expect(Set(echoFaults) == Set(Self.plantedFaults.map(\.fault)))
     }
