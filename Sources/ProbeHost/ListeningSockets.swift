@@ -33,10 +33,17 @@ public enum ListeningSockets {
         return dumped ? ports : nil
     }
 
-    /// The same question from /proc/net/tcp and tcp6; nil when neither can be read.
-    public static func isListeningByProcNet(port: Int) -> Bool? {
+    /// Whether anything listens on `port` in the network namespace of process `pid` (a subject
+    /// spawned in a `network`), from its /proc/PID/net; nil when that cannot be read.
+    public static func isListening(port: Int, inNetworkOf pid: Int32) -> Bool? {
+        isListeningByProcNet(port: port, in: "/proc/\(pid)/net")
+    }
+
+    /// The same question from /proc/net/tcp and tcp6 (or those of `directory`); nil when
+    /// neither can be read.
+    public static func isListeningByProcNet(port: Int, in directory: String = "/proc/net") -> Bool? {
         var readAny = false
-        for file in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        for file in ["\(directory)/tcp", "\(directory)/tcp6"] {
             guard let bytes = try? WholeFile.bytes(atPath: file) else { continue }
             let text = String(decoding: bytes, as: UTF8.self)
             readAny = true

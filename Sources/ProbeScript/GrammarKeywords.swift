@@ -50,7 +50,7 @@ extension Grammar {
     }
 
     enum SpawnOption: String, Keyword {
-        case ready, with, cwd, env
+        case ready, with, cwd, env, `in`
     }
 
     enum AcceptOption: String, Keyword {
@@ -59,6 +59,11 @@ extension Grammar {
 
     enum ProxyFaultWord: String, Keyword {
         case delay, rate, slice, hold, release, cut, reset, clear
+    }
+
+    /// The faults of a `network`'s link.
+    enum NetworkFaultWord: String, Keyword {
+        case loss, delay, reorder, duplicate, rate, partition, heal, clear
     }
 
     enum WireProperty: String, Keyword {

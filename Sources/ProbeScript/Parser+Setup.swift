@@ -89,6 +89,7 @@ extension Parser {
         var readinessWithin: Argument<Duration>?
         var withStdin = false
         var workingDirectory: Template?
+        var network: Name?
         var environment: [(key: String, value: Template)] = []
         while !atStatementEnd {
             if current.word == "within", readiness == nil {
@@ -115,6 +116,8 @@ extension Parser {
                 withStdin = true
             case .cwd:
                 workingDirectory = try string("a directory")
+            case .in:
+                network = try self.name("a network name")
             case .env:
                 repeat {
                     environment.append(try environmentEntry())
@@ -122,7 +125,7 @@ extension Parser {
             }
         }
         return SpawnStep(name: name, command: command, readiness: readiness, readinessWithin: readinessWithin,
-                         withStdin: withStdin, workingDirectory: workingDirectory, environment: environment)
+                         withStdin: withStdin, workingDirectory: workingDirectory, network: network, environment: environment)
     }
 
     /// `KEY=VALUE` or `KEY="a value"`.

@@ -62,6 +62,14 @@ public enum Quantity {
 
     public static let rateHint = "rates look like 512/s, 64KiB/s, 1MiB/s"
 
+    /// `10%`, `0.5%`, `100%`: a share of the packets, from 0 to 100.
+    public static func percent(_ text: String) -> Double? {
+        guard text.hasSuffix("%"), let (number, unit) = splitNumber(String(text.dropLast())), unit.isEmpty, number <= 100 else { return nil }
+        return number
+    }
+
+    public static let percentHint = "shares look like 10%, 0.5%, 100%"
+
     /// Splits `1.5ms` into (1.5, "ms"); nil when the text does not start with a number.
     private static func splitNumber(_ text: String) -> (Double, String)? {
         let numberPart = text.prefix { $0.isASCIIDigit || $0 == "." }

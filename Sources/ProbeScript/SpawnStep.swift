@@ -18,21 +18,25 @@ public struct SpawnStep: Sendable, Hashable {
     public var environment: [(key: String, value: Template)]
     /// `cwd "DIR"`: where it runs, from the folder of the file the step is in; that folder when nil.
     public var workingDirectory: Template?
+    /// `in NETWORK`: it runs in that network's namespace; on the probe's host when nil.
+    public var network: Name?
 
     public init(name: Name, command: Template, readiness: Readiness?, readinessWithin: Argument<Duration>? = nil,
-                withStdin: Bool = false, workingDirectory: Template? = nil, environment: [(key: String, value: Template)]) {
+                withStdin: Bool = false, workingDirectory: Template? = nil, network: Name? = nil, environment: [(key: String, value: Template)]) {
         self.name = name
         self.command = command
         self.readiness = readiness
         self.readinessWithin = readinessWithin
         self.withStdin = withStdin
         self.workingDirectory = workingDirectory
+        self.network = network
         self.environment = environment
     }
 
     public static func == (lhs: SpawnStep, rhs: SpawnStep) -> Bool {
         lhs.name == rhs.name && lhs.command == rhs.command && lhs.readiness == rhs.readiness
             && lhs.readinessWithin == rhs.readinessWithin && lhs.withStdin == rhs.withStdin && lhs.workingDirectory == rhs.workingDirectory
+            && lhs.network == rhs.network
             && lhs.environment.map(\.key) == rhs.environment.map(\.key)
             && lhs.environment.map(\.value) == rhs.environment.map(\.value)
     }

@@ -43,6 +43,8 @@ extension StatementKind {
             return expectation.templates + within.templates
         case .proxy(_, let front, let back): return front.templates + back.templates
         case .proxyFault(let fault): return fault.templates
+        case .network(_, let faults): return faults.flatMap(\.templates)
+        case .networkFault(let fault): return fault.templates
         case .readSlowly(let read):
             var templates = read.bytesPerRead.templates + read.interval.templates
             switch read.stop {
@@ -83,6 +85,7 @@ extension StatementKind {
         case .variable(let name, _): return [name.text]
         case .listen(let name, _, let tls): return ["\(name.text).port"] + (tls == nil ? [] : ["\(name.text).cert"])
         case .proxy(let name, _, _): return ["\(name.text).port"]
+        case .network(let name, _): return ["\(name.text).host", "\(name.text).gateway"]
         case .expectProxied(_, let expectation, let within): return StatementKind.expect(expectation, within: within).definedVariables
         case .on(.reading(let expectation, _)): return StatementKind.expect(expectation, within: nil).definedVariables
         case .expect(.line(.regex(let regex)), _), .expect(.message(.regex(let regex), _), _), .expect(.eventually(.regex(let regex), _, _), _),

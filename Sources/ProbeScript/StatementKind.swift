@@ -43,8 +43,13 @@ public indirect enum StatementKind: Sendable, Hashable {
     case assertTLS(TLSAssertion)
     /// `proxy NAME FRONT to BACK`: listens on FRONT and joins each client to a new connection to BACK.
     case proxy(Name, front: Argument<Address>, back: Argument<Address>)
-    /// `NAME: delay|rate|slice|hold|release|cut|reset|clear …` on a proxy.
+    /// `NAME: delay|rate|slice|hold|release|cut|reset|clear …` on a proxy (or `delay`, `rate`,
+    /// `clear` on a network).
     case proxyFault(ProxyFault)
+    /// `network NAME [FAULT]...`: a namespace joined to the probe by a link it drives.
+    case network(Name, faults: [NetworkFault])
+    /// `NAME: loss|reorder|duplicate|partition|heal …` on a network.
+    case networkFault(NetworkFault)
     /// `NAME: expect upstream|downstream …`: the traffic passing a proxy, watched.
     case expectProxied(ProxyDirection, Expectation, within: Argument<Duration>?)
 }

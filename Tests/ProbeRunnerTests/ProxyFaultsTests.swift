@@ -1,3 +1,4 @@
+import ProbeHost
 @testable import ProbeRunner
 import Testing
 

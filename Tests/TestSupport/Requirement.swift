@@ -73,6 +73,11 @@ extension Trait where Self == Requirement {
     public static var script: Self { .executable("script", ["/usr/bin/script"], remedy: "apt-get install bsdutils") }
     /// ip, to bring up a new network namespace's loopback.
     public static var ip: Self { .executable("ip", ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"], remedy: "apt-get install iproute2") }
+    /// The TUN driver, for a scenario's `network` (its link's two devices).
+    public static var tun: Self {
+        Requirement(name: "/dev/net/tun", remedy: "mkdir -p /dev/net && mknod /dev/net/tun c 10 200 (in a container: --device /dev/net/tun)",
+                    path: FileManager.default.fileExists(atPath: "/dev/net/tun") ? "/dev/net/tun" : nil)
+    }
     /// Root, for live capture (CAP_NET_RAW) and for dropping privileges in tests.
     public static var root: Self {
         Requirement(name: "root", remedy: "capturing needs CAP_NET_RAW: run the tests as root", path: geteuid() == 0 ? "/" : nil)

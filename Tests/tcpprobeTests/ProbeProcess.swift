@@ -69,6 +69,19 @@ struct ProbeProcess {
         return (output.status, output.stdout)
     }
 
+    /// Starts `tcpprobe ARGUMENTS` in `directory` without waiting for it, its output discarded:
+    /// for the tests that signal a run while it runs.
+    static func start(_ arguments: [String], in directory: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// Waits for `process` to end, on a thread of its own.
     static func waitUntilExit(_ process: Process) async {
         _ = try? await onOwnThread { process.waitUntilExit() }

@@ -90,13 +90,7 @@ import Testing
             sleep 20s
             """)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let process = Process()
-        process.executableURL = ProbeProcess.binary
-        process.arguments = ["run", "s.scn"]
-        process.currentDirectoryURL = directory
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ProbeProcess.start(["run", "s.scn"], in: directory)
         for _ in 0..<100 where processes(containing: "sleep \(marker)").count < 2 { try await Task.sleep(for: .milliseconds(50)) }
         #expect(processes(containing: "sleep \(marker)").count >= 2, "the subjects never started")
         process.interrupt()
@@ -116,13 +110,7 @@ import Testing
             sleep 20s
             """)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let process = Process()
-        process.executableURL = ProbeProcess.binary
-        process.arguments = ["run", "--report", "json=r.json", "--pcap-dir", "pcaps", "s.scn"]
-        process.currentDirectoryURL = directory
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ProbeProcess.start(["run", "--report", "json=r.json", "--pcap-dir", "pcaps", "s.scn"], in: directory)
         for _ in 0..<100 where processes(containing: "sleep \(marker)").isEmpty { try await Task.sleep(for: .milliseconds(50)) }
         let clock = ContinuousClock()
         let signalled = clock.now

@@ -18,4 +18,9 @@ int spawn_file_actions_chdir(posix_spawn_file_actions_t *actions, const char *pa
 /// instead of init's. 0, or an errno. prctl is variadic, which Swift cannot call.
 int become_child_subreaper(void);
 
+/// Opens a new TUN device named `name` (IFF_TUN | IFF_NO_PI: each read and write is one
+/// whole IP packet), non-blocking and close-on-exec; the device goes when the descriptor is
+/// closed. The descriptor, or -1 with errno set. ioctl is variadic, which Swift cannot call.
+int tun_open(const char *name);
+
 #endif

@@ -17,6 +17,8 @@ final class RunContext {
     let hostNames = HostNames()
     /// The next address of each `connect … from NETWORK/PREFIX`.
     let sourceAddresses = SourceAddresses()
+    /// Its networks: a run makes them, its copies use them.
+    let networks = NetworkSteps()
 
     init(scenario: Scenario, options: RunOptions, loop: EventLoop) {
         self.scenario = scenario

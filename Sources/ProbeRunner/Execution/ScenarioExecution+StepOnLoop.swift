@@ -116,7 +116,18 @@ extension ScenarioExecution {
         case .proxy(let name, let front, let back):
             return task { try await self.proxies.open(name, front: front, back: back, statement) }
         case .proxyFault(let fault):
-            return task { try await self.proxies.fault(fault, statement) }
+            guard run.networks.names(statement) else { return task { try await self.proxies.fault(fault, statement) } }
+            guard let networkFault = NetworkFault(fault) else {
+                throw failure(statement, "a network's faults are \(NetworkFault.spellings); '\(statement.text.split(separator: " ").dropFirst().first ?? "")' is a proxy's")
+            }
+            try run.networks.fault(networkFault, host: self, statement)
+            return false
+        case .network(let name, let faults):
+            guard copyIndex == nil else { throw failure(statement, "a network is made once a run: make it before the parallel block") }
+            return task { try await self.run.networks.open(name, faults, host: self, statement) }
+        case .networkFault(let fault):
+            try run.networks.fault(fault, host: self, statement)
+            return false
         case .expectProxied(let direction, let expectation, let within):
             return task {
                 let watch = try await self.proxies.watch(direction, within: within, statement)

@@ -150,6 +150,7 @@ final class ScenarioExecution {
         await closeAll()
         runRecord.notes += proxySteps?.problems ?? []
         await subjectSteps?.stopSubjects(reportOutput: !passed)
+        if copy == nil { run.networks.removeAll(host: self) }
         wire.verifyInjectedSplits(&runRecord)
         wire.finish(passed: passed, options.capture, keepingEventsOf: options.recordWire ? table.all : nil,
                     proxies: proxySteps?.all ?? [], &runRecord)
@@ -341,6 +342,10 @@ extension ScenarioExecution: StepHost {
 
     func proxy(named name: String) -> ProbeProxy? {
         proxySteps?.proxy(named: name)
+    }
+
+    func network(named name: String) -> EmulatedNetwork? {
+        run.networks.network(named: name)
     }
 
     func define(_ name: String, as value: String) {

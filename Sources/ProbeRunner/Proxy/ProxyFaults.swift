@@ -1,4 +1,5 @@
 import NIOCore
+import ProbeHost
 
 /// How one direction of a proxy forwards, as the fault steps so far have set it.
 struct ProxyFaults: Sendable {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import NIOCore
+import ProbeHost
 import ProbeFraming
 import ProbeScript
 

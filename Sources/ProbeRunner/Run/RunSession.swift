@@ -85,6 +85,7 @@ public final class RunSession: Sendable {
 
     private func interrupted(exitCode: Int32) -> Interruption {
         SubjectRegistry.shared.stopAll(grace: Self.interruptGrace)
+        NetworkNamespace.removeAllLive()
         let strays = Self.stopStrays(grace: Self.interruptGrace)
         let kept = CaptureRegistry.shared.stopAll()
         let (startedAt, started, results) = finished.withLock { $0 }

@@ -43,10 +43,20 @@ final class SubjectSteps {
         }
         guard subjects[step.name.text] == nil else { throw StepFailure(statement, "a subject named '\(step.name.text)' is already running") }
         let command = step.command.renderString(host.lookup)
-        let argv: [String]
+        var argv: [String]
         do { argv = try ShellWords.split(command) } catch { throw StepFailure(statement, "bad command: \(error)") }
         guard !argv.isEmpty else { throw StepFailure(statement, "the command is empty") }
         let directory = try workingDirectory(step, statement)
+        let network = try step.network.map { name in
+            guard let network = host.network(named: name.text) else { throw StepFailure(statement, "no network named '\(name.text)': make it first with `network \(name.text)`") }
+            return network
+        }
+        if let network {
+            // `ip netns exec` enters the namespace and executes the program in its own process,
+            // so the subject's pid stays the program's.
+            do { argv[0] = try Subject.locate(argv[0], from: directory) } catch { throw environmentError("\(error)") }
+            argv = ["ip", "netns", "exec", network.namespace.name] + argv
+        }
         let environment = Dictionary(step.environment.map { ($0.key, $0.value.renderString(host.lookup)) }) { _, last in last }
         let readinessWait = try step.readinessWithin.map { try host.resolve($0, "a duration", Quantity.duration) } ?? host.settings.timeout
         let targets: [Address]
@@ -59,8 +69,9 @@ final class SubjectSteps {
             try host.wire.watch(port: target.port, statement)
             subjects.portOwners[target.port] = step.name.text
             // Readiness is the port listening: a listener already there (a server left from an
-            // earlier run, say) would pass it while the subject fails to bind.
-            if ListeningSockets.isListening(port: target.port, for: target.host) == true {
+            // earlier run, say) would pass it while the subject fails to bind. A network's
+            // namespace starts empty.
+            if network == nil, ListeningSockets.isListening(port: target.port, for: target.host) == true {
                 let holders = PortHolders.describe(port: target.port).map { "\n" + $0 } ?? ""
                 throw environmentError("port \(target.port) already has a listener before '\(step.name.text)' starts, so its readiness cannot be told\(holders)")
             }
@@ -80,7 +91,7 @@ final class SubjectSteps {
             return
         case .listening?:
             for target in targets {
-                try await awaitListening(subject, on: target, since: started, within: wait, statement)
+                try await awaitListening(subject, on: target, inNetwork: network != nil, since: started, within: wait, statement)
                 host.record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), listening on \(target) after \(DurationFormat.short(host.clock.now - started))")
             }
             subjects.readyPorts[step.name.text] = (targets[0], statement)
@@ -119,7 +130,7 @@ final class SubjectSteps {
     }
 
     /// Waits until `subject` listens on `target`, failing when it ends first or `wait` passes.
-    private func awaitListening(_ subject: Subject, on target: Address, since started: ContinuousClock.Instant, within wait: Duration,
+    private func awaitListening(_ subject: Subject, on target: Address, inNetwork: Bool, since started: ContinuousClock.Instant, within wait: Duration,
                                 _ statement: Statement) async throws {
         func environmentError(_ message: String) -> StepFailure {
             StepFailure(.environment, at: statement.location, step: statement.text,
@@ -128,10 +139,13 @@ final class SubjectSteps {
         while true {
             if let exit = subject.exitDescription {
                 // A server that forks into the background first has its child listen soon after.
-                let daemonized = subject.exitCode == 0 ? await Self.listensSoon(target) : false
+                let daemonized = subject.exitCode == 0 && !inNetwork ? await Self.listensSoon(target) : false
                 throw environmentError("'\(subject.name)' ended (\(exit)) before it listened on \(target)" + (daemonized ? "\n" + Self.daemonHint : ""))
             }
-            if let listening = ListeningSockets.isListening(port: target.port, for: target.host) {
+            if inNetwork {
+                // The namespace's sockets, as the subject's /proc/PID/net shows them.
+                if ListeningSockets.isListening(port: target.port, inNetworkOf: subject.pid) == true { return }
+            } else if let listening = ListeningSockets.isListening(port: target.port, for: target.host) {
                 if listening {
                     // A server that forks into the background after binding listens before its
                     // first process exits 0.

@@ -1,5 +1,6 @@
 import NIOCore
 import ProbeFraming
+import ProbeHost
 import ProbeScript
 
 /// What the executors of a statement family in their layer's folder (`ProxySteps`, …) need of
@@ -28,6 +29,8 @@ protocol StepHost: AnyObject, ArgumentResolver {
     func target(_ statement: Statement, allowClosed: Bool) throws -> ProbeConnection
     /// The proxy opened under `name`, if any.
     func proxy(named name: String) -> ProbeProxy?
+    /// The network made under `name`, if any.
+    func network(named name: String) -> EmulatedNetwork?
     /// Sets the variable `name` (`{NAME.port}`).
     func define(_ name: String, as value: String)
     /// True when a listener is open under `name`, which a proxy then cannot take.

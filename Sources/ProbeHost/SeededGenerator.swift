@@ -1,21 +1,22 @@
-/// A small, fast, reproducible generator (SplitMix64) for `send random`.
+/// A small, fast, reproducible generator (SplitMix64) for `send random`, a proxy's and a
+/// network's random faults.
 ///
 /// `fill(_:)` hands out one continuous stream: asking for 3 then 5 bytes gives the same 8 bytes
 /// as asking for 8, so a large send can be made piece by piece as it is written.
-struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator {
     /// The seed it started from, which a report names so a run can be repeated.
-    let seed: UInt64
+    public let seed: UInt64
     private var state: UInt64
     /// The unused high bytes of the last word, lowest first.
     private var leftover: UInt64 = 0
     private var leftoverCount = 0
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         self.seed = seed
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= Self.increment
         return Self.mix(state)
     }
@@ -32,7 +33,7 @@ struct SeededGenerator: RandomNumberGenerator {
 
     /// Fills `buffer` with the next bytes of the stream: each word's bytes, lowest first. Whole
     /// words go straight into the buffer in a tight loop, fast enough for gigabytes.
-    mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+    public mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) {
         let count = buffer.count
         var index = 0
         func takeLeftover() {

@@ -1,5 +1,5 @@
 import Testing
-@testable import ProbeRunner
+import ProbeHost
 
 /// `send random` with `--seed` must send the same bytes in every release: the stream is pinned.
 @Suite struct SeededGeneratorTests {

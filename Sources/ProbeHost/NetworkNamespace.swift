@@ -1,0 +1,89 @@
+import FoundationEssentials
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A named network namespace of this process (`ip netns`), `tcpprobe-PID-N-NAME`: made with
+/// iproute2's `ip`, removed natively (unmount and unlink, as `ip netns del` does) so that a
+/// signal handler can remove what a run leaves. The pid in the name lets the next run remove
+/// what a killed one left behind.
+public struct NetworkNamespace: Sendable, Hashable {
+    /// Where iproute2 keeps the namespaces' names.
+    public static let directory = "/run/netns"
+    static let prefix = "tcpprobe-"
+
+    /// The namespace's name, for `ip -n` and `ip netns exec`.
+    public let name: String
+    public var path: String { "\(Self.directory)/\(name)" }
+
+    /// What went wrong making a namespace or its link: the command and what it said.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    private static let live = Mutex<Set<String>>([])
+
+    /// Makes the namespace for network `network`, the `index`th of this process.
+    public static func make(for network: String, index: Int) async throws -> NetworkNamespace {
+        let namespace = NetworkNamespace(name: "\(prefix)\(getpid())-\(index)-\(network)")
+        try await run(["ip", "netns", "add", namespace.name])
+        live.withLock { _ = $0.insert(namespace.name) }
+        return namespace
+    }
+
+    /// Runs `ip ARGS…` inside the namespace.
+    public func run(_ arguments: [String]) async throws {
+        try await Self.run(["ip", "-n", name] + arguments)
+    }
+
+    /// Runs a command (iproute2's `ip`) to its end; throws what it printed when it fails.
+    public static func run(_ argv: [String]) async throws {
+        let subject: Subject
+        do {
+            subject = try Subject.spawn(name: argv[0], argv: argv, command: argv.joined(separator: " "), in: "/", environment: [:])
+        } catch {
+            throw Failure(description: "cannot run `\(argv.joined(separator: " "))`: \(error)")
+        }
+        guard await subject.waitForExit(timeout: .seconds(10)) else {
+            await subject.stop()
+            throw Failure(description: "`\(argv.joined(separator: " "))` did not finish within 10s")
+        }
+        await subject.stderr.waitForEnd(upTo: .milliseconds(200))
+        guard subject.exitCode == 0 else {
+            let said = subject.stderr.tail(lines: 3).text.split(separator: "\n").joined(separator: "; ")
+            throw Failure(description: "`\(argv.joined(separator: " "))` failed (\(subject.exitDescription ?? "?"))" + (said.isEmpty ? "" : ": \(said)"))
+        }
+    }
+
+    /// Removes the namespace: whatever still runs in it keeps it until it ends.
+    public func remove() {
+        Self.remove(name)
+        Self.live.withLock { _ = $0.remove(name) }
+    }
+
+    private static func remove(_ name: String) {
+        let path = "\(directory)/\(name)"
+        _ = umount2(path, Int32(MNT_DETACH))
+        _ = unlink(path)
+    }
+
+    /// Removes every namespace this process still holds (on Ctrl-C or SIGTERM).
+    public static func removeAllLive() {
+        for name in live.withLock({ $0 }) { remove(name) }
+        live.withLock { $0.removeAll() }
+    }
+
+    /// Removes the namespaces of runs whose process is gone (killed before they could), and
+    /// returns their names.
+    @discardableResult
+    public static func removeStale() -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        return names.filter { name in
+            guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count).prefix { $0.isNumber }) else { return false }
+            guard kill(pid, 0) != 0, errno == ESRCH else { return false }
+            remove(name)
+            return true
+        }
+    }
+}

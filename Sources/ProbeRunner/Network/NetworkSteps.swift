@@ -1,0 +1,73 @@
+import ProbeHost
+import ProbeResults
+import ProbeScript
+import Synchronization
+
+/// The `network` steps of a run: each makes a namespace joined to the probe by a link whose
+/// packets the probe forwards itself (`EmulatedNetwork`), and `NAME: FAULT` changes what the
+/// link does to them. The run owns its networks (a `parallel` copy makes none) and removes them
+/// at its end, after its subjects stopped. Touched from the run's tasks, one step at a time.
+final class NetworkSteps {
+    /// The networks made, by name.
+    private var networks: [String: EmulatedNetwork] = [:]
+    /// How many networks this process has made, for their names.
+    private static let made = Atomic<Int>(0)
+
+    func network(named name: String) -> EmulatedNetwork? { networks[name] }
+
+    /// `network NAME [FAULT]...`: makes the namespace and its link, sets `{NAME.host}` and
+    /// `{NAME.gateway}`, and applies the faults.
+    func open(_ name: Name, _ faults: [NetworkFault], host: any StepHost, _ statement: Statement) async throws {
+        guard networks[name.text] == nil else { throw StepFailure(statement, "a network named '\(name.text)' is already made") }
+        if let missing = EmulatedNetwork.missingPrivilege {
+            throw StepFailure(.environment, at: statement.location, step: statement.text, message: missing)
+        }
+        let changes = try faults.map { try LinkChange($0, host) }
+        let index = Self.made.add(1, ordering: .relaxed).newValue
+        let network: EmulatedNetwork
+        do {
+            network = try await EmulatedNetwork.make(name: name.text, index: index, seed: host.seed &+ UInt64(index))
+        } catch {
+            throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot make network '\(name.text)': \(error)")
+        }
+        networks[name.text] = network
+        for change in changes { change.apply(to: network.link) }
+        host.define("\(name.text).host", as: network.host)
+        host.define("\(name.text).gateway", as: network.gateway)
+        let faultText = statement.text.split(separator: " ").dropFirst(2).joined(separator: " ")
+        host.record(statement, "network '\(name.text)': namespace \(network.namespace.name), the subject's end \(network.host), the probe's \(network.gateway) (\(network.probeDevice))"
+                    + (faultText.isEmpty ? ", a clean link" : ", \(faultText)"))
+    }
+
+    /// True when `statement`'s `NAME:` prefix names a network.
+    func names(_ statement: Statement) -> Bool {
+        statement.connection.map { networks[$0.text] != nil } ?? false
+    }
+
+    /// `NAME: FAULT` on a network: from the next packet on, with what the link did so far.
+    func fault(_ fault: NetworkFault, host: any StepHost, _ statement: Statement) throws {
+        guard let name = statement.connection?.text else {
+            throw StepFailure(statement, "a network fault names its network, as in 'n: \(statement.text)'")
+        }
+        guard let network = networks[name] else {
+            let made = networks.keys.sorted()
+            throw StepFailure(statement, "no network named '\(name)' (\(made.isEmpty ? "none is made" : "made: " + made.joined(separator: ", ")))")
+        }
+        try LinkChange(fault, host).apply(to: network.link)
+        let step = statement.text.split(separator: " ", maxSplits: 1).last ?? ""
+        host.record(statement, "network '\(name)': \(step) from now on; so far \(Self.describe(network.link.counts))")
+    }
+
+    /// Removes every network, saying in the log what each link did.
+    func removeAll(host: any StepHost) {
+        for (name, network) in networks.sorted(by: { $0.key < $1.key }) {
+            network.remove()
+            host.record(nil, "network '\(name)' removed; its link carried \(Self.describe(network.link.counts))")
+        }
+        networks = [:]
+    }
+
+    static func describe(_ counts: (upstream: LinkCounts, downstream: LinkCounts)) -> String {
+        "upstream \(counts.upstream.summary); downstream \(counts.downstream.summary)"
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `network`: real subjects in a namespace of their own, behind a link whose packets the probe
+/// forwards, drops, holds and duplicates itself. Each scenario runs the built binary, as a user
+/// runs it. A step of `.ci/run` of its own (TCPPROBE_NETWORK_TESTS=1): loss makes TCP wait out
+/// retransmission timeouts, about 40 s in all, which the main run's budget has no room for.
+@Suite(.serialized, .root, .ip, .tun, .redis, .nginx, .enabled(if: ProcessInfo.processInfo.environment["TCPPROBE_NETWORK_TESTS"] == "1"))
+struct NetworkTests {
+    /// linechat's server in network `n` (made by `networkLine`), and the probe connected to it.
+    private static func linechat(_ networkLine: String) -> String {
+        """
+        var port = free-port
+        set timeout 5s
+        set deadline 60s
+        \(networkLine)
+        spawn server "\(ProbeProcess.linechat.path) serve --host {n.host} --port {port}" in n ready on {n.host}:{port} within 10s
+        connect {n.host}:{port}
+
+        """
+    }
+
+    /// Runs `scenario` with `-v`: its exit status and step log.
+    private func run(_ scenario: String, _ arguments: [String] = []) async throws -> ProbeProcess.Output {
+        try await ProbeProcess.run(["run", "-v", "s.scn"] + arguments, with: ["s.scn": scenario])
+    }
+
+    /// What tcpprobe's networks left on the machine: namespaces and devices.
+    private func leftovers() async throws -> [String] {
+        let namespaces = (try? FileManager.default.contentsOfDirectory(atPath: "/run/netns")) ?? []
+        let links = try await ProbeProcess.run(["-o", "link", "show"], executable: URL(fileURLWithPath: Requirement.ip.path!)).stdout
+        return namespaces.filter { $0.hasPrefix("tcpprobe-") } + links.split(separator: "\n").filter { $0.contains(": tp") }.map(String.init)
+    }
+
+    /// The counts of the log's last line about the link: "upstream N packets (…): D dropped…".
+    private func dropped(_ direction: String, in log: String) -> Int? {
+        guard let line = log.split(separator: "\n").last(where: { $0.contains("removed; its link carried") }),
+              let range = line.range(of: "\(direction) [0-9]+ packets \\([0-9]+ bytes\\): ([0-9]+) dropped", options: .regularExpression) else { return nil }
+        return Int(line[range].split(separator: ":").last!.split(separator: " ").first!)
+    }
+
+    @Test func twoHundredRoundTripsGetThroughTenPercentLoss() async throws {
+        let output = try await run(Self.linechat("network n loss 10%") + """
+            repeat 200 {
+              send line "ping"
+              expect line "pong"
+            }
+            """)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        // TCP got every line through by sending again what the link dropped.
+        #expect((dropped("upstream", in: output.stdout) ?? 0) > 0, "\(output.stdout.suffix(600))")
+        #expect((dropped("downstream", in: output.stdout) ?? 0) > 0, "\(output.stdout.suffix(600))")
+        #expect(try await leftovers().isEmpty)
+    }
+
+    /// 100 ms each way: no answer in the first 185 ms, and one within 30 ms after.
+    @Test func aDelayOf100msRaisesTheRoundTripBy200ms() async throws {
+        let output = try await run(Self.linechat("network n delay 100ms") + """
+            repeat 5 {
+              send line "ping"
+              expect nothing for 185ms
+              expect line "pong" within 30ms
+            }
+            n: clear
+            send line "ping"
+            expect line "pong" within 30ms
+            """)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+    }
+
+    @Test func aPartitionFailsAnExpectAndHealingLetsTheConnectionRecover() async throws {
+        let failed = try await run(Self.linechat("network n") + """
+            n: partition
+            send line "ping"
+            expect line "pong" within 1s
+            """)
+        #expect(failed.status == 1)
+        #expect(failed.stdout.contains("within 1s"), "\(failed.stdout)")
+        #expect(failed.stdout.contains("network 'n': partition from now on"), "\(failed.stdout)")
+        let healed = try await run(Self.linechat("network n") + """
+            n: partition
+            send line "ping"
+            sleep 1s
+            n: heal
+            expect line "pong" within 5s
+            """)
+        #expect(healed.status == 0, "\(healed.stdout)\(healed.stderr)")
+        #expect(try await leftovers().isEmpty)
+    }
+
+    /// 2 MiB to redis at 1 MiB/s: its +OK comes 2 s (±10%) after the rate is set.
+    @Test func aRateHoldsWithinTenPercent() async throws {
+        let output = try await run("""
+            var port = free-port
+            set timeout 10s
+            network n
+            spawn redis "redis-server --bind {n.host} --port {port} --save '' --appendonly no --protected-mode no" in n ready on {n.host}:{port} within 10s
+            connect {n.host}:{port}
+            send "*1\\r\\n$4\\r\\nPING\\r\\n"
+            expect line "+PONG"
+            n: rate 1MiB/s upstream
+            send "*3\\r\\n$3\\r\\nSET\\r\\n$1\\r\\nk\\r\\n$2097152\\r\\n"
+            send random 2MiB
+            send "\\r\\n"
+            expect line "+OK"
+            """)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let lines = output.stdout.split(separator: "\n")
+        func time(_ marker: String) -> Double? {
+            guard let line = lines.first(where: { $0.contains(marker) }), let stamp = line.split(separator: " ").first(where: { $0.hasPrefix("+") }) else { return nil }
+            return Double(stamp.dropFirst().dropLast())
+        }
+        let start = try #require(time("rate 1MiB/s upstream from now on")), end = try #require(time("got line \"+OK\""))
+        #expect(abs(end - start - 2.0) <= 0.2, "2 MiB took \(end - start) s at 1 MiB/s")
+    }
+
+    /// redis-cli on the probe's side, redis-server across a lossy link: every answer comes.
+    @Test func redisCliGetsEveryAnswerAcrossALossyLink() async throws {
+        var scenario = """
+            var port = free-port
+            set timeout 10s
+            network n loss 10%
+            spawn redis "redis-server --bind {n.host} --port {port} --save '' --appendonly no --protected-mode no" in n ready on {n.host}:{port} within 10s
+            spawn cli "redis-cli -h {n.host} -p {port}" with stdin
+
+            """
+        for count in 1...30 { scenario += "input cli line \"INCR hits\"\nexpect stdout cli line \"\(count)\"\n" }
+        let output = try await run(scenario)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+    }
+
+    /// nginx in the namespace (its own, so port 8080 is free there), a request dripped a few
+    /// bytes at a time over a delayed link.
+    @Test func nginxAnswersASlowlorisDripOverADelayedLink() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-nginx-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory + "/www", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "hello from nginx\n".write(toFile: directory + "/www/hello.txt", atomically: true, encoding: .utf8)
+        let temporary = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map { "\($0)_temp_path \(directory)/\($0);" }.joined(separator: " ")
+        try """
+            daemon off; master_process off; worker_processes 1; pid \(directory)/nginx.pid; error_log \(directory)/error.log;
+            events { worker_connections 16; }
+            http { access_log off; \(temporary) server { listen 8080; root \(directory)/www; } }
+            """.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
+        let output = try await run("""
+            set timeout 10s
+            network n delay 50ms
+            spawn web "\(Requirement.nginx.path!) -p \(directory) -c \(directory)/nginx.conf -e \(directory)/error.log" in n ready on {n.host}:8080 within 10s
+            connect {n.host}:8080
+            send "GET /hello.txt HTTP/1.1\\r\\nHost: tcpprobe\\r\\nConnection: close\\r\\n\\r\\n" in chunks of 4 every 30ms
+            expect line "HTTP/1.1 200 OK"
+            expect until "hello from nginx\\n" max 1KiB
+            """)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+    }
+
+    /// A client subject in the namespace connects out to the probe's end of the link.
+    @Test func aClientInsideTheNamespaceReachesTheGateway() async throws {
+        let output = try await run("""
+            set timeout 5s
+            network n delay 10ms
+            listen l {n.gateway}:0
+            spawn client "\(ProbeProcess.linechat.path) connect {n.gateway}:{l.port} --name Ann" in n with stdin
+            accept c on l
+            expect line "iam:Ann"
+            send line "Ann has joined"
+            expect stdout client line "Ann has joined"
+            """)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+    }
+
+    @Test func nothingIsLeftAfterAFailedRunCtrlCOrAKill() async throws {
+        let failed = try await run("network n\nexpect nothing for 1ms\nconnect {n.host}:1\n")
+        #expect(failed.status == 1)
+        #expect(try await leftovers().isEmpty)
+        for signal in [SIGINT, SIGKILL] {
+            try await ProbeProcess.inDirectory(holding: ["s.scn": "set deadline 60s\nnetwork n\nsleep 30s\n"]) { directory in
+                let process = try ProbeProcess.start(["run", "s.scn"], in: directory)
+                let prefix = "tcpprobe-\(process.processIdentifier)-"
+                let made = await Self.poll { ((try? FileManager.default.contentsOfDirectory(atPath: "/run/netns")) ?? []).contains { $0.hasPrefix(prefix) } }
+                #expect(made, "the run made no namespace in 10 s")
+                kill(process.processIdentifier, signal)
+                await ProbeProcess.waitUntilExit(process)
+            }
+            if signal == SIGKILL {
+                // Nothing could remove it; the next run that makes a network does, by the pid in its name.
+                #expect(try await !leftovers().isEmpty)
+                let next = try await run("network m\n")
+                #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
+            }
+            #expect(try await leftovers().isEmpty, "after signal \(signal)")
+        }
+    }
+
+    /// 100% loss, a delay of 10 minutes and a rate of 1 byte a second each end in a failure
+    /// that says what timed out, within the scenario's limits.
+    @Test func hostileLinksEndInABoundedFailure() async throws {
+        for network in ["network n loss 100%", "network n delay 10m", "network n rate 1/s"] {
+            let started = ContinuousClock.now
+            let output = try await run("""
+                var port = free-port
+                set timeout 2s
+                set deadline 20s
+                network n
+                spawn server "\(ProbeProcess.linechat.path) serve --host {n.host} --port {port}" in n ready on {n.host}:{port} within 10s
+                connect {n.host}:{port}
+                n: clear
+                \(network.replacingOccurrences(of: "network n", with: "n:"))
+                send line "ping"
+                expect line "pong"
+                """)
+            #expect(output.status == 1, "\(network): \(output.stdout)")
+            #expect(output.stdout.contains("within 2s") || output.stdout.contains("2s"), "\(network): \(output.stdout)")
+            #expect(ContinuousClock.now - started < .seconds(15), "\(network)")
+        }
+        #expect(try await leftovers().isEmpty)
+    }
+
+    /// Without CAP_NET_ADMIN (root with it dropped from its bounding set), `network` is an
+    /// environment error that says what to grant; `check` needs no privilege.
+    @Test(.setpriv) func withoutThePrivilegeANetworkIsAnEnvironmentError() async throws {
+        try await ProbeProcess.inDirectory(holding: ["s.scn": "network n loss 1%\n"]) { directory in
+            let setpriv = URL(fileURLWithPath: Requirement.setpriv.path!)
+            let dropped = ["--bounding-set", "-net_admin,-sys_admin", "--inh-caps", "-net_admin,-sys_admin"]
+            let run = try await ProbeProcess.run(dropped + ["--", ProbeProcess.binary.path, "run", "s.scn"], in: directory, executable: setpriv)
+            #expect(run.status == 3, "\(run.stdout)\(run.stderr)")
+            #expect((run.stdout + run.stderr).contains("CAP_NET_ADMIN"), "\(run.stdout)\(run.stderr)")
+            let check = try await ProbeProcess.run(dropped + ["--", ProbeProcess.binary.path, "check", "s.scn"], in: directory, executable: setpriv)
+            #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        }
+    }
+
+    /// True once `condition` holds, checked every 50 ms for up to 10 s.
+    private static func poll(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<200 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+}
