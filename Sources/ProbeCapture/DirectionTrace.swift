@@ -21,7 +21,11 @@ public struct DirectionTrace: Sendable {
     /// Only part of some payloads is at hand (cut by `--snaplen`, or read back as a prefix):
     /// lengths and flags can be judged, the stream's content cannot.
     public private(set) var payloadsTruncated = false
-    public private(set) var retransmissions = 0
+    /// The data segments sent again: with bytes the capture saw before (alone or with new
+    /// ones, or duplicated), or below a sequence number the sender's ACKs had passed (the first
+    /// copy lost before the capture), as Wireshark's tcp.analysis.retransmission flags them.
+    public private(set) var retransmitted: [TCPSegment] = []
+    public var retransmissions: Int { retransmitted.count }
     /// Stream offsets where bytes are missing from the capture.
     public private(set) var holes: [Range<Int>] = []
 
@@ -31,6 +35,8 @@ public struct DirectionTrace: Sendable {
     private var next = 0
     /// The greatest offset of a data segment traced so far.
     private var furthestOffset = Int.min
+    /// The greatest sequence offset a segment without data announced so far.
+    private var furthestAnnounced = Int.min
 
     public init(segments: [TCPSegment]) {
         add(segments)
@@ -90,15 +96,28 @@ public struct DirectionTrace: Sendable {
             if !payloadsTruncated { stream.reserveCapacity(carrying.reduce(0) { $0 + segments[$1].length }) }
             dataSegments.reserveCapacity(carrying.count)
         }
+        // How far the sender's segments without data (ACKs, FINs) had said it had sent, before
+        // each new segment was captured: a data segment below that is sent again, though its
+        // first copy was lost before the capture saw it (as Wireshark tells).
+        var announcedBefore = [Int](repeating: 0, count: segments.count - first)
+        for index in segments.indices[first...] {
+            announcedBefore[index - first] = furthestAnnounced
+            let segment = segments[index]
+            if segment.length == 0, !segment.flags.contains(.syn), !segment.flags.contains(.rst) {
+                furthestAnnounced = max(furthestAnnounced, offset(segment, from: start))
+            }
+        }
         for index in ordered {
             let segment = segments[index]
             let offset = offset(segment, from: start)
             furthestOffset = max(furthestOffset, offset)
             let end = offset + segment.length
             if end <= next {
-                retransmissions += 1
+                retransmitted.append(segment)
                 continue
             }
+            // Some bytes again with new ones, or bytes the sender had said it sent before.
+            if offset < next || offset < announcedBefore[index - first] { retransmitted.append(segment) }
             if offset > next { holes.append(next..<offset) }
             let from = max(offset, next)
             if !payloadsTruncated { stream += segment.payload[(from - offset)...] }

@@ -17,6 +17,7 @@ public enum WireCheck: Sendable {
     /// Over TLS: how many application data records.
     case records(ComparisonOperator, Int)
     case segments(ComparisonOperator, Int)
+    case retransmissions(ComparisonOperator, Int)
     case maxSegment(ComparisonOperator, Int)
     case bytes(ComparisonOperator, Int)
     case fin, rst, noFin, noRst

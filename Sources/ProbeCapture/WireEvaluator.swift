@@ -50,6 +50,8 @@ public enum WireEvaluator {
         case .segments(let op, let count):
             let actual = trace.dataSegments.count
             return compare("data-bearing segments", actual, op, count, evidence: trace.dataSegments.map(\.segment))
+        case .retransmissions(let op, let count):
+            return compare("data-bearing segments sent again", trace.retransmissions, op, count, evidence: Array(trace.retransmitted.suffix(10)))
         case .maxSegment(let op, let size):
             let largest = trace.largestDataSegment
             return compare("the largest segment's payload", largest?.segment.length ?? 0, op, size, evidence: largest.map { [$0.segment] } ?? [])

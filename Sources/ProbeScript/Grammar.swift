@@ -59,7 +59,7 @@ public enum Grammar {
               parse: { try $0.parseNonStrict() }),
         Entry(keyword: "assert", synopsis: [
             "assert wire from peer|probe terminator crlf|lf|cr|nul|\"STRING\"", "assert wire from peer|probe lines unsplit",
-            "assert wire from peer|probe line \"TEXT\"|/RE/ in 1 segment|record", "assert wire from peer|probe segments OP N",
+            "assert wire from peer|probe line \"TEXT\"|/RE/ in 1 segment|record", "assert wire from peer|probe segments OP N", "assert wire from peer|probe retransmissions OP N",
             "assert wire from peer|probe records OP N   (TLS application data records)",
             "assert wire from peer|probe messages unsplit", "assert wire from peer|probe masked|unmasked   (WebSocket frames)", "assert wire from peer|probe frames unsplit   (WebSocket frames)", "assert wire from peer|probe message \"BYTES\"|/RE/ in 1 segment|record",
             "assert wire from peer|probe max-segment OP SIZE", "assert wire from peer|probe bytes OP SIZE",

@@ -328,6 +328,7 @@ extension Parser {
         case .masked: property = .masked
         case .unmasked: property = .unmasked
         case .segments: property = .segments(try comparison(), try count("a segment count"))
+        case .retransmissions: property = .retransmissions(try comparison(), try count("a segment count"))
         case .maxSegment: property = .maxSegment(try comparison(), try size("a segment size"))
         case .bytes: property = .bytes(try comparison(), try size("a byte count"))
         case .fin: property = .fin

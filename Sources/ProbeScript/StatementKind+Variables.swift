@@ -61,7 +61,7 @@ extension StatementKind {
         case .assertWire(let assertion):
             switch assertion.property {
             case .lineInOneSegment(let match), .messageInOneSegment(let match): return match.templates
-            case .records(_, let count), .segments(_, let count), .maxSegment(_, let count), .bytes(_, let count): return count.templates
+            case .records(_, let count), .segments(_, let count), .retransmissions(_, let count), .maxSegment(_, let count), .bytes(_, let count): return count.templates
             default: return []
             }
         case .on(.reading(let expectation, let answer)): return expectation.templates + (answer.map { StatementKind.send($0).templates } ?? [])

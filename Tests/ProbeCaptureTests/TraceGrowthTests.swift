@@ -85,15 +85,30 @@ import Testing
         #expect(grown.fromProbe.segments.isEmpty)
     }
 
+    /// A segment lost before the capture saw it, sent again: its first copy is not in the
+    /// capture, but the sender's ACK after it had passed its sequence number (as a lossy link
+    /// below the probe's side makes it). Wireshark flags it; so does the trace.
+    @Test func aSegmentBelowWhatTheSendersAckPassedIsARetransmission() {
+        let segments = Self.segments([(100, "", [.syn, .ack]), (107, "", .ack), (101, "pong\r\n", .ack), (107, "pong\r\n", .ack)])
+        let trace = DirectionTrace(segments: segments)
+        #expect(String(decoding: trace.stream, as: UTF8.self) == "pong\r\npong\r\n")
+        #expect(trace.retransmissions == 1)
+        #expect(trace.retransmitted.map(\.sequence) == [101])
+        #expect(trace.holes.isEmpty)
+        #expect(WireEvaluator.evaluate(.retransmissions(.equal, 1), on: trace).passed)
+        #expect(!WireEvaluator.evaluate(.retransmissions(.equal, 0), on: trace).passed)
+    }
+
     /// A retransmission re-packetised to overlap the end of what was sent and carry new bytes:
-    /// the repeated bytes count once, in the stream, its byte count and the segments' ranges.
+    /// the repeated bytes count once, in the stream, its byte count and the segments' ranges;
+    /// it is a retransmission all the same, as Wireshark flags it.
     @Test func aPartlyOverlappingRetransmissionAddsOnlyItsNewBytes() {
         let segments = Self.segments([(100, "", [.syn, .ack]), (101, "line1\r", .ack), (105, "1\r\nx\r\n", .ack), (111, "y\r\n", .ack)])
         let trace = DirectionTrace(segments: segments)
         #expect(String(decoding: trace.stream, as: UTF8.self) == "line1\r\nx\r\ny\r\n")
         #expect(trace.byteCount == 13)
         #expect(trace.dataSegments.map(\.range) == [0..<6, 6..<10, 10..<13])
-        #expect(trace.retransmissions == 0, "it carried new bytes, so it is not only a retransmission")
+        #expect(trace.retransmissions == 1, "it carried bytes sent before, with new ones")
         #expect(trace.holes.isEmpty)
         // So a peer that framed every line right passes the terminator check.
         #expect(WireEvaluator.evaluate(.terminator(.crlf), on: trace).passed)

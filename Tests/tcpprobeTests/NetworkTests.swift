@@ -36,6 +36,23 @@ struct NetworkTests {
         return namespaces.filter { $0.hasPrefix("tcpprobe-") } + links.split(separator: "\n").filter { $0.contains(": tp") }.map(String.init)
     }
 
+    /// How many data segments from `source` tshark flags with `flags` in the one pcap of `folder`.
+    private func tsharkFlagged(_ flags: String, from source: String, in folder: URL) async throws -> Int {
+        let pcap = try #require(FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".pcap") })
+        let filter = "ip.src == \(source) && tcp.len > 0 && (\(flags))"
+        let fields = try await ProbeProcess.run(["-r", folder.appendingPathComponent(pcap).path, "-Y", filter, "-T", "fields", "-e", "ip.src"],
+                                                executable: URL(fileURLWithPath: Requirement.tshark.path!))
+        return fields.stdout.split(separator: "\n").count
+    }
+
+    /// The addresses of the log's first connection: the peer's and the probe's.
+    private func addresses(in log: String) throws -> (peer: String, probe: String) {
+        let match = try #require(log.firstMatch(of: #/connected to ([0-9.]+):[0-9]+ from ([0-9.]+):/#))
+        return (String(match.1), String(match.2))
+    }
+
+    private static let retransmitted = "tcp.analysis.retransmission || tcp.analysis.fast_retransmission || tcp.analysis.spurious_retransmission"
+
     /// The counts of the log's last line about the link: "upstream N packets (…): D dropped…".
     private func dropped(_ direction: String, in log: String) -> Int? {
         guard let line = log.split(separator: "\n").last(where: { $0.contains("removed; its link carried") }),
@@ -43,17 +60,61 @@ struct NetworkTests {
         return Int(line[range].split(separator: ":").last!.split(separator: " ").first!)
     }
 
-    @Test func twoHundredRoundTripsGetThroughTenPercentLoss() async throws {
-        let output = try await run(Self.linechat("network n loss 10%") + """
+    @Test(.tshark) func twoHundredRoundTripsGetThroughTenPercentLoss() async throws {
+        try await ProbeProcess.inDirectory(holding: ["s.scn": Self.linechat("set capture on\nnetwork n loss 10%") + """
             repeat 200 {
               send line "ping"
               expect line "pong"
             }
-            """)
-        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
-        // TCP got every line through by sending again what the link dropped.
-        #expect((dropped("upstream", in: output.stdout) ?? 0) > 0, "\(output.stdout.suffix(600))")
-        #expect((dropped("downstream", in: output.stdout) ?? 0) > 0, "\(output.stdout.suffix(600))")
+            assert wire from probe retransmissions > 0
+            """]) { directory in
+            let output = try await ProbeProcess.run(["run", "-v", "--keep-pcap", "always", "--pcap-dir", "pcaps", "s.scn"], in: directory)
+            #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+            // TCP got every line through by sending again what the link dropped.
+            #expect((dropped("upstream", in: output.stdout) ?? 0) > 0, "\(output.stdout.suffix(600))")
+            #expect((dropped("downstream", in: output.stdout) ?? 0) > 0, "\(output.stdout.suffix(600))")
+            // The capture on the link's probe side counts the retransmissions as Wireshark flags them.
+            let counted = try #require(output.stdout.firstMatch(of: #/wire from probe: data-bearing segments sent again: ([0-9]+)/#)).1
+            let flagged = try await tsharkFlagged(Self.retransmitted, from: try addresses(in: output.stdout).probe, in: directory.appendingPathComponent("pcaps"))
+            #expect(flagged == Int(counted), "tcpprobe counted \(counted), tshark flagged \(flagged)")
+        }
+        #expect(try await leftovers().isEmpty)
+    }
+
+    /// Duplicated and reordered packets on the way to the probe are on its capture: the
+    /// duplicates as segments sent again (tshark flags as many), the reordered as tshark's
+    /// out-of-order or retransmitted segments.
+    @Test(.tshark) func duplicatesAndReorderingAreOnTheWire() async throws {
+        for (fault, flags) in [("duplicate 10%", Self.retransmitted), ("reorder 10% gap 5ms", "tcp.analysis.out_of_order || tcp.analysis.retransmission")] {
+            try await ProbeProcess.inDirectory(holding: ["s.scn": """
+                var port = free-port
+                set capture on
+                set timeout 10s
+                network n
+                spawn redis "redis-server --bind {n.host} --port {port} --save '' --appendonly no --protected-mode no" in n ready on {n.host}:{port} within 10s
+                connect {n.host}:{port}
+                send "*3\\r\\n$3\\r\\nSET\\r\\n$1\\r\\nk\\r\\n$1048576\\r\\n"
+                send random 1MiB
+                send "\\r\\n"
+                expect line "+OK"
+                n: \(fault) downstream
+                send "*2\\r\\n$3\\r\\nGET\\r\\n$1\\r\\nk\\r\\n"
+                expect line "$1048576"
+                expect bytes 1048578
+                assert wire from peer retransmissions >= 0
+                """]) { directory in
+                let output = try await ProbeProcess.run(["run", "-v", "--keep-pcap", "always", "--pcap-dir", "pcaps", "s.scn"], in: directory)
+                #expect(output.status == 0, "\(fault): \(output.stdout)\(output.stderr)")
+                let link = output.stdout.split(separator: "\n").last { $0.contains("removed; its link carried") } ?? ""
+                #expect(link.contains(fault.hasPrefix("duplicate") ? "duplicated" : "reordered"), "\(fault): \(link)")
+                let flagged = try await tsharkFlagged(flags, from: try addresses(in: output.stdout).peer, in: directory.appendingPathComponent("pcaps"))
+                #expect(flagged > 0, "\(fault): tshark flagged nothing")
+                if fault.hasPrefix("duplicate") {
+                    let counted = try #require(output.stdout.firstMatch(of: #/wire from peer: data-bearing segments sent again: ([0-9]+)/#)).1
+                    #expect(Int(counted) == flagged, "\(fault): tcpprobe counted \(counted), tshark flagged \(flagged)")
+                }
+            }
+        }
         #expect(try await leftovers().isEmpty)
     }
 

@@ -82,13 +82,16 @@ struct WireSession {
             throw StepFailure(.environment, at: SourceLocation(file: scenario.path, line: 1, column: 1), step: "capture",
                               message: "cannot capture into \(error)")
         }
+        // A network's link is a device made during the run: only `any` sees it (and loopback).
+        let makesNetwork = scenario.allStatements.contains { if case .network = $0.kind { true } else { false } }
+        let interface = makesNetwork && settings.interface == "lo" ? "any" : settings.interface
         do {
             let capture = try settings.open?(path, snapLength)
-                ?? PcapCapture(interface: settings.interface, path: path, bufferSize: settings.bufferSize, snapLength: snapLength)
+                ?? PcapCapture(interface: interface, path: path, bufferSize: settings.bufferSize, snapLength: snapLength)
             self.capture = capture
             hold = CaptureHold(capture)
             keyLog.keepLines()
-            record.log("capturing on \(settings.interface) to \(path)", at: offset, nil)
+            record.log("capturing on \(interface) to \(path)", at: offset, nil)
         } catch {
             let location = SourceLocation(file: scenario.path, line: 1, column: 1)
             if settings.required {

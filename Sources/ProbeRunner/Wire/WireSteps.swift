@@ -146,6 +146,7 @@ struct WireSteps {
             return .framesMasked(property == .masked)
         case .records(let op, let count): return .records(op, try host.resolve(count, "a count", Quantity.integer))
         case .segments(let op, let count): return .segments(op, try host.resolve(count, "a count", Quantity.integer))
+        case .retransmissions(let op, let count): return .retransmissions(op, try host.resolve(count, "a count", Quantity.integer))
         case .maxSegment(let op, let size): return .maxSegment(op, try host.resolve(size, "a size", Quantity.size))
         case .bytes(let op, let size): return .bytes(op, try host.resolve(size, "a size", Quantity.size))
         case .fin: return .fin
