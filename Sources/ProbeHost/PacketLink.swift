@@ -13,6 +13,17 @@ public final class PacketLink: Sendable {
         case upstream, downstream
     }
 
+    /// A packet the link dropped: when (seconds since 1970, as a capture stamps packets), which
+    /// way, and its first bytes (the IP and TCP headers, and the start of the payload).
+    public struct Dropped: Sendable {
+        public let time: Double
+        public let direction: Direction
+        public let head: [UInt8]
+    }
+
+    /// The most dropped packets kept for the report, a direction.
+    public static let droppedKept = 2000
+
     /// A packet waiting to leave.
     private struct Held {
         let release: Int64
@@ -25,6 +36,7 @@ public final class PacketLink: Sendable {
         var downstream = LinkDirection()
         var random: SeededGenerator
         var stopping = false
+        var dropped: [Dropped] = []
 
         subscript(direction: Direction) -> LinkDirection {
             get { direction == .upstream ? upstream : downstream }
@@ -78,6 +90,11 @@ public final class PacketLink: Sendable {
         poke()
     }
 
+    /// The packets dropped so far, in order (at most `droppedKept` a direction).
+    public var dropped: [Dropped] {
+        state.withLock { $0.dropped }
+    }
+
     /// What each direction did so far.
     public var counts: (upstream: LinkCounts, downstream: LinkCounts) {
         state.withLock { ($0.upstream.counts, $0.downstream.counts) }
@@ -101,6 +118,13 @@ public final class PacketLink: Sendable {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
+    /// Seconds since 1970, as libpcap stamps a captured packet.
+    private static func wallClock() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// The loop: waits for a packet, a change or the next packet due, then moves what it can.
@@ -136,7 +160,12 @@ public final class PacketLink: Sendable {
                         let size = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
                         guard size > 0 else { break }
                         let verdict = state.admit(direction, size: size, at: now, queued: queues[index].count)
-                        guard case .send(let release, let twice) = verdict else { continue }
+                        guard case .send(let release, let twice) = verdict else {
+                            if state[direction].counts.dropped + state[direction].counts.overflowed <= Self.droppedKept {
+                                state.dropped.append(Dropped(time: Self.wallClock(), direction: direction, head: Array(buffer[..<min(size, 128)])))
+                            }
+                            continue
+                        }
                         let bytes = Array(buffer[..<size])
                         for _ in 0..<(twice ? 2 : 1) {
                             order += 1

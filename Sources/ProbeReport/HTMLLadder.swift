@@ -24,6 +24,8 @@ struct HTMLLadder {
         var step: Int?
         var isPureACK = false
         var isNamed = false
+        /// A segment a network's link dropped: its arrow stops halfway, at a cross.
+        var isDropped = false
         var css = ""
 
         /// "→" left to right, "←" right to left, blank for a note.
@@ -84,9 +86,10 @@ struct HTMLLadder {
                 var text = "\(event.connection) \(event.flags) len \(event.length)"
                 if let tcp = event.tcp { text += " win \(tcp.window)" }
                 if !event.preview.isEmpty { text += " \"\(event.preview)\"" }
+                if let network = event.droppedBy { text += " ✗ dropped by network '\(network)'" }
                 return Row(kind: .segment, time: event.offset, text: text, from: from, to: to, step: step(at: event.offset),
                            isPureACK: event.flags == "ACK" && event.length == 0,
-                           isNamed: named.contains { abs($0 - event.offset) < 1e-6 })
+                           isNamed: named.contains { abs($0 - event.offset) < 1e-6 }, isDropped: event.droppedBy != nil)
             }
         } else {
             rows = result.log.map { entry in
@@ -214,6 +217,11 @@ struct HTMLLadder {
         else if row.text.contains("FIN") { colour = "#9a6700" }
         else { colour = "#444" }
         let dash = row.kind == .unit ? " stroke-dasharray=\"6 3\"" : ""
+        if row.isDropped {
+            let middle = (from + to) / 2
+            return "<svg width=\"\(Self.laneWidth)\" height=\"12\" aria-hidden=\"true\"><line x1=\"\(from)\" y1=\"6\" x2=\"\(middle)\" y2=\"6\" stroke=\"#cf222e\" stroke-dasharray=\"3 2\"/>"
+                + "<path d=\"M\(middle - 4),2 l8,8 M\(middle + 4),2 l-8,8\" stroke=\"#cf222e\" stroke-width=\"2\"/></svg>"
+        }
         return "<svg width=\"\(Self.laneWidth)\" height=\"12\" aria-hidden=\"true\"><line x1=\"\(from)\" y1=\"6\" x2=\"\(to)\" y2=\"6\" stroke=\"\(colour)\"\(dash)/>"
             + "<path d=\"M\(to),6 l\(head),-4 v8 z\" fill=\"\(colour)\"/></svg>"
     }

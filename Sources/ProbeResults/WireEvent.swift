@@ -20,6 +20,10 @@ public struct WireEvent: Sendable {
     /// The segment's TCP numbers, for the time–sequence graph; nil for a record or frame.
     public var tcp: TCPNumbers?
 
+    /// The network whose link dropped the segment (`network NAME`): the probe's was captured
+    /// and then dropped, the peer's never reached the probe. Nil for a segment that got through.
+    public var droppedBy: String?
+
     public enum ProxyLeg: String, Sendable { case front, back }
 
     /// Sequence and acknowledgement numbers relative to each side's first (as Wireshark shows
@@ -38,7 +42,7 @@ public struct WireEvent: Sendable {
     }
 
     public init(offset: Double, connection: String, fromProbe: Bool, flags: String, length: Int, preview: String, unit: String? = nil,
-                proxyLeg: ProxyLeg? = nil, tcp: TCPNumbers? = nil) {
+                proxyLeg: ProxyLeg? = nil, tcp: TCPNumbers? = nil, droppedBy: String? = nil) {
         self.offset = offset
         self.connection = connection
         self.fromProbe = fromProbe
@@ -48,5 +52,6 @@ public struct WireEvent: Sendable {
         self.unit = unit
         self.proxyLeg = proxyLeg
         self.tcp = tcp
+        self.droppedBy = droppedBy
     }
 }

@@ -150,6 +150,24 @@ import Testing
         #expect(html.contains("TLS application-data 6 bytes &quot;pong\\r\\n&quot;"))
     }
 
+    /// A segment a network's link dropped: named so, its arrow stopping halfway at a red cross,
+    /// the probe's (captured, then dropped) and the peer's (never captured) alike.
+    @Test func aLadderMarksWhatANetworkDropped() throws {
+        var result = ScenarioResult(path: "Scenarios/lossy.scn", title: "lossy", outcome: .passed, duration: .seconds(1), log: [], notes: [])
+        result.wire = [
+            WireEvent(offset: 0.010, connection: "connection #1", fromProbe: true, flags: "SYN", length: 0, preview: "", droppedBy: "n"),
+            WireEvent(offset: 1.010, connection: "connection #1", fromProbe: true, flags: "SYN", length: 0, preview: ""),
+            WireEvent(offset: 1.020, connection: "connection #1", fromProbe: false, flags: "PSH,ACK", length: 6, preview: "", droppedBy: "n"),
+        ]
+        let html = ReportFormat.html.render(RunReport(results: [result], startedAt: "2026-01-02T03:04:05Z", duration: .seconds(1)))
+        let table = try Self.ladder(html)
+        #expect(table.components(separatedBy: "✗ dropped by network &apos;n&apos;").count - 1 == 2, "\(table)")
+        // Halfway between the lifelines (20 and 340): the probe's from the left, the peer's from the right.
+        #expect(table.contains("<line x1=\"20\" y1=\"6\" x2=\"180\" y2=\"6\" stroke=\"#cf222e\" stroke-dasharray=\"3 2\"/>"), "\(table)")
+        #expect(table.contains("<line x1=\"340\" y1=\"6\" x2=\"180\" y2=\"6\" stroke=\"#cf222e\" stroke-dasharray=\"3 2\"/>"), "\(table)")
+        #expect(table.components(separatedBy: "stroke-dasharray=\"3 2\"").count - 1 == 2, "the segment that got through is drawn whole")
+    }
+
     /// A proxy's legs on three lifelines: the front leg between client and proxy, the back leg
     /// between proxy and server, each arrow from its sender.
     @Test func aProxyLadderHasThreeLifelines() throws {

@@ -68,8 +68,11 @@ struct NetworkTests {
             }
             assert wire from probe retransmissions > 0
             """]) { directory in
-            let output = try await ProbeProcess.run(["run", "-v", "--keep-pcap", "always", "--pcap-dir", "pcaps", "s.scn"], in: directory)
+            let output = try await ProbeProcess.run(["run", "-v", "--keep-pcap", "always", "--pcap-dir", "pcaps", "--report", "html=r.html", "s.scn"], in: directory)
             #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+            // The report's ladder marks what the link dropped.
+            let html = try String(contentsOf: directory.appendingPathComponent("r.html"), encoding: .utf8)
+            #expect(html.contains("✗ dropped by network &apos;n&apos;"))
             // TCP got every line through by sending again what the link dropped.
             #expect((dropped("upstream", in: output.stdout) ?? 0) > 0, "\(output.stdout.suffix(600))")
             #expect((dropped("downstream", in: output.stdout) ?? 0) > 0, "\(output.stdout.suffix(600))")

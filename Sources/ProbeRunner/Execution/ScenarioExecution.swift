@@ -153,7 +153,7 @@ final class ScenarioExecution {
         if copy == nil { run.networks.removeAll(host: self) }
         wire.verifyInjectedSplits(&runRecord)
         wire.finish(passed: passed, options.capture, keepingEventsOf: options.recordWire ? table.all : nil,
-                    proxies: proxySteps?.all ?? [], &runRecord)
+                    proxies: proxySteps?.all ?? [], dropped: run.networks.dropped, &runRecord)
     }
 
     func closeAll() async {

@@ -1,3 +1,4 @@
+import ProbeCapture
 import ProbeHost
 import ProbeResults
 import ProbeScript
@@ -10,6 +11,8 @@ import Synchronization
 final class NetworkSteps {
     /// The networks made, by name.
     private var networks: [String: EmulatedNetwork] = [:]
+    /// The packets each removed network's link dropped, for the report's ladder.
+    private(set) var dropped: [(network: String, packets: [PacketLink.Dropped])] = []
     /// How many networks this process has made, for their names.
     private static let made = Atomic<Int>(0)
 
@@ -62,9 +65,24 @@ final class NetworkSteps {
     func removeAll(host: any StepHost) {
         for (name, network) in networks.sorted(by: { $0.key < $1.key }) {
             network.remove()
-            host.record(nil, "network '\(name)' removed; its link carried \(Self.describe(network.link.counts))")
+            let packets = network.link.dropped
+            dropped.append((name, packets))
+            host.record(nil, "network '\(name)' removed; its link carried \(Self.describe(network.link.counts))" + Self.name(packets))
         }
         networks = [:]
+    }
+
+    /// The first dropped packets, each named: "; dropped: upstream TCP 198.18.0.1:40000 > 198.18.0.2:6379 SYN len 0, …".
+    private static func name(_ packets: [PacketLink.Dropped]) -> String {
+        guard !packets.isEmpty else { return "" }
+        let shown = packets.prefix(5).map { packet in
+            let way = packet.direction == .upstream ? "upstream" : "downstream"
+            guard let segment = packet.head.withUnsafeBytes({ PacketDecoder.segment(linkType: PacketDecoder.raw, data: $0, timestamp: packet.time) }) else {
+                return "\(way) a packet of \(packet.head.count)+ bytes, not TCP"
+            }
+            return "\(way) \(segment.sourceAddress):\(segment.sourcePort) > \(segment.destinationAddress):\(segment.destinationPort) \(segment.flags.description) seq \(segment.sequence) len \(segment.length)"
+        }
+        return "; dropped: " + shown.joined(separator: ", ") + (packets.count > 5 ? ", and \(packets.count - 5) more" : "")
     }
 
     static func describe(_ counts: (upstream: LinkCounts, downstream: LinkCounts)) -> String {

@@ -215,9 +215,9 @@ struct WireSession {
     /// Stops the capture, keeps or removes its file as `--keep-pcap` says, names a kept file in
     /// the notes, and keeps `connections`' segments for the report when `settings` ask.
     mutating func finish(passed: Bool, _ settings: CaptureSettings, keepingEventsOf connections: [ProbeConnection]?, proxies: [ProbeProxy] = [],
-                         _ record: inout RunRecord) {
+                         dropped: [(network: String, packets: [PacketLink.Dropped])] = [], _ record: inout RunRecord) {
         guard let capture else { return }
-        if let connections { keepEvents(of: connections, proxies, capture) }
+        if let connections { keepEvents(of: connections, proxies, dropped, capture) }
         let stats = capture.stop()
         if let incompleteness = stats.incompleteness { record.notes.append("\(incompleteness): the pcap is incomplete") }
         if let held = hold?.summary { record.notes.append(held) }
@@ -251,8 +251,10 @@ struct WireSession {
     /// Keeps the segments of `connections` (at most 2000) for the ladder diagram, and over TLS
     /// their records, decrypted, and over WebSocket their frames, each at the time of the
     /// segment that completed it; and the segments of each proxy's legs, on their own lifeline
-    /// (a probe connection that is one of those legs seen from its other end is left out).
-    private mutating func keepEvents(of connections: [ProbeConnection], _ proxies: [ProbeProxy], _ capture: any PacketCapture) {
+    /// (a probe connection that is one of those legs seen from its other end is left out); and
+    /// the packets of those connections a network's link dropped.
+    private mutating func keepEvents(of connections: [ProbeConnection], _ proxies: [ProbeProxy],
+                                     _ dropped: [(network: String, packets: [PacketLink.Dropped])], _ capture: any PacketCapture) {
         capture.sync()
         let readsPayloads = connections.contains { $0.tls != nil || $0.webSocket != nil }
         guard let segments = try? capture.segments(payloadPrefix: readsPayloads ? .max : Self.shownPayload) else { return }
@@ -271,6 +273,7 @@ struct WireSession {
             guard let probePort = connection.localPort, let peerPort = connection.remotePort, !legs.contains([probePort, peerPort]) else { continue }
             let trace = ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort)
             keepSegments(of: trace, connection.label, leg: nil)
+            for (network, packets) in dropped { keepDrops(packets, by: network, of: trace, connection.label) }
             if let tls = connection.tls { keepRecords(of: trace, tls, connection.label) }
             if connection.webSocket != nil { keepFrames(of: trace, connection) }
         }
@@ -291,6 +294,31 @@ struct WireSession {
             events.append(WireEvent(offset: offset(ofCaptured: segment.timestamp), connection: label, fromProbe: segment.sourcePort == trace.probePort,
                                     flags: segment.flags.description, length: segment.length,
                                     preview: ByteEscaper.escape(segment.payload.prefix(40)), proxyLeg: leg, tcp: numbers))
+        }
+    }
+
+    /// The packets of `trace`'s connection that network `network`'s link dropped: one sent by
+    /// the probe was captured before the link dropped it, and is marked; one sent by the peer
+    /// never reached the capture, and is added.
+    private mutating func keepDrops(_ packets: [PacketLink.Dropped], by network: String, of trace: ConnectionTrace, _ label: String) {
+        let first = [trace.probePort: trace.fromProbe.segments.first?.sequence, trace.peerPort: trace.fromPeer.segments.first?.sequence]
+        for packet in packets {
+            guard let segment = packet.head.withUnsafeBytes({ PacketDecoder.segment(linkType: PacketDecoder.raw, data: $0, timestamp: packet.time) }),
+                  [trace.probePort, trace.peerPort].contains(segment.sourcePort), [trace.probePort, trace.peerPort].contains(segment.destinationPort),
+                  let base = first[segment.sourcePort] ?? nil else { continue }
+            let fromProbe = segment.sourcePort == trace.probePort
+            let sequence = Int(segment.sequence &- base)
+            let sent = events.lastIndex { event in
+                event.connection == label && event.fromProbe == fromProbe && event.droppedBy == nil && event.tcp?.sequence == sequence
+                    && event.length == segment.length && event.offset <= offset(ofCaptured: packet.time) + 0.001
+            }
+            if fromProbe, let sent {
+                events[sent].droppedBy = network
+            } else {
+                events.append(WireEvent(offset: offset(ofCaptured: packet.time), connection: label, fromProbe: fromProbe, flags: segment.flags.description,
+                                        length: segment.length, preview: "", tcp: WireEvent.TCPNumbers(sequence: sequence, acknowledgement: nil, window: 0),
+                                        droppedBy: network))
+            }
         }
     }
 
