@@ -14,14 +14,20 @@ public final class EmulatedNetwork: Sendable {
     public let host: String
     /// The probe's end of the link, on the probe's host.
     public let gateway: String
+    /// The same two ends in IPv6, in 2001:2::/48 (set aside for benchmarking too); nil where
+    /// the host has IPv6 turned off.
+    public let host6: String?
+    public let gateway6: String?
     /// The link's device beside the probe, where a capture sees the subject's packets.
     public let probeDevice: String
     public let link: PacketLink
 
-    private init(namespace: NetworkNamespace, host: String, gateway: String, probeDevice: String, link: PacketLink) {
+    private init(namespace: NetworkNamespace, host: String, gateway: String, ipv6: (host: String, gateway: String)?, probeDevice: String, link: PacketLink) {
         self.namespace = namespace
         self.host = host
         self.gateway = gateway
+        host6 = ipv6?.host
+        gateway6 = ipv6?.gateway
         self.probeDevice = probeDevice
         self.link = link
     }
@@ -46,6 +52,7 @@ public final class EmulatedNetwork: Sendable {
         let devices = (probe: "tp\(getpid())-\(index)p", subject: "tp\(getpid())-\(index)s")
         let namespace = try await NetworkNamespace.make(for: name, index: index)
         var descriptors: [Int32] = []
+        var ipv6: (host: String, gateway: String)? = ("2001:2:0:\(String(subnet, radix: 16))::2", "2001:2:0:\(String(subnet, radix: 16))::1")
         do {
             for device in [devices.probe, devices.subject] {
                 let descriptor = tun_open(device)
@@ -61,6 +68,13 @@ public final class EmulatedNetwork: Sendable {
             try await namespace.run(["addr", "add", host, "peer", gateway, "dev", devices.subject])
             try await namespace.run(["link", "set", devices.subject, "up"])
             try await namespace.run(["route", "add", "default", "via", gateway, "dev", devices.subject])
+            do {
+                try await NetworkNamespace.run(["ip", "-6", "addr", "add", ipv6!.gateway, "peer", ipv6!.host, "dev", devices.probe, "nodad"])
+                try await namespace.run(["-6", "addr", "add", ipv6!.host, "peer", ipv6!.gateway, "dev", devices.subject, "nodad"])
+                try await namespace.run(["-6", "route", "add", "default", "via", ipv6!.gateway, "dev", devices.subject])
+            } catch {
+                ipv6 = nil // IPv6 turned off here: the link carries IPv4
+            }
         } catch {
             for descriptor in descriptors { close(descriptor) }
             namespace.remove()
@@ -68,7 +82,7 @@ public final class EmulatedNetwork: Sendable {
         }
         let link = PacketLink(probeSide: descriptors[0], subjectSide: descriptors[1], seed: seed)
         link.start()
-        return EmulatedNetwork(namespace: namespace, host: host, gateway: gateway, probeDevice: devices.probe, link: link)
+        return EmulatedNetwork(namespace: namespace, host: host, gateway: gateway, ipv6: ipv6, probeDevice: devices.probe, link: link)
     }
 
     /// Stops the link (its devices go with it) and removes the namespace.

@@ -85,7 +85,7 @@ extension StatementKind {
         case .variable(let name, _): return [name.text]
         case .listen(let name, _, let tls): return ["\(name.text).port"] + (tls == nil ? [] : ["\(name.text).cert"])
         case .proxy(let name, _, _): return ["\(name.text).port"]
-        case .network(let name, _): return ["\(name.text).host", "\(name.text).gateway"]
+        case .network(let name, _): return ["host", "gateway", "host6", "gateway6"].map { "\(name.text).\($0)" }
         case .expectProxied(_, let expectation, let within): return StatementKind.expect(expectation, within: within).definedVariables
         case .on(.reading(let expectation, _)): return StatementKind.expect(expectation, within: nil).definedVariables
         case .expect(.line(.regex(let regex)), _), .expect(.message(.regex(let regex), _), _), .expect(.eventually(.regex(let regex), _, _), _),

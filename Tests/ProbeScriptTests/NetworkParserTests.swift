@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func theNetworksAddressesAreKnownAfterIt() {
-        #expect(Fixtures.load("network n\nconnect {n.host}:1\nlisten l {n.gateway}:0\n").diagnostics.isEmpty)
+        #expect(Fixtures.load("network n\nconnect {n.host}:1\nlisten l {n.gateway}:0\nconnect [{n.host6}]:1\nlisten m [{n.gateway6}]:0\n").diagnostics.isEmpty)
         let messages = Fixtures.load("connect {n.host}:1\nnetwork n\n").diagnostics.map(\.message)
         #expect(messages.contains { $0.contains("n.host") }, "\(messages)")
     }

@@ -222,6 +222,28 @@ struct NetworkTests {
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
     }
 
+    /// The link carries IPv6 too: linechat on the namespace's IPv6 address, across a delay and loss.
+    @Test func theLinkCarriesIPv6() async throws {
+        let output = try await run("""
+            var port = free-port
+            set timeout 10s
+            network n delay 5ms
+            spawn server "\(ProbeProcess.linechat.path) serve --host {n.host6} --port {port}" in n ready on [{n.host6}]:{port} within 10s
+            connect [{n.host6}]:{port}
+            send line "ping"
+            expect nothing for 9ms
+            expect line "pong" within 30ms
+            n: loss 10%
+            repeat 20 {
+              send line "ping"
+              expect line "pong"
+            }
+            """)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("from [2001:2:"), "\(output.stdout)")
+        #expect((dropped("upstream", in: output.stdout) ?? 0) + (dropped("downstream", in: output.stdout) ?? 0) > 0, "\(output.stdout.suffix(600))")
+    }
+
     /// A client subject in the namespace connects out to the probe's end of the link.
     @Test func aClientInsideTheNamespaceReachesTheGateway() async throws {
         let output = try await run("""

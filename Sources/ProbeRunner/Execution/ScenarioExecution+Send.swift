@@ -246,7 +246,7 @@ extension ScenarioExecution {
             return .bytes(try webSocketSteps.frame(frame, framesOf: framesOf, on: try target(statement), statement))
         case .random(let size):
             let count = try resolve(size, "a size", Quantity.size)
-            if !runRecord.notes.contains(where: { $0.hasPrefix("random seed") }) { runRecord.notes.append("random seed \(seed) (rerun with --seed \(seed))") }
+            noteSeed()
             return .random(count: count)
         }
     }

@@ -364,6 +364,10 @@ extension ScenarioExecution: StepHost {
         runRecord.notes.append(text)
     }
 
+    func noteSeed() {
+        if !runRecord.notes.contains(where: { $0.hasPrefix("random seed") }) { runRecord.notes.append("random seed \(seed) (rerun with --seed \(seed))") }
+    }
+
     func addStoppingTime(_ duration: Duration) {
         runRecord.stoppingSubjects += duration
     }

@@ -34,11 +34,19 @@ final class NetworkSteps {
             throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot make network '\(name.text)': \(error)")
         }
         networks[name.text] = network
+        // Its losses, jitter, reordering and duplicates are drawn from the run's seed.
+        host.noteSeed()
         for change in changes { change.apply(to: network.link) }
         host.define("\(name.text).host", as: network.host)
         host.define("\(name.text).gateway", as: network.gateway)
+        if let host6 = network.host6, let gateway6 = network.gateway6 {
+            host.define("\(name.text).host6", as: host6)
+            host.define("\(name.text).gateway6", as: gateway6)
+        }
         let faultText = statement.text.split(separator: " ").dropFirst(2).joined(separator: " ")
-        host.record(statement, "network '\(name.text)': namespace \(network.namespace.name), the subject's end \(network.host), the probe's \(network.gateway) (\(network.probeDevice))"
+        let ends = network.host6.map { "the subject's end \(network.host) and \($0), the probe's \(network.gateway) and \(network.gateway6 ?? "")" }
+            ?? "the subject's end \(network.host), the probe's \(network.gateway) (no IPv6 here)"
+        host.record(statement, "network '\(name.text)': namespace \(network.namespace.name), \(ends) (\(network.probeDevice))"
                     + (faultText.isEmpty ? ", a clean link" : ", \(faultText)"))
     }
 

@@ -56,6 +56,8 @@ protocol StepHost: AnyObject, ArgumentResolver {
     func payloadBytes(_ step: SendStep, _ statement: Statement) throws -> [UInt8]
     /// Adds a note to the report.
     func note(_ text: String)
+    /// Notes the run's seed in the report, once: its random choices depend on it.
+    func noteSeed()
     /// Counts time spent stopping subjects, which the report states.
     func addStoppingTime(_ duration: Duration)
 }
