@@ -7,7 +7,9 @@ import Glibc
 /// A network a scenario declares: a namespace of its own, joined to the probe by a point-to-point
 /// link of two TUN devices whose packets `PacketLink` forwards. Each network takes a /30 of
 /// 198.18.0.0/15 (set aside for benchmarking): the probe's end is the gateway, the namespace's
-/// end the host, and the namespace's only route is the link, so no packet leaves the machine.
+/// end the host. The namespace's only route is the link's peer route to the gateway (no
+/// default route): what a subject sends anywhere else goes nowhere, so even on a host that
+/// forwards packets none leaves the machine.
 public final class EmulatedNetwork: Sendable {
     public let namespace: NetworkNamespace
     /// The subject's address, in the namespace.
@@ -67,11 +69,9 @@ public final class EmulatedNetwork: Sendable {
             try await namespace.run(["link", "set", "lo", "up"])
             try await namespace.run(["addr", "add", host, "peer", gateway, "dev", devices.subject])
             try await namespace.run(["link", "set", devices.subject, "up"])
-            try await namespace.run(["route", "add", "default", "via", gateway, "dev", devices.subject])
             do {
                 try await NetworkNamespace.run(["ip", "-6", "addr", "add", ipv6!.gateway, "peer", ipv6!.host, "dev", devices.probe, "nodad"])
                 try await namespace.run(["-6", "addr", "add", ipv6!.host, "peer", ipv6!.gateway, "dev", devices.subject, "nodad"])
-                try await namespace.run(["-6", "route", "add", "default", "via", ipv6!.gateway, "dev", devices.subject])
             } catch {
                 ipv6 = nil // IPv6 turned off here: the link carries IPv4
             }
