@@ -63,7 +63,7 @@ struct AutobahnFuzzingClientCommand: AsyncParsableCommand {
                 AutobahnCase(id: Self.caseID(result.title), agent: server.agent, result: result, section: "s\(index)")
             }
             cases += AutobahnCase.compressionCases.filter { spec.selects($0, for: server.agent) }.map {
-                AutobahnCase(unimplemented: $0, agent: server.agent, why: "compression (permessage-deflate): not implemented by tcpprobe's suite")
+                AutobahnCase(unimplemented: $0, agent: server.agent, why: AutobahnFuzzingServer.compressionDescription)
             }
             guard !cases.isEmpty else {
                 Terminal.printError("error: the spec selects none of the suite's cases for \(server.agent)")

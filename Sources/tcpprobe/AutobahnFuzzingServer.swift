@@ -10,18 +10,25 @@ import ProbeScript
 /// hands the connection: `/runCase?case=N&agent=A` by case N of Scenarios/websocket-client
 /// (its `lib/client.inc` read without the line that spawns the client: the client is the one
 /// connecting), the others by a scenario that answers with one text message, or none, and
-/// closes. It keeps each agent's verdicts for `/getCaseStatus` and `/updateReports`.
+/// closes. It keeps each agent's verdicts for `/getCaseStatus` and `/updateReports`. The
+/// compression cases (12.*, 13.*), which the suite does not implement, are served as wstest
+/// serves them to a client that did not negotiate permessage-deflate: the upgrade, a close
+/// 1000, and UNIMPLEMENTED.
 actor AutobahnFuzzingServer {
-    /// A case of the suite: its number, what it does, and its file.
+    /// A case of the suite: its number, what it does, and its file (nil for a compression case).
     struct Case {
         var id: String
         var description: String
-        var path: String
+        var path: String?
     }
+
+    static let compressionDescription = "compression (permessage-deflate): not implemented by tcpprobe's suite"
 
     let cases: [Case]
     let outdir: String
     private var results: [String: [(id: String, result: ScenarioResult)]] = [:]
+    /// The compression cases each agent ran.
+    private var unimplemented: [String: Set<String>] = [:]
     private var agents: [String] = []
     /// The cases still running: `/updateReports` waits for them.
     private var running: [Task<Void, Never>] = []
@@ -31,14 +38,17 @@ actor AutobahnFuzzingServer {
         self.outdir = outdir
     }
 
-    /// The cases of `folder` that `selects` takes, in Autobahn's order.
+    /// The cases of `folder` that `selects` takes, and the compression cases it takes, in
+    /// Autobahn's order.
     static func cases(in folder: String, selecting selects: (String) -> Bool) -> [Case] {
-        ScenarioCatalog.scenarioFiles(under: folder).compactMap { path -> Case? in
+        let suite = ScenarioCatalog.scenarioFiles(under: folder).compactMap { path -> Case? in
             guard let scenario = load(path, given: ["port": "0"]).scenario else { return nil }
             let id = AutobahnFuzzingClientCommand.caseID(scenario.title)
             guard selects(id) else { return nil }
             return Case(id: id, description: String(scenario.title.dropFirst(id.count + 1)), path: path)
-        }.sorted { AutobahnCase.precedes($0.id, $1.id) }
+        }
+        let compression = AutobahnCase.compressionCases.filter(selects).map { Case(id: $0, description: compressionDescription, path: nil) }
+        return (suite + compression).sorted { AutobahnCase.precedes($0.id, $1.id) }
     }
 
     /// Loads a case, its client.inc without the spawn: the client under test connects by itself.
@@ -66,12 +76,18 @@ actor AutobahnFuzzingServer {
             answer(try Self.json(["id": found.id, "description": found.description]), given: given)
         case "/getCaseStatus":
             let found = try self.case(query)
-            let behavior = results[agent]?.last { $0.id == found.id }.map { AutobahnCase(id: found.id, agent: agent, result: $0.result, section: "").behavior }
+            let behavior = unimplemented[agent]?.contains(found.id) == true ? "UNIMPLEMENTED"
+                : results[agent]?.last { $0.id == found.id }.map { AutobahnCase(id: found.id, agent: agent, result: $0.result, section: "").behavior }
             answer(try Self.json(["behavior": behavior ?? "UNKNOWN"]), given: given)
         case "/runCase":
             let found = try self.case(query)
-            guard let scenario = Self.load(found.path, given: given).scenario else { throw AutobahnError("case \(found.id) does not load") }
             if !agents.contains(agent) { agents.append(agent) }
+            guard let path = found.path else {
+                unimplemented[agent, default: []].insert(found.id)
+                answer(nil, given: given)
+                return port
+            }
+            guard let scenario = Self.load(path, given: given).scenario else { throw AutobahnError("case \(found.id) does not load") }
             running.append(Task {
                 let result = await Self.run(scenario, given: given)
                 await self.keep(result, of: found.id, for: agent)
@@ -103,7 +119,9 @@ actor AutobahnFuzzingServer {
             let ran = (results[agent] ?? []).sorted { AutobahnCase.precedes($0.id, $1.id) }
             let report = RunReport(results: ran.map(\.result), startedAt: Date().formatted(.iso8601), duration: .zero)
             try ReportWriter.write(ReportFormat.html.render(report), to: outdir + "/" + AutobahnReports.agentReport(agent))
-            runs.append((agent, ran.enumerated().map { AutobahnCase(id: $1.id, agent: agent, result: $1.result, section: "s\($0)") }))
+            let cases = ran.enumerated().map { AutobahnCase(id: $1.id, agent: agent, result: $1.result, section: "s\($0)") }
+                + (unimplemented[agent] ?? []).map { AutobahnCase(unimplemented: $0, agent: agent, why: Self.compressionDescription) }
+            runs.append((agent, cases.sorted { AutobahnCase.precedes($0.id, $1.id) }))
         }
         try AutobahnReports.write(runs, to: outdir)
     }
