@@ -27,8 +27,14 @@ public struct NetworkNamespace: Sendable, Hashable {
     /// Makes the namespace for network `network`, the `index`th of this process.
     public static func make(for network: String, index: Int) async throws -> NetworkNamespace {
         let namespace = NetworkNamespace(name: "\(prefix)\(getpid())-\(index)-\(network)")
-        try await run(["ip", "netns", "add", namespace.name])
+        // Known before it exists: a Ctrl-C while `ip` makes it still removes it.
         live.withLock { _ = $0.insert(namespace.name) }
+        do {
+            try await run(["ip", "netns", "add", namespace.name])
+        } catch {
+            namespace.remove()
+            throw error
+        }
         return namespace
     }
 

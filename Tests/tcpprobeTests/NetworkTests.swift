@@ -293,7 +293,8 @@ struct NetworkTests {
                 let next = try await run("network m\n")
                 #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
             }
-            #expect(try await leftovers().isEmpty, "after signal \(signal)")
+            let left = try await leftovers()
+            #expect(left.isEmpty, "after signal \(signal): \(left)")
         }
     }
 
