@@ -29,6 +29,7 @@ public struct VariableChecker {
                     check(name, at: location, visible: visible, known: known, through: [])
                 }
             }
+            checkNetwork(of: statement, known: known)
             known.formUnion(statement.kind.definedVariables)
             switch statement.kind {
             case .repeatBlock(_, let body, _):
@@ -50,6 +51,20 @@ public struct VariableChecker {
                 break
             }
         }
+    }
+
+    /// A network a step names (`spawn … in n`, `n: loss 5%`) must be made before it: `network n`
+    /// is what sets `{n.host}`.
+    private mutating func checkNetwork(of statement: Statement, known: Set<String>) {
+        let named: Name?
+        switch statement.kind {
+        case .spawn(let spawn): named = spawn.network
+        case .networkFault: named = statement.connection
+        default: named = nil
+        }
+        guard let named, !known.contains("\(named.text).host") else { return }
+        diagnostics.append(Diagnostic(at: named.location, length: named.text.count, "no network named '\(named.text)' is made before this step",
+                                      hint: "make it first: network \(named.text)"))
     }
 
     /// Checks one use of `name` at `location`; `chain` holds the given values it was reached

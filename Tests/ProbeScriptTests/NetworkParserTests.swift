@@ -62,6 +62,9 @@ import Testing
             ("network n slice 1..3", "slice"),
             ("n: reorder", "expected a share of the packets"),
             ("spawn s \"x\" in", "expected a network name"),
+            ("spawn s \"x\" in m", "no network named 'm' is made before this step"),
+            ("n: loss 5%", "no network named 'n' is made before this step"),
+            ("n: partition\nnetwork n", "no network named 'n' is made before this step"),
         ]
         for (text, expected) in cases {
             let messages = Fixtures.load(text).diagnostics.map(\.message)
