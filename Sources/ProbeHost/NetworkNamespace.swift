@@ -62,6 +62,14 @@ public struct NetworkNamespace: Sendable, Hashable {
         }
     }
 
+    /// True once process `pid` has entered the namespace (`ip netns exec` has, before it executes
+    /// the subject's program): until then its /proc/PID/net shows the host's sockets.
+    public func holds(pid: Int32) -> Bool {
+        var process = stat(), namespace = stat()
+        guard stat("/proc/\(pid)/ns/net", &process) == 0, stat(path, &namespace) == 0 else { return false }
+        return process.st_ino == namespace.st_ino && process.st_dev == namespace.st_dev
+    }
+
     /// Removes the namespace: whatever still runs in it keeps it until it ends.
     public func remove() {
         Self.remove(name)

@@ -248,6 +248,23 @@ struct NetworkTests {
         #expect((dropped("upstream", in: output.stdout) ?? 0) + (dropped("downstream", in: output.stdout) ?? 0) > 0, "\(output.stdout.suffix(600))")
     }
 
+    /// Readiness looks at the namespace's sockets, once the subject is in it: a listener on the
+    /// same port on the probe's host does not make a subject in the namespace ready.
+    @Test func readinessLooksInsideTheNamespace() async throws {
+        let output = try await run("""
+            var port = free-port
+            set timeout 5s
+            network n
+            listen decoy 127.0.0.1:{port}
+            spawn server "sh -c 'sleep 0.3; exec \(ProbeProcess.linechat.path) serve --host {n.host} --port {port}'" in n ready on {n.host}:{port} within 10s
+            connect {n.host}:{port} timeout 100ms
+            send line "ping"
+            expect line "pong"
+            """)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains(#/listening on [0-9.]+:[0-9]+ after (3[0-9][0-9]|[4-9][0-9][0-9])\.[0-9]+ms/#), "\(output.stdout)")
+    }
+
     /// The namespace routes nothing but the link: an address beyond it is unreachable there,
     /// so no packet of a subject's leaves the machine, whatever the host forwards.
     @Test func theNamespaceRoutesNothingButTheLink() async throws {

@@ -91,7 +91,7 @@ final class SubjectSteps {
             return
         case .listening?:
             for target in targets {
-                try await awaitListening(subject, on: target, inNetwork: network != nil, since: started, within: wait, statement)
+                try await awaitListening(subject, on: target, in: network?.namespace, since: started, within: wait, statement)
                 host.record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), listening on \(target) after \(DurationFormat.short(host.clock.now - started))")
             }
             subjects.readyPorts[step.name.text] = (targets[0], statement)
@@ -130,8 +130,8 @@ final class SubjectSteps {
     }
 
     /// Waits until `subject` listens on `target`, failing when it ends first or `wait` passes.
-    private func awaitListening(_ subject: Subject, on target: Address, inNetwork: Bool, since started: ContinuousClock.Instant, within wait: Duration,
-                                _ statement: Statement) async throws {
+    private func awaitListening(_ subject: Subject, on target: Address, in namespace: NetworkNamespace?, since started: ContinuousClock.Instant,
+                                within wait: Duration, _ statement: Statement) async throws {
         func environmentError(_ message: String) -> StepFailure {
             StepFailure(.environment, at: statement.location, step: statement.text,
                         message: PortHolders.describe(port: target.port).map { message + "\n" + $0 } ?? message)
@@ -139,12 +139,12 @@ final class SubjectSteps {
         while true {
             if let exit = subject.exitDescription {
                 // A server that forks into the background first has its child listen soon after.
-                let daemonized = subject.exitCode == 0 && !inNetwork ? await Self.listensSoon(target) : false
+                let daemonized = subject.exitCode == 0 && namespace == nil ? await Self.listensSoon(target) : false
                 throw environmentError("'\(subject.name)' ended (\(exit)) before it listened on \(target)" + (daemonized ? "\n" + Self.daemonHint : ""))
             }
-            if inNetwork {
-                // The namespace's sockets, as the subject's /proc/PID/net shows them.
-                if ListeningSockets.isListening(port: target.port, inNetworkOf: subject.pid) == true { return }
+            if let namespace {
+                // The namespace's sockets, as the subject's /proc/PID/net shows them once it is in it.
+                if namespace.holds(pid: subject.pid), ListeningSockets.isListening(port: target.port, inNetworkOf: subject.pid) == true { return }
             } else if let listening = ListeningSockets.isListening(port: target.port, for: target.host) {
                 if listening {
                     // A server that forks into the background after binding listens before its
