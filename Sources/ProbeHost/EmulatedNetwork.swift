@@ -18,8 +18,7 @@ public final class EmulatedNetwork: Sendable {
     public let gateway: String
     /// The same two ends in IPv6, in 2001:2::/48 (set aside for benchmarking too); nil where
     /// the host has IPv6 turned off.
-    public let host6: String?
-    public let gateway6: String?
+    public let ipv6: (host: String, gateway: String)?
     /// The link's device beside the probe, where a capture sees the subject's packets.
     public let probeDevice: String
     public let link: PacketLink
@@ -28,8 +27,7 @@ public final class EmulatedNetwork: Sendable {
         self.namespace = namespace
         self.host = host
         self.gateway = gateway
-        host6 = ipv6?.host
-        gateway6 = ipv6?.gateway
+        self.ipv6 = ipv6
         self.probeDevice = probeDevice
         self.link = link
     }
@@ -54,7 +52,8 @@ public final class EmulatedNetwork: Sendable {
         let devices = (probe: "tp\(getpid())-\(index)p", subject: "tp\(getpid())-\(index)s")
         let namespace = try await NetworkNamespace.make(for: name, index: index)
         var descriptors: [Int32] = []
-        var ipv6: (host: String, gateway: String)? = ("2001:2:0:\(String(subnet, radix: 16))::2", "2001:2:0:\(String(subnet, radix: 16))::1")
+        let ipv6Ends = (host: "2001:2:0:\(String(subnet, radix: 16))::2", gateway: "2001:2:0:\(String(subnet, radix: 16))::1")
+        var ipv6: (host: String, gateway: String)?
         do {
             for device in [devices.probe, devices.subject] {
                 let descriptor = tun_open(device)
@@ -69,11 +68,10 @@ public final class EmulatedNetwork: Sendable {
             try await namespace.run(["link", "set", "lo", "up"])
             try await namespace.run(["addr", "add", host, "peer", gateway, "dev", devices.subject])
             try await namespace.run(["link", "set", devices.subject, "up"])
-            do {
-                try await NetworkNamespace.run(["ip", "-6", "addr", "add", ipv6!.gateway, "peer", ipv6!.host, "dev", devices.probe, "nodad"])
-                try await namespace.run(["-6", "addr", "add", ipv6!.host, "peer", ipv6!.gateway, "dev", devices.subject, "nodad"])
-            } catch {
-                ipv6 = nil // IPv6 turned off here: the link carries IPv4
+            // Where IPv6 is turned off these fail, and the link carries IPv4 alone.
+            if (try? await NetworkNamespace.run(["ip", "-6", "addr", "add", ipv6Ends.gateway, "peer", ipv6Ends.host, "dev", devices.probe, "nodad"])) != nil,
+               (try? await namespace.run(["-6", "addr", "add", ipv6Ends.host, "peer", ipv6Ends.gateway, "dev", devices.subject, "nodad"])) != nil {
+                ipv6 = ipv6Ends
             }
         } catch {
             for descriptor in descriptors { close(descriptor) }

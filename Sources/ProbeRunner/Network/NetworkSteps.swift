@@ -19,7 +19,8 @@ final class NetworkSteps {
     func network(named name: String) -> EmulatedNetwork? { networks[name] }
 
     /// `network NAME [FAULT]...`: makes the namespace and its link, sets `{NAME.host}` and
-    /// `{NAME.gateway}`, and applies the faults.
+    /// `{NAME.gateway}` (and `{NAME.host6}`, `{NAME.gateway6}` where there is IPv6), and
+    /// applies the faults.
     func open(_ name: Name, _ faults: [NetworkFault], host: any StepHost, _ statement: Statement) async throws {
         guard networks[name.text] == nil else { throw StepFailure(statement, "a network named '\(name.text)' is already made") }
         if let missing = EmulatedNetwork.missingPrivilege {
@@ -39,12 +40,12 @@ final class NetworkSteps {
         for change in changes { change.apply(to: network.link) }
         host.define("\(name.text).host", as: network.host)
         host.define("\(name.text).gateway", as: network.gateway)
-        if let host6 = network.host6, let gateway6 = network.gateway6 {
-            host.define("\(name.text).host6", as: host6)
-            host.define("\(name.text).gateway6", as: gateway6)
+        if let ipv6 = network.ipv6 {
+            host.define("\(name.text).host6", as: ipv6.host)
+            host.define("\(name.text).gateway6", as: ipv6.gateway)
         }
         let faultText = statement.text.split(separator: " ").dropFirst(2).joined(separator: " ")
-        let ends = network.host6.map { "the subject's end \(network.host) and \($0), the probe's \(network.gateway) and \(network.gateway6 ?? "")" }
+        let ends = network.ipv6.map { "the subject's end \(network.host) and \($0.host), the probe's \(network.gateway) and \($0.gateway)" }
             ?? "the subject's end \(network.host), the probe's \(network.gateway) (no IPv6 here)"
         host.record(statement, "network '\(name.text)': namespace \(network.namespace.name), \(ends) (\(network.probeDevice))"
                     + (faultText.isEmpty ? ", a clean link" : ", \(faultText)"))
