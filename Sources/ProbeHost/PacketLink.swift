@@ -27,7 +27,6 @@ public final class PacketLink: Sendable {
     /// A packet waiting to leave.
     private struct Held {
         let release: Int64
-        let order: UInt64
         let bytes: [UInt8]
     }
 
@@ -130,17 +129,18 @@ public final class PacketLink: Sendable {
     /// The loop: waits for a packet, a change or the next packet due, then moves what it can.
     private func forward() {
         var queues: [[Held]] = [[], []] // upstream, downstream, each in release order
-        var order: UInt64 = 0
         var buffer = [UInt8](repeating: 0, count: 65536)
         var polled = [pollfd(fd: probeSide, events: Int16(POLLIN), revents: 0), pollfd(fd: subjectSide, events: Int16(POLLIN), revents: 0),
                       pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
         while true {
             var now = Self.now()
             for (index, destination) in [subjectSide, probeSide].enumerated() {
-                while let first = queues[index].first, first.release <= now {
-                    _ = first.bytes.withUnsafeBytes { write(destination, $0.baseAddress, $0.count) }
-                    queues[index].removeFirst()
+                var due = 0
+                while due < queues[index].count, queues[index][due].release <= now {
+                    _ = queues[index][due].bytes.withUnsafeBytes { write(destination, $0.baseAddress, $0.count) }
+                    due += 1
                 }
+                queues[index].removeFirst(due) // once a batch: a queue of a thousand is not shifted a packet at a time
             }
             let next = queues.compactMap { $0.first?.release }.min()
             let timeout = next.map { Int32(clamping: ($0 - now + 999_999) / 1_000_000) } ?? -1
@@ -167,10 +167,7 @@ public final class PacketLink: Sendable {
                             continue
                         }
                         let bytes = Array(buffer[..<size])
-                        for _ in 0..<(twice ? 2 : 1) {
-                            order += 1
-                            Self.insert(Held(release: release, order: order, bytes: bytes), into: &queues[index])
-                        }
+                        for _ in 0..<(twice ? 2 : 1) { Self.insert(Held(release: release, bytes: bytes), into: &queues[index]) }
                     }
                 }
             }
