@@ -19,7 +19,7 @@ public enum Grammar {
                                          "set framing lines|length 1|2|3|4|8 [big|little] [after N] [adjust ±K]|varint [after N]", "set max-message SIZE", "set websocket auto-pong on|off"], actsOnConnection: false, parse: { .set(try $0.parseSetting()) }),
         Entry(keyword: "var", synopsis: ["var NAME = \"VALUE\"|WORD|free-port"], actsOnConnection: false, parse: { try $0.parseVariable() }),
         Entry(keyword: "include", synopsis: ["include \"FILE\""], actsOnConnection: false, parse: { try $0.parseInclude() }),
-        Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [within D] [with stdin] [cwd \"DIR\"] [env K=V...] [in NETWORK]"], actsOnConnection: false, parse: { .spawn(try $0.parseSpawn()) }),
+        Entry(keyword: "spawn", synopsis: ["spawn NAME \"COMMAND\" [ready on HOST:PORT | ready when stdout|stderr /RE/] [within D] [with stdin] [cwd \"DIR\"] [env K=V...] [in NETWORK] [unless given VAR]"], actsOnConnection: false, parse: { .spawn(try $0.parseSpawn()) }),
         Entry(keyword: "kill", synopsis: ["kill NAME [SIGNAL]"], actsOnConnection: false, parse: { try $0.parseKill() }),
         Entry(keyword: "input", synopsis: ["input NAME line \"TEXT\"|\"BYTES\"|hex\"..\"|eof   (to a subject spawned with stdin)"], actsOnConnection: false, parse: { .input(try $0.parseInput()) }),
         Entry(keyword: "connect", synopsis: ["connect [NAME] HOST:PORT [from ADDR[:PORT]|NETWORK/PREFIX] [tls [insecure] [ca \"FILE\"] [sni \"NAME\"] [alpn \"P\",...] [version 1.2|1.3] [cert \"FILE\" key \"FILE\"]] [timeout D] [rcvbuf SIZE] [sndbuf SIZE] [expect refused|timeout|tls-failure]",

@@ -50,7 +50,7 @@ extension Grammar {
     }
 
     enum SpawnOption: String, Keyword {
-        case ready, with, cwd, env, `in`
+        case ready, with, cwd, env, `in`, unless
     }
 
     enum AcceptOption: String, Keyword {

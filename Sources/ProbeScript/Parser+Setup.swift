@@ -90,6 +90,7 @@ extension Parser {
         var withStdin = false
         var workingDirectory: Template?
         var network: Name?
+        var unlessGiven: Name?
         var environment: [(key: String, value: Template)] = []
         while !atStatementEnd {
             if current.word == "within", readiness == nil {
@@ -118,6 +119,9 @@ extension Parser {
                 workingDirectory = try string("a directory")
             case .in:
                 network = try self.name("a network name")
+            case .unless:
+                try keyword(["given"], after: "unless")
+                unlessGiven = try self.name("a variable name")
             case .env:
                 repeat {
                     environment.append(try environmentEntry())
@@ -125,7 +129,8 @@ extension Parser {
             }
         }
         return SpawnStep(name: name, command: command, readiness: readiness, readinessWithin: readinessWithin,
-                         withStdin: withStdin, workingDirectory: workingDirectory, network: network, environment: environment)
+                         withStdin: withStdin, workingDirectory: workingDirectory, network: network,
+                         unlessGiven: unlessGiven, environment: environment)
     }
 
     /// `KEY=VALUE` or `KEY="a value"`.

@@ -1,4 +1,5 @@
-/// `spawn NAME "command" [ready on ADDR[, ADDR…] | ready when stdout|stderr /re/ [within D]] [with stdin] [cwd "DIR"] [env K=V ...]`.
+/// `spawn NAME "command" [ready on ADDR[, ADDR…] | ready when stdout|stderr /re/ [within D]] [with stdin] [cwd "DIR"] [env K=V ...]
+/// [in NETWORK] [unless given VAR]`.
 public struct SpawnStep: Sendable, Hashable {
     public enum Readiness: Sendable, Hashable {
         /// Ready once every address listens (a broker with a TCP and a WebSocket port).
@@ -20,9 +21,13 @@ public struct SpawnStep: Sendable, Hashable {
     public var workingDirectory: Template?
     /// `in NETWORK`: it runs in that network's namespace; on the probe's host when nil.
     public var network: Name?
+    /// `unless given VAR`: not started when VAR was given from outside the scenario (`--var`),
+    /// as a suite's default subject is not when the user points it at their own.
+    public var unlessGiven: Name?
 
     public init(name: Name, command: Template, readiness: Readiness?, readinessWithin: Argument<Duration>? = nil,
-                withStdin: Bool = false, workingDirectory: Template? = nil, network: Name? = nil, environment: [(key: String, value: Template)]) {
+                withStdin: Bool = false, workingDirectory: Template? = nil, network: Name? = nil, unlessGiven: Name? = nil,
+                environment: [(key: String, value: Template)]) {
         self.name = name
         self.command = command
         self.readiness = readiness
@@ -30,13 +35,14 @@ public struct SpawnStep: Sendable, Hashable {
         self.withStdin = withStdin
         self.workingDirectory = workingDirectory
         self.network = network
+        self.unlessGiven = unlessGiven
         self.environment = environment
     }
 
     public static func == (lhs: SpawnStep, rhs: SpawnStep) -> Bool {
         lhs.name == rhs.name && lhs.command == rhs.command && lhs.readiness == rhs.readiness
             && lhs.readinessWithin == rhs.readinessWithin && lhs.withStdin == rhs.withStdin && lhs.workingDirectory == rhs.workingDirectory
-            && lhs.network == rhs.network
+            && lhs.network == rhs.network && lhs.unlessGiven == rhs.unlessGiven
             && lhs.environment.map(\.key) == rhs.environment.map(\.key)
             && lhs.environment.map(\.value) == rhs.environment.map(\.value)
     }

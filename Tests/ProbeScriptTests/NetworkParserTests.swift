@@ -27,7 +27,11 @@ import Testing
         guard case .delay(let delay, let jitter) = faults[1].change else { Issue.record("not delay"); return }
         #expect(delay.literal == .milliseconds(20) && jitter?.literal == .milliseconds(5) && faults[1].direction == .downstream)
         guard case .spawn(let spawn) = kinds[1] else { Issue.record("not spawn"); return }
-        #expect(spawn.network?.text == "n")
+        #expect(spawn.network?.text == "n" && spawn.unlessGiven == nil)
+        guard case .spawn(let suiteDefault) = try Fixtures.statements("spawn s \"x\" ready on 127.0.0.1:{port} unless given url\n")[0].kind else {
+            Issue.record("not spawn"); return
+        }
+        #expect(suiteDefault.unlessGiven?.text == "url")
         guard case .networkFault(let loss) = kinds[3], case .loss(let lossShare, let lossBurst) = loss.change else { Issue.record("not loss"); return }
         #expect(lossShare.literal == 30 && lossBurst?.literal == 3 && loss.direction == .downstream)
         guard case .networkFault(let reorder) = kinds[4], case .reorder(let reorderShare, let gap) = reorder.change else { Issue.record("not reorder"); return }
@@ -63,6 +67,7 @@ import Testing
             ("n: reorder", "expected a share of the packets"),
             ("spawn s \"x\" in", "expected a network name"),
             ("spawn s \"x\" in m", "no network named 'm' is made before this step"),
+            ("spawn s \"x\" unless url", "expected 'given' after unless"),
             ("n: loss 5%", "no network named 'n' is made before this step"),
             ("n: partition\nnetwork n", "no network named 'n' is made before this step"),
         ]

@@ -42,6 +42,9 @@ final class SubjectSteps {
             StepFailure(.environment, at: statement.location, step: statement.text, message: message)
         }
         guard subjects[step.name.text] == nil else { throw StepFailure(statement, "a subject named '\(step.name.text)' is already running") }
+        if let given = step.unlessGiven, host.options.variables[given.text] != nil {
+            return host.record(statement, "'\(step.name.text)' not spawned: \(given.text) is given (unless given \(given.text))")
+        }
         let command = step.command.renderString(host.lookup)
         var argv: [String]
         do { argv = try ShellWords.split(command) } catch { throw StepFailure(statement, "bad command: \(error)") }
