@@ -13,4 +13,14 @@ public struct Statement: Sendable, Hashable {
         self.connection = connection
         self.text = text
     }
+
+    /// The statement as written without its `NAME:` prefix: "delay 50ms downstream".
+    public var step: Substring {
+        connection == nil ? text[...] : text.split(separator: " ", maxSplits: 1).last ?? ""
+    }
+
+    /// The step's first word: its keyword.
+    public var keyword: Substring {
+        step.prefix { $0 != " " }
+    }
 }

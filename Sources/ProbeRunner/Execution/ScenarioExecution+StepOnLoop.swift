@@ -118,7 +118,7 @@ extension ScenarioExecution {
         case .proxyFault(let fault):
             guard run.networks.names(statement) else { return task { try await self.proxies.fault(fault, statement) } }
             guard let networkFault = NetworkFault(fault) else {
-                throw failure(statement, "a network's faults are \(NetworkFault.spellings); '\(statement.text.split(separator: " ").dropFirst().first ?? "")' is a proxy's")
+                throw failure(statement, "a network's faults are \(NetworkFault.spellings); '\(statement.keyword)' is a proxy's")
             }
             try run.networks.fault(networkFault, host: self, statement)
             return false

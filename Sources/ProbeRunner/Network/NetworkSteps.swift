@@ -66,8 +66,7 @@ final class NetworkSteps {
             throw StepFailure(statement, "no network named '\(name)' (\(made.isEmpty ? "none is made" : "made: " + made.joined(separator: ", ")))")
         }
         try LinkChange(fault, host).apply(to: network.link)
-        let step = statement.text.split(separator: " ", maxSplits: 1).last ?? ""
-        host.record(statement, "network '\(name)': \(step) from now on; so far \(Self.describe(network.link.counts))")
+        host.record(statement, "network '\(name)': \(statement.step) from now on; so far \(Self.describe(network.link.counts))")
     }
 
     /// Removes every network, saying in the log what each link did.

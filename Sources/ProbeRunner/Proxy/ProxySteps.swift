@@ -59,9 +59,8 @@ final class ProxySteps {
     }
 
     func fault(_ fault: ProxyFault, _ statement: Statement) async throws {
-        // The step as written, without its `NAME:` prefix: "delay 50ms downstream".
-        let step = statement.connection == nil ? statement.text : String(statement.text.split(separator: " ", maxSplits: 1).last ?? "")
-        let (proxy, link) = try namedProxy(statement, String(step.split(separator: " ").first ?? ""))
+        let step = statement.step
+        let (proxy, link) = try namedProxy(statement, String(statement.keyword))
         if link != nil { throw StepFailure(statement, "a fault applies to every connection of proxy '\(proxy.name)': name the proxy alone") }
         let direction = fault.direction
         let action: ProxyAction
