@@ -154,6 +154,27 @@ import Testing
         }
     }
 
+    /// A read asked at a read's end stays pending until bytes come, as NIO's auto-read relies
+    /// on: the expects begun and decided meanwhile, and the decision made as bytes arrive,
+    /// ask no other read; the next read's end asks again.
+    @Test func aPendingReadIsNotAskedAgain() throws {
+        let counter = ReadCounter()
+        let handler = InboundHandler()
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandlers([counter, handler])
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        try channel.writeInbound(ByteBuffer(string: "one\r\n"))
+        #expect(counter.reads == 2, "a read when the channel becomes active, one when a read completes")
+        var first: MatchOutcome?
+        handler.expect(matcher(.line(.exact(BytePattern(Array("one".utf8))))), timeout: .seconds(1), on: channel.embeddedEventLoop) { first = $0 }
+        var second: MatchOutcome?
+        handler.expect(matcher(.line(.exact(BytePattern(Array("two".utf8))))), timeout: .seconds(1), on: channel.embeddedEventLoop) { second = $0 }
+        #expect(first != nil && second == nil && counter.reads == 2, "an expect asked again for the pending read")
+        try channel.writeInbound(ByteBuffer(string: "two\r\n"))
+        #expect(second != nil && counter.reads == 3, "the decision and the read's end asked \(counter.reads - 2) reads, not one")
+        _ = try channel.finish(acceptAlreadyClosed: true)
+    }
+
     /// The gate: the handler reads while the queue is under its limit and the scenario has not
     /// paused it; it stops at the high-water mark and says so, and reads again once an expect
     /// takes the bytes.

@@ -201,7 +201,8 @@ class ExpectQueue: @unchecked Sendable {
         if expired.matcher.timeoutMeansSuccess {
             expired.decided(.matched(captures: [:], detail: "no byte and no close"))
         } else {
-            expired.decided(.timedOut(waitingFor: expired.matcher.waitingFor, pending: Array(buffer.readableBytesView.prefix(200))))
+            let pending = Array(buffer.readableBytesView.prefix(200))
+            expired.decided(.timedOut(waitingFor: expired.matcher.waitingFor, pending: pending, misframing: expired.matcher.misframing(pending)))
         }
     }
 }

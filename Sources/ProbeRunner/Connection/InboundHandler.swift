@@ -31,6 +31,12 @@ final class InboundHandler: ExpectQueue, ChannelInboundHandler, @unchecked Senda
     private(set) var pausedByScenario = false
     private(set) var stoppedAtHighWater = false
     private var context: ChannelHandlerContext?
+    /// Set from a read's end until bytes arrive when that end asked the next read, as NIO's own
+    /// auto-read does: that read stays pending until bytes come, so the expects and decisions
+    /// in between need not ask again (each ask walks the pipeline to the same pending read).
+    private var readAsked = false
+    /// Between bytes arriving and their read's end, which asks the next read.
+    private var inRead = false
     /// On a captured connection: reading holds off while the capture falls behind.
     private let captureHold: CaptureHold?
 
@@ -58,11 +64,13 @@ final class InboundHandler: ExpectQueue, ChannelInboundHandler, @unchecked Senda
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        (readAsked, inRead) = (false, true)
         receive(unwrapInboundIn(data))
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        requestRead()
+        (readAsked, inRead) = (false, false)
+        readAsked = requestRead()
         context.fireChannelReadComplete()
     }
 
@@ -93,18 +101,21 @@ final class InboundHandler: ExpectQueue, ChannelInboundHandler, @unchecked Senda
         context.fireChannelInactive()
     }
 
-    private func requestRead() {
-        guard let context, gate == .open, end == nil else { return }
+    /// Asks the socket for more bytes when the gate and the read limit let it: true if it asked.
+    @discardableResult
+    private func requestRead() -> Bool {
+        guard let context, gate == .open, end == nil, !readAsked, !inRead else { return false }
         guard unconsumedBytes < readLimit else {
             stoppedAtHighWater = true
-            return
+            return false
         }
         if let captureHold, captureHold.mustHold {
             gate = .heldForCapture(since: context.eventLoop.now)
             recheckCapture(captureHold, on: context.eventLoop)
-        } else {
-            context.read()
+            return false
         }
+        context.read()
+        return true
     }
 
     /// While holding for the capture: looks again every `CaptureHold.recheck`, and reads on

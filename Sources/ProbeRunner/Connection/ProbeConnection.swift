@@ -14,6 +14,9 @@ final class ProbeConnection: @unchecked Sendable {
     private(set) var outputClosed = false
     private(set) var bytesSent = 0
 
+    /// Counts `count` bytes the socket took.
+    func countSent(_ count: Int) { bytesSent += count }
+
     /// The host a `connect` named (a `starttls` client sends it as SNI); nil for an accepted one.
     let connectedHost: String?
     /// Its TLS layer, once a handshake is done (`connect … tls`, `listen … tls`, `starttls`).
@@ -37,7 +40,7 @@ final class ProbeConnection: @unchecked Sendable {
     }
 
     /// How reports name it.
-    var label: String { name.hasPrefix("#") ? "connection \(name)" : "connection '\(name)'" }
+    var label: String { name.utf8.first == UInt8(ascii: "#") ? "connection " + name : "connection '" + name + "'" }
 
 
     private(set) var isClosed = false
@@ -85,12 +88,9 @@ final class ProbeConnection: @unchecked Sendable {
         guard loop.inEventLoop else { return loop.execute { self.send(bytes, timeout: timeout, written: written) } }
         // On the channel's loop (where scenarios run) a write the socket takes at once completes
         // inside writeAndFlush; only a write still pending afterwards needs a timeout timer.
-        let write = TimedWrite(written)
+        let write = TimedWrite(bytes.readableBytes, on: self, written)
         let promise = loop.makePromise(of: Void.self)
-        promise.futureResult.whenComplete { result in
-            if case .success = result { self.bytesSent += bytes.readableBytes }
-            write.complete(result)
-        }
+        promise.futureResult.whenComplete(write.complete)
         channel.writeAndFlush(bytes, promise: promise)
         write.armTimeout(timeout, on: loop)
     }

@@ -4,16 +4,22 @@ import NIOCore
 /// completes or fails, or when its timeout passes first (the peer is not reading). One object
 /// holds what the write's callbacks share, so a round trip allocates no box for each.
 final class TimedWrite {
+    private let count: Int
+    private let connection: ProbeConnection
     private let written: (Result<Bool, Error>) -> Void
     private var told = false
     private var timer: Scheduled<Void>?
 
-    init(_ written: @escaping (Result<Bool, Error>) -> Void) {
+    /// A write of `count` bytes on `connection`, which counts them once written.
+    init(_ count: Int, on connection: ProbeConnection, _ written: @escaping (Result<Bool, Error>) -> Void) {
+        self.count = count
+        self.connection = connection
         self.written = written
     }
 
     /// The write completed or failed: tells so, unless the timeout was told first.
     func complete(_ result: Result<Void, Error>) {
+        if case .success = result { connection.countSent(count) }
         timer?.cancel()
         guard !told else { return }
         told = true

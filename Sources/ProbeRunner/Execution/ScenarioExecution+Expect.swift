@@ -39,28 +39,30 @@ extension ScenarioExecution {
         } else {
             requested = try within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         }
-        let (wait, byDeadline) = limit(requested)
         let started = clock.now
+        let (wait, byDeadline) = limit(requested, at: started)
+        let silence = matcher.timeoutMeansSuccess
         connection.expect(matcher, timeout: wait.timeAmount) { outcome in
-            let waited = self.clock.now - started
+            let now = self.clock.now
+            let waited = now - started
             let failure: StepFailure
             switch outcome {
             case .matched(let captures, let detail):
-                if byDeadline, matcher.timeoutMeansSuccess {
+                if byDeadline, silence {
                     return done(self.failure(statement, "the scenario deadline of \(self.format(self.settings.deadline)) passed during the silence",
                                              connection, waited: waited))
                 }
                 if !captures.isEmpty { self.setCaptures(captures) }
                 self.latencies?.record(waited)
                 let label = connection.label
-                self.record(statement) { "\(label): got \(detail) after \(DurationFormat.short(waited))\(ByteDiff.assignments(captures))" }
+                self.record(statement, at: now) { "\(label): got \(detail) after \(DurationFormat.short(waited))\(ByteDiff.assignments(captures))" }
                 return done(nil)
             case .failed(let message):
                 failure = self.failure(statement, message, connection, waited: waited)
-            case .timedOut(let waitingFor, let pending):
+            case .timedOut(let waitingFor, let pending, let misframing):
                 let why = byDeadline ? "the scenario deadline of \(self.format(self.settings.deadline)) passed" : "timed out after \(self.format(wait))"
                 var arrived = pending.isEmpty ? "nothing unconsumed had arrived" : "unconsumed so far: \(ByteEscaper.preview(pending))"
-                if let misframing = matcher.misframing(pending) { arrived = misframing + "; " + arrived }
+                if let misframing { arrived = misframing + "; " + arrived }
                 failure = self.failure(statement, "\(why) waiting for \(waitingFor); \(arrived)", connection, waited: waited)
             }
             self.onTask { throw await failure.withRecentBytes(of: connection) }.whenFailure(done)

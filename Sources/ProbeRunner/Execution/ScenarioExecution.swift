@@ -88,7 +88,10 @@ final class ScenarioExecution {
 
     var elapsed: Duration { clock.now - run.start }
 
-    var remaining: Duration { settings.deadline - elapsed }
+    var remaining: Duration { remaining(at: clock.now) }
+
+    /// What is left of the scenario's deadline at `now`.
+    func remaining(at now: ContinuousClock.Instant) -> Duration { settings.deadline - (now - run.start) }
 
     /// Logs `message`; a `parallel` copy, which keeps no log, does not build it.
     func record(_ statement: Statement?, _ message: @autoclosure () -> String) {
@@ -97,10 +100,11 @@ final class ScenarioExecution {
     }
 
     /// Logs the message `message` builds, only if the log keeps it: for the steps a soak repeats
-    /// a million times. `message` captures the values it shows, never the execution.
-    func record(_ statement: Statement?, deferred message: @escaping () -> String) {
+    /// a million times. `message` captures the values it shows, never the execution. `now`, when
+    /// the step has read the clock already, saves reading it again.
+    func record(_ statement: Statement?, at now: ContinuousClock.Instant? = nil, deferred message: @escaping () -> String) {
         guard runRecord.keepsLog else { return }
-        runRecord.log(at: elapsed, statement?.location, message)
+        runRecord.log(at: (now ?? clock.now) - run.start, statement?.location, message)
     }
 
     /// Sets the variables a regex's named groups took.
@@ -278,7 +282,12 @@ final class ScenarioExecution {
 
     /// The wait for a step: its own limit, cut short by the scenario deadline.
     func limit(_ wait: Duration) -> (wait: Duration, byDeadline: Bool) {
-        let left = max(.zero, remaining)
+        limit(wait, at: clock.now)
+    }
+
+    /// The wait for a step starting at `now`.
+    func limit(_ wait: Duration, at now: ContinuousClock.Instant) -> (wait: Duration, byDeadline: Bool) {
+        let left = max(.zero, remaining(at: now))
         return left < wait ? (left, true) : (wait, false)
     }
 

@@ -30,11 +30,20 @@ final class StepMachine: @unchecked Sendable {
         var nonStrict: Statement?
     }
 
+    /// How many steps that end as they start (a write the socket takes at once, an expect the
+    /// bytes already received decide) the machine runs on in one turn of the loop before it
+    /// yields the loop to the other copies and timers.
+    static let stepsInOneTurn = 64
+
     private let execution: ScenarioExecution
     private let ending: Ending
     private var positions: [Position]
     /// A `repeat … until closed` whose turns ran out: the machine waits for the peer's close.
     private var awaitingClose: Statement?
+    /// Set while a step starts; a step that ends before it has started is gone on from there,
+    /// without a turn of the loop of its own.
+    private var starting = false
+    private var endedWhileStarting = false
 
     /// Runs `body` in `execution`, then reports to `ending`; call `advance` on the run's loop.
     init(_ execution: ScenarioExecution, running body: [Statement], then ending: Ending) {
@@ -46,8 +55,10 @@ final class StepMachine: @unchecked Sendable {
 
     /// Runs the steps up to the first that must wait; when it completes, the machine goes on in
     /// a turn of the loop of its own, as a task would: ten thousand copies take turns, and none
-    /// runs its steps on inside another's read.
+    /// runs its steps on inside another's read. A step that ends as it starts is gone on from
+    /// at once, up to `stepsInOneTurn` in a row.
     func advance() {
+        var endedAtOnce = 0
         do {
             while let statement = try nextStatement() {
                 guard execution.remaining > .zero else { throw execution.deadlinePassed(before: statement) }
@@ -60,22 +71,34 @@ final class StepMachine: @unchecked Sendable {
                     if !body.isEmpty { positions.append(Position(body: body, turns: 1, outerTurn: execution.repeatTurn, nonStrict: statement)) }
                     continue
                 }
+                starting = true
                 let waits = try execution.stepOnLoop(statement) { problem in
-                    if let problem { self.failed(problem) } else { self.execution.loop.execute { self.advance() } }
+                    if let problem { self.failed(problem) } else if self.starting { self.endedWhileStarting = true } else { self.goOnInATurnOfItsOwn() }
                 }
-                if waits { return }
+                starting = false
+                if waits {
+                    guard endedWhileStarting else { return }
+                    endedWhileStarting = false
+                    endedAtOnce += 1
+                    if endedAtOnce == Self.stepsInOneTurn { return goOnInATurnOfItsOwn() }
+                }
             }
             if let block = awaitingClose {
                 awaitingClose = nil
                 execution.onTask { try await self.execution.waitForClose(in: block) }.tell { problem in
-                    if let problem { self.failed(problem) } else { self.execution.loop.execute { self.advance() } }
+                    if let problem { self.failed(problem) } else { self.goOnInATurnOfItsOwn() }
                 }
                 return
             }
         } catch {
+            starting = false
             return failed(error)
         }
         end(nil)
+    }
+
+    private func goOnInATurnOfItsOwn() {
+        execution.loop.execute { self.advance() }
     }
 
     /// A step not met inside a `non-strict` block ends that block with a note, and the machine
@@ -87,7 +110,7 @@ final class StepMachine: @unchecked Sendable {
         positions.removeSubrange(index...)
         awaitingClose = nil
         execution.noteNonStrict(block, failure)
-        execution.loop.execute { self.advance() }
+        goOnInATurnOfItsOwn()
     }
 
     /// A `repeat`'s first turn, with `{i}` at 0.

@@ -95,7 +95,7 @@ struct WebSocketSteps {
         switch try await connection.expect(matcher, timeout: wait.timeAmount).get() {
         case .matched(let captures, _): return String(decoding: captures["head"] ?? [], as: UTF8.self)
         case .failed(let message): throw await StepFailure(statement, "WebSocket upgrade failed: \(message)", connection).withRecentBytes(of: connection)
-        case .timedOut(_, let pending):
+        case .timedOut(_, let pending, _):
             let arrived = pending.isEmpty ? "nothing came" : "received \(ByteEscaper.preview(pending))"
             throw StepFailure(statement, "WebSocket upgrade failed: no HTTP head within \(DurationFormat.short(wait)); \(arrived)", connection, waited: wait)
         }
