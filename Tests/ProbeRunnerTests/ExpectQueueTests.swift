@@ -154,15 +154,20 @@ import Testing
         }
     }
 
+    /// `handler` on a connected embedded channel, with the reads it asks counted.
+    private func connected(_ handler: InboundHandler = InboundHandler()) throws -> (ReadCounter, InboundHandler, EmbeddedChannel) {
+        let counter = ReadCounter()
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandlers([counter, handler])
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        return (counter, handler, channel)
+    }
+
     /// A read asked at a read's end stays pending until bytes come, as NIO's auto-read relies
     /// on: the expects begun and decided meanwhile, and the decision made as bytes arrive,
     /// ask no other read; the next read's end asks again.
     @Test func aPendingReadIsNotAskedAgain() throws {
-        let counter = ReadCounter()
-        let handler = InboundHandler()
-        let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandlers([counter, handler])
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let (counter, handler, channel) = try connected()
         try channel.writeInbound(ByteBuffer(string: "one\r\n"))
         #expect(counter.reads == 2, "a read when the channel becomes active, one when a read completes")
         var first: MatchOutcome?
@@ -179,11 +184,7 @@ import Testing
     /// paused it; it stops at the high-water mark and says so, and reads again once an expect
     /// takes the bytes.
     @Test func theHandlerReadsUnderItsLimitAndWhileNotPaused() throws {
-        let counter = ReadCounter()
-        let handler = InboundHandler()
-        let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandlers([counter, handler])
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let (counter, handler, channel) = try connected()
         #expect(counter.reads == 1, "a read when the channel becomes active")
         try channel.writeInbound(ByteBuffer(repeating: 0x61, count: 1000))
         #expect(counter.reads == 2, "a read when a read completes")
@@ -209,11 +210,7 @@ import Testing
     /// under its hold mark (hysteresis): at 70% full it still holds, at 50% it reads.
     @Test func aHoldForTheCaptureLastsUntilItsResumeMark() throws {
         let capture = ScriptedCapture(fill: 0.95)
-        let counter = ReadCounter()
-        let handler = InboundHandler(captureHold: CaptureHold(capture))
-        let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandlers([counter, handler])
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let (counter, handler, channel) = try connected(InboundHandler(captureHold: CaptureHold(capture)))
         #expect(counter.reads == 0, "it read with the capture 95% full")
         capture.setFill(0.7)
         channel.embeddedEventLoop.advanceTime(by: .milliseconds(3))
@@ -227,11 +224,7 @@ import Testing
     /// The high-water mark is where reading stops: at exactly that many unread bytes the
     /// handler asks for no more.
     @Test func theHandlerStopsAtExactlyItsHighWaterMark() throws {
-        let counter = ReadCounter()
-        let handler = InboundHandler()
-        let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandlers([counter, handler])
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let (counter, handler, channel) = try connected()
         try channel.writeInbound(ByteBuffer(repeating: 0x61, count: ExpectQueue.highWaterMark - 1))
         #expect(counter.reads == 2 && !handler.stoppedAtHighWater, "one byte under the mark, it reads on")
         try channel.writeInbound(ByteBuffer(repeating: 0x61, count: 1))
