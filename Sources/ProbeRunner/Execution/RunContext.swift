@@ -9,8 +9,8 @@ final class RunContext {
     let options: RunOptions
     /// The run's event loop: its channels, its timers and the task that drives them.
     let loop: EventLoop
-    let clock = ContinuousClock()
-    let start: ContinuousClock.Instant
+    let clock = RunClock()
+    let start: RunClock.Instant
     /// The regexes expects have compiled.
     let regexCache = RegexCache()
     /// The addresses of the host names connected to.

@@ -93,7 +93,7 @@ extension ScenarioExecution {
     }
 
     /// `until closed`, once every byte is sent: waits for the peer's close until `closeBy`.
-    private func waitForPeerClose(_ send: PreparedSend, by closeBy: ContinuousClock.Instant) async throws {
+    private func waitForPeerClose(_ send: PreparedSend, by closeBy: RunClock.Instant) async throws {
         guard try await awaitClose(by: closeBy, send.statement, { send.connection.peerHasClosed }) else {
             throw notClosed(send, sent: send.payload.count)
         }
@@ -359,7 +359,7 @@ extension ScenarioExecution {
 
     /// Waits until `closed` says the peer closed, looking every 5 ms (a handler notes the close
     /// as it reads it), up to `deadline`: false when it did not close by then.
-    private func awaitClose(by deadline: ContinuousClock.Instant, _ statement: Statement, _ closed: () -> Bool) async throws -> Bool {
+    private func awaitClose(by deadline: RunClock.Instant, _ statement: Statement, _ closed: () -> Bool) async throws -> Bool {
         while !closed() {
             guard clock.now < deadline else { return false }
             try await sleep(until: min(clock.now + .milliseconds(5), deadline), statement)

@@ -15,7 +15,7 @@ final class ScenarioExecution {
     var scenario: Scenario { _read { yield run.scenario } }
     var options: RunOptions { _read { yield run.options } }
     var loop: EventLoop { run.loop }
-    var clock: ContinuousClock { run.clock }
+    var clock: RunClock { run.clock }
 
     /// The variables set so far.
     var variables: VariableValues
@@ -91,7 +91,7 @@ final class ScenarioExecution {
     var remaining: Duration { remaining(at: clock.now) }
 
     /// What is left of the scenario's deadline at `now`.
-    func remaining(at now: ContinuousClock.Instant) -> Duration { settings.deadline - (now - run.start) }
+    func remaining(at now: RunClock.Instant) -> Duration { settings.deadline - (now - run.start) }
 
     /// Logs `message`; a `parallel` copy, which keeps no log, does not build it.
     func record(_ statement: Statement?, _ message: @autoclosure () -> String) {
@@ -102,7 +102,7 @@ final class ScenarioExecution {
     /// Logs the message `message` builds, only if the log keeps it: for the steps a soak repeats
     /// a million times. `message` captures the values it shows, never the execution. `now`, when
     /// the step has read the clock already, saves reading it again.
-    func record(_ statement: Statement?, at now: ContinuousClock.Instant? = nil, deferred message: @escaping () -> String) {
+    func record(_ statement: Statement?, at now: RunClock.Instant? = nil, deferred message: @escaping () -> String) {
         guard runRecord.keepsLog else { return }
         runRecord.log(at: (now ?? clock.now) - run.start, statement?.location, message)
     }
@@ -286,7 +286,7 @@ final class ScenarioExecution {
     }
 
     /// The wait for a step starting at `now`.
-    func limit(_ wait: Duration, at now: ContinuousClock.Instant) -> (wait: Duration, byDeadline: Bool) {
+    func limit(_ wait: Duration, at now: RunClock.Instant) -> (wait: Duration, byDeadline: Bool) {
         let left = max(.zero, remaining(at: now))
         return left < wait ? (left, true) : (wait, false)
     }
@@ -319,7 +319,7 @@ final class ScenarioExecution {
     }
 
     /// Sleeps until `instant`, if it is still ahead.
-    func sleep(until instant: ContinuousClock.Instant, _ statement: Statement) async throws {
+    func sleep(until instant: RunClock.Instant, _ statement: Statement) async throws {
         let now = clock.now
         if instant > now { try await sleep(for: instant - now, statement) }
     }

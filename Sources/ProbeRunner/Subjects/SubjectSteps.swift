@@ -133,7 +133,7 @@ final class SubjectSteps {
     }
 
     /// Waits until `subject` listens on `target`, failing when it ends first or `wait` passes.
-    private func awaitListening(_ subject: Subject, on target: Address, in namespace: NetworkNamespace?, since started: ContinuousClock.Instant,
+    private func awaitListening(_ subject: Subject, on target: Address, in namespace: NetworkNamespace?, since started: RunClock.Instant,
                                 within wait: Duration, _ statement: Statement) async throws {
         func environmentError(_ message: String) -> StepFailure {
             StepFailure(.environment, at: statement.location, step: statement.text,

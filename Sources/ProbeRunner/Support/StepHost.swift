@@ -8,7 +8,7 @@ import ProbeScript
 /// its log, its variables and its capture. The scenario execution (Execution/) is the one host.
 protocol StepHost: AnyObject, ArgumentResolver {
     var loop: EventLoop { get }
-    var clock: ContinuousClock { get }
+    var clock: RunClock { get }
     /// The seed of this run's (or copy's) random choices.
     var seed: UInt64 { get }
     /// The run's capture: a new listening port joins it, and wire checks read it.
