@@ -22,7 +22,8 @@ final class ProgressLine: Sendable {
         var stopped = false
     }
 
-    private let enabled: Bool
+    /// Whether it draws: stderr is a terminal that is not dumb.
+    let enabled: Bool
     private let total: Int
     private let clock = ContinuousClock()
     private let started: ContinuousClock.Instant

@@ -138,7 +138,8 @@ struct RunCommand: AsyncParsableCommand {
                                                           snapLength: min(snaplen ?? PcapCapture.fullSnapLength, PcapCapture.fullSnapLength)))
         options.recordWire = targets.contains { $0.format == .html }
         if tls { options.defaultTLS = defaultTLS() }
-        options.onStep = { path, step in progress.step(path, step) }
+        // Without a line to draw, steps are not told it: a round trip then pays no call for it.
+        if progress.enabled { options.onStep = { path, step in progress.step(path, step) } }
         let redaction = ScenarioOptions.secrets
         let reporter = ConsoleReporter(useColour: Terminal.useColour(scenarioOptions.color), verbose: verbose)
         let session = RunSession(options: options, jobs: jobs, failFast: failFast, repetitions: repetitions)

@@ -129,27 +129,28 @@ final class StepMachine: @unchecked Sendable {
     /// peer's close (`awaitingClose`). Such a repeat ends at the first step boundary after its
     /// peer closed.
     private func nextStatement() throws -> Statement? {
-        while let position = positions.last {
+        // The top position is read in place: a copy of it would retain its body and statements.
+        while !positions.isEmpty {
             let top = positions.count - 1
-            if let untilClosed = position.untilClosed, execution.peerHasClosed(in: untilClosed) {
-                execution.noteClosed(untilClosed, afterTurns: position.turn + (position.next > 0 ? 1 : 0))
-                positions.removeLast()
-                execution.repeatTurn = position.outerTurn
+            if let untilClosed = positions[top].untilClosed, execution.peerHasClosed(in: untilClosed) {
+                execution.noteClosed(untilClosed, afterTurns: positions[top].turn + (positions[top].next > 0 ? 1 : 0))
+                execution.repeatTurn = positions.removeLast().outerTurn
                 continue
             }
-            if position.next < position.body.count {
-                positions[top].next += 1
-                return position.body[position.next]
+            let next = positions[top].next
+            if next < positions[top].body.count {
+                positions[top].next = next + 1
+                return positions[top].body[next]
             }
-            if position.turn + 1 < position.turns {
+            if positions[top].turn + 1 < positions[top].turns {
                 positions[top].turn += 1
                 positions[top].next = 0
-                execution.repeatTurn = position.turn + 1
+                execution.repeatTurn = positions[top].turn
                 continue
             }
-            positions.removeLast()
-            execution.repeatTurn = position.outerTurn
-            if let untilClosed = position.untilClosed {
+            let ended = positions.removeLast()
+            execution.repeatTurn = ended.outerTurn
+            if let untilClosed = ended.untilClosed {
                 awaitingClose = untilClosed
                 return nil
             }
