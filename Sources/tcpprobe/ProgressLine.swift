@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// A step only notes itself; a ticker draws the line `redraws` times a second. Drawing at every
 /// step wrote to the terminal twice a round trip and made a run at a terminal nearly twice as
-/// slow as the same run with stderr redirected (BENCHMARKS.md 1). The ticker also shows the step
+/// slow as the same run with stderr redirected (bench/HISTORY.md 1). The ticker also shows the step
 /// a run is waiting in, and its time going on.
 final class ProgressLine: Sendable {
     static let redraws = 10

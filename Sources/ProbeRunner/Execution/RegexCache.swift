@@ -2,10 +2,10 @@ import ProbeScript
 
 /// The regexes a run has compiled, by pattern with its variables filled in: an `expect` in a
 /// loop would otherwise parse its regex again on every pass (Swift's regex parser is slow: a
-/// short pattern costs more than the rest of a round trip, BENCHMARKS.md 1) and lower it again on its
-/// first match. Bounded: past `capacity` patterns (variables that change every pass) it starts
-/// over. A run and the copies of its `parallel` blocks share one (all on the run's loop): ten
-/// thousand copies compile their regex once.
+/// short pattern costs more than the rest of a round trip, bench/HISTORY.md 1) and lower it
+/// again on its first match. Bounded: past `capacity` patterns (variables that change every
+/// pass) it starts over. A run and the copies of its `parallel` blocks share one (all on the
+/// run's loop): ten thousand copies compile their regex once.
 final class RegexCache {
     static let capacity = 64
 

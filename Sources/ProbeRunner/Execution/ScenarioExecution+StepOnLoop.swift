@@ -10,7 +10,7 @@ extension ScenarioExecution {
     /// true when it calls `done` once it ends (possibly before this returns). Connects without TLS
     /// or WebSocket, single writes, expects and sleeps wait with no task; any other step runs as a
     /// task while it lasts. A write and an expect complete through callbacks, with no future of
-    /// their own (BENCHMARKS.md 1). The dispatch is synchronous: an async switch over every kind
+    /// their own (bench/HISTORY.md 1). The dispatch is synchronous: an async switch over every kind
     /// of statement keeps a frame slot for each case's payload, and that frame stays allocated
     /// while the step waits.
     func stepOnLoop(_ statement: Statement, done: @escaping StepDone) throws -> Bool {

@@ -6,7 +6,7 @@ import ProbeScript
 /// as a task: a program counter over the statements and the `repeat`s inside them, which starts
 /// each step and goes on when the step completes. A waiting copy holds this state and its
 /// connections, not a task's frames (6.5 KiB a copy, bench/HISTORY.md 2a); a round trip costs no
-/// task switch (BENCHMARKS.md 1). Steps with no event-loop form run as tasks while they last.
+/// task switch (bench/HISTORY.md 1). Steps with no event-loop form run as tasks while they last.
 final class StepMachine: @unchecked Sendable {
     /// Where the machine reports its end.
     enum Ending {

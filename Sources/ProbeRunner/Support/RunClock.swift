@@ -3,7 +3,7 @@ import NIOCore
 
 /// The clock a run times its steps by: the monotonic clock NIO's timers use, read with one
 /// `clock_gettime`. A round trip reads it several times; `ContinuousClock`'s instant is a type
-/// of another module whose every copy, comparison and subtraction is a call (BENCHMARKS.md 1).
+/// of another module whose every copy, comparison and subtraction is a call (bench/HISTORY.md 1).
 struct RunClock: Sendable {
     /// A point on the run's clock, in nanoseconds since an arbitrary start.
     struct Instant: Comparable, Hashable, Sendable {
