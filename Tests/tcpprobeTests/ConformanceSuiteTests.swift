@@ -134,19 +134,15 @@ import Testing
                                               _ body: @escaping @Sendable (Int) async throws -> Value) async throws -> [Value] {
         try await withThrowingTaskGroup(of: (Int, Value).self) { group in
             var values: [Int: Value] = [:]
-            var next = indices.lowerBound
-            while next < indices.upperBound, next - indices.lowerBound < limit {
-                let index = next
+            var waiting = indices.makeIterator()
+            func startNext() {
+                guard let index = waiting.next() else { return }
                 group.addTask { (index, try await body(index)) }
-                next += 1
             }
+            for _ in 0..<limit { startNext() }
             while let (index, value) = try await group.next() {
                 values[index] = value
-                if next < indices.upperBound {
-                    let index = next
-                    group.addTask { (index, try await body(index)) }
-                    next += 1
-                }
+                startNext()
             }
             return indices.map { values[$0]! }
         }
