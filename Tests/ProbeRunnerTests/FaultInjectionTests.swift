@@ -103,6 +103,37 @@ import Testing
         #expect(reads >= 10 && received <= 512 * (reads + 1) && received >= 512 * reads / 2, "\(slow)")
     }
 
+    /// Every read of a slow read takes at most its size, not only a connection's first: after
+    /// an expect has grown the connection's read buffer, and after another slow read, against
+    /// a peer with megabytes waiting. The log's bytes stay within reads × size at 1 byte, 1 KiB
+    /// and 64 KiB a read.
+    @Test func everySlowReadIsExactAfterReadsThatGrewTheBuffer() async throws {
+        let peer = try await TestPeer.start(.bulkLines(8192))
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            set timeout 10s
+            connect 127.0.0.1:{port}
+            repeat 200 { expect line any }
+            read slowly 1 byte every 20ms for 300ms
+            read slowly 1KiB every 10ms for 300ms
+            repeat 10 { expect line any }
+            read slowly 1 byte every 20ms for 300ms
+            read slowly 64KiB every 20ms for 300ms
+            read slowly 3 bytes every 20ms for 200ms
+            """, against: peer)
+        result.expectPassed()
+        let slowReads = result.log.map(\.message).filter { $0.contains("read slowly") }
+        #expect(slowReads.count == 5, "\(slowReads)")
+        for (line, size) in zip(slowReads, [1, 1024, 1, 65536, 3]) {
+            let words = line.split(separator: " ")
+            let received = try #require(words.firstIndex(of: "slowly").flatMap { Int(words[$0 + 1]) })
+            let reads = try #require(words.firstIndex(of: "reads").flatMap { Int(words[$0 - 1]) })
+            #expect(line.contains("reads of at most \(size) "), "\(line)")
+            #expect(reads >= 5 && received <= reads * size, "\(line)")
+            #expect(received >= reads * size / 2, "the peer has megabytes waiting: \(line)")
+        }
+    }
+
     @Test func pauseReadingStallsTheWriterUntilResumed() async throws {
         let peer = try await TestPeer.start(.bulkLines(4096))
         defer { Task { await peer.stop() } }

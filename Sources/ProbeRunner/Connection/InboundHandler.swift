@@ -51,6 +51,8 @@ final class InboundHandler: ExpectQueue, ChannelInboundHandler, @unchecked Senda
     func handlerAdded(context: ChannelHandlerContext) {
         // The buffer grows on the first byte received: ten thousand idle connections cost nothing here.
         self.context = context
+        // Sized by `ReceiveSizing` from the start, so a later slow read finds no pooled buffer kept.
+        try? context.channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: ReceiveSizing.adaptive)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -157,7 +159,7 @@ final class InboundHandler: ExpectQueue, ChannelInboundHandler, @unchecked Senda
         guard let context else { return }
         setPaused(true)
         let options = context.channel.syncOptions
-        try options?.setOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: bytes))
+        try options?.setOption(ChannelOptions.recvAllocator, value: ReceiveSizing.exactly(bytes))
         try options?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
     }
 
@@ -171,7 +173,7 @@ final class InboundHandler: ExpectQueue, ChannelInboundHandler, @unchecked Senda
     func endSlowRead(paused: Bool) throws {
         guard let context else { return }
         let options = context.channel.syncOptions
-        try options?.setOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator())
+        try options?.setOption(ChannelOptions.recvAllocator, value: ReceiveSizing.adaptive)
         try options?.setOption(ChannelOptions.maxMessagesPerRead, value: 4)
         setPaused(paused)
     }
