@@ -8,10 +8,10 @@ public enum WireCheck: Sendable {
     case linesUnsplit(terminator: [UInt8])
     /// The first line that `matches` arrived within a single segment.
     case lineInOneSegment(description: String, terminator: [UInt8], matches: @Sendable ([UInt8]) -> Bool)
-    /// No message (line or length-prefixed) was split across segments.
-    case messagesUnsplit(MessageUnits)
-    /// The first message that `matches` arrived within a single segment.
-    case messageInOneSegment(description: String, units: MessageUnits, matches: @Sendable ([UInt8]) -> Bool)
+    /// No message (line or length-prefixed, cut from stream offset `from`) was split across segments.
+    case messagesUnsplit(MessageUnits, from: Int = 0)
+    /// Every message that `matches` (cut from stream offset `from`) arrived within a single segment.
+    case messageInOneSegment(description: String, units: MessageUnits, from: Int = 0, matches: @Sendable ([UInt8]) -> Bool)
     /// Every WebSocket frame masked (true), or none.
     case framesMasked(Bool)
     /// Over TLS: how many application data records.

@@ -30,11 +30,11 @@ public enum WireEvaluator {
         case .linesUnsplit(let terminator):
             return checkLinesUnsplit(terminator, trace, unit, from: resume, progress: &progress)
         case .lineInOneSegment(let description, let terminator, let matches):
-            return checkInOneSegment(description, .lines(terminator: terminator), matches, trace, unit)
-        case .messageInOneSegment(let description, let units, let matches):
-            return checkInOneSegment(description, units, matches, trace, unit)
-        case .messagesUnsplit(let units):
-            let messages = units.messages(in: trace.stream)
+            return checkInOneSegment(description, .lines(terminator: terminator), from: 0, matches, trace, unit)
+        case .messageInOneSegment(let description, let units, let start, let matches):
+            return checkInOneSegment(description, units, from: start, matches, trace, unit)
+        case .messagesUnsplit(let units, let start):
+            let messages = units.messages(in: trace.stream, from: start)
             if let split = messages.first(where: { trace.carriers(of: $0.range).count > 1 }) {
                 let carriers = trace.carriers(of: split.range)
                 let text = ByteEscaper.escape(split.payload.prefix(60))
@@ -76,11 +76,11 @@ public enum WireEvaluator {
 
     /// Every message that `matches` arrived in one segment (or record), not only the first: a
     /// reply split the third time it is sent fails.
-    private static func checkInOneSegment(_ description: String, _ units: MessageUnits, _ matches: ([UInt8]) -> Bool,
+    private static func checkInOneSegment(_ description: String, _ units: MessageUnits, from start: Int, _ matches: ([UInt8]) -> Bool,
                                           _ trace: DirectionTrace, _ unit: WireUnit) -> WireVerdict {
         var matched = 0
         var split: (range: Range<Int>, carriers: ArraySlice<DirectionTrace.DataSegment>)?
-        for message in units.messages(in: trace.stream) where matches(message.payload) {
+        for message in units.messages(in: trace.stream, from: start) where matches(message.payload) {
             matched += 1
             let carriers = trace.carriers(of: message.range)
             if carriers.count > 1 {

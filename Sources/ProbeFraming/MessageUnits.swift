@@ -12,6 +12,13 @@ public enum MessageUnits: Sendable {
     /// WebSocket frames, each on its own (`frames unsplit`).
     case webSocketFrames
 
+    private var isWebSocket: Bool {
+        switch self {
+        case .lines, .length: false
+        case .webSocket, .webSocketFrames: true
+        }
+    }
+
     /// What one is called in a verdict.
     public var name: String {
         switch self {
@@ -23,8 +30,14 @@ public enum MessageUnits: Sendable {
 
     /// The complete messages in order: each one's stream range with its framing (terminator,
     /// header, frame header and mask), and its payload without (a frame's unmasked); an
-    /// incomplete last one is left out.
-    public func messages(in stream: [UInt8]) -> [FramedRange] {
+    /// incomplete last one is left out. Lines and length-prefixed messages are cut from
+    /// `start`, where the framing took effect: the bytes before it are no message. (WebSocket
+    /// frames begin after the upgrade's HTTP head, wherever that ends.)
+    public func messages(in stream: [UInt8], from start: Int = 0) -> [FramedRange] {
+        if start > 0, !isWebSocket {
+            guard start < stream.count else { return [] }
+            return messages(in: Array(stream[start...])).map { FramedRange(range: $0.range.lowerBound + start..<$0.range.upperBound + start, payload: $0.payload) }
+        }
         switch self {
         case .lines(let terminator):
             return TerminatedLineFraming(terminator: terminator, maxLine: stream.count).messages(in: stream)

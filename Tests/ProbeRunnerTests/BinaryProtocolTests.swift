@@ -73,21 +73,32 @@ import TestSupport
         return (directory, "setpriv --reuid=postgres --regid=postgres --clear-groups ")
     }
 
-    /// The startup message (sent as hex: it has no type byte), AuthenticationOk, the server's
-    /// parameters up to ReadyForQuery, a simple query `SELECT 1` with its RowDescription,
-    /// DataRow, CommandComplete and ReadyForQuery, then Terminate.
+    /// The server started on a free port `{port}` in a new cluster, as a scenario's first steps.
+    private static let startServer = """
+        set timeout 5s
+        var port = free-port
+        spawn init "{as}{bin}/initdb -D {dir}/data -A trust -U postgres --no-sync"
+        expect exit init code 0 within 60s
+        spawn db "{as}{bin}/postgres -D {dir}/data -p {port} -k {dir} -c listen_addresses=127.0.0.1 -c fsync=off" ready when stderr /ready to accept connections/ within 30s
+        connect c 127.0.0.1:{port}
+
+        """
+    /// The startup message for user and database `postgres`, as hex: it has no type byte.
+    private static let startup = "hex\"00 00 00 29 00 03 00 00 75 73 65 72 00 70 6f 73 74 67 72 65 73 00 64 61 74 61 62 61 73 65 00 70 6f 73 74 67 72 65 73 00 00\""
+
+    private func variables(_ directory: String, _ asUser: String) throws -> [String: String] {
+        let bin = URL(fileURLWithPath: try #require(Requirement.postgres.path)).deletingLastPathComponent().path
+        return ["dir": directory, "as": asUser, "bin": bin]
+    }
+
+    /// The startup message, AuthenticationOk, the server's parameters up to ReadyForQuery, a
+    /// simple query `SELECT 1` with its RowDescription, DataRow, CommandComplete and
+    /// ReadyForQuery, then Terminate.
     @Test(.postgres, .setpriv) func aSimpleQueryUnderALengthThatCountsItself() async throws {
         let (directory, asUser) = try cluster()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let bin = URL(fileURLWithPath: try #require(Requirement.postgres.path)).deletingLastPathComponent().path
-        let result = try await ScenarioHarness.run("""
-            set timeout 5s
-            var port = free-port
-            spawn init "{as}{bin}/initdb -D {dir}/data -A trust -U postgres --no-sync"
-            expect exit init code 0 within 60s
-            spawn db "{as}{bin}/postgres -D {dir}/data -p {port} -k {dir} -c listen_addresses=127.0.0.1 -c fsync=off" ready when stderr /ready to accept connections/ within 30s
-            connect c 127.0.0.1:{port}
-            c: send hex"00 00 00 29 00 03 00 00 75 73 65 72 00 70 6f 73 74 67 72 65 73 00 64 61 74 61 62 61 73 65 00 70 6f 73 74 67 72 65 73 00 00"
+        let result = try await ScenarioHarness.run(Self.startServer + """
+            c: send \(Self.startup)
             set framing length 4 after 1 adjust -4
             c: expect message head "R" hex"00 00 00 00"
             c: expect until /Z\\x00\\x00\\x00\\x05I/ max 4KiB
@@ -98,7 +109,40 @@ import TestSupport
             c: expect message head "Z" "I"
             c: send message head "X" ""
             c: expect eof
-            """, variables: ["dir": directory, "as": asUser, "bin": bin])
+            """, variables: try variables(directory, asUser))
         result.expectPassed()
+    }
+
+    /// The server answers an SSLRequest with one unframed byte, `N`, before its framed
+    /// messages: the wire checks of messages cut the peer's stream from where `set framing`
+    /// took effect (offset 1), and the probe's from where it had sent the SSLRequest and the
+    /// startup message (offset 49). Cut from offset 0, no message of either would be whole.
+    @Test(.postgres, .setpriv, .root) func wireChecksCutMessagesFromWhereFramingBegan() async throws {
+        let (directory, asUser) = try cluster()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var text = Self.startServer + """
+            set capture on
+            c: send hex"00 00 00 08 04 d2 16 2f"
+            c: expect hex"4e"
+            c: send \(Self.startup)
+            set framing length 4 after 1 adjust -4
+            c: expect message head "R" hex"00 00 00 00"
+            c: expect until /Z\\x00\\x00\\x00\\x05I/ max 4KiB
+            c: send message head "Q" "SELECT 1\\0"
+            c: expect until /Z\\x00\\x00\\x00\\x05I/ max 4KiB
+            c: assert wire from peer messages unsplit
+            c: assert wire from peer message "I" in 1 segment
+            c: assert wire from probe messages unsplit
+            c: send message head "X" ""
+            c: expect eof
+            """
+        for (name, value) in try variables(directory, asUser) { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        let result = try await ScenarioHarness.runCapturing(text)
+        result.expectPassed()
+        let verdicts = result.log.map(\.message).filter { $0.contains(": wire from ") }
+        #expect(verdicts.count == 3, "\(verdicts)")
+        #expect(verdicts.first?.contains(" messages, none split across segments") == true, "\(verdicts)")
+        #expect(verdicts.dropFirst().first?.contains("2 messages \"I\", each in 1 segment") == true, "\(verdicts)")
+        #expect(verdicts.last?.contains("1 messages, none split") == true, "the Query alone, from offset 49: \(verdicts)")
     }
 }

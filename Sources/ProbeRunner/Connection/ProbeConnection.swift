@@ -17,6 +17,40 @@ final class ProbeConnection: @unchecked Sendable {
     /// Counts `count` bytes the socket took.
     func countSent(_ count: Int) { bytesSent += count }
 
+    /// Where the framing in force took effect (`set framing`) and where TLS began, for the wire
+    /// checks of messages: they cut the stream from the framing's start. Set on the channel's loop.
+    private let marks = Mutex((framing: StreamPosition(), tls: StreamPosition()))
+
+    /// Notes where the streams stand now as where the framing starts; on the channel's loop,
+    /// before any later step's reads.
+    func markFramingStart() {
+        let loop = channel.eventLoop
+        guard loop.inEventLoop else { return loop.execute { self.markFramingStart() } }
+        let position = streamPosition
+        marks.withLock { $0.framing = position }
+    }
+
+    /// Notes where the streams stand as where TLS begins; on the channel's loop, as the layer
+    /// goes in. The bytes the reader took and no expect consumed go to TLS, and are no part of
+    /// the decrypted stream.
+    func markTLSStart() {
+        let position = StreamPosition(sent: bytesSent, received: handler.recent.total)
+        marks.withLock { $0.tls = position }
+    }
+
+    /// What has been sent, and what expects have consumed, so far; on the channel's loop.
+    private var streamPosition: StreamPosition {
+        StreamPosition(sent: bytesSent, received: handler.recent.total - handler.unconsumedBytes)
+    }
+
+    /// Where the framing in force starts in the stream from the peer or from the probe: in the
+    /// decrypted stream when `decrypted`, which begins where TLS did.
+    func framingStart(fromPeer: Bool, decrypted: Bool) -> Int {
+        let (framing, tls) = marks.withLock { ($0.framing, $0.tls) }
+        let start = framing.offset(fromPeer: fromPeer)
+        return decrypted ? max(0, start - tls.offset(fromPeer: fromPeer)) : start
+    }
+
     /// The host a `connect` named (a `starttls` client sends it as SNI); nil for an accepted one.
     let connectedHost: String?
     /// Its TLS layer, once a handshake is done (`connect … tls`, `listen … tls`, `starttls`).

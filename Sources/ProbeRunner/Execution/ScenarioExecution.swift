@@ -201,9 +201,13 @@ final class ScenarioExecution {
         case .capture: break // read before the run starts: see WireSession.isNeeded
         case .unread(let policy): settings.unread = policy
         case .cutOff(let policy): settings.cutOff = policy
-        case .framing(.lines): settings.messageFraming = .lines
-        case .framing(.length(let setting)):
-            settings.messageFraming = .length(try header(setting, statement))
+        case .framing(let framing):
+            switch framing {
+            case .lines: settings.messageFraming = .lines
+            case .length(let setting): settings.messageFraming = .length(try header(setting, statement))
+            }
+            // The wire checks of messages cut each open connection's streams from here.
+            table.all.forEach { $0.markFramingStart() }
         case .webSocketAutoPong(let on): settings.webSocketAutoPong = on
         case .maxMessage(let value):
             let size = try resolve(value, "a size", Quantity.size)

@@ -149,6 +149,7 @@ struct TLSSteps {
         let handler = connection.handler
         return try await channel.eventLoop.submit {
             let session = try tls.setup.makeSession(tls.context, on: channel.eventLoop)
+            connection.markTLSStart()
             try session.install(on: channel, early: handler.takeUnconsumed())
             return session
         }.get()

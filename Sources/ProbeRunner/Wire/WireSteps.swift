@@ -128,6 +128,8 @@ struct WireSteps {
 
     private func check(for property: WireAssertion.Property, on leg: WireLeg, _ statement: Statement) throws -> WireCheck {
         let units = messageUnits(of: leg.connection)
+        // Messages are cut where the framing took effect, in the decrypted stream over TLS.
+        let start = leg.connection.map { $0.framingStart(fromPeer: leg.fromPeer, decrypted: $0.tls != nil) } ?? 0
         switch property {
         case .terminator(let terminator): return .terminator(terminator)
         case .linesUnsplit: return .linesUnsplit(terminator: host.settings.terminator.bytes)
@@ -136,8 +138,8 @@ struct WireSteps {
             return .lineInOneSegment(description: description, terminator: host.settings.terminator.bytes, matches: matches)
         case .messageInOneSegment(let match):
             let (description, matches) = try lineMatcher(match, statement)
-            return .messageInOneSegment(description: description, units: units, matches: matches)
-        case .messagesUnsplit: return .messagesUnsplit(units)
+            return .messageInOneSegment(description: description, units: units, from: start, matches: matches)
+        case .messagesUnsplit: return .messagesUnsplit(units, from: start)
         case .framesUnsplit:
             try requireWebSocket(leg, "frames unsplit checks WebSocket frames", statement)
             return .messagesUnsplit(.webSocketFrames)
