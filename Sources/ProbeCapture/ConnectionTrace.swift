@@ -6,6 +6,8 @@ public struct ConnectionTrace: Sendable {
     public var fromProbe = DirectionTrace(segments: [])
     /// All the connection's segments in capture order.
     public var segments: [TCPSegment] = []
+    /// Judges which segments were sent again, with both directions' ACKs.
+    private var analysis = RetransmissionAnalysis()
 
     public init(segments all: [TCPSegment], probePort: Int, peerPort: Int) {
         self.probePort = probePort
@@ -19,7 +21,8 @@ public struct ConnectionTrace: Sendable {
             ($0.sourcePort == probePort && $0.destinationPort == peerPort) || ($0.sourcePort == peerPort && $0.destinationPort == probePort)
         }
         segments += mine
-        fromPeer.add(mine.filter { $0.sourcePort == peerPort })
-        fromProbe.add(mine.filter { $0.sourcePort == probePort })
+        let resent = mine.filter { analysis.isRetransmission($0) }
+        fromPeer.add(mine.filter { $0.sourcePort == peerPort }, retransmitted: resent.filter { $0.sourcePort == peerPort })
+        fromProbe.add(mine.filter { $0.sourcePort == probePort }, retransmitted: resent.filter { $0.sourcePort == probePort })
     }
 }

@@ -82,26 +82,17 @@ public struct ConversationRenderer: Sendable {
     }
 
     /// Per segment, what repeats earlier traffic of its side: data sent again
-    /// ("[RETRANSMISSION]") and a FIN sent again ("[DUP FIN]").
+    /// ("[RETRANSMISSION]", by the rule `retransmissions` counts) and a FIN sent again ("[DUP FIN]").
     static func repeats(_ segments: [TCPSegment]) -> [[String]] {
-        var next: [Int: UInt32] = [:]
+        var analysis = RetransmissionAnalysis()
         var finSeen: Set<Int> = []
         return segments.map { segment in
-            let side = segment.sourcePort
-            let span = UInt32(truncatingIfNeeded: segment.length) &+ (segment.flags.contains(.syn) ? 1 : 0) &+ (segment.flags.contains(.fin) ? 1 : 0)
             var marks: [String] = []
             if segment.flags.contains(.fin) {
-                if finSeen.contains(side) { marks.append("[DUP FIN]") }
-                finSeen.insert(side)
+                if finSeen.contains(segment.sourcePort) { marks.append("[DUP FIN]") }
+                finSeen.insert(segment.sourcePort)
             }
-            if segment.length > 0, let expected = next[side], Int32(bitPattern: segment.sequence &- expected) < 0 {
-                marks.append("[RETRANSMISSION]")
-            }
-            if span > 0 {
-                let end = segment.sequence &+ span
-                if let expected = next[side], Int32(bitPattern: end &- expected) <= 0 { return marks }
-                next[side] = end
-            }
+            if analysis.isRetransmission(segment) { marks.append("[RETRANSMISSION]") }
             return marks
         }
     }

@@ -21,10 +21,12 @@ public struct DirectionTrace: Sendable {
     /// Only part of some payloads is at hand (cut by `--snaplen`, or read back as a prefix):
     /// lengths and flags can be judged, the stream's content cannot.
     public private(set) var payloadsTruncated = false
-    /// The data segments sent again: with bytes the capture saw before (alone or with new
-    /// ones, or duplicated), or below a sequence number the sender's ACKs had passed (the first
-    /// copy lost before the capture), as Wireshark's tcp.analysis.retransmission flags them.
+    /// The data segments sent again, in capture order, as Wireshark's tcp.analysis.retransmission
+    /// flags them (`RetransmissionAnalysis`): judged with the other direction's ACKs when a
+    /// `ConnectionTrace` adds them, else from this direction alone.
     public private(set) var retransmitted: [TCPSegment] = []
+    /// Judges this direction's segments when no one else does.
+    private var ownAnalysis = RetransmissionAnalysis()
     public var retransmissions: Int { retransmitted.count }
     /// Stream offsets where bytes are missing from the capture.
     public private(set) var holes: [Range<Int>] = []
@@ -35,11 +37,16 @@ public struct DirectionTrace: Sendable {
     private var next = 0
     /// The greatest offset of a data segment traced so far.
     private var furthestOffset = Int.min
-    /// The greatest sequence offset a segment without data announced so far.
-    private var furthestAnnounced = Int.min
 
     public init(segments: [TCPSegment]) {
         add(segments)
+    }
+
+    /// Reassembles `segments`, counting no retransmission.
+    private init(reassembling segments: [TCPSegment]) {
+        self.segments = segments
+        scanFlags(segments)
+        trace(from: 0)
     }
 
     /// Adds segments captured after those already traced. When they carry on the stream (none
@@ -47,24 +54,34 @@ public struct DirectionTrace: Sendable {
     /// place, so a check after each of many round trips costs what the new segments do;
     /// otherwise it is rebuilt from every segment. Either way it is what a trace built from all
     /// of them at once would be.
-    public mutating func add(_ new: [TCPSegment]) {
+    ///
+    /// `retransmitted` names those of `new` that were sent again, as judged with both
+    /// directions; without it, this direction judges its own.
+    public mutating func add(_ new: [TCPSegment], retransmitted judged: [TCPSegment]? = nil) {
         guard !new.isEmpty else { return }
+        retransmitted += judged ?? new.filter { ownAnalysis.isRetransmission($0) }
         let first = segments.count
         segments += new
         if let reference {
             let lateSYN = !reference.fromSYN && new.contains { $0.flags.contains(.syn) }
             let carriesOn = new.allSatisfy { $0.length == 0 || offset($0, from: reference.sequence) >= furthestOffset }
             if lateSYN || !carriesOn {
-                self = DirectionTrace(segments: segments)
+                let (kept, analysis) = (retransmitted, ownAnalysis)
+                self = DirectionTrace(reassembling: segments)
+                (retransmitted, ownAnalysis) = (kept, analysis)
                 return
             }
         }
+        scanFlags(new)
+        trace(from: first)
+    }
+
+    private mutating func scanFlags(_ new: [TCPSegment]) {
         for segment in new {
             hasFIN = hasFIN || segment.flags.contains(.fin)
             hasRST = hasRST || segment.flags.contains(.rst)
             if segment.window == 0, !segment.flags.contains(.rst) { zeroWindows += 1 }
         }
-        trace(from: first)
     }
 
     private func offset(_ segment: TCPSegment, from reference: UInt32) -> Int {
@@ -96,28 +113,12 @@ public struct DirectionTrace: Sendable {
             if !payloadsTruncated { stream.reserveCapacity(carrying.reduce(0) { $0 + segments[$1].length }) }
             dataSegments.reserveCapacity(carrying.count)
         }
-        // How far the sender's segments without data (ACKs, FINs) had said it had sent, before
-        // each new segment was captured: a data segment below that is sent again, though its
-        // first copy was lost before the capture saw it (as Wireshark tells).
-        var announcedBefore = [Int](repeating: 0, count: segments.count - first)
-        for index in segments.indices[first...] {
-            announcedBefore[index - first] = furthestAnnounced
-            let segment = segments[index]
-            if segment.length == 0, !segment.flags.contains(.syn), !segment.flags.contains(.rst) {
-                furthestAnnounced = max(furthestAnnounced, offset(segment, from: start))
-            }
-        }
         for index in ordered {
             let segment = segments[index]
             let offset = offset(segment, from: start)
             furthestOffset = max(furthestOffset, offset)
             let end = offset + segment.length
-            if end <= next {
-                retransmitted.append(segment)
-                continue
-            }
-            // Some bytes again with new ones, or bytes the sender had said it sent before.
-            if offset < next || offset < announcedBefore[index - first] { retransmitted.append(segment) }
+            if end <= next { continue }
             if offset > next { holes.append(next..<offset) }
             let from = max(offset, next)
             if !payloadsTruncated { stream += segment.payload[(from - offset)...] }

@@ -28,7 +28,7 @@ public struct WireAssertion: Sendable, Hashable {
         /// `masked` / `unmasked`: every WebSocket frame is masked, or none is.
         case masked, unmasked
         case segments(ComparisonOperator, Argument<Int>)
-        /// `retransmissions OP N`: data segments whose every byte came before (TCP sent them again).
+        /// `retransmissions OP N`: data segments sent again, as Wireshark flags them.
         case retransmissions(ComparisonOperator, Argument<Int>)
         case maxSegment(ComparisonOperator, Argument<Int>)
         case bytes(ComparisonOperator, Argument<Int>)

@@ -84,6 +84,44 @@ struct NetworkTests {
         #expect(try await leftovers().isEmpty)
     }
 
+    /// Bulk transfers through burst loss, one each way on one connection (300,000 bytes up
+    /// under upstream loss, then down under downstream loss, 5 ms each way): each direction's
+    /// count of segments sent again is the count of those tshark flags (retransmissions, fast
+    /// and spurious ones), though most of what the link dropped comes back within the first
+    /// round trip of the sender's newest data, which Wireshark calls out of order.
+    @Test(.tshark) func bulkRetransmissionsAreCountedAsTsharkFlagsThem() async throws {
+        try await ProbeProcess.inDirectory(holding: ["s.scn": """
+            var port = free-port
+            set capture headers
+            set timeout 20s
+            network n delay 5ms
+            spawn redis "redis-server --bind {n.host} --port {port} --save '' --appendonly no --protected-mode no" in n ready on {n.host}:{port} within 10s
+            connect {n.host}:{port}
+            n: loss 15% burst 2 upstream
+            send "*3\\r\\n$3\\r\\nSET\\r\\n$1\\r\\nk\\r\\n$300000\\r\\n"
+            send random 300000
+            send "\\r\\n"
+            expect line "+OK"
+            n: clear
+            n: loss 15% burst 2 downstream
+            send "*2\\r\\n$3\\r\\nGET\\r\\n$1\\r\\nk\\r\\n"
+            expect line "$300000"
+            expect bytes 300002
+            assert wire from probe retransmissions > 0
+            assert wire from peer retransmissions > 0
+            """]) { directory in
+            let output = try await ProbeProcess.run(["run", "-v", "--keep-pcap", "always", "--pcap-dir", "pcaps", "s.scn"], in: directory)
+            #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+            let (peer, probe) = try addresses(in: output.stdout)
+            for (side, address) in [("probe", probe), ("peer", peer)] {
+                let counted = try #require(output.stdout.firstMatch(of: try Regex("wire from \(side): data-bearing segments sent again: ([0-9]+)"))?.output[1].substring)
+                let flagged = try await tsharkFlagged(Self.retransmitted, from: address, in: directory.appendingPathComponent("pcaps"))
+                #expect(flagged == Int(counted), "from \(side): tcpprobe counted \(counted), tshark flagged \(flagged)")
+            }
+        }
+        #expect(try await leftovers().isEmpty)
+    }
+
     /// Duplicated and reordered packets on the way to the probe are on its capture: the
     /// duplicates as segments sent again (tshark flags as many), the reordered as tshark's
     /// out-of-order or retransmitted segments. Headers only: the 1 MiB answer comes as a burst
