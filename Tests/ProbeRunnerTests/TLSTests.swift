@@ -292,6 +292,22 @@ import Testing
         passing.expectPassed()
     }
 
+    /// After the peer's close_notify and FIN (or a bare FIN), the probe's own ending is what
+    /// the scenario says, as over plain TCP: `abort` resets, `shutdown write` and `close` send
+    /// FIN, and none fails because TLS already ended. The peer reads below TLS to the probe's
+    /// end and prints what it was.
+    @Test(arguments: ["close_notify", "bidirectional", "truncate"])
+    func theProbesEndingAfterThePeersIsTheScenarios(_ ending: String) async throws {
+        let certificates = try Certificates()
+        let server = try certificates.authority.issue("server")
+        let end = ending == "truncate" ? "expect close" : "expect eof within 2s"
+        for (step, seen) in [("abort", "reset"), ("shutdown write", "fin"), ("close", "fin")] {
+            let exchange = Self.startTLSExchange(ending: ending, server, ca: certificates.authority.rootPath)
+            let result = try await ScenarioHarness.run(exchange + "\(end)\n\(step)\nexpect stdout peer line \"\(seen)\"")
+            #expect(result.failure == nil, "\(ending), \(step): \(result.failure?.message ?? "")")
+        }
+    }
+
     /// The STARTTLS peer (Peers/starttls_peer.py) started with `ending`, its way of ending, and
     /// the exchange up to its first answer over TLS: nine lines a test goes on from.
     static func startTLSExchange(ending: String, _ server: (certificate: String, key: String), ca: String) -> String {

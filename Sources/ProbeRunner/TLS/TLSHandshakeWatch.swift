@@ -7,7 +7,8 @@ import ProbeFraming
 /// the handshake went. Afterwards it makes the peer's close what TLS says it is: close_notify
 /// and then FIN is the end of the input (held back until the FIN comes), and a FIN without
 /// close_notify the inbound end `.truncated`. The peer's close_notify is answered at once with
-/// the probe's own (RFC 5246 7.2.1), as a peer doing a bidirectional shutdown waits for it.
+/// the probe's own (RFC 5246 7.2.1), as a peer doing a bidirectional shutdown waits for it;
+/// TCP stays open both ways until the scenario ends it.
 /// All state is touched on the channel's event loop only.
 final class TLSHandshakeWatch: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
@@ -19,6 +20,8 @@ final class TLSHandshakeWatch: ChannelInboundHandler, @unchecked Sendable {
     /// The TLS layer reported the peer's close_notify; the FIN is still to come.
     private var closeNotifyWithoutFIN = false
     private var tcpClosed = false
+    /// The peer's FIN came without close_notify: there is nothing to answer.
+    private var truncated = false
 
     private let tap: TLSRecordTap
 
@@ -33,9 +36,9 @@ final class TLSHandshakeWatch: ChannelInboundHandler, @unchecked Sendable {
             done.succeed(negotiated)
         }
         if case ChannelEvent.inputClosed = event, !tcpClosed {
-            guard !closeNotifyWithoutFIN else { return }
+            guard !closeNotifyWithoutFIN, !truncated else { return }
             closeNotifyWithoutFIN = true
-            tap.keepingInputOpen { context.close(mode: .output, promise: nil) }
+            tap.keepingTCPOpen { context.close(mode: .output, promise: nil) }
             return
         }
         if event is TLSRecordTap.TCPInputClosed {
@@ -51,6 +54,7 @@ final class TLSHandshakeWatch: ChannelInboundHandler, @unchecked Sendable {
             finished = true
             done.fail(error)
         } else if case NIOSSLError.uncleanShutdown? = error as? NIOSSLError {
+            truncated = true
             context.fireUserInboundEventTriggered(InboundEnd.truncated)
             return
         }

@@ -42,21 +42,22 @@ final class TLSRecordTap: ChannelDuplexHandler, @unchecked Sendable {
 
     func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
 
-    /// While true, a full close coming down from the TLS layer closes only the output (FIN),
-    /// so the peer's FIN can still be read.
-    private var keepsInputOpen = false
+    /// While true, a full close coming down from the TLS layer leaves TCP open both ways.
+    private var keepsTCPOpen = false
 
     /// Runs `body`, in which the TLS layer answers the peer's close_notify with its own and
-    /// then closes the channel: the tap turns that close into a FIN, and the input stays open
-    /// for the peer's FIN (`expect eof`) until the probe itself closes.
-    func keepingInputOpen(_ body: () -> Void) {
-        keepsInputOpen = true
+    /// then closes the channel: the tap keeps TCP open both ways, so the peer's FIN can still
+    /// be read (`expect eof`) and the probe's own ending comes from the scenario, as over
+    /// plain TCP: `close` and `shutdown write` send FIN, `abort` a RST.
+    func keepingTCPOpen(_ body: () -> Void) {
+        keepsTCPOpen = true
         body()
-        keepsInputOpen = false
+        keepsTCPOpen = false
     }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        context.close(mode: keepsInputOpen && mode == .all ? .output : mode, promise: promise)
+        guard keepsTCPOpen, mode == .all else { return context.close(mode: mode, promise: promise) }
+        promise?.succeed()
     }
 
     /// Closes the socket from below the TLS layer, sending no close_notify (`abort`).

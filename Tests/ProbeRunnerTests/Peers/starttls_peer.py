@@ -9,7 +9,8 @@ close_notify and a full close of the socket, as postfix does (ENDING=close_notif
 the probe sends after it is answered with RST by the kernel), or a bare FIN (ENDING=truncate);
 or it waits for the probe's close_notify (ENDING=probe_closes), or sends bytes that are no TLS
 record (ENDING=garbage), then writes below TLS and prints "reset" when the probe's socket was
-closed whole, "no reset" when it was not.
+closed whole, "no reset" when it was not. After its FIN it reads below TLS to the probe's end
+and prints "fin" or "reset".
 client PORT CA: connects, reads the greeting, sends STARTTLS, reads "220 ready", upgrades
 trusting CA for localhost, sends "hello", prints the answer and closes.
 """
@@ -86,8 +87,7 @@ def server(cert, key, ending, port="0"):
         # Python's unwrap() in blocking mode: close_notify, then wait for the peer's (10 s at most).
         plain = secure.unwrap()
         plain.shutdown(socket.SHUT_WR)
-        while plain.recv(4096):
-            pass
+        report_ending(plain)
         return
     if ending != "truncate":
         send_close_notify(secure)
@@ -104,8 +104,17 @@ def server(cert, key, ending, port="0"):
             return
     socket.socket.shutdown(secure, socket.SHUT_WR)  # the FIN, below TLS
     secure.settimeout(10)
-    while socket.socket.recv(secure, 4096):
-        pass
+    report_ending(secure)
+
+
+def report_ending(sock):
+    """Reads below TLS until the probe's end, and prints it: "fin" or "reset"."""
+    try:
+        while socket.socket.recv(sock, 4096):
+            pass
+        print("fin", flush=True)
+    except ConnectionResetError:
+        print("reset", flush=True)
 
 
 def client(port, ca):
