@@ -156,6 +156,45 @@ import Testing
         #expect(imported.stdout.contains("connect {host}:{port} tls insecure\nsend line \"hello over TLS\"\nexpect line \"and back\"\n"), "\(imported.stdout)")
     }
 
+    /// Over TLS a side's close_notify is its close: a client that sent close_notify and its FIN
+    /// only after the server's FIN (the server closed on the client's close_notify) imports as
+    /// `shutdown write` then `expect eof`, not the reverse, which would wait on replay for a FIN
+    /// the server sends only once the client has closed.
+    @Test func aClientsCloseNotifyIsItsCloseWhereverItsFINComes() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let client = directory.appendingPathComponent("client.py")
+        try """
+            import socket, ssl, sys, time
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+            secure = context.wrap_socket(socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5))
+            secure.sendall(b"hello\\r\\n")
+            secure.recv(64)
+            secure.setblocking(False)
+            try:
+                secure.unwrap()  # close_notify, without waiting for the server's
+            except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
+                pass
+            time.sleep(0.4)
+            socket.socket.close(secure)  # the FIN, after the server's
+            """.write(to: client, atomically: true, encoding: .utf8)
+        let scenario = directory.appendingPathComponent("server.scn")
+        try """
+            set timeout 5s
+            listen l 127.0.0.1:0 tls
+            spawn client "python3 \(client.path) {l.port}"
+            accept s on l
+            s: expect line "hello"
+            s: send line "bye"
+            sleep 150ms
+            s: close
+            expect exit client code 0
+            """.write(to: scenario, atomically: true, encoding: .utf8)
+        let imported = try await captureAndImport(scenario)
+        #expect(imported.stdout.hasSuffix("send line \"hello\"\nexpect line \"bye\"\nshutdown write\nexpect eof\n"), "\(imported.stdout)")
+    }
+
     /// A conversation that turns into TLS midway (STARTTLS) imports as its plaintext part, a
     /// `starttls insecure` where the client's hello began, then the decrypted part; the written
     /// scenario replays against the same kind of server.

@@ -95,10 +95,15 @@ public struct CapturedConversation: Sendable {
             let tls = TLSConversation(client: trace.fromProbe.stream, server: trace.fromPeer.stream, keys: keys)
             if let problem = tls.problem { throw Problem(description: "the TLS conversation cannot be decrypted: \(problem)") }
             for (records, tcp, fromClient) in [(tls.clientRecords, trace.fromProbe, true), (tls.serverRecords, trace.fromPeer, false)] {
-                for record in records where record.contentType == .applicationData && !record.plaintext.isEmpty {
+                for record in records {
                     let last = (record.streamRange.upperBound - 1)..<record.streamRange.upperBound
                     guard let carrier = tcp.carriers(of: last).last?.segment else { continue }
-                    pieces.append((carrier.timestamp, fromClient, record.plaintext[...]))
+                    if record.contentType == .applicationData, !record.plaintext.isEmpty {
+                        pieces.append((carrier.timestamp, fromClient, record.plaintext[...]))
+                    } else if record.contentType == .alert, record.plaintext.count == 2, record.plaintext[1] == TLSAlert.closeNotify {
+                        // Over TLS a side's close_notify is its close, whenever its FIN follows.
+                        end(.fin, fromClient: fromClient, at: carrier.timestamp)
+                    }
                 }
             }
             // What each side said in the clear before its hello (STARTTLS): kept as it was.

@@ -1,5 +1,8 @@
 /// The names of TLS alerts (RFC 8446 §6), as the log and `show` print them.
 public enum TLSAlert {
+    /// The alert that ends a side's sending (RFC 8446 §6.1).
+    public static let closeNotify: UInt8 = 0
+
     public static func name(of code: UInt8) -> String {
         names[code] ?? "alert \(code)"
     }
