@@ -71,7 +71,7 @@ extension Grammar {
     }
 
     enum TLSOption: String, Keyword {
-        case insecure, ca, sni, alpn, version, cert, key, clientCA = "client-ca"
+        case insecure, ca, sni, alpn, version, ciphers, cert, key, clientCA = "client-ca"
     }
 
     /// What `assert tls` checks.

@@ -29,6 +29,12 @@ extension Parser {
                 }
             case .version:
                 options.version = try argument("a TLS version tcpprobe speaks", hint: "version 1.2 or version 1.3", TLSOptions.Version.init(rawValue:))
+            case .ciphers:
+                let list = current
+                options.ciphers = try string("OpenSSL's names of TLS 1.2 cipher suites, such as \"ECDHE-RSA-AES128-GCM-SHA256\"")
+                if let literal = options.ciphers?.literalBytes, let problem = TLSCipherNames.problem(in: String(decoding: literal, as: UTF8.self)) {
+                    throw failure(problem, at: list, hint: "ciphers \"ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES128-GCM-SHA256\"")
+                }
             case .cert:
                 certificateToken = token
                 options.certificate = try string("a PEM certificate file")

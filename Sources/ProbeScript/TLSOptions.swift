@@ -16,6 +16,9 @@ public struct TLSOptions: Sendable, Hashable {
     /// `alpn "h2", "http/1.1"`: the application protocols offered (client) or accepted (server).
     public var applicationProtocols: [Template] = []
     public var version: Argument<Version>?
+    /// `ciphers "ECDHE-RSA-AES128-SHA:…"`: the TLS 1.2 cipher suites offered or accepted, by
+    /// OpenSSL's names (TLS 1.3's suites are not affected).
+    public var ciphers: Template?
     /// `cert "FILE" key "FILE"`: this side's certificate chain and private key, PEM.
     public var certificate: Template?
     public var key: Template?
@@ -25,11 +28,11 @@ public struct TLSOptions: Sendable, Hashable {
     public init() {}
 
     /// The options `connect … tls` takes, `listen … tls` takes, and `starttls` (either role) takes.
-    static let clientOptions: [Grammar.TLSOption] = [.insecure, .ca, .sni, .alpn, .version, .cert, .key]
-    static let serverOptions: [Grammar.TLSOption] = [.cert, .key, .clientCA, .alpn, .version]
+    static let clientOptions: [Grammar.TLSOption] = [.insecure, .ca, .sni, .alpn, .version, .ciphers, .cert, .key]
+    static let serverOptions: [Grammar.TLSOption] = [.cert, .key, .clientCA, .alpn, .version, .ciphers]
     static let allOptions = Grammar.TLSOption.allCases
 
     public var templates: [Template] {
-        [ca, serverName, certificate, key, clientCA].compactMap { $0 } + applicationProtocols + version.templates
+        [ca, serverName, ciphers, certificate, key, clientCA].compactMap { $0 } + applicationProtocols + version.templates
     }
 }

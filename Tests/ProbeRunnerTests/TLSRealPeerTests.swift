@@ -51,6 +51,36 @@ import Testing
         }
     }
 
+    /// `ciphers` offers only the TLS 1.2 suites it names (OpenSSL's names): against
+    /// `openssl s_server`, each of two lists agrees on its suite; a list the server shares no
+    /// suite with fails the handshake, and a name BoringSSL does not know (from a variable:
+    /// a literal one is a `check` error) fails the step naming it.
+    @Test(.openssl) func ciphersOfferOnlyTheSuitesTheyName() async throws {
+        let folder = try TLSTests.Certificates()
+        let good = try folder.authority.issue("good")
+        let server = "spawn server \"openssl s_server -accept 127.0.0.1:{p} -cert {cert} -key {key} -quiet {extra}\" ready on 127.0.0.1:{p} within 10s"
+        let cases: [(ciphers: String, extra: String, outcome: String)] = [
+            ("ECDHE-ECDSA-AES128-SHA", "", "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA"),
+            ("ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-ECDSA-AES256-GCM-SHA384", "-cipher ECDHE-ECDSA-AES256-GCM-SHA384", "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"),
+            ("ECDHE-ECDSA-AES128-SHA", "-cipher ECDHE-ECDSA-AES256-GCM-SHA384", "TLS handshake failed: the peer refused the handshake with the alert handshake_failure"),
+            ("ECDHE-ECDSA-AES128-SHA:NO-SUCH-SUITE", "", "'NO-SUCH-SUITE' is not a TLS 1.2 cipher suite tcpprobe knows"),
+        ]
+        for (ciphers, extra, outcome) in cases {
+            let port = try #require(FreePort.pick())
+            let result = try await ScenarioHarness.run("""
+                set timeout 5s
+                \(server)
+                connect 127.0.0.1:{p} tls ca "{ca}" version 1.2 ciphers "{list}"
+                assert tls cipher /^\(outcome)$/
+                """, variables: ["p": String(port), "cert": good.certificate, "key": good.key, "ca": folder.authority.rootPath, "extra": extra, "list": ciphers])
+            if outcome.hasPrefix("TLS_") {
+                result.expectPassed()
+            } else {
+                result.expectFailure(line: 3, containing: outcome)
+            }
+        }
+    }
+
     /// `sni` names the host the certificate must hold, whoever signed it: a self-signed
     /// certificate (CA:TRUE; DNS mail.test, IP 127.0.0.1) that is its own trust anchor, as
     /// `openssl req -x509` makes, passes `sni "mail.test"` and fails `sni "other.test"`, though

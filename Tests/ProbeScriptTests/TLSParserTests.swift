@@ -9,13 +9,14 @@ import Testing
     }
 
     @Test func connectReadsEveryTLSOptionAndTheConnectOptionsAfterThem() throws {
-        let text = #"connect c 127.0.0.1:{port} tls ca "ca.pem" sni "chat.test" alpn "h2", "http/1.1" version 1.2 cert "c.pem" key "c.key" timeout 2s expect tls-failure"#
-        guard case .connect(let step) = try kind(text) else { Issue.record("not connect"); return }
+        let text = #"connect c 127.0.0.1:{port} tls ca "ca.pem" sni "chat.test" alpn "h2", "http/1.1" version 1.2 ciphers "ECDHE-RSA-AES128-SHA:{more}" cert "c.pem" key "c.key" timeout 2s expect tls-failure"#
+        guard case .connect(let step) = try kind(text, variables: ["port", "more"]) else { Issue.record("not connect"); return }
         let tls = try #require(step.tls)
         #expect(tls.ca == Template(literal: "ca.pem"))
         #expect(tls.serverName == Template(literal: "chat.test"))
         #expect(tls.applicationProtocols == [Template(literal: "h2"), Template(literal: "http/1.1")])
         #expect(tls.version?.literal == .v1_2)
+        #expect(tls.ciphers?.renderString { $0 == "more" ? "AES256-SHA" : nil } == "ECDHE-RSA-AES128-SHA:AES256-SHA")
         #expect(tls.certificate == Template(literal: "c.pem"))
         #expect(tls.key == Template(literal: "c.key"))
         #expect(!tls.insecure)
@@ -23,6 +24,16 @@ import Testing
         #expect(step.expectedFailure == .tlsFailure)
         guard case .connect(let plain) = try kind("connect 127.0.0.1:{port} timeout 1s") else { Issue.record("not connect"); return }
         #expect(plain.tls == nil)
+    }
+
+    /// A literal cipher list is checked name by name; the first unknown one is the error.
+    @Test(arguments: [("AES128-SHA256", "'AES128-SHA256' is not a TLS 1.2 cipher suite tcpprobe knows"),
+                      ("ECDHE-RSA-AES128-SHA::AES256-SHA", "an empty name in the cipher list"),
+                      ("ECDHE-RSA-AES128-GCM-SHA265", "did you mean \"ECDHE-RSA-AES128-GCM-SHA256\"?")])
+    func anUnknownCipherNameIsAnError(_ list: String, _ message: String) throws {
+        #expect(throws: (any Error).self) { try kind("connect 127.0.0.1:{port} tls ciphers \"\(list)\"") }
+        #expect(TLSCipherNames.problem(in: list)?.contains(message) == true, "\(TLSCipherNames.problem(in: list) ?? "no problem")")
+        #expect(TLSCipherNames.problem(in: "ECDHE-RSA-AES128-SHA:AES256-SHA") == nil)
     }
 
     @Test func listenAcceptStartTLSAndAssert() throws {

@@ -17,6 +17,8 @@ struct TLSSetup {
     var verifiedAddress: String?
     var applicationProtocols: [String] = []
     var version: TLSOptions.Version?
+    /// OpenSSL's names of the TLS 1.2 suites allowed; nil for BoringSSL's defaults.
+    var ciphers: String?
     var certificateChain: [NIOSSLCertificate] = []
     var privateKey: NIOSSLPrivateKey?
     /// How long `close` waits for the peer's close_notify after sending its own.
@@ -53,6 +55,7 @@ struct TLSSetup {
         case nil:
             configuration.minimumTLSVersion = .tlsv12
         }
+        if let ciphers { configuration.cipherSuites = ciphers }
         configuration.applicationProtocols = applicationProtocols
         configuration.shutdownTimeout = Self.shutdownTimeout
         configuration.keyLogCallback = { keyLog.add($0) }

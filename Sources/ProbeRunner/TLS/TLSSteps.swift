@@ -23,6 +23,9 @@ struct TLSSteps {
         setup.insecure = options.insecure
         setup.version = try options.version.map { try host.resolve($0, "a TLS version (1.2 or 1.3)", TLSOptions.Version.init(rawValue:)) }
         setup.applicationProtocols = options.applicationProtocols.map { $0.renderString(host.lookup) }
+        setup.ciphers = options.ciphers?.renderString(host.lookup)
+        // BoringSSL stops the process on a list it cannot use: a name it does not know is the step's failure.
+        if let ciphers = setup.ciphers, let problem = TLSCipherNames.problem(in: ciphers) { throw StepFailure(statement, problem) }
         var runtimeCertificatePath: String?
         switch role {
         case .client:
