@@ -61,18 +61,40 @@ public enum StrayProcesses {
         let tokens = Dictionary(uniqueKeysWithValues: subjects.map { ($0.token, $0.name) })
         let groups = Set(subjects.map(\.pid))
         let live = SubjectRegistry.shared.pids()
-        let prefix = Array((Subject.tokenVariable + "=").utf8)
-        var found: [(pid: pid_t, subject: String)] = []
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = pid_t(entry), pid != getpid(), !live.contains(pid), !groups.contains(getpgid(pid)),
-                  let environment = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else { continue }
-            for variable in environment.split(separator: 0) where variable.starts(with: prefix) {
-                if let subject = tokens[String(decoding: variable.dropFirst(prefix.count), as: UTF8.self)] { found.append((pid, subject)) }
-            }
+        let found = processesWithTokens().compactMap { pid, token -> (pid: pid_t, subject: String)? in
+            guard !live.contains(pid), !groups.contains(getpgid(pid)), let subject = tokens[token] else { return nil }
+            return (pid, subject)
         }
         let stopped = found.map { ($0.subject, "pid \($0.pid) (\(command(of: $0.pid)))") }
         terminate(found.map(\.pid), grace: grace)
         return stopped
+    }
+
+    /// Stops what the subjects of a tcpprobe that is gone (killed with SIGKILL, say) left
+    /// running: the processes whose token names a run whose process no longer exists (the
+    /// subjects themselves died with it). Returns what was stopped, one line each.
+    public static func stopLeftByEndedRuns(grace: TimeInterval) -> [String] {
+        let found = processesWithTokens().filter { _, token in
+            guard let run = token.split(separator: "-").first.flatMap({ pid_t($0) }) else { return false }
+            return kill(run, 0) != 0 && errno == ESRCH
+        }
+        let stopped = found.map { "pid \($0.pid) (\(command(of: $0.pid))), left by the run of pid \($0.token.split(separator: "-")[0])" }
+        terminate(found.map(\.pid), grace: grace)
+        return stopped
+    }
+
+    /// Every other process with a subject's token in its environment, and the token.
+    private static func processesWithTokens() -> [(pid: pid_t, token: String)] {
+        let prefix = Array((Subject.tokenVariable + "=").utf8)
+        var found: [(pid: pid_t, token: String)] = []
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), pid != getpid(),
+                  let environment = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else { continue }
+            for variable in environment.split(separator: 0) where variable.starts(with: prefix) {
+                found.append((pid, String(decoding: variable.dropFirst(prefix.count), as: UTF8.self)))
+            }
+        }
+        return found
     }
 
     /// Stops the strays (children no subject accounts for) that listen on one of `ports`, or

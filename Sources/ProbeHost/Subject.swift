@@ -68,7 +68,7 @@ public final class Subject: Sendable {
     }
 
     /// Starts `argv` in `directory` with the environment plus `environment`, in a new process
-    /// group; `command` is how reports show it. Its standard input is /dev/null, or with
+    /// group, bound to die with tcpprobe (`spawn_bound_to_process`); `command` is how reports show it. Its standard input is /dev/null, or with
     /// `withStdin` a socket that `writeInput` writes (a socket, not a pipe, so a write to a
     /// subject that is gone fails with EPIPE, never SIGPIPE).
     public static func spawn(name: String, argv: [String], command: String, in directory: String, environment: [String: String],
@@ -81,40 +81,6 @@ public final class Subject: Sendable {
             for fd in outPipe + errPipe { close(fd) }
             throw SpawnError.failed(argv[0], errno: code)
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if withStdin {
-            posix_spawn_file_actions_adddup2(&actions, inPair[1], 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        let moving = spawn_file_actions_chdir(&actions, directory)
-        guard moving == 0 else {
-            for fd in outPipe + errPipe + inPair where fd >= 0 { close(fd) }
-            throw SpawnError.failed(argv[0], errno: moving)
-        }
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        // Nothing else of the probe's goes with it: a subject holding a copy of a connection's
-        // socket would keep `close` from sending FIN, and one holding a listener its port.
-        let closing = spawn_file_actions_close_from(&actions, 3)
-        guard closing == 0 else {
-            for fd in outPipe + errPipe + inPair where fd >= 0 { close(fd) }
-            throw SpawnError.failed(argv[0], errno: closing)
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var merged = ProcessInfo.processInfo.environment
         merged.merge(environment) { _, new in new }
         let token = "\(getpid())-\(spawned.add(1, ordering: .relaxed).newValue)"
@@ -126,19 +92,18 @@ public final class Subject: Sendable {
             cEnvironment.forEach { free($0) }
         }
         // Spawned and registered in one step: until it is registered, the new child would
-        // look like a stray to `StrayProcesses`.
+        // look like a stray to `StrayProcesses`. It dies with tcpprobe, even by SIGKILL.
         return try SubjectRegistry.shared.spawning {
-            var pid: pid_t = 0
-            let result = posix_spawn(&pid, executable, &actions, &attributes, cArguments, cEnvironment)
+            let pid = spawn_bound_to_process(executable, cArguments, cEnvironment, directory, withStdin ? inPair[1] : -1, outPipe[1], errPipe[1])
             close(outPipe[1])
             close(errPipe[1])
             if withStdin {
                 close(inPair[1])
                 shutdown(inPair[0], Int32(SHUT_RD))
             }
-            guard result == 0 else {
+            guard pid > 0 else {
                 for fd in [outPipe[0], errPipe[0], inPair[0]] where fd >= 0 { close(fd) }
-                throw SpawnError.failed(argv[0], errno: result)
+                throw SpawnError.failed(argv[0], errno: -pid)
             }
             let subject = Subject(name: name, command: command, pid: pid, input: inPair[0], token: token)
             subject.startReading(outPipe[0], into: subject.stdout)

@@ -82,6 +82,34 @@ import Testing
         #expect(processes(containing: marker).isEmpty, "left behind: \(processes(containing: marker))")
     }
 
+    /// `kill -9` of tcpprobe (what a CI runner's timeout does): its subjects die with it, by
+    /// the kernel's parent-death signal; what one left running in the background survives it,
+    /// and the next run stops that, saying what and whose it was.
+    @Test func subjectsDieWithAKilledRunAndTheNextRunClearsTheRest() async throws {
+        let marker = "27.1\(Int.random(in: 100...999))"
+        let directory = try scenario("""
+            spawn a "sleep \(marker)1"
+            spawn b "sh -c 'sleep \(marker)2 & exec sleep \(marker)3'"
+            sleep 30s
+            """)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = try ProbeProcess.start(["run", "s.scn"], in: directory)
+        for _ in 0..<100 where processes(containing: "sleep \(marker)").count < 3 { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(processes(containing: "sleep \(marker)").count == 3, "the subjects never started")
+        kill(process.processIdentifier, SIGKILL)
+        await ProbeProcess.waitUntilExit(process)
+        for _ in 0..<100 where processes(containing: "sleep \(marker)").count > 1 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(processes(containing: "sleep \(marker)1").isEmpty && processes(containing: "sleep \(marker)3").isEmpty,
+                "the subjects outlived the run: \(processes(containing: "sleep \(marker)"))")
+        #expect(processes(containing: "sleep \(marker)2").count == 1, "the background job is the next run's to stop")
+        try Data("sleep 1ms\n".utf8).write(to: directory.appendingPathComponent("next.scn"))
+        let next = try await ProbeProcess.run(["run", "next.scn"], in: directory)
+        #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
+        #expect(processes(containing: "sleep \(marker)").isEmpty, "left behind: \(processes(containing: "sleep \(marker)"))")
+        #expect(next.stderr.contains("left running by a tcpprobe run that was killed"), "\(next.stderr)")
+        #expect(next.stderr.contains("(sleep \(marker)2), left by the run of pid \(process.processIdentifier)"), "\(next.stderr)")
+    }
+
     @Test func ctrlCLeavesNoChildProcess() async throws {
         let marker = "31.4159\(Int.random(in: 100...999))"
         let directory = try scenario("""

@@ -1,17 +1,7 @@
 #ifndef CSPAWNEXTRAS_H
 #define CSPAWNEXTRAS_H
 
-#include <spawn.h>
-
-/// Adds a file action that closes every descriptor from `lowest` up in the child, so a spawned
-/// program inherits nothing of its parent but what the other actions set up. 0, or an errno
-/// (ENOSYS where the C library cannot: glibc before 2.34). Swift's Glibc module hides the
-/// GNU extension this calls, so it is wrapped here.
-int spawn_file_actions_close_from(posix_spawn_file_actions_t *actions, int lowest);
-
-/// Adds a file action that changes the child's working directory to `path` before it runs
-/// its program. 0, or an errno (ENOSYS before glibc 2.29). Hidden by Swift's Glibc module too.
-int spawn_file_actions_chdir(posix_spawn_file_actions_t *actions, const char *path);
+#include <sys/types.h>
 
 /// Makes this process the reaper of its descendants' orphans (Linux PR_SET_CHILD_SUBREAPER):
 /// a process that leaves its parent's session and outlives it becomes this process's child
@@ -22,5 +12,13 @@ int become_child_subreaper(void);
 /// whole IP packet), non-blocking and close-on-exec; the device goes when the descriptor is
 /// closed. The descriptor, or -1 with errno set. ioctl is variadic, which Swift cannot call.
 int tun_open(const char *name);
+
+/// Starts `path` with `argv` and `envp` (NULL-terminated) in `directory`, in a process group of
+/// its own, with its standard input `stdin_fd` (-1: /dev/null), output `stdout_fd` and error
+/// `stderr_fd`, its signals as a new program's, and no other descriptor of this process. The
+/// kernel sends it SIGKILL when this process ends, however it ends (PR_SET_PDEATHSIG, set from
+/// a thread that lives as long as the process). Its pid, or -errno.
+pid_t spawn_bound_to_process(const char *path, char *const argv[], char *const envp[], const char *directory,
+                             int stdin_fd, int stdout_fd, int stderr_fd);
 
 #endif

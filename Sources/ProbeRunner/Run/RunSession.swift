@@ -66,6 +66,7 @@ public final class RunSession: Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         let startedAt = Date().formatted(.iso8601)
+        let cleared = Self.clearEndedRuns()
         finished.withLock { $0 = (startedAt, started, []) }
         let skippedResults = skipped.map {
             ScenarioResult(path: $0.scenario.path, title: $0.scenario.title, outcome: .skipped($0.reason), duration: .zero, log: [], notes: [])
@@ -79,7 +80,7 @@ public final class RunSession: Sendable {
             onResult(result)
         }
         let report = RunReport(results: skippedResults + ran, startedAt: startedAt, duration: clock.now - started,
-                               notes: Self.stopStrays(grace: Self.endGrace))
+                               notes: cleared + Self.stopStrays(grace: Self.endGrace))
         return (report, scenarios.count * repetitions - ran.count)
     }
 
@@ -91,6 +92,17 @@ public final class RunSession: Sendable {
         let (startedAt, started, results) = finished.withLock { $0 }
         let report = RunReport(results: results, startedAt: startedAt, duration: ContinuousClock.now - started, interrupted: true, notes: strays)
         return Interruption(report: report, keptCaptures: kept, exitCode: exitCode)
+    }
+
+    /// Stops what the subjects of a run that was killed left running (its subjects died with
+    /// it), and removes its networks: one note naming what was stopped, or none.
+    private static func clearEndedRuns() -> [String] {
+        let stopped = StrayProcesses.stopLeftByEndedRuns(grace: endGrace)
+        NetworkNamespace.removeStale()
+        guard !stopped.isEmpty else { return [] }
+        let lines = ["stopped \(stopped.count) process\(stopped.count == 1 ? "" : "es") left running by a tcpprobe run that was killed:"]
+            + stopped.map { "  " + $0 }
+        return [lines.joined(separator: "\n")]
     }
 
     /// Stops what subjects left running in the background: one note naming them, or none.
