@@ -23,13 +23,21 @@ public enum FreePort {
 
     /// A free port, claimed in `claims` for other tcpprobe processes to leave alone.
     public static func pick(claims: PortClaims = .shared) -> Int? {
+        guard let (port, fd) = pickBound(claims: claims) else { return nil }
+        close(fd)
+        return port
+    }
+
+    /// A free port and a socket bound to it on 127.0.0.1 (not listening, without SO_REUSEADDR):
+    /// while the socket stays open, no other process can bind the port. The caller closes it.
+    public static func pickBound(claims: PortClaims = .shared) -> (port: Int, fd: Int32)? {
         if let ephemeral = ephemeralRange(), ephemeral.lowerBound - lowest >= 1_000 {
             for _ in 0..<64 {
                 let port = Int.random(in: lowest..<ephemeral.lowerBound)
-                if claim(port, outOf: ephemeral.lowerBound - lowest, in: claims), tryBinding(port) != nil { return port }
+                if claim(port, outOf: ephemeral.lowerBound - lowest, in: claims), let bound = bind(port) { return bound }
             }
         }
-        return tryBinding(0)
+        return bind(0)
     }
 
     /// True when `port` was not handed out before, by this process or (in `claims`) another,
@@ -56,11 +64,10 @@ public enum FreePort {
         return fields[0]...fields[1]
     }
 
-    /// Binds `port` (0: any) on 127.0.0.1 and closes again; the port bound, or nil when taken.
-    private static func tryBinding(_ port: Int) -> Int? {
+    /// Binds `port` (0: any) on 127.0.0.1: the port bound and the socket, or nil when taken.
+    private static func bind(_ port: Int) -> (port: Int, fd: Int32)? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -68,9 +75,13 @@ public enum FreePort {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(fd, socketAddress, length) == 0 && getsockname(fd, socketAddress, &length) == 0
+                Glibc.bind(fd, socketAddress, length) == 0 && getsockname(fd, socketAddress, &length) == 0
             }
         }
-        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
+        guard bound else {
+            close(fd)
+            return nil
+        }
+        return (Int(UInt16(bigEndian: address.sin_port)), fd)
     }
 }

@@ -34,12 +34,13 @@ final class ProbeListener: @unchecked Sendable {
 
     var port: Int? { channel?.localAddress?.port }
 
-    /// Binds `host:port` on `group`; accepted connections get the probe's socket options and
+    /// Binds `host:port` on `group` (or listens on `boundSocket`, already bound there, which it
+    /// then owns); accepted connections get the probe's socket options and
     /// buffering, hold their reads for `captureHold` when the run captures, and with `tls`
     /// begin their handshake as they arrive (the `accept` step waits for its outcome).
-    func bind(host: String, port: Int, group: EventLoopGroup, captureHold: CaptureHold?,
+    func bind(host: String, port: Int, boundSocket: Int32? = nil, group: EventLoopGroup, captureHold: CaptureHold?,
               tls: (@Sendable (Channel) throws -> TLSSession)?) async throws {
-        channel = try await ServerBootstrap(group: group)
+        let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelInitializer { [self] channel in
@@ -60,7 +61,11 @@ final class ProbeListener: @unchecked Sendable {
                     ready(AcceptedConnection(channel: channel, handler: handler, tls: session))
                 }
             }
-            .bind(host: host, port: port).get()
+        if let boundSocket {
+            channel = try await bootstrap.withBoundSocket(boundSocket).get()
+        } else {
+            channel = try await bootstrap.bind(host: host, port: port).get()
+        }
     }
 
     /// Numbers accepted connections in the order the kernel handed them over: each child is set

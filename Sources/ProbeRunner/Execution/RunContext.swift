@@ -1,4 +1,5 @@
 import NIOCore
+import ProbeHost
 import ProbeScript
 
 /// What one run of a scenario shares with every copy of its `parallel` blocks: the scenario, the
@@ -19,6 +20,8 @@ final class RunContext {
     let sourceAddresses = SourceAddresses()
     /// Its networks: a run makes them, its copies use them.
     let networks = NetworkSteps()
+    /// The ports `free-port` picked, held until the scenario's `listen` takes one.
+    let heldPorts = HeldPorts()
 
     init(scenario: Scenario, options: RunOptions, loop: EventLoop) {
         self.scenario = scenario

@@ -20,7 +20,9 @@ extension ScenarioExecution {
             variables["\(name.text).cert"] = tls?.runtimeCertificatePath ?? tlsSteps.file(options.certificate!, statement)
         }
         do {
-            try await listener.bind(host: resolved.host, port: resolved.port, group: loop, captureHold: wire.hold, tls: makeSession)
+            // A port free-port picked is still held bound on 127.0.0.1: the listener takes that socket.
+            let held = resolved.host == "127.0.0.1" ? run.heldPorts.take(resolved.port) : nil
+            try await listener.bind(host: resolved.host, port: resolved.port, boundSocket: held, group: loop, captureHold: wire.hold, tls: makeSession)
         } catch {
             throw StepFailure.cannotListen(on: resolved, error, statement)
         }

@@ -102,6 +102,7 @@ extension ScenarioExecution {
             try tlsSteps.assertTLS(assertion, statement)
             return false
         case .spawn(let step):
+            run.heldPorts.releaseAll() // the subject may bind a port free-port picked
             return task { try await self.subjects.spawn(step, statement) }
         case .kill(let name, let signal):
             return task { try await self.subjects.kill(name, signal: signal, statement) }
@@ -114,6 +115,7 @@ extension ScenarioExecution {
         case .parallel(let count, let body):
             return task { try await self.parallel(count, body, statement) }
         case .proxy(let name, let front, let back):
+            run.heldPorts.releaseAll()
             return task { try await self.proxies.open(name, front: front, back: back, statement) }
         case .proxyFault(let fault):
             guard run.networks.names(statement) else { return task { try await self.proxies.fault(fault, statement) } }

@@ -150,6 +150,7 @@ final class ScenarioExecution {
 
     /// Closes what the run left open, stops its subjects and its capture.
     private func finish(passed: Bool) async {
+        if copy == nil { run.heldPorts.releaseAll() }
         for connection in table.all { ruleSteps.end(connection) }
         await closeAll()
         runRecord.notes += proxySteps?.problems ?? []
@@ -222,7 +223,7 @@ final class ScenarioExecution {
         case .text(let template):
             variables[name.text] = template.renderString(lookup)
         case .freePort:
-            guard let port = FreePort.pick() else {
+            guard let port = run.heldPorts.pick() else {
                 throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot find a free TCP port on 127.0.0.1")
             }
             variables[name.text] = String(port)
