@@ -1,7 +1,8 @@
 import ProbeResults
 import ProbeScript
 
-/// Runs many scenarios, at most `jobs` at a time, and hands each result over in input order.
+/// Runs many scenarios, at most `jobs` at a time (those testing one given server one at a
+/// time: `SharedSubjects`), and hands each result over in input order.
 public struct BatchRunner: Sendable {
     public let runner: ScenarioRunner
     public let jobs: Int
@@ -23,14 +24,17 @@ public struct BatchRunner: Sendable {
         var finished = [Bool](repeating: false, count: work.count)
         var next = 0
         var delivered = 0
+        let shared = SharedSubjects()
+        let given = runner.options.variables
         await withTaskGroup(of: (Int, ScenarioResult).self) { group in
             func launch() {
                 guard next < work.count, !stopped else { return }
                 let index = next
                 next += 1
                 let (scenario, run) = work[index]
+                let key = SharedSubjects.key(of: scenario, given: given)
                 group.addTask {
-                    var result = await runner.run(scenario)
+                    var result = await shared.run(key) { await runner.run(scenario) }
                     if repetitions > 1 { result.title += " (run \(run)/\(repetitions))" }
                     return (index, result)
                 }
