@@ -147,13 +147,16 @@ import Testing
 
     /// Hostile servers end in bounded failures: a flood of pings whose pongs it never reads
     /// stops the auto-pong once the socket's send buffer is full (not a pile of pongs in
-    /// memory), and endless continuation frames end at max-message.
+    /// memory), and endless continuation frames end at max-message. The buffers are small
+    /// (4 KiB each way, no autotuning): some 600 pongs fill them and NIO's 64 KiB of unsent
+    /// bytes, which a debug build on a machine loaded to 6 on 2 cores answers well within the
+    /// timeout, where 4 MiB of autotuned loopback buffers took more than 10 s.
     @Test(.timed) func floodsEndInBoundedFailures() async throws {
         let ping = "897d" + String(repeating: "00", count: 125)
         let flood = try await ScenarioHarness.run("""
             set timeout 10s
-            spawn server "python3 \(Self.peer) raw-server '' \(ping) 200000" ready when stdout /^(?<wport>[0-9]+)$/ within 10s
-            connect ws://127.0.0.1:{wport}/
+            spawn server "python3 \(Self.peer) raw-server '' \(ping) 20000" ready when stdout /^(?<wport>[0-9]+)$/ within 10s
+            connect ws://127.0.0.1:{wport}/ sndbuf 4KiB
             expect text any
             """)
         flood.expectFailure(line: 4, containing: "the peer sends pings but does not read the pongs: auto-pong stopped with the socket's send buffer full")

@@ -8,7 +8,7 @@ a message in fragments, prints each message it receives, and closes with 1000 wh
 "done".
 raw-server HEX [REPEATED COUNT]: a server that answers the upgrade itself (no library), then
 sends the bytes HEX as they are (frames that break the rules), then the bytes REPEATED COUNT
-times (a flood), and waits, never reading.
+times (a flood, with a 4 KiB receive buffer), and waits, never reading.
 raw-reader HEX: as raw-server, then reads the client's frames until it closes (at most 5 s)
 and prints their opcodes, "received opcodes: 8" for one close frame.
 """
@@ -57,9 +57,12 @@ async def client(port):
                 break
 
 
-def upgraded_by_hand():
-    """The connection of a client whose upgrade this server answered itself."""
+def upgraded_by_hand(receive_buffer=0):
+    """The connection of a client whose upgrade this server answered itself, with a receive
+    buffer of that size when one is given."""
     listener = socket.socket()
+    if receive_buffer:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
     listener.bind(("127.0.0.1", 0))
     listener.listen()
     listener.settimeout(10)
@@ -75,7 +78,8 @@ def upgraded_by_hand():
 
 
 def raw_server(frames, repeated="", count="0"):
-    connection = upgraded_by_hand()
+    # A flood's answers, never read, fill a small receive buffer soon.
+    connection = upgraded_by_hand(4096 if int(count) > 0 else 0)
     connection.sendall(bytes.fromhex(frames))
     connection.sendall(bytes.fromhex(repeated) * int(count))
     time.sleep(5)
