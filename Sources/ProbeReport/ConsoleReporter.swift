@@ -59,19 +59,23 @@ public struct ConsoleReporter: Sendable {
         if !context.isEmpty { lines.append(context.joined(separator: ", ")) }
         // Said only of what the failure looked at: one that did not look says nothing.
         if let total = failure.totalReceived, total > 0 {
-            lines.append("last \(failure.recentBytes.count) bytes received (\(total) in all): \"\(ByteEscaper.escape(failure.recentBytes))\"")
+            lines.append("last \(failure.recentBytes.count) bytes received (\(total) in all): \(ByteEscaper.preview(failure.recentBytes, limit: .max))")
         } else if failure.totalReceived == 0, failure.connection != nil {
             lines.append("nothing was received on that connection")
         }
         return lines
     }
 
-    /// `3 passed, 1 failed` (and skipped), after all scenarios.
+    /// `3 passed, 1 failed` (and skipped), after all scenarios; failures the environment caused
+    /// (a subject that did not start, a port taken, no capture: exit code 3) are said apart.
     public func summary(_ run: RunReport) -> String {
         let failed = run.failed + run.errored
         var text = "\(run.passed) passed"
         if let skippedWire = run.skippedWireText { text += " (\(skippedWire))" }
         text += ", \(failed) failed"
+        if run.errored > 0 {
+            text += run.errored == 1 ? " (1 an environment error, not a verdict)" : " (\(run.errored) environment errors, not verdicts)"
+        }
         if run.skipped > 0 { text += ", \(run.skipped) skipped" }
         let colour = failed > 0 ? "1;31" : "1;32"
         return paint(text, colour) + paint(" in \(DurationFormat.short(run.duration))", "2")

@@ -29,10 +29,15 @@ public enum ByteEscaper {
         bytes.map { hex($0) }.joined(separator: " ")
     }
 
-    /// `"..."` with at most `limit` bytes shown, and how many were left out; `total` is the
-    /// length of the whole when `bytes` is only its beginning.
+    /// How messages show a value: `"..."` when the bytes are text, else `hex"00 2a"`, with at
+    /// most `limit` bytes shown (64 as hex) and how many were left out; `total` is the length
+    /// of the whole when `bytes` is only its beginning.
     public static func preview<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200, total: Int? = nil) -> String where Bytes.Element == UInt8 {
         let total = total ?? bytes.count
+        guard ScenarioLiteral.isText(bytes) else {
+            let shown = min(limit, 64)
+            return "hex\"" + hex(bytes.prefix(shown)) + "\"" + (total > shown ? "… (\(total) bytes)" : "")
+        }
         if total <= limit { return "\"" + escape(bytes) + "\"" }
         return "\"" + escape(bytes.prefix(limit)) + "\"… (\(total) bytes)"
     }

@@ -9,6 +9,8 @@ public struct VariableChecker {
 
     private let given: [String: Template]
     private var diagnostics: [Diagnostic] = []
+    /// Where each `var` was first declared.
+    private var declared: [String: SourceLocation] = [:]
 
     public static func check(_ statements: [Statement], predefined: Set<String>, given: [String: Template] = [:]) -> [Diagnostic] {
         var checker = VariableChecker(given: given)
@@ -30,6 +32,7 @@ public struct VariableChecker {
                 }
             }
             checkNetwork(of: statement, known: known)
+            if case .variable(let name, _) = statement.kind { checkRedeclaration(of: name, at: statement) }
             known.formUnion(statement.kind.definedVariables)
             switch statement.kind {
             case .repeatBlock(_, let body, _):
@@ -51,6 +54,19 @@ public struct VariableChecker {
                 break
             }
         }
+    }
+
+    /// A second `var` of one name (an imported scenario's `var port = "22199"` after an included
+    /// `var port = free-port`) replaces the first from there on: said as a warning.
+    private mutating func checkRedeclaration(of name: Name, at statement: Statement) {
+        guard let first = declared[name.text] else {
+            declared[name.text] = statement.location
+            return
+        }
+        guard first != statement.location else { return }
+        diagnostics.append(Diagnostic(.warning, at: statement.location, length: statement.text.count,
+                                      "'\(name.text)' is declared again: from here on this value replaces the one declared at \(first)",
+                                      hint: "remove one of the two, or give the second another name"))
     }
 
     /// A network a step names (`spawn … in n`, `n: loss 5%`) must be made before it: `network n`

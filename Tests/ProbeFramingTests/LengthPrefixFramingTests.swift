@@ -70,7 +70,7 @@ import Testing
             return
         }
         #expect(why.contains("9223372036854775808 bytes"))
-        #expect(why.contains(#""\x80\0\0\0\0\0\0\0""#))
+        #expect(why.contains(#"hex"80 00 00 00 00 00 00 00""#))
     }
 
     /// The hostile peers of the contract: each header fails as it arrives, naming its bytes.
@@ -84,7 +84,7 @@ import Testing
         var silent = ByteBuffer(bytes: [0x30, 0x85])
         #expect(mqtt.nextMessage(from: &silent, end: nil) == nil, "half a varint waits for the rest")
         #expect(mqtt.nextMessage(from: &silent, end: .eof)
-                == .failure(#"the peer closed the connection (FIN) after 2 bytes of an unfinished length header (a varint length after 1 head byte): "0\x85""#))
+                == .failure(#"the peer closed the connection (FIN) after 2 bytes of an unfinished length header (a varint length after 1 head byte): hex"30 85""#))
     }
 
     @Test func aStreamThatEndsMidMessageSaysWhere() {
@@ -92,7 +92,7 @@ import Testing
         var partHeader = ByteBuffer(bytes: [0, 0])
         #expect(header.nextMessage(from: &partHeader, end: nil) == nil)
         #expect(header.nextMessage(from: &partHeader, end: .eof)
-                == .failure(#"the peer closed the connection (FIN) after 2 of the 4 bytes of a length header: "\0\0""#))
+                == .failure(#"the peer closed the connection (FIN) after 2 of the 4 bytes of a length header: hex"00 00""#))
         var payload = LengthPrefixFraming(header: LengthHeader(width: 2), maxMessage: 100)
         var partPayload = ByteBuffer(bytes: [0, 5, 1, 2])
         #expect(payload.nextMessage(from: &partPayload, end: nil) == nil)

@@ -75,7 +75,7 @@ import Testing
             expect eof
             """, against: peer)
         result.expectPassed()
-        #expect(result.log.contains { $0.message.contains(#"got bytes "@\x02\0\x81""#) }, "the log shows the bytes received: \(result.log.map(\.message))")
+        #expect(result.log.contains { $0.message.contains(#"got bytes hex"40 02 00 81""#) }, "the log shows the bytes received: \(result.log.map(\.message))")
         let wrong = try await ScenarioHarness.run("""
             connect 127.0.0.1:{port}
             expect hex"20 03 ?? 00"

@@ -108,7 +108,7 @@ import Testing
             s: expect line "a line"
             """#)
         result.expectPassed()
-        #expect(result.log.contains { $0.message.contains(#"sent 10 bytes "\0\x08split me" in 2 writes"#)
+        #expect(result.log.contains { $0.message.contains(#"sent 10 bytes hex"00 08 73 70 6c 69 74 20 6d 65" in 2 writes"#)
             && $0.message.hasSuffix("one message: a 2-byte big-endian length and 8 bytes") }, "\(result.log.map(\.message))")
         #expect(result.log.contains { $0.message.contains(#"got message "split me""#) && $0.message.contains(#"{what}="me""#) })
     }
@@ -132,7 +132,7 @@ import Testing
     /// header whose payload never comes, each end in a failure that says so.
     @Test(.timed) func hostilePeersAreBoundedFailures() async throws {
         let cases: [(framing: String, sent: String, failure: String)] = [
-            ("length 4", #"s: send hex"ff ff ff ff""#, #"the length header "\xff\xff\xff\xff" announces 4294967295 bytes, over max-message 1048576"#),
+            ("length 4", #"s: send hex"ff ff ff ff""#, #"the length header hex"ff ff ff ff" announces 4294967295 bytes, over max-message 1048576"#),
             ("length 8", #"s: send hex"ff ff ff ff ff ff ff ff""#, "announces 18446744073709551615 bytes, over max-message 1048576"),
             ("length 2", "s: send hex\"00\"\ns: shutdown write", "the peer closed the connection (FIN) after 1 of the 2 bytes of a length header"),
             ("length 2", "s: send hex\"00 05 68\"\ns: shutdown write", "the peer closed the connection (FIN) after 1 of the 5 bytes the length header announced"),
@@ -141,7 +141,7 @@ import Testing
             ("varint", #"s: send hex"ff ff ff ff ff ff ff ff ff 7f""#, "announces 18446744073709551615 bytes, over max-message 1048576"),
             ("length 4 after 1 adjust -4", #"s: send hex"5a 00 00 00 02""#, #"the length field hex"00 00 00 02" holds 2, below zero after adjust -4"#),
             ("varint after 1", "s: send hex\"30 85\"\ns: shutdown write",
-             #"the peer closed the connection (FIN) after 2 bytes of an unfinished length header (a varint length after 1 head byte): "0\x85""#),
+             #"the peer closed the connection (FIN) after 2 bytes of an unfinished length header (a varint length after 1 head byte): hex"30 85""#),
         ]
         for (framing, sent, failure) in cases {
             let started = ContinuousClock.now
@@ -166,6 +166,12 @@ import Testing
             c: send message "\(String(repeating: "x", count: 256))"
             """)
         tooLong.expectFailure(line: 6, containing: "a 256-byte message does not fit a 1-byte big-endian length (at most 255 bytes)")
+        // A length field that would go below zero is no message too long: it says so.
+        let tooShort = try await ScenarioHarness.run(Self.pair + """
+            set framing length 2 adjust 4
+            c: send message "ab"
+            """)
+        tooShort.expectFailure(line: 6, containing: "a 2-byte message is shorter than `adjust 4` takes off: its length field would be -2, below zero")
     }
 
     /// The edge of `max-message` under every width and byte order: a message of exactly

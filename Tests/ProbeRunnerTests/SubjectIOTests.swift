@@ -62,7 +62,17 @@ import Testing
         try await ScenarioHarness.run("""
             spawn talker "sleep 5"
             expect stdout talker eof within 100ms
-            """).expectFailure(line: 2, containing: "timed out after 100ms waiting for the end of 'talker' stdout; no line had arrived")
+            """).expectFailure(line: 2, containing: "timed out after 100ms waiting for the end of 'talker' stdout; it printed nothing on stdout (a program whose output is a pipe often holds it in a block buffer: run it under `stdbuf -oL`")
+        // Python holds a print to a pipe in its block buffer: the line never comes, and the hint says why.
+        try await ScenarioHarness.run("""
+            spawn talker "python3 -c 'import time; print(1); time.sleep(5)'"
+            expect stdout talker line "1" within 300ms
+            """).expectFailure(line: 2, containing: "waiting for a line of 'talker' stdout; it printed nothing on stdout (a program whose output is a pipe often holds it in a block buffer")
+        try await ScenarioHarness.run("""
+            spawn talker "sh -c 'echo one; sleep 5'"
+            expect stdout talker line "one"
+            expect stdout talker line "two" within 100ms
+            """).expectFailure(line: 3, containing: "waiting for a line of 'talker' stdout; no line had arrived")
     }
 
     /// A line over `RegexSearch.inlineLimit` bytes is searched by its regex on a search thread:

@@ -33,6 +33,26 @@ import Testing
         #expect(output.stdout == "15 scenarios OK\n")
     }
 
+    /// A variable declared twice (an imported scenario's `var port` after an included one) is a
+    /// warning: the scenario runs, with the second value from there on; a `var` run again in a
+    /// loop is one declaration, not two.
+    @Test func aVariableDeclaredTwiceIsAWarning() async throws {
+        let output = try await ProbeProcess.run(["check", "main.scn", "loop.scn"], with: [
+            "common.inc": "var port = free-port\n",
+            "main.scn": "include \"common.inc\"\nvar port = \"22199\"\nsleep 1ms\n",
+            "loop.scn": "repeat 3 {\n  var n = \"{i}\"\n}\n",
+        ])
+        #expect(output.status == 0)
+        #expect(output.stdout == "2 scenarios OK\n")
+        #expect(output.stderr == """
+            main.scn:2:1: warning: 'port' is declared again: from here on this value replaces the one declared at common.inc:1:1
+              hint: remove one of the two, or give the second another name
+              var port = "22199"
+              ^~~~~~~~~~~~~~~~~~
+
+            """)
+    }
+
     @Test func allFilesAreReportedNotJustTheFirst() async throws {
         let output = try await ProbeProcess.run(["check", "bad-size.scn", "bad-duration.scn"], in: Self.directory)
         #expect(output.status == 2)

@@ -230,6 +230,9 @@ extension ScenarioExecution {
             }
             let headBytes = try head.map { try headBytesChecked(render($0), header, statement) }
             guard let framed = header.encode(message.count, head: headBytes) else {
+                if message.count < header.adjust {
+                    throw failure(statement, "a \(message.count)-byte message is shorter than `adjust \(header.adjust)` takes off: its length field would be \(message.count - header.adjust), below zero")
+                }
                 throw failure(statement, "a \(message.count)-byte message does not fit \(header) (at most \(header.largest) bytes)")
             }
             return .bytes(framed + message)

@@ -93,7 +93,10 @@ extension SubjectSteps {
                 if judged != nil, let matcher {
                     message += matcher.stillSearching
                 } else {
-                    message += partial.isEmpty ? "; no line had arrived" : "; it had written \(ByteEscaper.preview(Array(partial.utf8))) without ending the line"
+                    let nothing = tail.tail(lines: 0).total == 0
+                    // Nothing at all: most often output held in a block buffer, which the hint names.
+                    message += !partial.isEmpty ? "; it had written \(ByteEscaper.preview(Array(partial.utf8))) without ending the line"
+                        : nothing ? Self.printed(tail, expectation.stream) : "; no line had arrived"
                 }
                 if dropped > 0 { message += " (\(dropped) lines were dropped: over \(OutputTail.pendingLimit) lines or 1 MiB waited unread)" }
                 if let skipped { message += "; skipped \(skipped.summary)" }
