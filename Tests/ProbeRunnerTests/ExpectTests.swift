@@ -226,6 +226,21 @@ import Testing
         strict.expectFailure(line: 10, containing: "a line matched unless /^-ERR/ while line \"PONG\" was awaited: \"-ERR 'Invalid Publish Subject'\"")
     }
 
+    /// `expect eventually … unless /RE/`: the line the expect awaits is taken even when it also
+    /// matches the unless regex; only a line it would skip fails the step. Over several lines:
+    /// (lines the peer sends, passes?).
+    @Test(arguments: [(["ok ERR"], true), (["noise", "ok ERR"], true), (["ERR", "ok"], false),
+                      (["noise", "ERR here", "ok"], false), (["noise", "other", "ok"], true)])
+    func unlessFailsOnlyOnALineItWouldSkip(_ lines: [String], _ passes: Bool) async throws {
+        let result = try await ScenarioHarness.run(MessageFramingTests.pair + lines.map { "s: send line \"\($0)\"\n" }.joined()
+                                                   + "c: expect eventually line /^ok/ unless /ERR/\n")
+        if passes {
+            result.expectPassed()
+        } else {
+            result.expectFailure(line: 5 + lines.count, containing: "a line matched unless /ERR/ while a line matching /^ok/ was awaited: \"ERR")
+        }
+    }
+
     /// A peer that answers and then leaves, by RST or FIN, still leaves its answer unread: under
     /// `set unread fail` the scenario fails naming it.
     @Test func unreadBytesOfAPeerThatLeftAreNamed() async throws {

@@ -27,6 +27,21 @@ import Testing
         #expect(log.contains(#"connection 'c': rule `c: on line "noise"`: 1 line consumed"#), "\(log)")
     }
 
+    /// Rules are tried in the order written: the first that matches takes the line, whatever
+    /// a later one would have matched. Two overlapping rules, in both orders, over three lines.
+    @Test(arguments: [(["/^x/ send line \"A\"", "/^xy/ send line \"B\""], ["A", "A", "A"]),
+                      (["/^xy/ send line \"B\"", "/^x/ send line \"A\""], ["B", "A", "B"]),
+                      (["\"xq\" send line \"Q\"", "/^x/ send line \"A\""], ["A", "Q", "A"])])
+    func theFirstRuleWrittenThatMatchesTakesTheLine(_ rules: [String], _ answers: [String]) async throws {
+        let result = try await ScenarioHarness.run(Self.pair + rules.map { "c: on line \($0)\n" }.joined() + """
+            s: send line "xyz"
+            s: send line "xq"
+            s: send line "xy"
+
+            """ + answers.map { "s: expect line \"\($0)\"\n" }.joined() + "s: expect nothing for 50ms\n")
+        result.expectPassed()
+    }
+
     @Test func heartbeatsGoOutUntilOnOff() async throws {
         let result = try await ScenarioHarness.run(Self.pair + """
             c: on every 40ms send line "beat"

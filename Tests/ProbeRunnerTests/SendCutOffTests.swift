@@ -13,6 +13,32 @@ import Testing
 
     /// Scenarios/line-server/max-line.scn, its body as shipped, against a server that answers
     /// and closes at once (RST, with the rest of the drip unread): 20 runs of 20 pass.
+    /// `repeat … } until closed` watches the connection its body's steps name, not the
+    /// scenario's current one: with `b` named in the body and either connection opened last
+    /// (so current), the block ends after the turn in which b's peer closed, and `a` is left
+    /// open. Watching the current connection instead, the next turn would send on closed `b`.
+    @Test(arguments: [["b", "a"], ["a", "b"]])
+    func untilClosedWatchesTheConnectionTheBodyNames(_ order: [String]) async throws {
+        let connects = order.map { "connect \($0) 127.0.0.1:{l.port}\naccept s\($0) on l\n" }.joined()
+        let result = try await ScenarioHarness.run("""
+            set timeout 2s
+            listen l 127.0.0.1:0
+
+            """ + connects + """
+            repeat 5 {
+              b: send line "x{i}"
+              sb: expect line "x{i}"
+              sb: close
+              b: expect eof
+            } until closed
+            a: send line "still open"
+            sa: expect line "still open"
+            """)
+        result.expectPassed()
+        #expect(result.log.contains { $0.message.hasPrefix("connection 'b': the peer closed the connection during turn 1 of the repeat") },
+                "\(result.log.map(\.message))")
+    }
+
     @Test func maxLinePassesAgainstAServerThatClosesAtOnce() async throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Scenarios/line-server/max-line.scn").standardized.path
         let shipped = try String(contentsOfFile: file, encoding: .utf8)
