@@ -129,7 +129,7 @@ public enum WireEvaluator {
     static func resets(in trace: DirectionTrace, opposite: DirectionTrace?) -> (own: [TCPSegment], provoked: [(reset: TCPSegment, late: TCPSegment)]) {
         let resets = trace.segments.filter { $0.flags.contains(.rst) }
         guard !resets.isEmpty, let opposite, let fin = trace.segments.first(where: { $0.flags.contains(.fin) }),
-              let late = opposite.segments.first(where: { !$0.payload.isEmpty && $0.timestamp >= fin.timestamp }) else {
+              let late = opposite.segments.first(where: { $0.length > 0 && $0.timestamp >= fin.timestamp }) else {
             return (resets, [])
         }
         var own: [TCPSegment] = []
@@ -143,7 +143,7 @@ public enum WireEvaluator {
     private static func provokedNote(_ provoked: [(reset: TCPSegment, late: TCPSegment)]) -> String {
         guard let first = provoked.first else { return "" }
         let count = provoked.count == 1 ? "a RST" : "\(provoked.count) RSTs"
-        return " of its own (\(count) not counted: provoked by the \(first.late.payload.count) bytes sent to it after its FIN, such as a TLS close_notify or a late send)"
+        return " of its own (\(count) not counted: provoked by the \(first.late.length) bytes sent to it after its FIN, such as a TLS close_notify or a late send)"
     }
 
     /// "1st", "2nd", "3rd", "4th", … "11th", "21st".

@@ -196,6 +196,24 @@ import Testing
         #expect(!WireEvaluator.evaluate(.noRst, on: early.fromPeer, opposite: early.fromProbe).passed)
     }
 
+    /// The rule: a peer's RST is provoked (not its own) only when the other side's bytes came
+    /// after the peer's FIN and before the RST; a FIN then RST with nothing sent after the FIN
+    /// is the peer's doing. Each case: when the peer sent FIN and RST, when the probe sent
+    /// bytes (nil: none), whether the capture kept only headers, and whether `no rst` passes.
+    @Test(arguments: [(0.2, 0.31, 0.3 as Double?, false, true), (0.2, 0.31, nil, false, false), (0.2, 0.31, 0.1, false, false),
+                      (0.2, 0.25, 0.3, false, false), (0.2, 0.31, 0.3, true, true), (0.2, 0.31, 0.2, false, true)])
+    func aResetIsProvokedOnlyByBytesThatCameAfterTheFIN(_ fin: Double, _ reset: Double, _ sent: Double?, _ headersOnly: Bool, _ provoked: Bool) {
+        var packets = [builder.packet(fromClient: false, sequence: 5000, flags: [.psh, .ack], payload: Array("bye\r\n".utf8), at: 0.05),
+                       builder.packet(fromClient: false, sequence: 5005, flags: [.fin, .ack], at: fin),
+                       builder.packet(fromClient: false, sequence: 5006, flags: .rst, at: reset)]
+        if let sent { packets.append(builder.packet(fromClient: true, sequence: 100, flags: [.psh, .ack], payload: [1, 2, 3, 4, 5], at: sent)) }
+        var segments = packets.compactMap(PacketDecoder.segment).sorted { $0.timestamp < $1.timestamp }
+        if headersOnly { segments = segments.map { TCPSegment(timestamp: $0.timestamp, sourceAddress: $0.sourceAddress, destinationAddress: $0.destinationAddress, sourcePort: $0.sourcePort, destinationPort: $0.destinationPort, sequence: $0.sequence, acknowledgement: $0.acknowledgement, flags: $0.flags, window: $0.window, payload: [], length: $0.length) } }
+        let trace = ConnectionTrace(segments: segments, probePort: 40000, peerPort: 7000)
+        #expect(WireEvaluator.evaluate(.noRst, on: trace.fromPeer, opposite: trace.fromProbe).passed == provoked)
+        #expect(WireEvaluator.evaluate(.rst, on: trace.fromPeer, opposite: trace.fromProbe).passed == !provoked)
+    }
+
     @Test func aHoleMakesStreamPropertiesInconclusive() {
         let packets = [builder.packet(fromClient: false, sequence: 5000, flags: [.syn, .ack], at: 0),
                        builder.packet(fromClient: false, sequence: 5010, flags: .ack, payload: Array("x\r\n".utf8), at: 1)]
