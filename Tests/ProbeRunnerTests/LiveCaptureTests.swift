@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 @testable import ProbeCapture
+import ProbeHost
 import ProbeResults
 import ProbeRunner
 import ProbeScript
@@ -68,19 +69,24 @@ struct LiveCaptureTests {
     }
 
     /// Four scenarios at once against one server port: each pcap holds its own connection, SYN
-    /// to FIN, and no other scenario's (the ring routes a shared port's packets by the
-    /// connection a capture claimed).
-    @Test func sideBySideScenariosKeepOnlyTheirOwnConnections() async throws {
-        let peer = try await TestPeer.start(.echo)
+    /// to FIN, both directions, and no other scenario's (the ring routes a shared port's
+    /// packets by the connection a capture claimed), whichever side's port is the lower: the
+    /// server's below the kernel's range and the clients' in it, or the reverse (the clients
+    /// connecting from ports below it, the server's in it).
+    @Test(arguments: [false, true]) func sideBySideScenariosKeepOnlyTheirOwnConnections(serverLower: Bool) async throws {
+        let peer = try await TestPeer.start(.echo, port: serverLower ? try #require(FreePort.pick()) : 0)
         defer { Task { await peer.stop() } }
+        let from = serverLower ? "" : " from 127.0.0.1:{source}" 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-pcap-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let results = try await withThrowingTaskGroup(of: ScenarioResult.self) { group in
             for copy in 0..<4 {
+                let source = try #require(FreePort.pick())
                 group.addTask {
                     try await run("""
                         set capture on
-                        connect 127.0.0.1:{port}
+                        var source = "\(source)"
+                        connect 127.0.0.1:{port}\(from)
                         send line "copy \(copy)"
                         expect line "copy \(copy)"
                         close
@@ -96,6 +102,9 @@ struct LiveCaptureTests {
             let segments = try PcapFile.packets(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: pcap)))).compactMap(PacketDecoder.segment)
             let connections = Set(segments.map { [$0.sourcePort, $0.destinationPort].sorted() })
             #expect(connections.count == 1, "\(pcap) holds \(connections)")
+            let serverSide = connections.first.map { serverLower ? $0[0] : $0[1] }
+            #expect(serverSide == peer.port, "\(connections): the server's port is the \(serverLower ? "lower" : "higher")")
+            #expect(Set(segments.map(\.sourcePort)).count == 2, "both directions: \(Set(segments.map(\.sourcePort)))")
             #expect(segments.contains { $0.flags.contains(.syn) } && segments.contains { $0.flags.contains(.fin) }, "\(segments.map(\.flags))")
         }
     }

@@ -85,7 +85,8 @@ final class TestPeer: @unchecked Sendable {
 
     var port: Int { channel.localAddress!.port! }
 
-    static func start(_ behaviour: PeerBehaviour, host: String = "127.0.0.1") async throws -> TestPeer {
+    /// Starts a peer on `host`, at `port` (0: one the kernel picks, from its ephemeral range).
+    static func start(_ behaviour: PeerBehaviour, host: String = "127.0.0.1", port: Int = 0) async throws -> TestPeer {
         // A peer reads within a split's gap only if opening a descriptor does not stall its loop.
         DescriptorTable.grow(toHold: DescriptorTable.startingSize)
         let log = PeerLog()
@@ -105,7 +106,7 @@ final class TestPeer: @unchecked Sendable {
             }
         let channel: Channel
         do {
-            channel = try await bootstrap.bind(host: host, port: 0).get()
+            channel = try await bootstrap.bind(host: host, port: port).get()
         } catch {
             try? await group.shutdownGracefully()
             throw error
