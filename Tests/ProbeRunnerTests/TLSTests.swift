@@ -308,6 +308,31 @@ import Testing
         }
     }
 
+    /// A ServerHello that arrives split over two TLS records (TLS allows a handshake message in
+    /// fragments) is still read: `assert tls version` and `cipher` know what it chose. A relay
+    /// cuts the server's first record one byte in, in the middle and one byte before its end,
+    /// under TLS 1.3 and 1.2.
+    @Test func aServerHelloSplitOverTwoRecordsIsRead() async throws {
+        let relay = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/split_hello_relay.py").path
+        var text = """
+            set timeout 3s
+            listen l 127.0.0.1:0 tls
+            var rport = free-port
+            spawn relay "python3 \(relay) {rport} {l.port} 1,40,-1,1,40,-1" ready on 127.0.0.1:{rport}
+
+            """
+        for (index, version) in ["1.3", "1.3", "1.3", "1.2", "1.2", "1.2"].enumerated() {
+            text += """
+                connect c\(index) 127.0.0.1:{rport} tls insecure version \(version)
+                accept s\(index) on l
+                c\(index): assert tls version = \(version)
+                c\(index): assert tls cipher /\(version == "1.3" ? "^TLS_AES" : "^TLS_ECDHE_ECDSA")/
+
+                """
+        }
+        try await ScenarioHarness.run(text).expectPassed()
+    }
+
     /// The STARTTLS peer (Peers/starttls_peer.py) started with `ending`, its way of ending, and
     /// the exchange up to its first answer over TLS: nine lines a test goes on from.
     static func startTLSExchange(ending: String, _ server: (certificate: String, key: String), ca: String) -> String {

@@ -195,6 +195,57 @@ import Testing
         #expect(imported.stdout.hasSuffix("send line \"hello\"\nexpect line \"bye\"\nshutdown write\nexpect eof\n"), "\(imported.stdout)")
     }
 
+    /// Only the client speaks in the clear before TLS (a PROXY protocol header, then its
+    /// ClientHello): the import writes the header, then `starttls` where the hello began, in
+    /// one segment with the header (corked) or in a segment of its own.
+    @Test(arguments: [true, false]) func aClientsPlaintextPrefaceImportsBeforeItsStartTLS(corked: Bool) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let client = directory.appendingPathComponent("client.py")
+        try """
+            import socket, ssl, sys
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+            plain = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+            if sys.argv[2] == "corked":
+                plain.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1)
+            plain.sendall(b"PROXY TCP4 192.0.2.1 198.51.100.2 5000 443\\r\\n")
+            secure = context.wrap_socket(plain, do_handshake_on_connect=False)
+            secure.setblocking(False)
+            try:
+                secure.do_handshake()  # the ClientHello, into the cork
+            except ssl.SSLWantReadError:
+                pass
+            secure.setblocking(True)
+            secure.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 0)
+            secure.do_handshake()
+            secure.sendall(b"hi\\r\\n")
+            secure.recv(64)
+            secure.close()
+            """.write(to: client, atomically: true, encoding: .utf8)
+        let scenario = directory.appendingPathComponent("server.scn")
+        try """
+            set timeout 5s
+            listen l 127.0.0.1:0
+            spawn client "python3 \(client.path) {l.port} \(corked ? "corked" : "apart")"
+            accept s on l
+            s: expect line "PROXY TCP4 192.0.2.1 198.51.100.2 5000 443"
+            s: starttls
+            s: expect line "hi"
+            s: send line "yo"
+            expect exit client code 0
+            """.write(to: scenario, atomically: true, encoding: .utf8)
+        let imported = try await captureAndImport(scenario)
+        #expect(imported.stdout.contains("""
+            connect {host}:{port}
+            send line "PROXY TCP4 192.0.2.1 198.51.100.2 5000 443"
+            starttls insecure
+            send line "hi"
+            expect line "yo"
+
+            """), "\(imported.stdout)")
+    }
+
     /// A conversation that turns into TLS midway (STARTTLS) imports as its plaintext part, a
     /// `starttls insecure` where the client's hello began, then the decrypted part; the written
     /// scenario replays against the same kind of server.
