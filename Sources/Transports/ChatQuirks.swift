@@ -16,4 +16,6 @@ public struct ChatQuirks: OptionSet, Sendable {
     public static let ignoresHalfClose = ChatQuirks(rawValue: 1 << 4)
     /// With a heartbeat: drops a client that answered a ping at the next, as if it had not.
     public static let dropsAnsweredHeartbeats = ChatQuirks(rawValue: 1 << 5)
+    /// Writes each reply over 64 bytes in two writes, 30 ms apart; shorter ones whole.
+    public static let splitsLongReplies = ChatQuirks(rawValue: 1 << 6)
 }

@@ -62,7 +62,7 @@ actor ChatSession {
         guard !closing else { return }
         if quirks.contains(.lfOnly) {
             transport.send(bytes: Array(line.utf8) + [10])
-        } else if quirks.contains(.splitReplies) {
+        } else if quirks.contains(.splitReplies) || (quirks.contains(.splitsLongReplies) && line.utf8.count > 64) {
             let bytes = LineFraming.frame(line)
             let half = max(1, bytes.count / 2)
             transport.send(bytes: Array(bytes[..<half]))

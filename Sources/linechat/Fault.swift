@@ -6,9 +6,11 @@ import Transports
 enum Fault: String, CaseIterable, Sendable {
     case lfOnly = "lf-only"
     case splitReplies = "split-replies"
+    case splitLongReplies = "split-long-replies"
     case linePerRead = "line-per-read"
     case noPartialBuffering = "no-partial-buffering"
     case noLengthLimit = "no-length-limit"
+    case limitOffByOne = "limit-off-by-one"
     case phantomAtEOF = "phantom-at-eof"
     case rstInsteadOfFIN = "rst-instead-of-fin"
     case ignoreHalfClose = "ignore-half-close"
@@ -28,7 +30,7 @@ enum Fault: String, CaseIterable, Sendable {
     /// A bug in how lines are read, which the client can plant as well as the server.
     var isInReading: Bool {
         switch self {
-        case .linePerRead, .noPartialBuffering, .noLengthLimit, .phantomAtEOF: return true
+        case .linePerRead, .noPartialBuffering, .noLengthLimit, .limitOffByOne, .phantomAtEOF: return true
         default: return false
         }
     }
@@ -60,6 +62,7 @@ enum Fault: String, CaseIterable, Sendable {
         switch self {
         case .lfOnly: return .lfOnly
         case .splitReplies: return .splitReplies
+        case .splitLongReplies: return .splitsLongReplies
         case .lateReply: return .lateReply
         case .rstInsteadOfFIN: return .resetsInsteadOfClosing
         case .ignoreHalfClose: return .ignoresHalfClose
@@ -77,9 +80,11 @@ enum Fault: String, CaseIterable, Sendable {
         switch self {
         case .lfOnly: return "replies end in a bare LF instead of CR LF"
         case .splitReplies: return "each reply is written in two writes, 30 ms apart"
+        case .splitLongReplies: return "a reply over 64 bytes (a long message, a long name's join) is written in two writes, 30 ms apart"
         case .linePerRead: return "each read is taken as exactly one line"
         case .noPartialBuffering: return "bytes after the last terminator of a read are dropped"
         case .noLengthLimit: return "lines of any length are buffered and accepted"
+        case .limitOffByOne: return "a line of 1025 bytes is accepted: the limit is one byte too high"
         case .phantomAtEOF: return "a half line left at EOF is handled as a message"
         case .rstInsteadOfFIN: return "'quit' ends the connection with RST instead of FIN"
         case .ignoreHalfClose: return "the client's half-close is ignored: the server never closes"

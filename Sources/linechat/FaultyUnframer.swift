@@ -8,7 +8,7 @@ struct FaultyUnframer: LineUnframer {
 
     init(fault: Fault, maximumLength: Int) {
         self.fault = fault
-        correct = LineFraming(maximumLength: fault == .noLengthLimit ? Int.max : maximumLength)
+        correct = LineFraming(maximumLength: fault == .noLengthLimit ? Int.max : fault == .limitOffByOne ? maximumLength + 1 : maximumLength)
     }
 
     mutating func append(_ bytes: some Collection<UInt8>) throws -> [String] {

@@ -33,7 +33,7 @@ import Testing
     func theSuitePassesOnEveryTransport(_ transport: String) async throws {
         let output = try await ProbeProcess.run(["run", "--var", "transport=\(transport)"] + Self.linechatSuites, in: FileManager.default.temporaryDirectory)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
-        #expect(output.stdout.contains("23 passed, 0 failed"))
+        #expect(output.stdout.contains("26 passed, 0 failed"))
     }
 
     /// The line suites run as a user runs them on their own transport, the server and the
@@ -45,12 +45,12 @@ import Testing
                                                  "--var", "heartbeat_server=python3 \(adapter) serve {host} {port} --heartbeat 0.2",
                                                  Self.scenarios + "/line-server"])
         #expect(server.status == 0, "\(server.stdout)\(server.stderr)")
-        #expect(server.stdout.contains("15 passed, 0 failed"), "\(server.stdout)")
+        #expect(server.stdout.contains("17 passed, 0 failed"), "\(server.stdout)")
         #expect(server.stdout.contains("spawned 'server'") && !server.stdout.contains("linechat"), "\(server.stdout)")
         let client = try await ProbeProcess.run(["run", "-v", "--var", "client=python3 \(adapter) connect {host} {port} {name}",
                                                  Self.scenarios + "/line-client"])
         #expect(client.status == 0, "\(client.stdout)\(client.stderr)")
-        #expect(client.stdout.contains("4 passed, 0 failed"), "\(client.stdout)")
+        #expect(client.stdout.contains("5 passed, 0 failed"), "\(client.stdout)")
         #expect(client.stdout.contains("python3 \(adapter) connect 127.0.0.1 ") && client.stdout.contains(" Luke"))
     }
 
@@ -72,7 +72,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = try await ProbeProcess.run(["run", "-v"] + Self.overTLS(in: directory) + Self.linechatSuites)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
-        #expect(output.stdout.contains("23 passed, 0 failed"))
+        #expect(output.stdout.contains("26 passed, 0 failed"))
         #expect(output.stdout.contains("TLS handshake done as client") && output.stdout.contains("TLS handshake done as server"))
         #expect(output.stdout.contains("wire from peer, decrypted: 3 lines, each ending in crlf"))
     }
