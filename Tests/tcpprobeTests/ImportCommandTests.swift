@@ -156,18 +156,27 @@ import Testing
         #expect(imported.stdout.contains("connect {host}:{port} tls insecure\nsend line \"hello over TLS\"\nexpect line \"and back\"\n"), "\(imported.stdout)")
     }
 
+    /// A Python TLS client, trusting any certificate, written to the test's directory: `body`
+    /// follows its imports and its context.
+    private func pythonTLSClient(_ body: String) throws -> URL {
+        let client = directory.appendingPathComponent("client.py")
+        try ("""
+            import socket, ssl, sys, time
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+
+            """ + body).write(to: client, atomically: true, encoding: .utf8)
+        return client
+    }
+
     /// Over TLS a side's close_notify is its close: a client that sent close_notify and its FIN
     /// only after the server's FIN (the server closed on the client's close_notify) imports as
     /// `shutdown write` then `expect eof`, not the reverse, which would wait on replay for a FIN
     /// the server sends only once the client has closed.
     @Test func aClientsCloseNotifyIsItsCloseWhereverItsFINComes() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let client = directory.appendingPathComponent("client.py")
-        try """
-            import socket, ssl, sys, time
-            context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-            context.check_hostname = False
-            context.verify_mode = ssl.CERT_NONE
+        let client = try pythonTLSClient("""
             secure = context.wrap_socket(socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5))
             secure.sendall(b"hello\\r\\n")
             secure.recv(64)
@@ -178,7 +187,7 @@ import Testing
                 pass
             time.sleep(0.4)
             socket.socket.close(secure)  # the FIN, after the server's
-            """.write(to: client, atomically: true, encoding: .utf8)
+            """)
         let scenario = directory.appendingPathComponent("server.scn")
         try """
             set timeout 5s
@@ -200,12 +209,7 @@ import Testing
     /// one segment with the header (corked) or in a segment of its own.
     @Test(arguments: [true, false]) func aClientsPlaintextPrefaceImportsBeforeItsStartTLS(corked: Bool) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let client = directory.appendingPathComponent("client.py")
-        try """
-            import socket, ssl, sys
-            context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-            context.check_hostname = False
-            context.verify_mode = ssl.CERT_NONE
+        let client = try pythonTLSClient("""
             plain = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
             if sys.argv[2] == "corked":
                 plain.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1)
@@ -222,7 +226,7 @@ import Testing
             secure.sendall(b"hi\\r\\n")
             secure.recv(64)
             secure.close()
-            """.write(to: client, atomically: true, encoding: .utf8)
+            """)
         let scenario = directory.appendingPathComponent("server.scn")
         try """
             set timeout 5s
