@@ -63,9 +63,10 @@ import Testing
             spawn talker "sleep 5"
             expect stdout talker eof within 100ms
             """).expectFailure(line: 2, containing: "timed out after 100ms waiting for the end of 'talker' stdout; it printed nothing on stdout (a program whose output is a pipe often holds it in a block buffer: run it under `stdbuf -oL`")
-        // Python holds a print to a pipe in its block buffer: the line never comes, and the hint says why.
+        // Python holds a print to a pipe in its block buffer (unless PYTHONUNBUFFERED is set, as
+        // it may be around the tests): the line never comes, and the hint says why.
         try await ScenarioHarness.run("""
-            spawn talker "python3 -c 'import time; print(1); time.sleep(5)'"
+            spawn talker "python3 -c 'import time; print(1); time.sleep(5)'" env PYTHONUNBUFFERED=""
             expect stdout talker line "1" within 300ms
             """).expectFailure(line: 2, containing: "waiting for a line of 'talker' stdout; it printed nothing on stdout (a program whose output is a pipe often holds it in a block buffer")
         try await ScenarioHarness.run("""
