@@ -74,11 +74,12 @@ public enum StrayProcesses {
     /// running: the processes whose token names a run whose process no longer exists (the
     /// subjects themselves died with it). Returns what was stopped, one line each.
     public static func stopLeftByEndedRuns(grace: TimeInterval) -> [String] {
-        let found = processesWithTokens().filter { _, token in
-            guard let run = token.split(separator: "-").first.flatMap({ pid_t($0) }) else { return false }
-            return kill(run, 0) != 0 && errno == ESRCH
+        // A token is "RUNPID-N": the pid of the tcpprobe that spawned the subject, and a count.
+        let found = processesWithTokens().compactMap { pid, token -> (pid: pid_t, run: pid_t)? in
+            guard let run = token.split(separator: "-").first.flatMap({ pid_t($0) }), kill(run, 0) != 0, errno == ESRCH else { return nil }
+            return (pid, run)
         }
-        let stopped = found.map { "pid \($0.pid) (\(command(of: $0.pid))), left by the run of pid \($0.token.split(separator: "-")[0])" }
+        let stopped = found.map { "pid \($0.pid) (\(command(of: $0.pid))), left by the run of pid \($0.run)" }
         terminate(found.map(\.pid), grace: grace)
         return stopped
     }
