@@ -22,11 +22,14 @@ public struct ChatClient: Sendable {
 
     public let transport: any TCPTransport
     public let name: String
+    /// Breaches of the protocol to make on purpose: of the `ChatQuirks`, a client makes `lfOnly`.
+    public let quirks: ChatQuirks
 
     /// `transport` not yet started.
-    public init(transport: any TCPTransport, name: String) {
+    public init(transport: any TCPTransport, name: String, quirks: ChatQuirks = []) {
         self.transport = transport
         self.name = name
+        self.quirks = quirks
     }
 
     /// Runs the session; what went wrong, if anything, is written to standard error.
@@ -36,10 +39,10 @@ public struct ChatClient: Sendable {
         for await event in transport.events {
             switch event {
             case .started:
-                transport.send(line: "iam:\(name)")
-                let connection = UncheckedTransport(transport)
+                quirks.send("iam:\(name)", on: transport)
+                let (connection, quirks) = (UncheckedTransport(transport), quirks)
                 Thread {
-                    while let line = readLine() { connection.transport.send(line: line) }
+                    while let line = readLine() { quirks.send(line, on: connection.transport) }
                     connection.transport.stop()
                 }.start()
             case .received(let line):

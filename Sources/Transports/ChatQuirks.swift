@@ -8,7 +8,7 @@ public struct ChatQuirks: OptionSet, Sendable {
     public static let lfOnly = ChatQuirks(rawValue: 1 << 0)
     /// Writes each reply in two writes, 30 ms apart.
     public static let splitReplies = ChatQuirks(rawValue: 1 << 1)
-    /// Answers `ping` 500 ms late.
+    /// Answers `ping` 250 ms late: past the 200 ms the protocol allows.
     public static let lateReply = ChatQuirks(rawValue: 1 << 2)
     /// Ends a connection with RST instead of FIN.
     public static let resetsInsteadOfClosing = ChatQuirks(rawValue: 1 << 3)
@@ -18,4 +18,11 @@ public struct ChatQuirks: OptionSet, Sendable {
     public static let dropsAnsweredHeartbeats = ChatQuirks(rawValue: 1 << 5)
     /// Writes each reply over 64 bytes in two writes, 30 ms apart; shorter ones whole.
     public static let splitsLongReplies = ChatQuirks(rawValue: 1 << 6)
+    /// Serves one client at a time: the next is read only once the one before has left.
+    public static let servesOneAtATime = ChatQuirks(rawValue: 1 << 7)
+
+    /// Sends `line` on `transport` ended as these quirks end it: a bare LF with `lfOnly`, else CR LF.
+    func send(_ line: String, on transport: any TCPTransport) {
+        if contains(.lfOnly) { transport.send(bytes: Array(line.utf8) + [10]) } else { transport.send(line: line) }
+    }
 }

@@ -22,7 +22,7 @@ public struct ChatServer: Sendable {
                 // Joined in accept order, before its first line is read.
                 let session = ChatSession(transport: connection, room: room, quirks: quirks, heartbeat: heartbeat)
                 await room.join(session)
-                group.addTask { await session.run() }
+                if quirks.contains(.servesOneAtATime) { await session.run() } else { group.addTask { await session.run() } }
             }
         }
     }

@@ -34,7 +34,7 @@ actor ChatSession {
                 for action in chat.handle(line) {
                     switch action {
                     case .reply(let text):
-                        if text == "pong", quirks.contains(.lateReply) { try? await Task.sleep(for: .milliseconds(500)) }
+                        if text == "pong", quirks.contains(.lateReply) { try? await Task.sleep(for: .milliseconds(250)) }
                         await reply(text)
                     case .broadcast(let text):
                         await room.broadcast(text)
@@ -60,16 +60,14 @@ actor ChatSession {
     /// Sends one line, framed as the quirks (if any) frame it.
     func reply(_ line: String) async {
         guard !closing else { return }
-        if quirks.contains(.lfOnly) {
-            transport.send(bytes: Array(line.utf8) + [10])
-        } else if quirks.contains(.splitReplies) || (quirks.contains(.splitsLongReplies) && line.utf8.count > 64) {
+        if !quirks.contains(.lfOnly), quirks.contains(.splitReplies) || (quirks.contains(.splitsLongReplies) && line.utf8.count > 64) {
             let bytes = LineFraming.frame(line)
             let half = max(1, bytes.count / 2)
             transport.send(bytes: Array(bytes[..<half]))
             try? await Task.sleep(for: .milliseconds(30))
             transport.send(bytes: Array(bytes[half...]))
         } else {
-            transport.send(line: line)
+            quirks.send(line, on: transport)
         }
     }
 

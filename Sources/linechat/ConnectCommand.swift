@@ -15,7 +15,7 @@ struct ConnectCommand: AsyncParsableCommand {
     @Option(help: "The name to join with.")
     var name: String
 
-    @Option(help: "Plant a bug in how it reads lines (see `linechat faults`).")
+    @Option(help: "Plant a bug in how it reads or ends lines (see `linechat faults`).")
     var fault: Fault?
 
     @Flag(help: "Connect over TLS, verifying the server's certificate (nio transport only).")
@@ -28,9 +28,9 @@ struct ConnectCommand: AsyncParsableCommand {
         guard Self.split(address) != nil else { throw ValidationError("expected HOST:PORT, got '\(address)'") }
         if tls, transport != .nio { throw ValidationError("--tls runs on the nio transport only") }
         if ca != nil, !tls { throw ValidationError("--ca goes with --tls") }
-        if let fault, !fault.isInReading {
-            let reading = Fault.allCases.filter(\.isInReading).map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("'\(fault.rawValue)' is a server's bug; a client plants only \(reading)")
+        if let fault, !fault.isInClient {
+            let client = Fault.allCases.filter(\.isInClient).map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("'\(fault.rawValue)' is a server's bug; a client plants only \(client)")
         }
     }
 
@@ -49,7 +49,7 @@ struct ConnectCommand: AsyncParsableCommand {
         let serverName = host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? nil : host
         let connection = tls ? NIOTransport(connectingTo: host, port: port, unframer: unframer, tls: .client(trusting: ca, serverName: serverName))
             : transport.connect(host: host, port: port, unframer: unframer)
-        let ending = await ChatClient(transport: connection, name: name).run()
+        let ending = await ChatClient(transport: connection, name: name, quirks: fault?.chatQuirks ?? []).run()
         if ending.exitStatus != 0 { throw ExitCode(ending.exitStatus) }
     }
 }

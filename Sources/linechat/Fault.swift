@@ -11,9 +11,13 @@ enum Fault: String, CaseIterable, Sendable {
     case noPartialBuffering = "no-partial-buffering"
     case noLengthLimit = "no-length-limit"
     case limitOffByOne = "limit-off-by-one"
+    case limitOneLow = "limit-one-low"
+    case refuseAtLineEnd = "refuse-at-line-end"
+    case crlfAcrossReads = "crlf-across-reads"
     case phantomAtEOF = "phantom-at-eof"
     case rstInsteadOfFIN = "rst-instead-of-fin"
     case ignoreHalfClose = "ignore-half-close"
+    case oneClientAtATime = "one-client-at-a-time"
     case lateReply = "late-reply"
     case heartbeatDropsAnswered = "heartbeat-drops-answered"
     case wsMaskedFrames = "ws-masked-frames"
@@ -30,10 +34,14 @@ enum Fault: String, CaseIterable, Sendable {
     /// A bug in how lines are read, which the client can plant as well as the server.
     var isInReading: Bool {
         switch self {
-        case .linePerRead, .noPartialBuffering, .noLengthLimit, .limitOffByOne, .phantomAtEOF: return true
+        case .linePerRead, .noPartialBuffering, .noLengthLimit, .limitOffByOne, .limitOneLow, .refuseAtLineEnd, .crlfAcrossReads, .phantomAtEOF:
+            return true
         default: return false
         }
     }
+
+    /// A bug the client can plant: one in reading lines, or bare LF endings.
+    var isInClient: Bool { isInReading || self == .lfOnly }
 
     /// The WebSocket server's mistake this fault plants, for `serve --websocket` only (with
     /// `--echo` when `isInEcho`).
@@ -66,6 +74,7 @@ enum Fault: String, CaseIterable, Sendable {
         case .lateReply: return .lateReply
         case .rstInsteadOfFIN: return .resetsInsteadOfClosing
         case .ignoreHalfClose: return .ignoresHalfClose
+        case .oneClientAtATime: return .servesOneAtATime
         case .heartbeatDropsAnswered: return .dropsAnsweredHeartbeats
         default: return []
         }
@@ -73,22 +82,26 @@ enum Fault: String, CaseIterable, Sendable {
 
     /// Where it can be planted: `serve`, `serve,connect`, `serve --websocket` or `serve --websocket --echo`.
     var commands: String {
-        isInEcho ? "serve --websocket --echo" : webSocketQuirk != nil ? "serve --websocket" : isInReading ? "serve,connect" : "serve"
+        isInEcho ? "serve --websocket --echo" : webSocketQuirk != nil ? "serve --websocket" : isInClient ? "serve,connect" : "serve"
     }
 
     var summary: String {
         switch self {
-        case .lfOnly: return "replies end in a bare LF instead of CR LF"
+        case .lfOnly: return "lines sent end in a bare LF instead of CR LF"
         case .splitReplies: return "each reply is written in two writes, 30 ms apart"
         case .splitLongReplies: return "a reply over 64 bytes (a long message, a long name's join) is written in two writes, 30 ms apart"
         case .linePerRead: return "each read is taken as exactly one line"
         case .noPartialBuffering: return "bytes after the last terminator of a read are dropped"
         case .noLengthLimit: return "lines of any length are buffered and accepted"
         case .limitOffByOne: return "a line of 1025 bytes is accepted: the limit is one byte too high"
+        case .limitOneLow: return "a line of 1024 bytes is refused: the limit is one byte too low"
+        case .refuseAtLineEnd: return "a line over 1024 bytes is buffered to its end and refused only then"
+        case .crlfAcrossReads: return "CR LF is looked for in each read alone: one split between two reads is missed"
         case .phantomAtEOF: return "a half line left at EOF is handled as a message"
         case .rstInsteadOfFIN: return "'quit' ends the connection with RST instead of FIN"
         case .ignoreHalfClose: return "the client's half-close is ignored: the server never closes"
-        case .lateReply: return "'ping' is answered 500 ms late"
+        case .oneClientAtATime: return "clients are served one at a time: the next is read once the one before has left"
+        case .lateReply: return "'ping' is answered 250 ms late"
         case .heartbeatDropsAnswered: return "with --heartbeat: a client that answered a ping is dropped at the next as if it had not"
         case .wsMaskedFrames: return "the WebSocket server masks its frames"
         case .wsBadFragments: return "each reply goes in two fragments, the second opened as a new text frame, not a continuation"
