@@ -113,17 +113,30 @@ import TestSupport
         result.expectPassed()
     }
 
-    /// The server answers an SSLRequest with one unframed byte, `N`, before its framed
-    /// messages: the wire checks of messages cut the peer's stream from where `set framing`
-    /// took effect (offset 1), and the probe's from where it had sent the SSLRequest and the
-    /// startup message (offset 49). Cut from offset 0, no message of either would be whole.
-    @Test(.postgres, .setpriv, .root) func wireChecksCutMessagesFromWhereFramingBegan() async throws {
+    /// The server answers an SSLRequest with one unframed byte, `N` (or `S` and TLS), before its
+    /// framed messages: the wire checks of messages cut the peer's stream from where `set
+    /// framing` took effect (offset 1), and the probe's from where it had sent the SSLRequest and
+    /// the startup message (offset 49); over TLS the decrypted stream, the same offsets counting
+    /// the plaintext before the handshake. Cut from offset 0, no message of either would be whole.
+    @Test(.postgres, .setpriv, .root, arguments: [false, true])
+    func wireChecksCutMessagesFromWhereFramingBegan(overTLS: Bool) async throws {
         let (directory, asUser) = try cluster()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var text = Self.startServer + """
+        var server = Self.startServer
+        var upgrade = "c: expect hex\"4e\""
+        if overTLS {
+            let authority = try TestAuthority(in: URL(fileURLWithPath: directory))
+            let issued = try authority.issue("postgres")
+            for file in [issued.certificate, issued.key] {
+                try FileManager.default.setAttributes([.ownerAccountName: "postgres", .posixPermissions: 0o600], ofItemAtPath: file)
+            }
+            server = server.replacingOccurrences(of: "-c fsync=off", with: "-c fsync=off -c ssl=on -c ssl_cert_file=\(issued.certificate) -c ssl_key_file=\(issued.key)")
+            upgrade = "c: expect hex\"53\"\nc: starttls ca \"\(authority.rootPath)\" sni \"localhost\""
+        }
+        var text = server + """
             set capture on
             c: send hex"00 00 00 08 04 d2 16 2f"
-            c: expect hex"4e"
+            \(upgrade)
             c: send \(Self.startup)
             set framing length 4 after 1 adjust -4
             c: expect message head "R" hex"00 00 00 00"
@@ -141,8 +154,10 @@ import TestSupport
         result.expectPassed()
         let verdicts = result.log.map(\.message).filter { $0.contains(": wire from ") }
         #expect(verdicts.count == 3, "\(verdicts)")
-        #expect(verdicts.first?.contains(" messages, none split across segments") == true, "\(verdicts)")
-        #expect(verdicts.dropFirst().first?.contains("2 messages \"I\", each in 1 segment") == true, "\(verdicts)")
+        #expect(verdicts.allSatisfy { $0.contains("decrypted") } == overTLS, "\(verdicts)")
+        let unit = overTLS ? "TLS record" : "segment"
+        #expect(verdicts.first?.contains(" messages, none split across \(unit)s") == true, "\(verdicts)")
+        #expect(verdicts.dropFirst().first?.contains("2 messages \"I\", each in 1 \(unit)") == true, "\(verdicts)")
         #expect(verdicts.last?.contains("1 messages, none split") == true, "the Query alone, from offset 49: \(verdicts)")
     }
 }

@@ -17,9 +17,11 @@ final class ProbeConnection: @unchecked Sendable {
     /// Counts `count` bytes the socket took.
     func countSent(_ count: Int) { bytesSent += count }
 
-    /// Where the framing in force took effect (`set framing`) and where TLS began, for the wire
-    /// checks of messages: they cut the stream from the framing's start. Set on the channel's loop.
-    private let marks = Mutex((framing: StreamPosition(), tls: StreamPosition()))
+    /// Where the framing in force took effect (`set framing`), for the wire checks of messages:
+    /// they cut the stream from there. Over TLS they read the plaintext sent before the
+    /// handshake and then the decrypted records, so the bytes the reader had taken and handed
+    /// to TLS as it began (`toTLS`) are in neither, and are not counted. Set on the channel's loop.
+    private let marks = Mutex((framing: StreamPosition(), toTLS: 0))
 
     /// Notes where the streams stand now as where the framing starts; on the channel's loop,
     /// before any later step's reads.
@@ -27,15 +29,14 @@ final class ProbeConnection: @unchecked Sendable {
         let loop = channel.eventLoop
         guard loop.inEventLoop else { return loop.execute { self.markFramingStart() } }
         let position = streamPosition
-        marks.withLock { $0.framing = position }
+        marks.withLock { $0.framing = StreamPosition(sent: position.sent, received: position.received - $0.toTLS) }
     }
 
-    /// Notes where the streams stand as where TLS begins; on the channel's loop, as the layer
-    /// goes in. The bytes the reader took and no expect consumed go to TLS, and are no part of
-    /// the decrypted stream.
+    /// Notes, as the TLS layer goes in, the bytes the reader took and no expect consumed: they go
+    /// to TLS, and are no part of the decrypted stream. On the channel's loop.
     func markTLSStart() {
-        let position = StreamPosition(sent: bytesSent, received: handler.recent.total)
-        marks.withLock { $0.tls = position }
+        let handedOver = handler.unconsumedBytes
+        marks.withLock { $0.toTLS = handedOver }
     }
 
     /// What has been sent, and what expects have consumed, so far; on the channel's loop.
@@ -43,12 +44,10 @@ final class ProbeConnection: @unchecked Sendable {
         StreamPosition(sent: bytesSent, received: handler.recent.total - handler.unconsumedBytes)
     }
 
-    /// Where the framing in force starts in the stream from the peer or from the probe: in the
-    /// decrypted stream when `decrypted`, which begins where TLS did.
-    func framingStart(fromPeer: Bool, decrypted: Bool) -> Int {
-        let (framing, tls) = marks.withLock { ($0.framing, $0.tls) }
-        let start = framing.offset(fromPeer: fromPeer)
-        return decrypted ? max(0, start - tls.offset(fromPeer: fromPeer)) : start
+    /// Where the framing in force starts in the stream from the peer or from the probe, as the
+    /// wire checks read it (over TLS: the plaintext before the handshake, then the records').
+    func framingStart(fromPeer: Bool) -> Int {
+        marks.withLock { $0.framing }.offset(fromPeer: fromPeer)
     }
 
     /// The host a `connect` named (a `starttls` client sends it as SNI); nil for an accepted one.

@@ -128,8 +128,8 @@ struct WireSteps {
 
     private func check(for property: WireAssertion.Property, on leg: WireLeg, _ statement: Statement) throws -> WireCheck {
         let units = messageUnits(of: leg.connection)
-        // Messages are cut where the framing took effect, in the decrypted stream over TLS.
-        let start = leg.connection.map { $0.framingStart(fromPeer: leg.fromPeer, decrypted: $0.tls != nil) } ?? 0
+        // Messages are cut where the framing took effect.
+        let start = leg.connection.map { $0.framingStart(fromPeer: leg.fromPeer) } ?? 0
         switch property {
         case .terminator(let terminator): return .terminator(terminator)
         case .linesUnsplit: return .linesUnsplit(terminator: host.settings.terminator.bytes)
