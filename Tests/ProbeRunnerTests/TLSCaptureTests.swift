@@ -245,6 +245,40 @@ struct TLSCaptureTests {
         #expect(status.st_mode & 0o777 == 0o600)
     }
 
+    /// A client that sends STARTTLS and its ClientHello in one write: the probe's reader takes
+    /// the hello with the command line, and `starttls` hands it to TLS. The messages framed after
+    /// the upgrade are cut from where framing began in what the checks read (the 10 plaintext
+    /// bytes of "STARTTLS\r\n", then the records), not counting the hello; cut from 0, or
+    /// counting it, no message would be whole.
+    @Test func messagesFramedAfterAPipelinedStartTLSAreCutWhereFramingBegan() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-tls-pipelined-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let authority = try TestAuthority(in: directory)
+        let server = try authority.issue("server")
+        let result = try await run("""
+            set timeout 5s
+            set capture on
+            listen l 127.0.0.1:0
+            spawn client "python3 \(TLSTests.peerScript) pipelining {l.port} \(authority.rootPath)"
+            accept s on l
+            send line "220 probe.test ESMTP"
+            expect line "STARTTLS"
+            send line "220 ready"
+            starttls cert "\(server.certificate)" key "\(server.key)"
+            set framing length 2
+            expect message "hello"
+            expect message "world"
+            expect stdout client line "220 ready"
+            assert wire from peer messages unsplit
+            close
+            expect exit client code 0
+            """, directory: directory.path)
+        result.expectPassed()
+        #expect(result.log.contains { $0.message.contains("wire from peer, decrypted: 2 messages, none split across TLS records") },
+                "\(result.log.map(\.message))")
+    }
+
     static func hex(_ text: String) -> String {
         text.utf8.map { String(format: "%02x", $0) }.joined()
     }

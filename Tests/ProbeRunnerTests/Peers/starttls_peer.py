@@ -13,6 +13,9 @@ closed whole, "no reset" when it was not. After its FIN it reads below TLS to th
 and prints "fin" or "reset".
 client PORT CA: connects, reads the greeting, sends STARTTLS, reads "220 ready", upgrades
 trusting CA for localhost, sends "hello", prints the answer and closes.
+pipelining PORT CA: connects, reads the greeting, sends STARTTLS and its ClientHello in one
+write without waiting for "220 ready", upgrades, sends "hello" and "world" each with a 2-byte
+length in front, in a TLS record of its own, and closes once the probe has closed.
 """
 import socket
 import ssl
@@ -129,8 +132,40 @@ def client(port, ca):
     secure.close()
 
 
+def pipelining(port, ca):
+    connection = socket.create_connection(("127.0.0.1", int(port)), timeout=10)
+    read_line(connection)
+    incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+    secure = ssl.create_default_context(cafile=ca).wrap_bio(incoming, outgoing, server_hostname="localhost")
+
+    def pump(step):
+        """Runs `step` over the socket: what TLS writes goes out, what it waits for comes in."""
+        while True:
+            try:
+                result = step()
+                connection.sendall(outgoing.read())
+                return result
+            except ssl.SSLWantReadError:
+                connection.sendall(outgoing.read())
+                data = connection.recv(65536)
+                if not data:
+                    raise ConnectionError("the probe closed")
+                incoming.write(data)
+
+    try:
+        secure.do_handshake()
+    except ssl.SSLWantReadError:
+        connection.sendall(b"STARTTLS\r\n" + outgoing.read())  # the hello right after the command
+    ready = read_line(connection)  # "220 ready", in the clear before the ServerHello
+    pump(secure.do_handshake)
+    for word in (b"hello", b"world"):
+        pump(lambda: secure.write(struct.pack(">H", len(word)) + word))
+        time.sleep(0.05)
+    print(ready.decode().strip(), flush=True)
+    while connection.recv(65536):
+        pass
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "server":
-        server(*sys.argv[2:6])
-    else:
-        client(*sys.argv[2:4])
+    {"server": lambda: server(*sys.argv[2:6]), "client": lambda: client(*sys.argv[2:4]),
+     "pipelining": lambda: pipelining(*sys.argv[2:4])}[sys.argv[1]]()
