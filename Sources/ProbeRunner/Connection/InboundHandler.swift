@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import NIOCore
 import ProbeFraming
 
@@ -86,11 +83,7 @@ final class InboundHandler: ExpectQueue, ChannelInboundHandler, @unchecked Senda
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        if let error = error as? IOError, error.errnoCode == ECONNRESET {
-            finish(.reset)
-        } else {
-            finish(.error("\(error)"))
-        }
+        finish(InboundEnd(caught: error))
     }
 
     func channelInactive(context: ChannelHandlerContext) {

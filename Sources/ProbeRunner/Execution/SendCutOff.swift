@@ -17,11 +17,8 @@ struct SendCutOff: Error {
     /// for any other error. `end` is how the connection's input ended, if it has.
     static func peerClose(_ problem: Error, end: InboundEnd?) -> String? {
         if let error = problem as? IOError {
-            switch error.errnoCode {
-            case EPIPE: return end == .reset ? "RST" : "broken pipe"
-            case ECONNRESET: return "RST"
-            default: return nil
-            }
+            if InboundEnd(caught: error) == .reset { return "RST" }
+            return error.errnoCode == EPIPE ? (end == .reset ? "RST" : "broken pipe") : nil
         }
         guard let error = problem as? ChannelError, error == .ioOnClosedChannel || error == .outputClosed else { return nil }
         switch end {

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import NIOCore
 import ProbeHost
 import ProbeFraming
@@ -88,11 +85,7 @@ final class ProxyPump: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        if let error = error as? IOError, error.errnoCode == ECONNRESET {
-            sourceEnd(.reset)
-        } else {
-            sourceEnd(.error("\(error)"))
-        }
+        sourceEnd(InboundEnd(caught: error))
     }
 
     func channelInactive(context: ChannelHandlerContext) {
