@@ -41,7 +41,8 @@ public struct ScenarioLoader {
             return Result(scenario: nil, diagnostics: [diagnostic], sources: [])
         }
         let parsed = parse(SourceFile(path: path, text: text))
-        let statements = splice(parsed.statements, includedFrom: [path])
+        let (statements, networkDiagnostics) = NetworkFaultResolver.resolve(splice(parsed.statements, includedFrom: [path]))
+        diagnostics += networkDiagnostics
         diagnostics += VariableChecker.check(statements, predefined: predefinedVariables, given: givenTemplates)
         diagnostics += SendChecker.check(statements)
         let title = parsed.title.map { $0.renderString { "{\($0)}" } } ?? ScenarioLoader.defaultTitle(path)

@@ -40,16 +40,48 @@ import Testing
         #expect(duplicateShare.literal == 1 && duplicate.direction == .upstream)
         #expect(kinds[6] == .networkFault(NetworkFault(change: .partition, direction: nil)))
         #expect(kinds[7] == .networkFault(NetworkFault(change: .heal, direction: nil)))
-        // A network's delay, rate and clear parse as a proxy's, and read as a network's.
-        guard case .proxyFault(let proxyDelay) = kinds[8], let networkDelay = NetworkFault(proxyDelay), case .delay(let held, nil) = networkDelay.change else {
+        // A network's delay, rate and clear share a proxy's words, and load as a network's.
+        guard case .networkFault(let networkDelay) = kinds[8], case .delay(let held, nil) = networkDelay.change else {
             Issue.record("not a delay a network takes"); return
         }
         #expect(held.literal == .milliseconds(100))
-        guard case .proxyFault(let rate) = kinds[9], case .rate(let bytes)? = NetworkFault(rate)?.change else { Issue.record("not rate"); return }
+        guard case .networkFault(let rate) = kinds[9], case .rate(let bytes) = rate.change else { Issue.record("not rate"); return }
         #expect(bytes.literal == 1024 * 1024)
-        guard case .proxyFault(let clear) = kinds[10] else { Issue.record("not clear"); return }
-        #expect(NetworkFault(clear) == NetworkFault(change: .clear, direction: nil))
+        #expect(kinds[10] == .networkFault(NetworkFault(change: .clear, direction: nil)))
         #expect(NetworkFault(ProxyFault(change: .hold, direction: nil)) == nil)
+    }
+
+    /// The shared words are a network's on a name a `network` statement makes, anywhere in the
+    /// scenario (in a block too), and a proxy's on any other name.
+    @Test func sharedFaultWordsAreTheNetworksOnItsName() throws {
+        let statements = try Fixtures.statements("""
+            network n
+            proxy p 127.0.0.1:0 to 127.0.0.1:1
+            p: delay 5ms upstream
+            n: delay 5ms upstream
+            repeat 2 {
+              n: rate 1KiB/s
+              p: clear
+            }
+            """)
+        let kinds = statements.map(\.kind)
+        guard case .proxyFault(let proxyDelay) = kinds[2], case .delay = proxyDelay.change else { Issue.record("p: delay is not a proxy's"); return }
+        guard case .networkFault(let networkDelay) = kinds[3], case .delay(let held, nil) = networkDelay.change else {
+            Issue.record("n: delay is not a network's"); return
+        }
+        #expect(held.literal == .milliseconds(5) && networkDelay.direction == .upstream)
+        guard case .repeatBlock(_, let body, _) = kinds[4] else { Issue.record("not repeat"); return }
+        guard case .networkFault(let rate) = body[0].kind, case .rate = rate.change else { Issue.record("n: rate is not a network's"); return }
+        guard case .proxyFault = body[1].kind else { Issue.record("p: clear is not a proxy's"); return }
+    }
+
+    /// A fault only a proxy has, on a network, is an error of the file, its caret on the word.
+    @Test(arguments: ["slice 1..3", "hold", "release upstream", "cut after 10 bytes", "reset"])
+    func aProxysOwnFaultOnANetworkIsAnErrorOfTheFile(_ fault: String) {
+        let diagnostics = Fixtures.load("network n\n  n: \(fault)\n").diagnostics
+        let word = String(fault.prefix { $0 != " " })
+        #expect(diagnostics.contains { $0.message == "a network's faults are \(NetworkFault.spellings); '\(word)' is a proxy's"
+                && $0.location.line == 2 && $0.location.column == 6 && $0.length == word.count }, "\(diagnostics)")
     }
 
     @Test func theNetworksAddressesAreKnownAfterIt() {

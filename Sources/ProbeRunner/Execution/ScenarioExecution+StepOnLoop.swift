@@ -118,12 +118,7 @@ extension ScenarioExecution {
             run.heldPorts.releaseAll()
             return task { try await self.proxies.open(name, front: front, back: back, statement) }
         case .proxyFault(let fault):
-            guard run.networks.names(statement) else { return task { try await self.proxies.fault(fault, statement) } }
-            guard let networkFault = NetworkFault(fault) else {
-                throw failure(statement, "a network's faults are \(NetworkFault.spellings); '\(statement.keyword)' is a proxy's")
-            }
-            try run.networks.fault(networkFault, host: self, statement)
-            return false
+            return task { try await self.proxies.fault(fault, statement) }
         case .network(let name, let faults):
             guard copyIndex == nil else { throw failure(statement, "a network is made once a run: make it before the parallel block") }
             return task { try await self.run.networks.open(name, faults, host: self, statement) }

@@ -51,11 +51,6 @@ final class NetworkSteps {
                     + (faultText.isEmpty ? ", a clean link" : ", \(faultText)"))
     }
 
-    /// True when `statement`'s `NAME:` prefix names a network.
-    func names(_ statement: Statement) -> Bool {
-        statement.connection.map { networks[$0.text] != nil } ?? false
-    }
-
     /// `NAME: FAULT` on a network: from the next packet on, with what the link did so far.
     func fault(_ fault: NetworkFault, host: any StepHost, _ statement: Statement) throws {
         guard let name = statement.connection?.text else {
