@@ -248,14 +248,17 @@ public struct Parser {
     mutating func parseStatement() throws -> Statement {
         let start = position
         var prefix: Name?
+        var linkNumber: Int?
         if let text = current.word, text.hasSuffix(":"), text.count > 1, !next.endsStatement {
             let nameText = String(text.dropLast())
             // `p.2:` names a proxy's second connection.
             let base = nameText.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-            guard Identifier.isValid(String(base[0])), base.count == 1 || base[1].allSatisfy(\.isNumber) && !base[1].isEmpty else {
+            guard Identifier.isValid(String(base[0])), base.count == 1 || base[1].allSatisfy(\.isNumber) && !base[1].isEmpty,
+                  base.count == 1 || Int(base[1]) != nil else {
                 throw failure("'\(nameText)' is not a valid connection name", at: current)
             }
-            prefix = Name(nameText, at: current.location)
+            prefix = Name(String(base[0]), at: current.location)
+            linkNumber = base.count == 2 ? Int(base[1]) : nil
             advance()
         }
         let keywordToken = current
@@ -275,7 +278,7 @@ public struct Parser {
                 throw failure("'\(keyword)' does not act on a connection, so it takes no '\(prefix.text):' prefix", at: keywordToken)
             }
         }
-        return Statement(kind: kind, location: tokens[start].location, connection: prefix, text: text(from: start))
+        return Statement(kind: kind, location: tokens[start].location, connection: prefix, linkNumber: linkNumber, text: text(from: start))
     }
 
     /// The source text of tokens `start..<position` on the statement's first line, up to any '{'.

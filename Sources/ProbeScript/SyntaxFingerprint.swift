@@ -10,7 +10,7 @@ public enum SyntaxFingerprint {
     }
 
     private static func write(_ statement: Statement, into out: inout String) {
-        out += "\n" + (statement.connection.map { $0.text + ": " } ?? "")
+        out += "\n" + (statement.prefix.map { $0 + ": " } ?? "")
         write(any: statement.kind, into: &out)
     }
 

@@ -84,6 +84,10 @@ import Glibc
             """, against: peer).expectPassed()
         try await ScenarioHarness.run("connect a 127.0.0.1:{port}\nc: send line \"x\"", against: peer)
             .expectFailure(line: 2, containing: "no connection named 'c' (open: a)")
+        // `a.2:` numbers a proxy's connections: on a connection named `a` it names none.
+        try await ScenarioHarness.run("connect a 127.0.0.1:{port}\na.2: send line \"x\"", against: peer)
+            .expectFailure(line: 2, containing: "no connection named 'a.2' (open: a)")
+        try await ScenarioHarness.run("use c", against: peer).expectFailure(line: 1, containing: "no connection named 'c'")
         try await ScenarioHarness.run("connect a 127.0.0.1:{port}\nclose\nexpect eof", against: peer)
             .expectFailure(line: 3, containing: "was closed by the probe at test.scn:2")
         try await ScenarioHarness.run("send line \"x\"").expectFailure(line: 1, containing: "no connection to act on")

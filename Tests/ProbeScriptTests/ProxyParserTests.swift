@@ -37,7 +37,10 @@ import Testing
         #expect(kinds[8] == .proxyFault(ProxyFault(change: .reset, direction: nil)))
         guard case .expectProxied(.upstream, .line(.exact(let line)), let within) = kinds[10] else { Issue.record("not expect upstream"); return }
         #expect(line == Template(literal: "iam:Luke") && within?.literal == .seconds(1))
-        #expect(statements[11].connection?.text == "p.2")
+        // `p.2:` is split once, as it is parsed: the proxy's name and the connection's number.
+        #expect(statements[11].connection?.text == "p" && statements[11].linkNumber == 2 && statements[11].prefix == "p.2")
+        #expect(statements[13].connection?.text == "p" && statements[13].linkNumber == 1)
+        #expect(statements[12].linkNumber == nil && statements[12].prefix == "p")
         guard case .assertWire(let toClient) = kinds[12], case .assertWire(let fromServer) = kinds[13] else { Issue.record("not wire"); return }
         #expect(toClient == WireAssertion(direction: .toClient, property: .zeroWindow) && toClient.direction.phrase == "to client")
         #expect(fromServer.direction == .server && fromServer.direction.phrase == "from server")
@@ -52,6 +55,7 @@ import Testing
             ("proxy p 127.0.0.1:0 to 127.0.0.1:1\np: cut after 5", "expected one of 'bytes', 'byte' after cut after N"),
             ("proxy p 127.0.0.1:0 to 127.0.0.1:1\np: expect upstream exit server", "'expect upstream' watches a proxy's traffic"),
             ("proxy p 127.0.0.1:0 to 127.0.0.1:1\np.x: expect upstream any", "'p.x' is not a valid connection name"),
+            ("proxy p 127.0.0.1:0 to 127.0.0.1:1\np.99999999999999999999: expect upstream any", "'p.99999999999999999999' is not a valid connection name"),
             ("assert wire to peer fin", "expected one of 'client', 'server' after assert wire to"),
         ]
         for (text, message) in cases {

@@ -29,7 +29,7 @@ extension ScenarioExecution {
             try define(name, value, statement)
             return false
         case .use(let name):
-            guard table.use(name.text) else { throw unknownConnection(name, statement) }
+            guard table.use(name.text) else { throw unknownConnection(statement, named: name.text) }
             return false
         case .connect(let written):
             let step = try webSocketURL(written, statement)

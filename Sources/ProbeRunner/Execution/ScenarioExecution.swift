@@ -261,7 +261,7 @@ final class ScenarioExecution {
     func target(_ statement: Statement, allowClosed: Bool = false) throws -> ProbeConnection {
         let connection: ProbeConnection
         if let name = statement.connection {
-            guard let named = table.connection(named: name.text) else { throw unknownConnection(name, statement) }
+            guard statement.linkNumber == nil, let named = table.connection(named: name.text) else { throw unknownConnection(statement) }
             connection = named
         } else {
             guard let current = table.current else {
@@ -275,10 +275,10 @@ final class ScenarioExecution {
         return connection
     }
 
-    func unknownConnection(_ name: Name, _ statement: Statement) -> StepFailure {
+    func unknownConnection(_ statement: Statement, named name: String? = nil) -> StepFailure {
         let open = table.names
         let known = open.isEmpty ? "no named connection is open" : "open: " + open.joined(separator: ", ")
-        return failure(statement, "no connection named '\(name.text)' (\(known))")
+        return failure(statement, "no connection named '\(name ?? statement.prefix ?? "")' (\(known))")
     }
 
     func failure(_ statement: Statement, _ message: String, _ connection: (any ExpectSource)? = nil, waited: Duration? = nil) -> StepFailure {

@@ -47,15 +47,14 @@ final class ProxySteps {
 
     /// The proxy a `NAME:` or `NAME.N:` prefix names, and N.
     private func namedProxy(_ statement: Statement, _ keyword: String) throws -> (ProbeProxy, link: Int?) {
-        guard let prefix = statement.connection?.text else {
+        guard let name = statement.connection?.text else {
             throw StepFailure(statement, "'\(keyword)' acts on a proxy: name it, as in 'p: \(keyword) …'")
         }
-        let parts = prefix.split(separator: ".", maxSplits: 1)
-        guard let proxy = proxies[String(parts[0])] else {
+        guard let proxy = proxies[name] else {
             let open = proxies.keys.sorted()
-            throw StepFailure(statement, "no proxy named '\(parts[0])' (\(open.isEmpty ? "none is open" : "open: " + open.joined(separator: ", ")))")
+            throw StepFailure(statement, "no proxy named '\(name)' (\(open.isEmpty ? "none is open" : "open: " + open.joined(separator: ", ")))")
         }
-        return (proxy, parts.count == 2 ? Int(parts[1]) : nil)
+        return (proxy, statement.linkNumber)
     }
 
     func fault(_ fault: ProxyFault, _ statement: Statement) async throws {

@@ -77,12 +77,11 @@ struct WireSteps {
     /// a proxy's (`p:` its latest connection, `p.N:` its Nth), `from client` its front leg and
     /// `from server` its back leg.
     private func wireLeg(_ direction: WireAssertion.Direction, _ statement: Statement) throws -> WireLeg {
-        let prefix = statement.connection?.text.split(separator: ".", maxSplits: 1)
-        if let prefix, let proxy = host.proxy(named: String(prefix[0])) {
+        if let name = statement.connection?.text, let proxy = host.proxy(named: name) {
             guard direction != .peer, direction != .probe else {
                 throw StepFailure(statement, "a proxy's wire is 'from client', 'from server', 'to client' or 'to server', not '\(direction.phrase)'")
             }
-            guard let link = proxy.link(prefix.count == 2 ? Int(prefix[1]) : nil) else {
+            guard let link = proxy.link(statement.linkNumber) else {
                 throw StepFailure(statement, "proxy '\(proxy.name)' has no such connection (\(proxy.all.count) so far)")
             }
             let front = direction == .client || direction == .toClient
