@@ -17,6 +17,15 @@ public struct WebSocketWireFrame: Sendable, Equatable {
         "\(opcode)\(fin ? " fin" : "") \(payload.count) byte\(payload.count == 1 ? "" : "s")\(masked ? " masked" : "")"
     }
 
+    /// The frames written in `bytes`, for the step log: "one frame: text fin 5 bytes masked", or
+    /// their count and the first six and the last of them; nil when they hold no whole frame.
+    public static func summary(of bytes: [UInt8]) -> String? {
+        let frames = frames(in: bytes).map(\.summary)
+        guard let first = frames.first else { return nil }
+        let shown = frames.count > 8 ? frames.prefix(6) + ["…", frames.last!] : frames[...]
+        return frames.count == 1 ? "one frame: \(first)" : "\(frames.count) frames: " + shown.joined(separator: ", ")
+    }
+
     /// The frames that NIOWebSocket's decoder reads from `stream` starting at `start`, in order;
     /// it stops before an incomplete frame, or one the decoder refuses.
     public static func frames(in stream: [UInt8], from start: Int = 0) -> [WebSocketWireFrame] {

@@ -40,7 +40,7 @@ public struct LengthHeader: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The largest value the field can hold.
-    private var largestValue: UInt64 {
+    public var largestValue: UInt64 {
         switch field {
         case .fixed(let width, _): return width == 8 ? .max : (UInt64(1) << (8 * UInt64(width))) - 1
         case .varint: return varintLimit * 7 >= 64 ? .max : (UInt64(1) << (7 * UInt64(varintLimit))) - 1
@@ -51,74 +51,21 @@ public struct LengthHeader: Sendable, Hashable, CustomStringConvertible {
     public var largest: UInt64 { payload(of: largestValue) ?? 0 }
 
     /// The payload length a field's `value` announces: nil when `adjust` takes it below zero.
-    private func payload(of value: UInt64) -> UInt64? {
+    public func payload(of value: UInt64) -> UInt64? {
         if adjust >= 0 { return value.addingReportingOverflow(UInt64(adjust)).overflow ? .max : value + UInt64(adjust) }
         let taken = UInt64(-adjust)
         return value >= taken ? value - taken : nil
     }
 
-    /// The head (`head`, or `after` zero bytes) and the length field announcing `count` payload
-    /// bytes; nil when the field cannot hold it or `head` is not `after` bytes long.
-    public func encode(_ count: Int, head: [UInt8]? = nil) -> [UInt8]? {
-        let head = head ?? [UInt8](repeating: 0, count: after)
-        guard count >= 0, head.count == after else { return nil }
-        let (value, negative) = Int64(count).subtractingReportingOverflow(Int64(adjust))
-        guard !negative, value >= 0, UInt64(value) <= largestValue else { return nil }
+    /// How many bytes the head and the length field take when they announce `count` payload
+    /// bytes (a varint grows with the value; at most `longest`).
+    public func size(announcing count: Int) -> Int {
         switch field {
-        case .fixed(let width, let bigEndian):
-            let bytes = (0..<width).map { UInt8(truncatingIfNeeded: UInt64(value) >> (8 * UInt64($0))) }
-            return head + (bigEndian ? bytes.reversed() : bytes)
+        case .fixed(let width, _): return after + width
         case .varint:
-            var rest = UInt64(value)
-            var bytes: [UInt8] = []
-            repeat {
-                bytes.append(UInt8(rest & 0x7F) | (rest > 0x7F ? 0x80 : 0))
-                rest >>= 7
-            } while rest > 0
-            return head + bytes
+            let value = UInt64(max(0, count - adjust))
+            return after + min(varintLimit, max(1, (64 - value.leadingZeroBitCount + 6) / 7))
         }
-    }
-
-    /// What the start of a stream holds: too few bytes yet, a header (its size with the head,
-    /// and the payload length it announces), or a header that cannot be (a varint too long, a
-    /// length below zero after `adjust`), said in words that name its bytes.
-    public enum Reading: Sendable, Equatable {
-        case needMore
-        case header(size: Int, payload: UInt64)
-        case invalid(String)
-    }
-
-    /// Reads the header at the start of `bytes`; it never looks past `longest` bytes.
-    public func read<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Reading {
-        let field = bytes.dropFirst(after)
-        var value: UInt64 = 0
-        var size = 0
-        switch self.field {
-        case .fixed(let width, let bigEndian):
-            guard field.count >= width else { return .needMore }
-            let ordered = bigEndian ? Array(field.prefix(width)) : Array(field.prefix(width).reversed())
-            value = ordered.reduce(0) { $0 << 8 | UInt64($1) }
-            size = width
-        case .varint:
-            var shift: UInt64 = 0
-            var ended = false
-            for byte in field.prefix(varintLimit) {
-                size += 1
-                if shift < 64 { value |= UInt64(byte & 0x7F) << shift }
-                shift += 7
-                ended = byte & 0x80 == 0
-                if ended { break }
-                if size == varintLimit {
-                    return .invalid("a varint length longer than \(varintLimit) bytes: hex\"\(ByteEscaper.hex(bytes.prefix(after + size)))\"")
-                }
-            }
-            guard ended else { return .needMore }
-        }
-        guard let payload = payload(of: value) else {
-            return .invalid("the length field hex\"\(ByteEscaper.hex(bytes.prefix(after + size).dropFirst(after)))\" holds \(value), "
-                            + "below zero after adjust \(adjust)")
-        }
-        return .header(size: after + size, payload: payload)
     }
 
     /// The setting's words, as `set framing` takes them: `length 4 little after 1 adjust -4`.

@@ -78,7 +78,7 @@ public struct SendChecker {
         case .message(let template, _):
             switch framing {
             case .lines?: return template.literalCount.map { $0 + terminator.bytes.count }
-            case .length(let header)?: return template.literalCount.map { $0 + (header.encode($0)?.count ?? header.longest) }
+            case .length(let header)?: return template.literalCount.map { $0 + header.size(announcing: $0) }
             case nil: return nil
             }
         case .file, .random, .webSocket: return nil

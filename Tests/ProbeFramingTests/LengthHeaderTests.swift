@@ -1,5 +1,6 @@
+import ProbeFraming
+import ProbeScript
 import Testing
-@testable import ProbeScript
 
 /// Length fields anywhere: every width in both byte orders, head bytes before the field, an
 /// adjusted length, and varints of 1 to 10 bytes; and the headers that cannot be, each named.
@@ -75,5 +76,20 @@ import Testing
         #expect(LengthHeader(width: 2).description == "a 2-byte big-endian length")
         #expect(LengthHeader(field: .varint, after: 1).description == "a varint length after 1 head byte")
         #expect(LengthHeader(width: 4, after: 1, adjust: -4).description == "a 4-byte big-endian length after 1 head byte, adjusted by -4")
+    }
+
+    /// The language's size of a header (what `tcpprobe check` counts for `split at`) is what the
+    /// codec writes, for every form and lengths across each varint step.
+    @Test func theSizeTheLanguageCountsIsWhatTheCodecWrites() {
+        let headers = LengthHeader.widths.map { LengthHeader(width: $0) }
+            + [LengthHeader(width: 4, after: 1, adjust: -4), LengthHeader(field: .varint), LengthHeader(field: .varint, after: 1),
+               LengthHeader(field: .varint, after: 2, adjust: 3)]
+        let counts = [0, 1, 3, 4, 126, 127, 128, 129, 16_383, 16_384, 2_097_151, 2_097_152, 268_435_455]
+        for header in headers {
+            for count in counts {
+                guard let written = header.encode(count) else { continue }
+                #expect(header.size(announcing: count) == written.count, "\(header.words), \(count) bytes")
+            }
+        }
     }
 }

@@ -178,22 +178,13 @@ extension ScenarioExecution {
         // The notes (none for a plain send) read state that moves on, so they are made now; the
         // preview of the bytes is made only if the log keeps the entry.
         var notes = ""
-        if let before = send.recordsBefore, let tls = connection.tls {
-            let records = tls.tap.applicationRecordsSent - before
-            notes += records == 1 ? ", in 1 TLS record" : ", in \(records) TLS records"
-            if tls.role == .server, tls.version == "1.3", !tls.hasSentData {
-                notes += " (with the session tickets a TLS 1.3 server sends before its first data)"
-            }
-            tls.hasSentData = true
-        }
+        if let before = send.recordsBefore, let tls = connection.tls { notes += tls.noteSend(recordsBefore: before) }
         if case .message = send.data, case .length(let header) = settings.messageFraming, case .bytes(let bytes) = payload,
-           case .header(_, let length) = header.read(bytes) {
-            notes += ", one message: \(header) and \(length) bytes"
+           let summary = header.summary(ofMessage: bytes) {
+            notes += ", one message: " + summary
         }
-        if case .webSocket = send.data, case .bytes(let bytes) = payload {
-            let frames = WebSocketWireFrame.frames(in: bytes).map(\.summary)
-            let shown = frames.count > 8 ? frames.prefix(6) + ["…", frames.last!] : frames[...]
-            if !frames.isEmpty { notes += frames.count == 1 ? ", one frame: \(frames[0])" : ", \(frames.count) frames: " + shown.joined(separator: ", ") }
+        if case .webSocket = send.data, case .bytes(let bytes) = payload, let frames = WebSocketWireFrame.summary(of: bytes) {
+            notes += ", " + frames
         }
         if case .random = payload { notes += " (seed \(seed))" }
         if send.heldForCapture > .zero { notes += "; held \(format(send.heldForCapture)) for the capture to catch up" }
@@ -229,13 +220,11 @@ extension ScenarioExecution {
                 return .bytes(settings.framing.frame(message))
             }
             let headBytes = try head.map { try headBytesChecked(render($0), header, statement) }
-            guard let framed = header.encode(message.count, head: headBytes) else {
-                if message.count < header.adjust {
-                    throw failure(statement, "a \(message.count)-byte message is shorter than `adjust \(header.adjust)` takes off: its length field would be \(message.count - header.adjust), below zero")
-                }
-                throw failure(statement, "a \(message.count)-byte message does not fit \(header) (at most \(header.largest) bytes)")
+            do {
+                return .bytes(try header.frame(message, head: headBytes))
+            } catch {
+                throw failure(statement, "\(error)")
             }
-            return .bytes(framed + message)
         case .file(let template):
             let path = ScenarioLoader.resolve(template.renderString(lookup), from: statement.location.file)
             do {

@@ -19,7 +19,7 @@ final class TLSSession: @unchecked Sendable {
     private(set) var cipher: String?
     private(set) var peerSubject: String?
     /// Set after the first send: a TLS 1.3 server's first data goes out after its session tickets.
-    var hasSentData = false
+    private var hasSentData = false
 
     init(role: Role, handler: NIOSSLHandler, refused: RefusedCertificate, on loop: EventLoop) {
         self.role = role
@@ -27,6 +27,18 @@ final class TLSSession: @unchecked Sendable {
         self.refused = refused
         tap = TLSRecordTap(serverSide: role == .server)
         watch = TLSHandshakeWatch(on: loop, tap: tap)
+    }
+
+    /// For a send's log entry, the application data records it went out in, counted from
+    /// `before` (the count when the send began): ", in 2 TLS records". On the channel's loop.
+    func noteSend(recordsBefore before: Int) -> String {
+        let records = tap.applicationRecordsSent - before
+        var note = records == 1 ? ", in 1 TLS record" : ", in \(records) TLS records"
+        if role == .server, version == "1.3", !hasSentData {
+            note += " (with the session tickets a TLS 1.3 server sends before its first data)"
+        }
+        hasSentData = true
+        return note
     }
 
     /// Puts the layer under the connection's reader, then hands the TLS layer `early`: bytes the
