@@ -180,27 +180,6 @@ public enum WireEvaluator {
             : WireVerdict(passed: false, summary: no, evidence: evidence() ?? Array(trace.segments.suffix(6)))
     }
 
-    /// Calls `body` with the range of each complete line in order, each including its
-    /// terminator, until it returns false. A check after every round trip scans the whole
-    /// stream each time, so this is a tight loop over the bytes that builds nothing.
-    static func forEachLine(in stream: [UInt8], from offset: Int = 0, terminator: [UInt8], _ body: (Range<Int>) -> Bool) {
-        guard let first = terminator.first else { return }
-        stream.withUnsafeBufferPointer { bytes in
-            var start = offset
-            var index = offset
-            let lastStart = bytes.count - terminator.count
-            while index <= lastStart {
-                if bytes[index] == first, terminator.count == 1 || bytes[index..<(index + terminator.count)].elementsEqual(terminator) {
-                    guard body(start..<(index + terminator.count)) else { return }
-                    index += terminator.count
-                    start = index
-                } else {
-                    index += 1
-                }
-            }
-        }
-    }
-
     /// Every line ends in the terminator: for crlf no bare LF or CR, for lf no CR before LF,
     /// for cr no LF; and nothing trails the last terminator.
     private static func checkTerminator(_ terminator: Terminator, _ trace: DirectionTrace, from resume: WireProgress?,
@@ -225,7 +204,7 @@ public enum WireEvaluator {
         }
         var lines = resume?.lines ?? 0
         var end = start
-        forEachLine(in: stream, from: start, terminator: terminator.bytes) { line in
+        TerminatedLineFraming.forEachLine(in: stream, from: start, terminator: terminator.bytes) { line in
             lines += 1
             end = line.upperBound
             return true
@@ -250,7 +229,7 @@ public enum WireEvaluator {
         var split: Range<Int>?
         trace.dataSegments.withUnsafeBufferPointer { segments in
             var carrier = trace.carriers(of: start..<(start + 1)).startIndex
-            forEachLine(in: trace.stream, from: start, terminator: terminator) { line in
+            TerminatedLineFraming.forEachLine(in: trace.stream, from: start, terminator: terminator) { line in
                 while carrier < segments.count, segments[carrier].range.upperBound <= line.lowerBound { carrier += 1 }
                 guard carrier < segments.count, segments[carrier].range.upperBound >= line.upperBound else {
                     split = line

@@ -16,20 +16,22 @@ public struct ByteSearch: Sendable {
         let count = min(buffer.readableBytes, limit)
         guard count >= needle.count, !needle.isEmpty else { return nil }
         let from = max(0, searched - needle.count + 1)
-        let first = Int32(needle[0])
-        let found: Int? = buffer.withUnsafeReadableBytes { bytes in
-            guard let base = bytes.baseAddress else { return nil }
-            var offset = from
-            // memchr finds candidates for the first byte; the rest of the needle is compared there.
-            while offset + needle.count <= count, let hit = memchr(base + offset, first, count - offset) {
-                let index = base.distance(to: UnsafeRawPointer(hit))
-                if index + needle.count > count { return nil }
-                if (1..<needle.count).allSatisfy({ bytes[index + $0] == needle[$0] }) { return index }
-                offset = index + 1
-            }
-            return nil
-        }
+        let found = buffer.withUnsafeReadableBytes { Self.firstIndex(of: needle, in: $0, from: from, to: count) }
         searched = found == nil ? count : 0
         return found
+    }
+
+    /// Index of the first `needle` in `bytes[from..<end]`: memchr finds candidates for its
+    /// first byte, and the rest is compared there. The one search of lines, live and captured.
+    public static func firstIndex(of needle: [UInt8], in bytes: UnsafeRawBufferPointer, from: Int, to end: Int) -> Int? {
+        guard let base = bytes.baseAddress, let first = needle.first else { return nil }
+        var offset = from
+        while offset + needle.count <= end, let hit = memchr(base + offset, Int32(first), end - offset) {
+            let index = base.distance(to: UnsafeRawPointer(hit))
+            if index + needle.count > end { return nil }
+            if (1..<needle.count).allSatisfy({ bytes[index + $0] == needle[$0] }) { return index }
+            offset = index + 1
+        }
+        return nil
     }
 }

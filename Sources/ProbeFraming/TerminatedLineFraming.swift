@@ -25,6 +25,19 @@ public struct TerminatedLineFraming: Framing {
 
     public var bufferNeeded: Int { maxLine + terminator.count }
 
+    /// Each line of `stream` from `offset` on, its terminator included, in order, until `body`
+    /// returns false; bytes after the last terminator are no line. The wire checks' cutter: it
+    /// searches as a connection's reader does (`ByteSearch`), without copying a line.
+    public static func forEachLine(in stream: [UInt8], from offset: Int = 0, terminator: [UInt8], _ body: (Range<Int>) -> Bool) {
+        stream.withUnsafeBytes { bytes in
+            var start = offset
+            while let index = ByteSearch.firstIndex(of: terminator, in: bytes, from: start, to: bytes.count) {
+                guard body(start..<(index + terminator.count)) else { return }
+                start = index + terminator.count
+            }
+        }
+    }
+
     public mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage? {
         if let index = search.find(terminator, in: buffer, limit: maxLine + terminator.count) {
             let line = buffer.readBytes(length: index)!

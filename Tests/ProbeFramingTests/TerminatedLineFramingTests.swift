@@ -9,6 +9,26 @@ struct TerminatedLineFramingTests {
         #expect(TerminatedLineFraming(terminator: [0], maxLine: 8).frame([]) == [0])
     }
 
+    /// The wire checks' line cutter finds the lines a connection's reader takes, from any
+    /// offset, for terminators of one and two bytes and streams of stray CRs, LFs and a tail.
+    @Test(arguments: [[13, 10], [10], [13], Array("||".utf8)])
+    func theWiresCutterFindsTheLinesTheReaderTakes(_ terminator: [UInt8]) {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [13, 10, 124, 97, 98]
+        for length in [0, 1, 2, 3, 17, 64, 300] {
+            let stream = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
+            for start in Set([0, 1, length / 2, length]) where start <= length {
+                var cut: [Range<Int>] = []
+                TerminatedLineFraming.forEachLine(in: stream, from: start, terminator: terminator) { cut.append($0); return true }
+                let read = TerminatedLineFraming(terminator: terminator, maxLine: stream.count + 1).messages(in: Array(stream[start...]))
+                #expect(cut == read.map { $0.range.lowerBound + start..<$0.range.upperBound + start }, "\(stream) from \(start)")
+            }
+        }
+        var first: [Range<Int>] = []
+        TerminatedLineFraming.forEachLine(in: Array("a\r\nb\r\nc\r\n".utf8), terminator: [13, 10]) { first.append($0); return first.count < 2 }
+        #expect(first == [0..<3, 3..<6], "the cutter stops when told")
+    }
+
     /// One framing reads every line of a stream that arrives cut at any two places.
     @Test(arguments: [[13, 10], [10], Array("||".utf8)])
     func everyCutOfAStreamGivesTheSameLines(_ terminator: [UInt8]) {
