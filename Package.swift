@@ -83,7 +83,9 @@ let package = Package(
             name: "linechat",
             dependencies: ["Transports", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .target(name: "ProbeReport", dependencies: ["ProbeScript", "ProbeResults"]),
+        .target(name: "ProbeReport", dependencies: ["ProbeScript", "ProbeResults", "ProbeHost"]),
+        // Autobahn|Testsuite's drivers on tcpprobe's WebSocket suites: the `autobahn` commands' work.
+        .target(name: "ProbeAutobahn", dependencies: ["ProbeScript", "ProbeRunner", "ProbeReport", "ProbeResults", "ProbeHost"]),
         // bench/run's floor for round trips over SwiftNIO (a bench tool, not shipped).
         .executableTarget(
             name: "nio-pingpong",
@@ -93,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "tcpprobe",
             dependencies: [
-                "ProbeScript", "ProbeRunner", "ProbeReport", "ProbeCapture", "ProbeHost", "ProbeResults",
+                "ProbeScript", "ProbeRunner", "ProbeReport", "ProbeCapture", "ProbeHost", "ProbeResults", "ProbeAutobahn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

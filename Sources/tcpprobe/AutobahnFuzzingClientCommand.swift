@@ -1,9 +1,5 @@
 import ArgumentParser
-import FoundationEssentials
-import ProbeReport
-import ProbeResults
-import ProbeRunner
-import ProbeScript
+import ProbeAutobahn
 
 /// `tcpprobe autobahn fuzzingclient --spec fuzzingclient.json`: tests each server the spec
 /// names with the cases of Scenarios/websocket-server that it selects, as `wstest -m
@@ -35,60 +31,21 @@ struct AutobahnFuzzingClientCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let spec: AutobahnSpec
-        let folder: String
+        let client: AutobahnFuzzingClient
         do {
-            spec = try AutobahnSpec.load(self.spec)
-            folder = try suite ?? AutobahnCommand.suite("websocket-server")
+            client = AutobahnFuzzingClient(spec: try AutobahnSpec.load(spec), specPath: spec,
+                                           suite: try suite ?? AutobahnSuite.folder("websocket-server"), jobs: jobs)
         } catch {
             Terminal.printError("error: \(error)")
             throw ExitCode.invalidInput
         }
-        let outdir = spec.outdir ?? "./reports/servers"
-        var runs: [(agent: String, cases: [AutobahnCase])] = []
-        guard let servers = spec.servers, !servers.isEmpty else {
-            Terminal.printError("error: \(self.spec) names no servers")
+        do {
+            try await client.run { print($0) }
+        } catch let refusal as AutobahnFuzzingClient.Refusal {
+            Terminal.printError("error: \(refusal)")
+            if case .noCases = refusal { throw ExitCode.scenarioFailed }
             throw ExitCode.invalidInput
         }
-        for server in servers {
-            let catalog = try ScenarioCatalog.load([folder], variables: ["url": server.url])
-            if let error = catalog.diagnostics.first(where: { $0.severity == .error }) {
-                Terminal.printError("error: the suite does not load: \(error.message)")
-                throw ExitCode.invalidInput
-            }
-            let selected = catalog.scenarios.filter { spec.selects(Self.caseID($0.title), for: server.agent) }
-            let session = RunSession(options: RunOptions(variables: ["url": server.url]), jobs: jobs, failFast: false, repetitions: 1)
-            let (report, _) = await session.run(selected, skipping: []) { _ in }
-            var cases = report.results.enumerated().map { index, result in
-                AutobahnCase(id: Self.caseID(result.title), agent: server.agent, result: result, section: "s\(index)")
-            }
-            cases += AutobahnCase.compressionCases.filter { spec.selects($0, for: server.agent) }.map {
-                AutobahnCase(unimplemented: $0, agent: server.agent, why: AutobahnFuzzingServer.compressionDescription)
-            }
-            guard !cases.isEmpty else {
-                Terminal.printError("error: the spec selects none of the suite's cases for \(server.agent)")
-                throw ExitCode.scenarioFailed
-            }
-            try ReportWriter.write(ReportFormat.html.render(report), to: outdir + "/" + AutobahnReports.agentReport(server.agent))
-            runs.append((server.agent, cases.sorted { AutobahnCase.precedes($0.id, $1.id) }))
-            print(Self.summary(server.agent, cases))
-        }
-        try AutobahnReports.write(runs, to: outdir)
-        print("reports written to \(outdir)/index.json and \(outdir)/index.html")
-    }
-
-    /// A case's number: its scenario title's first word ("6.4.1 text message in 3 frames …").
-    static func caseID(_ title: String) -> String {
-        String(title.prefix { $0 != " " })
-    }
-
-    /// One line for an agent: how many cases of each behavior, and which failed.
-    static func summary(_ agent: String, _ cases: [AutobahnCase]) -> String {
-        let counts = ["OK", "NON-STRICT", "INFORMATIONAL", "UNIMPLEMENTED", "FAILED"].compactMap { behavior -> String? in
-            let count = cases.filter { $0.behavior == behavior }.count
-            return count == 0 ? nil : "\(count) \(behavior)"
-        }
-        let failed = cases.filter { $0.behavior == "FAILED" }.map(\.id)
-        return "\(agent): " + counts.joined(separator: ", ") + (failed.isEmpty ? "" : " (" + failed.joined(separator: ", ") + ")")
+        print("reports written to \(client.outdir)/index.json and \(client.outdir)/index.html")
     }
 }

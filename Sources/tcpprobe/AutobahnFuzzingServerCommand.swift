@@ -1,5 +1,5 @@
 import ArgumentParser
-import FoundationEssentials
+import ProbeAutobahn
 import ProbeRunner
 #if canImport(Glibc)
 import Glibc
@@ -38,7 +38,7 @@ struct AutobahnFuzzingServerCommand: AsyncParsableCommand {
         let folder: String
         do {
             spec = try self.spec.map(AutobahnSpec.load)
-            folder = try suite ?? AutobahnCommand.suite("websocket-client")
+            folder = try suite ?? AutobahnSuite.folder("websocket-client")
         } catch {
             Terminal.printError("error: \(error)")
             throw ExitCode.invalidInput

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import ProbeRunner
 import ProbeScript
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import ProbeResults
+import ProbeRunner
 import ProbeScript
 
 /// Options shared by the commands that load scenarios.

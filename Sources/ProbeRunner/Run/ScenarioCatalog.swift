@@ -1,17 +1,16 @@
 import FoundationEssentials
 import ProbeHost
-import ProbeRunner
 import ProbeScript
 
 /// Finds and loads the scenarios named on the command line.
-struct ScenarioCatalog {
-    var scenarios: [Scenario] = []
-    var diagnostics: [Diagnostic] = []
-    var sources: [SourceFile] = []
+package struct ScenarioCatalog {
+    package var scenarios: [Scenario] = []
+    package var diagnostics: [Diagnostic] = []
+    package var sources: [SourceFile] = []
 
     /// Loads every scenario of `paths`. Directories expand recursively to `*.scn` in name order;
     /// a file found that way which another scenario includes is a fragment, not a scenario.
-    static func load(_ paths: [String], variables: [String: String]) throws -> ScenarioCatalog {
+    package static func load(_ paths: [String], variables: [String: String]) throws -> ScenarioCatalog {
         var catalog = ScenarioCatalog()
         var fromDirectories = Set<String>()
         var files: [String] = []
@@ -44,31 +43,18 @@ struct ScenarioCatalog {
     }
 
     /// The files under `directory`, recursively, whose names end in one of `suffixes`, in name order.
-    static func scenarioFiles(under directory: String, suffixes: [String] = [".scn"]) -> [String] {
+    package static func scenarioFiles(under directory: String, suffixes: [String] = [".scn"]) -> [String] {
         let relatives = (try? FileManager.default.subpathsOfDirectory(atPath: directory)) ?? []
         return relatives.filter { name in suffixes.contains { name.hasSuffix($0) } }.map { ScenarioLoader.normalise(directory + "/" + $0) }.sorted()
     }
 
-    static func readFile(_ path: String) throws -> String {
+    /// A scenario file's text, or why it cannot be read.
+    package static func readFile(_ path: String) throws -> String {
         let bytes: [UInt8]
         do { bytes = try WholeFile.bytes(atPath: path) } catch let error as WholeFile.Unreadable {
             throw CatalogError.unreadable(path, reason: error.reason)
         }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw CatalogError.notUTF8(path) }
         return text
-    }
-}
-
-enum CatalogError: Error, CustomStringConvertible {
-    case missing(String)
-    case unreadable(String, reason: String)
-    case notUTF8(String)
-
-    var description: String {
-        switch self {
-        case .missing(let path): return "no such file or directory: \(path)"
-        case .unreadable(let path, let reason): return "\(reason.prefix(1).lowercased() + reason.dropFirst()): \(path)"
-        case .notUTF8(let path): return "not UTF-8 text: \(path)"
-        }
     }
 }

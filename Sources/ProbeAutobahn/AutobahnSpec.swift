@@ -7,15 +7,15 @@ import Glibc
 /// servers to test (an agent name and a URL each), for `-m fuzzingserver` the URL to listen
 /// on; for both the cases to run and those to leave out, as globs on case numbers ("*", "6.*",
 /// "12.*.1"), and the folder for the reports.
-struct AutobahnSpec: Decodable {
-    struct Server: Decodable {
+package struct AutobahnSpec: Decodable, Sendable {
+    package struct Server: Decodable, Sendable {
         var agent: String
         var url: String
     }
 
-    var outdir: String?
-    var servers: [Server]?
-    var url: String?
+    package var outdir: String?
+    package var servers: [Server]?
+    package var url: String?
     var cases: [String]?
     var excludeCases: [String]?
     var excludeAgentCases: [String: [String]]?
@@ -27,7 +27,7 @@ struct AutobahnSpec: Decodable {
     }
 
     /// Reads the spec at `path`, saying what is wrong with it.
-    static func load(_ path: String) throws -> AutobahnSpec {
+    package static func load(_ path: String) throws -> AutobahnSpec {
         guard let data = FileManager.default.contents(atPath: path) else { throw AutobahnError("cannot read the spec \(path)") }
         do {
             return try JSONDecoder().decode(AutobahnSpec.self, from: data)
@@ -38,7 +38,7 @@ struct AutobahnSpec: Decodable {
 
     /// Whether the spec runs `caseID` against `agent`: a glob of `cases` takes it (all, when
     /// there are none) and none of `exclude-cases` or the agent's own exclusions does.
-    func selects(_ caseID: String, for agent: String) -> Bool {
+    package func selects(_ caseID: String, for agent: String) -> Bool {
         Self.matches(caseID, cases ?? ["*"])
             && !Self.matches(caseID, excludeCases ?? [])
             && !Self.matches(caseID, excludeAgentCases?[agent] ?? [])

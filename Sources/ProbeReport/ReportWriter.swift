@@ -3,7 +3,6 @@ import FoundationEssentials
 import Glibc
 #endif
 import ProbeHost
-import ProbeReport
 import ProbeResults
 
 /// Writes report files (0600) under a temporary name and renames them into place, so an
@@ -11,39 +10,39 @@ import ProbeResults
 /// `/dev/fd/1`) and the like are written on their descriptor, and a target that exists and is
 /// not a regular file (a pipe, `/dev/null`) is written straight: renaming onto either would
 /// replace it, and as root would replace `/dev/stdout` itself.
-enum ReportWriter {
-    struct Target {
-        var format: ReportFormat
-        var path: String
+package enum ReportWriter {
+    package struct Target {
+        package var format: ReportFormat
+        package var path: String
     }
 
     /// Parses `FORMAT=FILE`.
-    static func target(_ text: String) -> Target? {
+    package static func target(_ text: String) -> Target? {
         guard let equals = text.firstIndex(of: "="), let format = ReportFormat(rawValue: String(text[..<equals])) else { return nil }
         let path = String(text[text.index(after: equals)...])
         return path.isEmpty ? nil : Target(format: format, path: path)
     }
 
-    struct RenameError: Error, CustomStringConvertible {
+    package struct RenameError: Error, CustomStringConvertible {
         var path: String
         var code: Int32
-        var description: String { "cannot put the report in place at \(path): \(String(cString: strerror(code)))" }
+        package var description: String { "cannot put the report in place at \(path): \(String(cString: strerror(code)))" }
     }
 
-    struct WriteError: Error, CustomStringConvertible {
+    package struct WriteError: Error, CustomStringConvertible {
         var path: String
         var code: Int32
-        var description: String { "cannot write the report to \(path): \(String(cString: strerror(code)))" }
+        package var description: String { "cannot write the report to \(path): \(String(cString: strerror(code)))" }
     }
 
-    static func write(_ report: RunReport, to targets: [Target]) throws {
+    package static func write(_ report: RunReport, to targets: [Target]) throws {
         for target in targets {
             try write(target.format.render(report), to: target.path)
         }
     }
 
     /// Writes `text` as a report at `path`: in place, or on the descriptor it names.
-    static func write(_ text: String, to path: String) throws {
+    package static func write(_ text: String, to path: String) throws {
         if let descriptor = ownDescriptor(path) {
             fflush(stdout) // what was printed comes first
             try writeAll(text, to: descriptor, path: path)

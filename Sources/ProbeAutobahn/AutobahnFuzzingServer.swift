@@ -8,15 +8,14 @@ import ProbeScript
 /// What `tcpprobe autobahn fuzzingserver` answers on each of Autobahn's client-driver URLs.
 /// Every request is served by a scenario that listens on a fresh port, to which `RequestRelay`
 /// hands the connection: `/runCase?case=N&agent=A` by case N of Scenarios/websocket-client
-/// (its `lib/client.inc` read without the line that spawns the client: the client is the one
-/// connecting), the others by a scenario that answers with one text message, or none, and
+/// (without its `spawn client` statement: the client under test is the one connecting), the others by a scenario that answers with one text message, or none, and
 /// closes. It keeps each agent's verdicts for `/getCaseStatus` and `/updateReports`. The
 /// compression cases (12.*, 13.*), which the suite does not implement, are served as wstest
 /// serves them to a client that did not negotiate permessage-deflate: the upgrade, a close
 /// 1000, and UNIMPLEMENTED.
-actor AutobahnFuzzingServer {
+package actor AutobahnFuzzingServer {
     /// A case of the suite: its number, what it does, and its file (nil for a compression case).
-    struct Case {
+    package struct Case: Sendable {
         var id: String
         var description: String
         var path: String?
@@ -24,8 +23,8 @@ actor AutobahnFuzzingServer {
 
     static let compressionDescription = "compression (permessage-deflate): not implemented by tcpprobe's suite"
 
-    let cases: [Case]
-    let outdir: String
+    package nonisolated let cases: [Case]
+    package nonisolated let outdir: String
     private var results: [String: [(id: String, result: ScenarioResult)]] = [:]
     /// The compression cases each agent ran.
     private var unimplemented: [String: Set<String>] = [:]
@@ -33,17 +32,17 @@ actor AutobahnFuzzingServer {
     /// The cases still running: `/updateReports` waits for them.
     private var running: [Task<Void, Never>] = []
 
-    init(cases: [Case], outdir: String) {
+    package init(cases: [Case], outdir: String) {
         self.cases = cases
         self.outdir = outdir
     }
 
     /// The cases of `folder` that `selects` takes, and the compression cases it takes, in
     /// Autobahn's order.
-    static func cases(in folder: String, selecting selects: (String) -> Bool) -> [Case] {
+    package static func cases(in folder: String, selecting selects: (String) -> Bool) -> [Case] {
         let suite = ScenarioCatalog.scenarioFiles(under: folder).compactMap { path -> Case? in
             guard let scenario = load(path, given: ["port": "0"]).scenario else { return nil }
-            let id = AutobahnFuzzingClientCommand.caseID(scenario.title)
+            let id = AutobahnCase.id(ofTitle: scenario.title)
             guard selects(id) else { return nil }
             return Case(id: id, description: String(scenario.title.dropFirst(id.count + 1)), path: path)
         }
@@ -51,19 +50,19 @@ actor AutobahnFuzzingServer {
         return (suite + compression).sorted { AutobahnCase.precedes($0.id, $1.id) }
     }
 
-    /// Loads a case, its client.inc without the spawn: the client under test connects by itself.
+    /// Loads a case without its `spawn client` statement: the client under test connects by itself.
     static func load(_ path: String, given: [String: String]) -> ScenarioLoader.Result {
-        ScenarioLoader.load(path, given: given) { file in
-            let text = try ScenarioCatalog.readFile(file)
-            guard file.hasSuffix("/lib/client.inc") else { return text }
-            return text.split(separator: "\n", omittingEmptySubsequences: false)
-                .filter { !$0.hasPrefix("spawn client ") }.joined(separator: "\n")
+        var result = ScenarioLoader.load(path, given: given, read: ScenarioCatalog.readFile)
+        result.scenario?.statements.removeAll { statement in
+            guard case .spawn(let spawn) = statement.kind else { return false }
+            return spawn.name.text == "client"
         }
+        return result
     }
 
     /// Starts the scenario that answers `target` (a request's path and query) and gives the port
     /// it listens on; throws for a request it does not know, which the relay answers with 404.
-    func route(_ target: String) async throws -> Int {
+    package func route(_ target: String) async throws -> Int {
         let (path, query) = Self.split(target)
         guard let port = FreePort.pick() else { throw AutobahnError("no free port") }
         let given = ["port": String(port)]

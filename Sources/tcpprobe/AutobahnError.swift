@@ -1,8 +1,0 @@
-/// Why an `autobahn` command cannot go on, in words.
-struct AutobahnError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
-}
