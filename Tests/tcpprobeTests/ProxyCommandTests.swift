@@ -33,7 +33,10 @@ import Testing
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         let waited = output.stdout.split(separator: "\n").first { $0.contains("connection 's': got line \"ping\" after ") }
         let milliseconds = waited.flatMap { Double($0.components(separatedBy: " after ").last!.dropLast(2)) }
-        #expect((milliseconds ?? 0) >= 100, "the upstream delay: \(waited ?? "")")
+        // The expect's wait starts after the send's step ends, so it sees the 100 ms delay less
+        // the time between the two steps (about 1 ms beside two busy loops); without the delay
+        // it would wait well under a millisecond.
+        #expect((milliseconds ?? 0) >= 90, "the upstream delay: \(waited ?? "")")
     }
 
     @Test func aBadFaultIsAUsageErrorWithACaret() async throws {
