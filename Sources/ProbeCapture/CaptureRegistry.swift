@@ -3,7 +3,7 @@ import Synchronization
 
 /// Every live capture of the process, so that on SIGINT or SIGTERM each can be flushed and
 /// closed (under a name that says it was interrupted) before the process exits.
-public final class CaptureRegistry: @unchecked Sendable {
+public final class CaptureRegistry: Sendable {
     public static let shared = CaptureRegistry()
     private let captures = Mutex<[ObjectIdentifier: PcapCapture]>([:])
 

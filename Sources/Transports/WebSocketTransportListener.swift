@@ -3,7 +3,7 @@ import NIOWebSocket
 
 /// Accepts WebSocket clients: an HTTP/1.1 server whose only answer is NIOWebSocket's upgrade,
 /// over TLS when `tls` is a server's; each upgraded connection is a `WebSocketTransport`.
-public final class WebSocketTransportListener: TransportListener, @unchecked Sendable {
+public final class WebSocketTransportListener: TransportListener, Sendable {
     public let port: Int
     public let connections: AsyncStream<any TCPTransport>
     private let channel: Channel

@@ -7,7 +7,7 @@ import ProbeScript
 /// when it is done. Line expects take their lines from the connection's framing;
 /// byte expects read the stream. It consumes what it matched (or the line it rejected) from
 /// the buffer, and says how much buffer it may need so reading never stalls below that.
-struct ExpectationMatcher: @unchecked Sendable {
+struct ExpectationMatcher: Sendable {
     /// A line check with its values resolved (variables filled in, regex compiled).
     enum LineRule {
         case exact(BytePattern)

@@ -70,7 +70,7 @@ final class ProbeListener: @unchecked Sendable {
 
     /// Numbers accepted connections in the order the kernel handed them over: each child is set
     /// up on its own event loop, and `accept` steps must still take them in arrival order.
-    private final class AcceptOrder: ChannelInboundHandler, @unchecked Sendable {
+    private final class AcceptOrder: ChannelInboundHandler, Sendable {
         typealias InboundIn = Channel
         let listener: ProbeListener
 

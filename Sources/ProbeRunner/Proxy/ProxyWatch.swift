@@ -3,7 +3,7 @@ import ProbeScript
 
 /// One direction of a proxy link as expects read it: what passed, watched, not taken out of
 /// the forwarded stream.
-final class ProxyWatch: ExpectSource, @unchecked Sendable {
+final class ProxyWatch: ExpectSource, Sendable {
     let label: String
     private let pump: ProxyPump
     let eventLoop: EventLoop

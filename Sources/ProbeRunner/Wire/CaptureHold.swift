@@ -6,7 +6,7 @@ import Synchronization
 /// Holds a captured run's own traffic back while its capture falls behind (a page-cache write
 /// stalling the capture's reader, say), so that the capture costs time instead of packets; and
 /// adds up how long sending and reading were held, for the run's notes.
-final class CaptureHold: @unchecked Sendable {
+final class CaptureHold: Sendable {
     /// Traffic holds once more than this share of the capture's buffer waits to be written,
     /// leaving at least a fifth of the ring for what the kernel still takes once the run holds…
     static let holdAbove = 0.8

@@ -200,7 +200,7 @@ private struct WireLeg {
 }
 
 /// Lets a compiled line rule be used from the capture's `@Sendable` closure.
-private struct LineRuleBox: @unchecked Sendable {
+private struct LineRuleBox: Sendable {
     let rule: ExpectationMatcher.LineRule
 
     func matches(_ line: [UInt8]) -> Bool { ExpectationMatcher.matches(rule, line) }
