@@ -6,7 +6,7 @@ import Glibc
 
 /// A transport on plain BSD sockets: a reader thread that polls, and a serial queue of
 /// blocking writes that loop over partial writes.
-public final class BSDSocketTransport: TCPTransport, @unchecked Sendable {
+public final class BSDSocketTransport: TCPTransport, Sendable {
     private let core: TransportCore
     private let target: (host: String, port: Int)?
     /// Its socket (-1 until connected and once closed) and whether a stop or an abort began.
@@ -146,7 +146,7 @@ public final class BSDSocketTransport: TCPTransport, @unchecked Sendable {
 }
 
 /// Accepts connections on a BSD socket in a thread of its own.
-public final class BSDSocketListener: TransportListener, @unchecked Sendable {
+public final class BSDSocketListener: TransportListener, Sendable {
     public let port: Int
     public let connections: AsyncStream<any TCPTransport>
     private let continuation: AsyncStream<any TCPTransport>.Continuation

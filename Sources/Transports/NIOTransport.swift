@@ -6,7 +6,7 @@ import Synchronization
 
 /// A transport on SwiftNIO: a channel handler feeds the unframer; writes go through the
 /// pipeline, and through TLS when it has some.
-public final class NIOTransport: TCPTransport, @unchecked Sendable {
+public final class NIOTransport: TCPTransport, Sendable {
     private let core: TransportCore
     private let target: (host: String, port: Int)?
     private let tls: TransportTLS?
@@ -165,7 +165,7 @@ public final class NIOTransport: TCPTransport, @unchecked Sendable {
 }
 
 /// Accepts connections with a NIO server bootstrap.
-public final class NIOTransportListener: TransportListener, @unchecked Sendable {
+public final class NIOTransportListener: TransportListener, Sendable {
     public let port: Int
     public let connections: AsyncStream<any TCPTransport>
     private let channel: Channel

@@ -2,7 +2,7 @@ import Synchronization
 
 /// The part every transport shares: its state, its event stream, and its unframer.
 /// Thread-safe; each implementation calls it from its own I/O context.
-final class TransportCore: @unchecked Sendable {
+final class TransportCore: Sendable {
     let events: AsyncStream<TransportEvent>
     private let continuation: AsyncStream<TransportEvent>.Continuation
     /// Its state and its unframer; after a framing error input is discarded.

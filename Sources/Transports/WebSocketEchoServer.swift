@@ -7,7 +7,7 @@ import NIOWebSocket
 /// that is not UTF-8 with 1007 (at the first fragment that makes it so), a message over the
 /// maximum with 1009. The subject the WebSocket
 /// suite (Scenarios/websocket-server) tests by default: `linechat serve --websocket --echo`.
-public final class WebSocketEchoServer: @unchecked Sendable {
+public final class WebSocketEchoServer: Sendable {
     public let port: Int
     private let channel: Channel
 

@@ -8,7 +8,7 @@ import Synchronization
 /// `stop` sends a close frame and closes once the client answers (or 5 s pass); a client's
 /// close frame is answered, then the server shuts down its output. `quirks` plants deliberate
 /// mistakes.
-public final class WebSocketTransport: TCPTransport, @unchecked Sendable {
+public final class WebSocketTransport: TCPTransport, Sendable {
     private let core = TransportCore(unframer: LineFraming())
     private let channel: Channel
     private let quirks: WebSocketQuirks

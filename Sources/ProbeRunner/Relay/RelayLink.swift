@@ -27,7 +27,7 @@ enum RelayLink {
     }
 
     /// Writes what its channel reads to `other`.
-    final class Glue: ChannelInboundHandler, @unchecked Sendable {
+    final class Glue: ChannelInboundHandler, Sendable {
         typealias InboundIn = ByteBuffer
 
         let other: Channel
@@ -37,7 +37,7 @@ enum RelayLink {
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            other.writeAndFlush(data, promise: nil)
+            other.writeAndFlush(unwrapInboundIn(data), promise: nil)
         }
 
         func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
