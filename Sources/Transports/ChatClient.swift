@@ -40,10 +40,10 @@ public struct ChatClient: Sendable {
             switch event {
             case .started:
                 quirks.send("iam:\(name)", on: transport)
-                let (connection, quirks) = (UncheckedTransport(transport), quirks)
+                let (transport, quirks) = (transport, quirks)
                 Thread {
-                    while let line = readLine() { quirks.send(line, on: connection.transport) }
-                    connection.transport.stop()
+                    while let line = readLine() { quirks.send(line, on: transport) }
+                    transport.stop()
                 }.start()
             case .received(let line):
                 print(line)
@@ -66,8 +66,3 @@ public struct ChatClient: Sendable {
     }
 }
 
-/// Hands the transport to the standard-input thread.
-private struct UncheckedTransport: @unchecked Sendable {
-    let transport: any TCPTransport
-    init(_ transport: any TCPTransport) { self.transport = transport }
-}
