@@ -11,6 +11,8 @@ import Glibc
 /// when the memory is cold: BENCHMARKS.md 4), so the process keeps one and every capture shares
 /// it (`SharedCaptureRing`).
 /// Its kernel filter keeps nothing until a capture watches a port.
+/// Sendable: libpcap's handle is read by the shared ring's one reader thread, and its counters
+/// under `taken`'s Mutex; the rest are lets.
 final class CaptureRing: @unchecked Sendable {
     let interface: String
     let bufferSize: Int

@@ -5,6 +5,7 @@ import Glibc
 
 /// Where one capture's packets go: its pcap file, and the ports whose packets are its own.
 /// Written by the shared ring's reader, under the ring's lock.
+/// Sendable: written by the shared ring's reader, under the ring's lock.
 final class CaptureSink: @unchecked Sendable {
     let dumper: OpaquePointer
     var ports: Set<Int> = []

@@ -12,6 +12,8 @@ import Glibc
 /// capture's ports to its file; `sync()` is a barrier that writes every packet seen so far.
 /// The file is `path + ".part"` until `stop()` renames it, so an interrupted run never leaves
 /// a truncated file under the final name.
+/// Sendable: `finished` is read and written under the shared ring's lock, the decoders in
+/// `decoded`'s Mutex; the rest are lets.
 public final class PcapCapture: @unchecked Sendable {
     public let path: String
     public let partialPath: String

@@ -16,6 +16,7 @@ import Glibc
 /// ports as captures come and go (each change keeps every port still watched, so nothing
 /// waiting in the ring is lost); on a cooked capture, whose filter cannot be swapped in one
 /// step, it keeps all TCP while any capture runs and changes only when none has traffic.
+/// Sendable: its variables are guarded by `lock`, and the registry by its Mutex.
 final class SharedCaptureRing: @unchecked Sendable {
     /// The rings open, by interface, size and snap length, and how many were ever opened.
     private static let registry = Mutex<(rings: [String: SharedCaptureRing], opened: Int)>(([:], 0))

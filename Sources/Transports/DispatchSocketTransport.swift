@@ -10,6 +10,7 @@ import Glibc
 /// report their progress as partial writes happen.
 ///
 /// As a `TCPTransport` it keeps an `available` read queued and unframes what arrives.
+/// Sendable: its sockets, sources and queues are touched on its serial `queue` only.
 public final class DispatchSocketTransport: TCPTransport, @unchecked Sendable {
     public typealias ReadCompletion = @Sendable (Result<[UInt8], ReadFailure>) -> Void
     /// Bytes written so far of the current write, and its size.
@@ -267,6 +268,7 @@ public final class DispatchSocketTransport: TCPTransport, @unchecked Sendable {
 }
 
 /// Accepts connections with a Dispatch read source on the listening socket.
+/// Sendable: immutable; its read source is Dispatch's, which is not marked Sendable.
 public final class DispatchSocketListener: TransportListener, @unchecked Sendable {
     public let port: Int
     public let connections: AsyncStream<any TCPTransport>

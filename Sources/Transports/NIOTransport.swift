@@ -126,6 +126,7 @@ public final class NIOTransport: TCPTransport, Sendable {
         }
     }
 
+    /// Sendable: confined to its channel's event loop, where NIO calls its handlers.
     fileprivate final class Handler: ChannelInboundHandler, @unchecked Sendable {
         typealias InboundIn = ByteBuffer
         let transport: NIOTransport

@@ -55,6 +55,8 @@ public enum WebSocketEchoClient {
 
     /// Sends the upgrade request once connected (NIO's upgrader adds its headers), and keeps
     /// what failed the upgrade. Frames pass it by once the upgrade is done.
+    /// Sendable: confined to its channel's event loop; `failure` is read once the channel has
+    /// closed.
     final class UpgradeRequest: ChannelInboundHandler, @unchecked Sendable {
         typealias InboundIn = NIOAny
         typealias OutboundOut = HTTPClientRequestPart

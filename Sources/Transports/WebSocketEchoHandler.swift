@@ -6,6 +6,7 @@ import NIOWebSocket
 /// the frames); after a close frame sent it reads nothing more and closes TCP's output, reading
 /// on to the peer's FIN (§7.1.1: the server closes TCP first). `quirks` plants the echo
 /// server's mistakes.
+/// Sendable: confined to its channel's event loop, where NIO calls its handlers.
 final class WebSocketEchoHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame

@@ -25,6 +25,7 @@ enum Interrupt {
     }
 
     /// The continuation the first signal resumes; touched on the signals' serial queue only.
+    /// Sendable: touched on the signals' serial queue only.
     private final class Waiter: @unchecked Sendable {
         var continuation: CheckedContinuation<Void, Never>?
     }

@@ -4,6 +4,8 @@ import ProbeScript
 /// of its groups. A class: the rules that hold one then copy as a reference, where a `Regex` (a
 /// type of the standard library's, opaque to this module) makes every copy of a rule a call
 /// into the runtime, on every round trip.
+/// Sendable: immutable: every property is a let (a `Regex` of `AnyRegexOutput` is not Sendable, so
+/// the compiler cannot see it).
 final class CompiledRegex: @unchecked Sendable {
     let regex: Regex<AnyRegexOutput>
     /// The same regex matching by Unicode scalar, as `expect until /RE/` reads bytes: made

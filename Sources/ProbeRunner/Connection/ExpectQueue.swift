@@ -9,6 +9,7 @@ import Synchronization
 /// loop's clock. A connection's is its `InboundHandler`, a subclass that reads the socket into
 /// it: one object a connection, as ten thousand idle `parallel` copies each hold one.
 /// Touched on its loop only.
+/// Sendable: confined to its event loop.
 class ExpectQueue: @unchecked Sendable {
     /// Unconsumed bytes kept even when no expectation asks for them.
     static let highWaterMark = 256 * 1024

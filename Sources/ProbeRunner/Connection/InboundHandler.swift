@@ -7,6 +7,7 @@ import ProbeFraming
 /// read limit (the high-water mark, or what the pending expectation needs) and the gate is
 /// open, so a flooding peer meets TCP back-pressure instead of growing memory. All state is
 /// touched on the channel's event loop only.
+/// Sendable: confined to its channel's event loop, where NIO calls its handlers.
 final class InboundHandler: ExpectQueue, ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
 

@@ -4,6 +4,8 @@ import ProbeScript
 import Synchronization
 
 /// One TCP connection of a scenario, opened by `connect` or `accept`.
+/// Sendable: what other threads read is in `marks`' Mutex; the rest is touched by the scenario's
+/// steps and its channel's handlers, on the channel's event loop.
 final class ProbeConnection: @unchecked Sendable {
     /// The scenario's name for it: `a`, or `#1` for an unnamed one.
     let name: String

@@ -13,6 +13,8 @@ struct AcceptedConnection {
 
 /// A listening socket of the probe (`listen`): it queues accepted connections until an
 /// `accept` step takes them, in arrival order.
+/// Sendable: what accepted channels touch from their loops is in `queue`'s Mutex; `channel` and
+/// `ownedFile` are set by the scenario's steps, one at a time.
 final class ProbeListener: @unchecked Sendable {
     let name: String
     private(set) var channel: Channel?

@@ -6,6 +6,8 @@ import Synchronization
 /// a longer one on a search thread (`SearchThreads`), one search at a time, the next over all
 /// that arrived meanwhile, so a regex that backtracks over a long text never holds the event
 /// loop and the expect's timeout still fires.
+/// Sendable: the text it grows is touched on its connection's event loop; what a search thread
+/// hands back goes through `searches`' Mutex.
 final class RegexSearch: @unchecked Sendable {
     /// A match: where it ends (in characters), and what its named groups took.
     struct Found: Sendable {

@@ -7,6 +7,7 @@ import Synchronization
 /// cannot be stopped; on a thread of its own it holds no loop, so timeouts still fire and other
 /// connections go on. A search nobody waits for any longer runs to its end there, its result
 /// dropped. A thread starts when every thread is busy, up to `limit`; past that, work waits.
+/// Sendable: its queue and counts are guarded by `lock`, a condition lock.
 final class SearchThreads: @unchecked Sendable {
     static let shared = SearchThreads(limit: 16)
 

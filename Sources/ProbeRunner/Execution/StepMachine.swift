@@ -7,6 +7,7 @@ import ProbeScript
 /// each step and goes on when the step completes. A waiting copy holds this state and its
 /// connections, not a task's frames (6.5 KiB a copy, bench/HISTORY.md 2a); a round trip costs no
 /// task switch (bench/HISTORY.md 1). Steps with no event-loop form run as tasks while they last.
+/// Sendable: confined to the run's event loop: steps start there and end through callbacks there.
 final class StepMachine: @unchecked Sendable {
     /// Where the machine reports its end.
     enum Ending {

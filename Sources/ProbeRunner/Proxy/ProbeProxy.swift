@@ -7,6 +7,8 @@ import Synchronization
 /// `proxy NAME FRONT to BACK`: listens on FRONT and joins each client to a new connection to
 /// BACK, forwarding both ways through the faults its steps set. A fault applies to the links
 /// open now and to later ones; `cut` and `reset` also close the later ones as they come.
+/// Sendable: links come and go from their loops through `state`'s Mutex; `channel` and the
+/// callbacks are set by the scenario's steps before the proxy listens.
 final class ProbeProxy: @unchecked Sendable {
 
     let name: String

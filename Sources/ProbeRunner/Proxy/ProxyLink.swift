@@ -10,6 +10,7 @@ import ProbeScript
 /// One client of a proxy joined to its own connection to the back address: the front leg (the
 /// client's connection to the proxy), the back leg (the proxy's to the server), and a pump each
 /// way. Both legs live on one event loop.
+/// Sendable: both legs and its variables live on one event loop.
 final class ProxyLink: @unchecked Sendable {
     /// Its number in accept order, from 1.
     let number: Int

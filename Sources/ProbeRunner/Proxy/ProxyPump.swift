@@ -8,6 +8,7 @@ import ProbeScript
 /// held, or cut after a count. Order is kept: only the head of the queue is ever due.
 /// It reads only while not held, its queue is short and the other leg takes writes, so a held
 /// or slow direction fills the TCP windows instead of memory. Touched on its link's event loop.
+/// Sendable: confined to its link's event loop.
 final class ProxyPump: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
 

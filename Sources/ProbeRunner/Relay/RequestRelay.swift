@@ -36,6 +36,7 @@ public final class RequestRelay: Sendable {
     }
 
     /// Takes a connection's bytes until its request head is whole, then relays it.
+    /// Sendable: confined to its channel's event loop, where NIO calls its handlers.
     final class RequestHead: ChannelInboundHandler, @unchecked Sendable {
         typealias InboundIn = ByteBuffer
 

@@ -6,6 +6,8 @@ import X509
 
 /// The TLS layer of one connection: its role, its handlers, and once the handshake is done,
 /// what it agreed on (for `assert tls` and the log).
+/// Sendable: its variables are set by the handshake's callbacks and read by the steps, all on the
+/// connection's event loop, which runs the scenario's steps.
 final class TLSSession: @unchecked Sendable {
     let role: Role
     let tap: TLSRecordTap
@@ -96,6 +98,8 @@ final class TLSSession: @unchecked Sendable {
 /// that the certificate names chat.test, whoever signed it (a self-signed certificate that is
 /// its own trust anchor is a root and the leaf at once). Refused here, the handshake fails
 /// with an alert.
+/// Sendable: written by NIOSSL's verify callback and read by the steps, both on the connection's
+/// event loop.
 final class RefusedCertificate: @unchecked Sendable {
     /// The name the peer's certificate must hold (a client that verifies, with a host name).
     let requiredName: String?

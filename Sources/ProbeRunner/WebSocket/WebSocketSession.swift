@@ -9,6 +9,7 @@ import ProbeScript
 /// and the pongs it owes. It reads frames through NIOWebSocket's decoder and checks what that
 /// does not: the masking rule, reserved bits and opcodes, fragmentation and UTF-8 (RFC 6455).
 /// Touched on the channel's event loop only, where expects are decided.
+/// Sendable: confined to its channel's event loop.
 final class WebSocketSession: @unchecked Sendable {
     let role: Role
     private let channel: Channel
