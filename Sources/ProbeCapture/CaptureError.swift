@@ -1,12 +1,12 @@
 /// Why a capture could not start or run.
-public enum CaptureError: Error, CustomStringConvertible, Sendable {
+package enum CaptureError: Error, CustomStringConvertible, Sendable {
     /// No CAP_NET_RAW: the reason, and the remedy.
     case permissionDenied(String)
     case failed(String)
 
-    public static let remedy = "run as root, or grant the binary the capability: sudo setcap cap_net_raw,cap_net_admin+eip $(which tcpprobe)"
+    package static let remedy = "run as root, or grant the binary the capability: sudo setcap cap_net_raw,cap_net_admin+eip $(which tcpprobe)"
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .permissionDenied(let message): return "no permission to capture (\(message)); \(CaptureError.remedy)"
         case .failed(let message): return message

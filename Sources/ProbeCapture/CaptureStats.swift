@@ -1,15 +1,15 @@
 /// libpcap's counters at the time they were read.
-public struct CaptureStats: Sendable, Equatable {
+package struct CaptureStats: Sendable, Equatable {
     /// Packets the kernel handed to the capture: those its filter kept.
-    public var received: Int
+    package var received: Int
     /// Packets dropped because the capture buffer was full: any drop makes the capture incomplete.
-    public var dropped: Int
+    package var dropped: Int
     /// Packets the interface dropped.
-    public var interfaceDropped: Int
+    package var interfaceDropped: Int
     /// Why the pcap file could not be written whole ("the disk is full"), if it could not.
-    public var writeFailure: String?
+    package var writeFailure: String?
 
-    public init(received: Int, dropped: Int, interfaceDropped: Int, writeFailure: String? = nil) {
+    package init(received: Int, dropped: Int, interfaceDropped: Int, writeFailure: String? = nil) {
         self.received = received
         self.dropped = dropped
         self.interfaceDropped = interfaceDropped
@@ -17,11 +17,11 @@ public struct CaptureStats: Sendable, Equatable {
     }
 
     /// No packets at all: what a capture that is not running reports.
-    public static let empty = CaptureStats(received: 0, dropped: 0, interfaceDropped: 0)
+    package static let empty = CaptureStats(received: 0, dropped: 0, interfaceDropped: 0)
 
     /// Why a capture with these counters cannot judge the wire, or nil when it lost nothing.
     /// A full buffer comes with its remedies.
-    public var incompleteness: String? {
+    package var incompleteness: String? {
         if let writeFailure { return "the pcap file could not be written whole (\(writeFailure))" }
         guard dropped > 0 || interfaceDropped > 0 else { return nil }
         let hint = dropped > 0 ? " (its buffer filled: a larger --capture-buffer, or --snaplen for a bulk transfer, holds longer bursts)" : ""

@@ -1,13 +1,13 @@
 /// One record of a pcap file: when it was seen, and the bytes from the link layer up.
-public struct CapturedPacket: Sendable {
+package struct CapturedPacket: Sendable {
     /// Seconds since the epoch, with nanosecond resolution where the file has it.
-    public var timestamp: Double
-    public var linkType: UInt32
-    public var data: [UInt8]
+    package var timestamp: Double
+    package var linkType: UInt32
+    package var data: [UInt8]
     /// The packet's length on the wire (data may be shorter when the snap length cut it).
-    public var originalLength: Int
+    package var originalLength: Int
 
-    public init(timestamp: Double, linkType: UInt32, data: [UInt8], originalLength: Int) {
+    package init(timestamp: Double, linkType: UInt32, data: [UInt8], originalLength: Int) {
         self.timestamp = timestamp
         self.linkType = linkType
         self.data = data

@@ -1,22 +1,22 @@
 /// Both directions of one TCP connection, picked from a capture by its two ports.
-public struct ConnectionTrace: Sendable {
-    public var probePort: Int
-    public var peerPort: Int
-    public var fromPeer = DirectionTrace(segments: [])
-    public var fromProbe = DirectionTrace(segments: [])
+package struct ConnectionTrace: Sendable {
+    package var probePort: Int
+    package var peerPort: Int
+    package var fromPeer = DirectionTrace(segments: [])
+    package var fromProbe = DirectionTrace(segments: [])
     /// All the connection's segments in capture order.
-    public var segments: [TCPSegment] = []
+    package var segments: [TCPSegment] = []
     /// Judges which segments were sent again, with both directions' ACKs.
     private var analysis = RetransmissionAnalysis()
 
-    public init(segments all: [TCPSegment], probePort: Int, peerPort: Int) {
+    package init(segments all: [TCPSegment], probePort: Int, peerPort: Int) {
         self.probePort = probePort
         self.peerPort = peerPort
         add(all)
     }
 
     /// Adds this connection's segments among `captured`, which come after those already added.
-    public mutating func add(_ captured: some Collection<TCPSegment>) {
+    package mutating func add(_ captured: some Collection<TCPSegment>) {
         let mine = captured.filter {
             ($0.sourcePort == probePort && $0.destinationPort == peerPort) || ($0.sourcePort == peerPort && $0.destinationPort == probePort)
         }

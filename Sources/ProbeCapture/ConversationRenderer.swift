@@ -5,24 +5,24 @@ import ProbeScript
 /// each direction's bytes grouped into lines with how many segments carried each. A connection
 /// that speaks TLS also gets a row per record, decrypted with `keys`, and its lines are the
 /// decrypted ones, with how many records carried each.
-public struct ConversationRenderer: Sendable {
-    public var terminator: [UInt8]
+package struct ConversationRenderer: Sendable {
+    package var terminator: [UInt8]
     /// The TLS secrets to decrypt with (a key log); nil shows records still encrypted.
-    public var keys: TLSKeyMaterial?
+    package var keys: TLSKeyMaterial?
 
-    public init(terminator: [UInt8] = [13, 10], keys: TLSKeyMaterial? = nil) {
+    package init(terminator: [UInt8] = [13, 10], keys: TLSKeyMaterial? = nil) {
         self.terminator = terminator
         self.keys = keys
     }
 
-    public func render(_ segments: [TCPSegment], port: Int? = nil) -> String {
+    package func render(_ segments: [TCPSegment], port: Int? = nil) -> String {
         let connections = ConversationRenderer.group(segments).filter { key, _ in port.map { key.contains($0) } ?? true }
         if connections.isEmpty { return "no TCP connection" + (port.map { " on port \($0)" } ?? "") + " in the capture" }
         return connections.map { render(connection: $0.segments) }.joined(separator: "\n\n")
     }
 
     /// Segments grouped by connection (the unordered pair of endpoints), in order of first appearance.
-    public static func group(_ segments: [TCPSegment]) -> [(key: Set<Int>, segments: [TCPSegment])] {
+    package static func group(_ segments: [TCPSegment]) -> [(key: Set<Int>, segments: [TCPSegment])] {
         var order: [String] = []
         var groups: [String: [TCPSegment]] = [:]
         for segment in segments {
@@ -71,7 +71,7 @@ public struct ConversationRenderer: Sendable {
 
     /// Each side's window-scale shift, by port: only when both its SYN and the other side's
     /// carried the option (RFC 7323); none otherwise, and windows are shown as sent.
-    public static func windowShifts(_ segments: [TCPSegment]) -> [Int: Int] {
+    package static func windowShifts(_ segments: [TCPSegment]) -> [Int: Int] {
         var offered: [Int: Int] = [:]
         var synSenders: Set<Int> = []
         for segment in segments where segment.flags.contains(.syn) {

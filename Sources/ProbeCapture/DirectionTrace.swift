@@ -1,35 +1,35 @@
 /// One direction of one TCP connection, reassembled: the byte stream, and which segment
 /// carried which bytes. Retransmitted bytes are counted once; a hole means packets were
 /// not captured, which makes any judgement of this direction inconclusive.
-public struct DirectionTrace: Sendable {
+package struct DirectionTrace: Sendable {
     /// A data-bearing segment and the stream bytes it first delivered.
-    public struct DataSegment: Sendable {
-        public var range: Range<Int>
-        public var segment: TCPSegment
+    package struct DataSegment: Sendable {
+        package var range: Range<Int>
+        package var segment: TCPSegment
     }
 
     /// This trace, as grown in place: a trace built or rebuilt from all its segments gets a new
     /// one, so `WireProgress` made on it is not taken for another's.
-    public private(set) var id = UInt64.random(in: .min ... .max)
+    package private(set) var id = UInt64.random(in: .min ... .max)
     /// Every segment of this direction, in capture order (handshake, ACKs, FIN, RST too).
-    public private(set) var segments: [TCPSegment] = []
-    public private(set) var dataSegments: [DataSegment] = []
+    package private(set) var segments: [TCPSegment] = []
+    package private(set) var dataSegments: [DataSegment] = []
     /// The stream's bytes; empty when `payloadsTruncated`, as the capture did not keep them.
-    public private(set) var stream: [UInt8] = []
+    package private(set) var stream: [UInt8] = []
     /// How many stream bytes the capture saw (holes not counted); `stream.count` unless truncated.
-    public private(set) var byteCount = 0
+    package private(set) var byteCount = 0
     /// Only part of some payloads is at hand (cut by `--snaplen`, or read back as a prefix):
     /// lengths and flags can be judged, the stream's content cannot.
-    public private(set) var payloadsTruncated = false
+    package private(set) var payloadsTruncated = false
     /// The data segments sent again, in capture order, as Wireshark's tcp.analysis.retransmission
     /// flags them (`RetransmissionAnalysis`): judged with the other direction's ACKs when a
     /// `ConnectionTrace` adds them, else from this direction alone.
-    public private(set) var retransmitted: [TCPSegment] = []
+    package private(set) var retransmitted: [TCPSegment] = []
     /// Judges this direction's segments when no one else does.
     private var ownAnalysis = RetransmissionAnalysis()
-    public var retransmissions: Int { retransmitted.count }
+    package var retransmissions: Int { retransmitted.count }
     /// Stream offsets where bytes are missing from the capture.
-    public private(set) var holes: [Range<Int>] = []
+    package private(set) var holes: [Range<Int>] = []
 
     /// Where relative sequence numbers start: after the SYN, or at the first data segment.
     private var reference: (sequence: UInt32, fromSYN: Bool)?
@@ -38,7 +38,7 @@ public struct DirectionTrace: Sendable {
     /// The greatest offset of a data segment traced so far.
     private var furthestOffset = Int.min
 
-    public init(segments: [TCPSegment]) {
+    package init(segments: [TCPSegment]) {
         add(segments)
     }
 
@@ -57,7 +57,7 @@ public struct DirectionTrace: Sendable {
     ///
     /// `retransmitted` names those of `new` that were sent again, as judged with both
     /// directions; without it, this direction judges its own.
-    public mutating func add(_ new: [TCPSegment], retransmitted judged: [TCPSegment]? = nil) {
+    package mutating func add(_ new: [TCPSegment], retransmitted judged: [TCPSegment]? = nil) {
         guard !new.isEmpty else { return }
         retransmitted += judged ?? new.filter { ownAnalysis.isRetransmission($0) }
         let first = segments.count
@@ -132,7 +132,7 @@ public struct DirectionTrace: Sendable {
 
     /// The data segments that carried any of the stream bytes in `range`, found by binary
     /// search: `dataSegments` cover the stream in order, without overlaps.
-    public func carriers(of range: Range<Int>) -> ArraySlice<DataSegment> {
+    package func carriers(of range: Range<Int>) -> ArraySlice<DataSegment> {
         var low = 0, high = dataSegments.count
         while low < high {
             let middle = (low + high) / 2
@@ -143,11 +143,11 @@ public struct DirectionTrace: Sendable {
         return dataSegments[low..<end]
     }
 
-    public private(set) var hasFIN = false
-    public private(set) var hasRST = false
+    package private(set) var hasFIN = false
+    package private(set) var hasRST = false
     /// How many segments (other than RSTs) advertised a window of zero.
-    public private(set) var zeroWindows = 0
-    public var advertisedZeroWindow: Bool { zeroWindows > 0 }
+    package private(set) var zeroWindows = 0
+    package var advertisedZeroWindow: Bool { zeroWindows > 0 }
     /// The data segment that carried the most bytes (the first of equals).
-    public private(set) var largestDataSegment: DataSegment?
+    package private(set) var largestDataSegment: DataSegment?
 }

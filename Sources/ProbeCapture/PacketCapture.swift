@@ -1,6 +1,6 @@
 /// A capture of the scenario's own traffic, as the runner uses it. `PcapCapture` is the
 /// libpcap implementation; tests or other platforms may provide others.
-public protocol PacketCapture: AnyObject, Sendable {
+package protocol PacketCapture: AnyObject, Sendable {
     /// The file the capture is written to (its final name).
     var path: String { get }
     /// Adds a port to the capture filter; call before traffic on that port starts.
@@ -24,5 +24,5 @@ public protocol PacketCapture: AnyObject, Sendable {
 }
 
 extension PcapCapture: PacketCapture {
-    public var ringSlots: Int { shared.ring.capacity }
+    package var ringSlots: Int { shared.ring.capacity }
 }

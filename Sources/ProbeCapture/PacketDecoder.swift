@@ -1,21 +1,21 @@
 /// Decodes the TCP segment in a captured packet, over the link types seen on loopback:
 /// Ethernet (EN10MB), BSD loopback (NULL), Linux cooked (LINUX_SLL, LINUX_SLL2) and raw IP.
-public enum PacketDecoder {
-    public static let ethernet: UInt32 = 1
-    public static let null: UInt32 = 0
-    public static let raw: UInt32 = 101
-    public static let linuxSLL: UInt32 = 113
-    public static let linuxSLL2: UInt32 = 276
+package enum PacketDecoder {
+    package static let ethernet: UInt32 = 1
+    package static let null: UInt32 = 0
+    package static let raw: UInt32 = 101
+    package static let linuxSLL: UInt32 = 113
+    package static let linuxSLL2: UInt32 = 276
 
     /// The segment, or nil for anything that is not TCP over IPv4 or IPv6.
-    public static func segment(_ packet: CapturedPacket) -> TCPSegment? {
+    package static func segment(_ packet: CapturedPacket) -> TCPSegment? {
         packet.data.withUnsafeBytes { segment(linkType: packet.linkType, data: $0, timestamp: packet.timestamp) }
     }
 
     /// The segment in a packet's bytes (from the link layer up); only its payload is copied, and
     /// of that at most `payloadPrefix` bytes. A packet cut by a snap length still decodes while
     /// its headers are whole: its `length` comes from the IP header.
-    public static func segment(linkType: UInt32, data bytes: UnsafeRawBufferPointer, timestamp: Double,
+    package static func segment(linkType: UInt32, data bytes: UnsafeRawBufferPointer, timestamp: Double,
                                payloadPrefix: Int = .max) -> TCPSegment? {
         guard let offset = ipStart(linkType: linkType, data: bytes) else { return nil }
         return ip(bytes, at: offset, timestamp: timestamp, payloadPrefix: payloadPrefix)

@@ -14,10 +14,10 @@ import Glibc
 /// a truncated file under the final name.
 /// Sendable: `finished` is read and written under the shared ring's lock, the decoders in
 /// `decoded`'s Mutex; the rest are lets.
-public final class PcapCapture: @unchecked Sendable {
-    public let path: String
-    public let partialPath: String
-    public let interface: String
+package final class PcapCapture: @unchecked Sendable {
+    package let path: String
+    package let partialPath: String
+    package let interface: String
 
     let shared: SharedCaptureRing
     private let sink: CaptureSink
@@ -34,10 +34,10 @@ public final class PcapCapture: @unchecked Sendable {
     /// Immediate mode gives each packet a ring slot of the snap length. An IP packet is at most
     /// 65535 bytes, so 65600 (with link headers) cuts nothing; 262144 left a quarter as many
     /// slots and dropped packets of a 256 MiB loopback transfer (BENCHMARKS.md 4).
-    public static let fullSnapLength = 65_600
+    package static let fullSnapLength = 65_600
     /// The shortest snap length that keeps every header whole: link (with VLAN tags), IP with
     /// options and TCP with options fit in 160 bytes.
-    public static let minimumSnapLength = 160
+    package static let minimumSnapLength = 160
     /// The ring absorbs bursts while the reader thread waits for a core, and the capture hold
     /// keeps the run's own traffic from outrunning it (senders and readers wait above 4/5
     /// full). libpcap gives each whole-packet slot (65.7 KB) a 128 KiB block, so 32 MiB buys
@@ -45,7 +45,7 @@ public final class PcapCapture: @unchecked Sendable {
     /// once (`SharedCaptureRing`); before the hold, 256 MiB were needed to take a 256 MiB
     /// transfer without drops. With a short snap length a packet takes a few hundred bytes of
     /// ring, so 16 MiB holds more packets than 256 MiB of whole ones.
-    public static func defaultBufferSize(snapLength: Int) -> Int {
+    package static func defaultBufferSize(snapLength: Int) -> Int {
         (snapLength < fullSnapLength ? 16 : 32) * 1024 * 1024
     }
 
@@ -53,7 +53,7 @@ public final class PcapCapture: @unchecked Sendable {
     /// `path.part` until stopped), on the process's ring of `bufferSize` bytes (by default as
     /// the snap length suits). A `snapLength` below the full one keeps only the start of each
     /// packet: headers and lengths, not whole payloads.
-    public init(interface: String = "lo", path: String, bufferSize: Int? = nil,
+    package init(interface: String = "lo", path: String, bufferSize: Int? = nil,
                 snapLength: Int = PcapCapture.fullSnapLength) throws {
         self.interface = interface
         self.path = path
@@ -85,12 +85,12 @@ public final class PcapCapture: @unchecked Sendable {
     }
 
     /// Where the file goes when the run is interrupted: `x.pcap` becomes `x.interrupted.pcap`.
-    public var interruptedPath: String {
+    package var interruptedPath: String {
         (path.hasSuffix(".pcap") ? String(path.dropLast(5)) : path) + ".interrupted.pcap"
     }
 
     /// Keeps the packets of `port` from now on; call before traffic on that port starts.
-    public func watch(port: Int) throws {
+    package func watch(port: Int) throws {
         try shared.locked {
             guard !finished else { return }
             try shared.watch(port, for: sink)
@@ -98,7 +98,7 @@ public final class PcapCapture: @unchecked Sendable {
     }
 
     /// The connection between `probePort` and `peerPort` is this capture's own.
-    public func claim(probePort: Int, peerPort: Int) {
+    package func claim(probePort: Int, peerPort: Int) {
         shared.locked {
             guard !finished else { return }
             shared.claim(probePort, peerPort, for: sink)
@@ -107,12 +107,12 @@ public final class PcapCapture: @unchecked Sendable {
 
     /// About what share of the ring's slots holds packets the reader has yet to write (0 to 1).
     /// Does not wait for the reader, so a sender can ask while the reader is stuck in a write.
-    public func ringFill() -> Double {
+    package func ringFill() -> Double {
         Double(shared.ring.backlog()) / Double(shared.ring.capacity)
     }
 
     /// A barrier: every packet captured so far is in the file when it returns.
-    public func sync() {
+    package func sync() {
         shared.locked {
             guard !finished else { return }
             _ = shared.drain()
@@ -120,7 +120,7 @@ public final class PcapCapture: @unchecked Sendable {
         }
     }
 
-    public func stats() -> CaptureStats {
+    package func stats() -> CaptureStats {
         shared.locked { readStats() }
     }
 
@@ -135,7 +135,7 @@ public final class PcapCapture: @unchecked Sendable {
     /// The TCP segments written so far (call `sync()` first to include the latest), each with
     /// at most `payloadPrefix` bytes of its payload. Only what was written since the last call
     /// with the same prefix is decoded.
-    public func segments(payloadPrefix: Int = .max) throws -> [TCPSegment] {
+    package func segments(payloadPrefix: Int = .max) throws -> [TCPSegment] {
         let file = shared.locked { finished ? path : partialPath }
         // A lock of its own: decoding a large capture must not hold up the ring's reader.
         return try decoded.withLock { decoded in
@@ -150,13 +150,13 @@ public final class PcapCapture: @unchecked Sendable {
 
     /// Stops: drains what is left, reads the counters, flushes and closes the file under its final name.
     @discardableResult
-    public func stop() -> CaptureStats {
+    package func stop() -> CaptureStats {
         stop(interrupted: false)
     }
 
     /// Stops; an interrupted capture is kept as `interruptedPath`.
     @discardableResult
-    public func stop(interrupted: Bool) -> CaptureStats {
+    package func stop(interrupted: Bool) -> CaptureStats {
         if shared.locked({ finished }) { return .empty }
         CaptureRegistry.shared.remove(self)
         decoded.withLock { $0 = [:] }

@@ -2,8 +2,8 @@ import FoundationEssentials
 
 /// Reads capture files: the classic pcap format (microsecond or nanosecond, either byte
 /// order), and pcapng through `PcapngFile`.
-public enum PcapFile {
-    public enum ReadError: Error, CustomStringConvertible {
+package enum PcapFile {
+    package enum ReadError: Error, CustomStringConvertible {
         case unreadable(String)
         case tooShort
         case badMagic(UInt32)
@@ -11,7 +11,7 @@ public enum PcapFile {
         case tooLarge(payloadLimit: Int)
         case malformed(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unreadable(let path): return "cannot read \(path)"
             case .tooShort: return "not a pcap file: shorter than its 24-byte header"
@@ -25,17 +25,17 @@ public enum PcapFile {
     }
 
     /// One record, valid only while the visitor that receives it runs.
-    public struct Record {
+    package struct Record {
         /// Seconds since the epoch, with nanosecond resolution where the file has it.
-        public var timestamp: Double
-        public var linkType: UInt32
-        public var data: UnsafeRawBufferPointer
-        public var originalLength: Int
+        package var timestamp: Double
+        package var linkType: UInt32
+        package var data: UnsafeRawBufferPointer
+        package var originalLength: Int
     }
 
     /// The packets of a pcap file's bytes. A truncated last record is an error unless
     /// `allowTruncatedTail` (a capture still being written).
-    public static func packets(in bytes: [UInt8], allowTruncatedTail: Bool = false) throws -> [CapturedPacket] {
+    package static func packets(in bytes: [UInt8], allowTruncatedTail: Bool = false) throws -> [CapturedPacket] {
         var packets: [CapturedPacket] = []
         try bytes.withUnsafeBytes { raw in
             _ = try forEachRecord(in: raw, allowTruncatedTail: allowTruncatedTail) { record in
@@ -48,13 +48,13 @@ public enum PcapFile {
 
     /// How much TCP payload `segments(atPath:)` copies before it gives up: judging a connection
     /// holds its payloads and their reassembled stream, about three times this at the peak.
-    public static let defaultPayloadLimit = Int(clamping: ProcessInfo.processInfo.physicalMemory / 8)
+    package static let defaultPayloadLimit = Int(clamping: ProcessInfo.processInfo.physicalMemory / 8)
 
     /// The TCP segments of the pcap file at `path`. The file is mapped, not read, and only the
     /// segments are copied out of it, so a capture of gigabytes costs its payloads once; past
     /// `payloadLimit` bytes of payload it throws `tooLarge` rather than exhaust memory. With a
     /// `payloadPrefix` each segment keeps only that much of its payload (its `length` stays).
-    public static func segments(atPath path: String, allowTruncatedTail: Bool = false,
+    package static func segments(atPath path: String, allowTruncatedTail: Bool = false,
                                 payloadLimit: Int = defaultPayloadLimit, payloadPrefix: Int = .max) throws -> [TCPSegment] {
         var reader = PcapSegmentReader(path: path, payloadPrefix: payloadPrefix)
         try reader.read(allowTruncatedTail: allowTruncatedTail, payloadLimit: payloadLimit)
@@ -62,12 +62,12 @@ public enum PcapFile {
     }
 
     /// The file header's length: records start after it.
-    public static let headerLength = 24
+    package static let headerLength = 24
 
     /// Calls `body` with each record of a pcap or pcapng file's bytes, in file order, from the
     /// record at byte `start` (the first, by default); returns where the records it read end.
     @discardableResult
-    public static func forEachRecord(in bytes: UnsafeRawBufferPointer, from start: Int = 0, allowTruncatedTail: Bool,
+    package static func forEachRecord(in bytes: UnsafeRawBufferPointer, from start: Int = 0, allowTruncatedTail: Bool,
                                      _ body: (Record) throws -> Void) throws -> Int {
         if PcapngFile.isPcapng(bytes) { return try PcapngFile.forEachRecord(in: bytes, from: start, allowTruncatedTail: allowTruncatedTail, body) }
         guard bytes.count >= headerLength else { throw ReadError.tooShort }

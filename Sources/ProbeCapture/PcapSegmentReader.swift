@@ -3,16 +3,16 @@ import FoundationEssentials
 /// Reads the TCP segments of a pcap file that is still growing, a part at a time: each `read`
 /// decodes only the records written since the last, so a scenario that checks the wire after
 /// every step does not decode the whole capture again each time.
-public struct PcapSegmentReader {
-    public let path: String
+package struct PcapSegmentReader {
+    package let path: String
     /// Each segment keeps at most this many bytes of its payload.
-    public let payloadPrefix: Int
-    public private(set) var segments: [TCPSegment] = []
+    package let payloadPrefix: Int
+    package private(set) var segments: [TCPSegment] = []
     /// Where the next record starts: the first, at first.
     private var end = 0
     private var payloadBytes = 0
 
-    public init(path: String, payloadPrefix: Int = .max) {
+    package init(path: String, payloadPrefix: Int = .max) {
         self.path = path
         self.payloadPrefix = payloadPrefix
     }
@@ -20,7 +20,7 @@ public struct PcapSegmentReader {
     /// Adds the segments of the records written since the last read. A record still being
     /// written is left for the next read when `allowTruncatedTail`, else it is an error. Past
     /// `payloadLimit` bytes of payload in all it throws `tooLarge` and keeps what it had.
-    public mutating func read(allowTruncatedTail: Bool, payloadLimit: Int = PcapFile.defaultPayloadLimit) throws {
+    package mutating func read(allowTruncatedTail: Bool, payloadLimit: Int = PcapFile.defaultPayloadLimit) throws {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch { throw PcapFile.ReadError.unreadable(path) }
         var added: [TCPSegment] = []

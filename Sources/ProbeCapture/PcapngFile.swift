@@ -1,7 +1,7 @@
 /// Reads pcapng, the format tshark and Wireshark write by default: section headers in either
 /// byte order, interface descriptions (each with its link type and timestamp resolution), and
 /// enhanced, simple and obsolete packet blocks; other blocks are skipped.
-public enum PcapngFile {
+package enum PcapngFile {
     /// The section header block's type, the same in either byte order.
     static let sectionHeader: UInt32 = 0x0A0D_0D0A
 

@@ -9,7 +9,7 @@
 /// second copy, which is counted because the sender had gone past it (later data, or an ACK
 /// that announced a higher sequence number). Fed both directions, it knows the receiver's
 /// ACKs; fed one, only what that one sent.
-public struct RetransmissionAnalysis: Sendable {
+package struct RetransmissionAnalysis: Sendable {
     /// What one side has sent, as the analysis tracks it.
     private struct Side: Sendable {
         /// The highest sequence number plus length (SYN and FIN count one) sent so far.
@@ -36,11 +36,11 @@ public struct RetransmissionAnalysis: Sendable {
     /// (`tcp.analysis.initial_rtt`).
     private var firstRoundTrip: Double?
 
-    public init() {}
+    package init() {}
 
     /// Whether `segment`, captured after every segment given before, carries data and is a
     /// retransmission.
-    public mutating func isRetransmission(_ segment: TCPSegment) -> Bool {
+    package mutating func isRetransmission(_ segment: TCPSegment) -> Bool {
         let own = segment.sourcePort
         let other = segment.destinationPort
         var side = sides[own] ?? Side()

@@ -2,16 +2,16 @@ import ProbeScript
 
 /// One segment as a row of text: time since the connection's first segment, direction, flags,
 /// length, window and payload.
-public struct SegmentFormatter: Sendable {
-    public var start: Double
+package struct SegmentFormatter: Sendable {
+    package var start: Double
     /// The port of the side drawn on the left (the probe, or the client).
-    public var leftPort: Int
-    public var payloadLimit: Int
+    package var leftPort: Int
+    package var payloadLimit: Int
     /// Each side's window-scale shift by its port, when both SYNs agreed on scaling: a window
     /// is then shown as the bytes it stands for, as Wireshark's calculated window size shows it.
-    public var windowShifts: [Int: Int]
+    package var windowShifts: [Int: Int]
 
-    public init(start: Double, leftPort: Int, payloadLimit: Int = 60, windowShifts: [Int: Int] = [:]) {
+    package init(start: Double, leftPort: Int, payloadLimit: Int = 60, windowShifts: [Int: Int] = [:]) {
         self.start = start
         self.leftPort = leftPort
         self.payloadLimit = payloadLimit
@@ -19,13 +19,13 @@ public struct SegmentFormatter: Sendable {
     }
 
     /// The window `segment` advertises, in bytes: its field scaled, except on a SYN (never scaled).
-    public func window(of segment: TCPSegment) -> Int {
+    package func window(of segment: TCPSegment) -> Int {
         guard !segment.flags.contains(.syn), let shift = windowShifts[segment.sourcePort] else { return segment.window }
         return segment.window << shift
     }
 
     /// `marks` adds what the caller knows of the segment ("[RETRANSMISSION]").
-    public func row(_ segment: TCPSegment, marks extra: [String] = []) -> String {
+    package func row(_ segment: TCPSegment, marks extra: [String] = []) -> String {
         let time = DurationFormat.fixed(segment.timestamp - start, places: 6)
         let arrow = segment.sourcePort == leftPort ? "→" : "←"
         var marks: [String] = []

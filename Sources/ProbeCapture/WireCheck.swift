@@ -2,7 +2,7 @@ import ProbeFraming
 import ProbeScript
 
 /// A wire property with its arguments resolved, ready to judge one direction of a connection.
-public enum WireCheck: Sendable {
+package enum WireCheck: Sendable {
     case terminator(Terminator)
     /// No line (ending in `terminator`) was split across segments.
     case linesUnsplit(terminator: [UInt8])
@@ -24,7 +24,7 @@ public enum WireCheck: Sendable {
     case zeroWindow
 
     /// Whether judging it reads payload bytes; the others need only lengths and flags.
-    public var readsPayloads: Bool {
+    package var readsPayloads: Bool {
         switch self {
         case .terminator, .linesUnsplit, .lineInOneSegment, .records, .messagesUnsplit, .messageInOneSegment, .framesMasked: return true
         default: return false
@@ -33,14 +33,14 @@ public enum WireCheck: Sendable {
 }
 
 /// The judgement of a wire check.
-public struct WireVerdict: Sendable {
-    public var passed: Bool
+package struct WireVerdict: Sendable {
+    package var passed: Bool
     /// What was found, in a sentence.
-    public var summary: String
+    package var summary: String
     /// The segments that show it, as rows, when it failed.
-    public var evidence: [TCPSegment]
+    package var evidence: [TCPSegment]
 
-    public init(passed: Bool, summary: String, evidence: [TCPSegment] = []) {
+    package init(passed: Bool, summary: String, evidence: [TCPSegment] = []) {
         self.passed = passed
         self.summary = summary
         self.evidence = evidence

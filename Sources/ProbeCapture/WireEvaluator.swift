@@ -2,8 +2,8 @@ import ProbeFraming
 import ProbeScript
 
 /// Judges wire checks against a reassembled direction of a connection.
-public enum WireEvaluator {
-    public static func evaluate(_ check: WireCheck, on trace: DirectionTrace, unit: WireUnit = .segment, opposite: DirectionTrace? = nil) -> WireVerdict {
+package enum WireEvaluator {
+    package static func evaluate(_ check: WireCheck, on trace: DirectionTrace, unit: WireUnit = .segment, opposite: DirectionTrace? = nil) -> WireVerdict {
         var progress: WireProgress?
         return evaluate(check, on: trace, unit: unit, opposite: opposite, progress: &progress)
     }
@@ -13,7 +13,7 @@ public enum WireEvaluator {
     /// `unit` names what the trace's segments are: TCP segments, or TLS records. `opposite` is
     /// the other direction of the same connection, which tells a provoked RST from one the
     /// sender chose.
-    public static func evaluate(_ check: WireCheck, on trace: DirectionTrace, unit: WireUnit = .segment, opposite: DirectionTrace? = nil,
+    package static func evaluate(_ check: WireCheck, on trace: DirectionTrace, unit: WireUnit = .segment, opposite: DirectionTrace? = nil,
                                 progress: inout WireProgress?) -> WireVerdict {
         let resume = progress.flatMap { $0.traceID == trace.id && $0.end <= trace.stream.count ? $0 : nil }
         progress = nil

@@ -2,7 +2,7 @@
 /// complete line up to stream offset `end` passed. The next run of the same check on the same
 /// trace, grown since, carries on from there, so a check after each of many round trips reads
 /// each byte once; on any other trace (built or rebuilt anew) it starts over.
-public struct WireProgress: Sendable {
+package struct WireProgress: Sendable {
     let traceID: UInt64
     let end: Int
     let lines: Int

@@ -5,14 +5,14 @@ import NIOCore
 
 /// Finds a byte sequence in a buffer that grows between searches, remembering how far it
 /// looked, so a line arriving in many pieces is scanned once, not once per piece.
-public struct ByteSearch: Sendable {
+package struct ByteSearch: Sendable {
     /// Bytes already searched without finding the needle.
     private var searched = 0
 
-    public init() {}
+    package init() {}
 
     /// Index of `needle` in the readable bytes, searching at most `limit` bytes.
-    public mutating func find(_ needle: [UInt8], in buffer: ByteBuffer, limit: Int) -> Int? {
+    package mutating func find(_ needle: [UInt8], in buffer: ByteBuffer, limit: Int) -> Int? {
         let count = min(buffer.readableBytes, limit)
         guard count >= needle.count, !needle.isEmpty else { return nil }
         let from = max(0, searched - needle.count + 1)
@@ -23,7 +23,7 @@ public struct ByteSearch: Sendable {
 
     /// Index of the first `needle` in `bytes[from..<end]`: memchr finds candidates for its
     /// first byte, and the rest is compared there. The one search of lines, live and captured.
-    public static func firstIndex(of needle: [UInt8], in bytes: UnsafeRawBufferPointer, from: Int, to end: Int) -> Int? {
+    package static func firstIndex(of needle: [UInt8], in bytes: UnsafeRawBufferPointer, from: Int, to end: Int) -> Int? {
         guard let base = bytes.baseAddress, let first = needle.first else { return nil }
         var offset = from
         while offset + needle.count <= end, let hit = memchr(base + offset, Int32(first), end - offset) {

@@ -4,25 +4,25 @@ import ProbeScript
 /// What came before a length-prefixed message's payload: its head bytes (`after N`) and its
 /// length field, as they arrived, for the expects that judge the head and for the log and the
 /// failures that show a binary message apart (`head 30 · length 05 (varint) · payload …`).
-public struct FramedHeader: Sendable {
+package struct FramedHeader: Sendable {
     /// The head and the field, a slice of what was read (no copy).
-    public let bytes: ByteBuffer
+    package let bytes: ByteBuffer
     /// How many of `bytes` are the head.
-    public let headLength: Int
-    public let isVarint: Bool
+    package let headLength: Int
+    package let isVarint: Bool
 
-    public init(bytes: ByteBuffer, headLength: Int, isVarint: Bool) {
+    package init(bytes: ByteBuffer, headLength: Int, isVarint: Bool) {
         self.bytes = bytes
         self.headLength = headLength
         self.isVarint = isVarint
     }
 
     /// The head bytes.
-    public var head: [UInt8] { Array(bytes.readableBytesView.prefix(headLength)) }
+    package var head: [UInt8] { Array(bytes.readableBytesView.prefix(headLength)) }
 
     /// `head 30 · length 05 (varint) · payload 00 03 74 2f 31`: the message in hex with its
     /// parts apart, the payload's first `limit` bytes only.
-    public func describe(payload: [UInt8], limit: Int = 64) -> String {
+    package func describe(payload: [UInt8], limit: Int = 64) -> String {
         let field = bytes.readableBytesView.dropFirst(headLength)
         var parts = headLength > 0 ? ["head " + ByteEscaper.hex(head)] : []
         parts.append("length " + ByteEscaper.hex(field) + (isVarint ? " (varint)" : ""))

@@ -5,7 +5,7 @@ import NIOCore
 /// stream. Byte-level send modifiers (split, chunk, drip) act below it, on the framed bytes;
 /// message expects (`expect line`) read above it, and byte expects (`expect bytes`, `expect
 /// until`) read the stream beside it.
-public protocol Framing: Sendable {
+package protocol Framing: Sendable {
     /// What its messages are called in reports: "line", "message".
     var unit: String { get }
 
@@ -32,7 +32,7 @@ extension Framing {
     /// The complete messages of a whole stream, as a capture holds it, in order: each one's
     /// range with its framing, and its payload without; an incomplete or broken last one, and
     /// what follows it, are left out.
-    public func messages(in stream: [UInt8]) -> [FramedRange] {
+    package func messages(in stream: [UInt8]) -> [FramedRange] {
         var framing = self
         var buffer = ByteBuffer(bytes: stream)
         var messages: [FramedRange] = []

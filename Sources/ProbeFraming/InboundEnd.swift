@@ -1,5 +1,5 @@
 /// How the inbound side of a connection ended.
-public enum InboundEnd: Sendable, Equatable, CustomStringConvertible {
+package enum InboundEnd: Sendable, Equatable, CustomStringConvertible {
     /// The peer sent FIN.
     case eof
     /// The peer sent RST.
@@ -11,7 +11,7 @@ public enum InboundEnd: Sendable, Equatable, CustomStringConvertible {
     /// Any other socket error.
     case error(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .eof: return "the peer closed the connection (FIN)"
         case .reset: return "the peer reset the connection (RST)"

@@ -6,7 +6,7 @@ import ProbeScript
 extension LengthHeader {
     /// The head (`head`, or `after` zero bytes) and the length field announcing `count` payload
     /// bytes; nil when the field cannot hold it or `head` is not `after` bytes long.
-    public func encode(_ count: Int, head: [UInt8]? = nil) -> [UInt8]? {
+    package func encode(_ count: Int, head: [UInt8]? = nil) -> [UInt8]? {
         let head = head ?? [UInt8](repeating: 0, count: after)
         guard count >= 0, head.count == after else { return nil }
         let (value, negative) = Int64(count).subtractingReportingOverflow(Int64(adjust))
@@ -29,14 +29,14 @@ extension LengthHeader {
     /// What the start of a stream holds: too few bytes yet, a header (its size with the head,
     /// and the payload length it announces), or a header that cannot be (a varint too long, a
     /// length below zero after `adjust`), said in words that name its bytes.
-    public enum Reading: Sendable, Equatable {
+    package enum Reading: Sendable, Equatable {
         case needMore
         case header(size: Int, payload: UInt64)
         case invalid(String)
     }
 
     /// Reads the header at the start of `bytes`; it never looks past `longest` bytes.
-    public func read<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Reading {
+    package func read<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Reading {
         let field = bytes.dropFirst(after)
         var value: UInt64 = 0
         var size = 0
@@ -69,13 +69,13 @@ extension LengthHeader {
     }
 
     /// Why a message cannot go out under a header, in words for the step's failure.
-    public struct Refusal: Error, CustomStringConvertible {
-        public let description: String
+    package struct Refusal: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// `message` with its head (`head`, or `after` zero bytes) and its length field in front;
     /// a message the field cannot announce is refused, saying why. `head` is `after` bytes.
-    public func frame(_ message: [UInt8], head: [UInt8]?) throws -> [UInt8] {
+    package func frame(_ message: [UInt8], head: [UInt8]?) throws -> [UInt8] {
         guard let header = encode(message.count, head: head) else {
             if message.count < adjust {
                 throw Refusal(description: "a \(message.count)-byte message is shorter than `adjust \(adjust)` takes off: "
@@ -88,7 +88,7 @@ extension LengthHeader {
 
     /// What a sent message's bytes hold, for the step log: "a 4-byte big-endian length and 12
     /// bytes"; nil when they do not start with a header.
-    public func summary(ofMessage bytes: [UInt8]) -> String? {
+    package func summary(ofMessage bytes: [UInt8]) -> String? {
         guard case .header(_, let length) = read(bytes) else { return nil }
         return "\(self) and \(length) bytes"
     }

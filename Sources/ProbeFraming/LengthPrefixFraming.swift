@@ -6,27 +6,27 @@ import ProbeScript
 /// bytes. A header that announces more, or cannot be (a varint too long, a length below zero),
 /// fails at once, before any payload is read (or room made for it): a hostile peer announcing
 /// 4 GiB, or a length above Int.max, costs nothing.
-public struct LengthPrefixFraming: Framing {
-    public let header: LengthHeader
-    public let maxMessage: Int
-    public private(set) var lastHeader: FramedHeader?
+package struct LengthPrefixFraming: Framing {
+    package let header: LengthHeader
+    package let maxMessage: Int
+    package private(set) var lastHeader: FramedHeader?
 
-    public init(header: LengthHeader, maxMessage: Int) {
+    package init(header: LengthHeader, maxMessage: Int) {
         self.header = header
         self.maxMessage = maxMessage
     }
 
-    public var unit: String { "message" }
+    package var unit: String { "message" }
 
     /// The header and the payload; a payload too long for the header is sent with the
     /// header's largest length, which the peer will read as a shorter message.
-    public func frame(_ message: consuming [UInt8]) -> [UInt8] {
+    package func frame(_ message: consuming [UInt8]) -> [UInt8] {
         (header.encode(message.count) ?? header.encode(Int(clamping: header.largest)) ?? []) + message
     }
 
-    public var bufferNeeded: Int { header.longest + maxMessage }
+    package var bufferNeeded: Int { header.longest + maxMessage }
 
-    public mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage? {
+    package mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage? {
         let available = buffer.readableBytes
         switch header.read(buffer.readableBytesView) {
         case .needMore:
@@ -52,7 +52,7 @@ public struct LengthPrefixFraming: Framing {
         }
     }
 
-    public func misframing(_ pending: [UInt8]) -> String? {
+    package func misframing(_ pending: [UInt8]) -> String? {
         guard case .header(let size, let announced) = header.read(pending), announced > UInt64(pending.count - size) else { return nil }
         let arrived = UInt64(pending.count - size)
         return "a length header announced \(announced) bytes and \(arrived) have arrived: the message lacks \(announced - arrived)"

@@ -3,7 +3,7 @@ import ProbeScript
 /// How a captured stream is cut into the messages that wire checks of messages read: lines
 /// ended by a terminator, length-prefixed messages (each by the codec a connection reads
 /// them with), or the messages or frames of a WebSocket connection.
-public enum MessageUnits: Sendable {
+package enum MessageUnits: Sendable {
     case lines(terminator: [UInt8])
     case length(LengthHeader)
     /// WebSocket messages, after the HTTP head of the upgrade: each data message with all its
@@ -20,7 +20,7 @@ public enum MessageUnits: Sendable {
     }
 
     /// What one is called in a verdict.
-    public var name: String {
+    package var name: String {
         switch self {
         case .lines: return "line"
         case .length, .webSocket: return "message"
@@ -33,7 +33,7 @@ public enum MessageUnits: Sendable {
     /// incomplete last one is left out. Lines and length-prefixed messages are cut from
     /// `start`, where the framing took effect: the bytes before it are no message. (WebSocket
     /// frames begin after the upgrade's HTTP head, wherever that ends.)
-    public func messages(in stream: [UInt8], from start: Int = 0) -> [FramedRange] {
+    package func messages(in stream: [UInt8], from start: Int = 0) -> [FramedRange] {
         if start > 0, !isWebSocket {
             guard start < stream.count else { return [] }
             return messages(in: Array(stream[start...])).map { FramedRange(range: $0.range.lowerBound + start..<$0.range.upperBound + start, payload: $0.payload) }

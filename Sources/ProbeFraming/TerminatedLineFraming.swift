@@ -3,32 +3,32 @@ import ProbeScript
 
 /// Lines ended by a terminator (`set terminator`), at most `maxLine` bytes each (`set
 /// max-line`): the framing of CRLF protocols, and the first `Framing`.
-public struct TerminatedLineFraming: Framing {
-    public let terminator: [UInt8]
-    public let maxLine: Int
+package struct TerminatedLineFraming: Framing {
+    package let terminator: [UInt8]
+    package let maxLine: Int
     private var search = ByteSearch()
 
-    public init(terminator: [UInt8], maxLine: Int) {
+    package init(terminator: [UInt8], maxLine: Int) {
         self.terminator = terminator
         self.maxLine = maxLine
     }
 
     /// Lines have no header.
-    public var lastHeader: FramedHeader? { nil }
+    package var lastHeader: FramedHeader? { nil }
 
-    public var unit: String { "line" }
+    package var unit: String { "line" }
 
-    public func frame(_ message: consuming [UInt8]) -> [UInt8] {
+    package func frame(_ message: consuming [UInt8]) -> [UInt8] {
         message += terminator
         return message
     }
 
-    public var bufferNeeded: Int { maxLine + terminator.count }
+    package var bufferNeeded: Int { maxLine + terminator.count }
 
     /// Each line of `stream` from `offset` on, its terminator included, in order, until `body`
     /// returns false; bytes after the last terminator are no line. The wire checks' cutter: it
     /// searches as a connection's reader does (`ByteSearch`), without copying a line.
-    public static func forEachLine(in stream: [UInt8], from offset: Int = 0, terminator: [UInt8], _ body: (Range<Int>) -> Bool) {
+    package static func forEachLine(in stream: [UInt8], from offset: Int = 0, terminator: [UInt8], _ body: (Range<Int>) -> Bool) {
         stream.withUnsafeBytes { bytes in
             var start = offset
             while let index = ByteSearch.firstIndex(of: terminator, in: bytes, from: start, to: bytes.count) {
@@ -38,7 +38,7 @@ public struct TerminatedLineFraming: Framing {
         }
     }
 
-    public mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage? {
+    package mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage? {
         if let index = search.find(terminator, in: buffer, limit: maxLine + terminator.count) {
             let line = buffer.readBytes(length: index)!
             buffer.moveReaderIndex(forwardBy: terminator.count)
@@ -53,7 +53,7 @@ public struct TerminatedLineFraming: Framing {
         return .failure("\(end) in the middle of a line: received \(ByteEscaper.preview(buffer.readableBytesView)) without a terminator \(ByteEscaper.preview(terminator))" + misframed)
     }
 
-    public func misframing(_ pending: [UInt8]) -> String? {
+    package func misframing(_ pending: [UInt8]) -> String? {
         let name = terminator == [13, 10] ? "CRLF" : terminator == [10] ? "LF" : terminator == [13] ? "CR" : ByteEscaper.preview(terminator)
         for index in pending.indices {
             let next = index + 1 < pending.count ? pending[index + 1] : nil

@@ -6,13 +6,13 @@ import NIOWebSocket
 /// own byte-level send modifiers act on the encoded frames, its reader keeps the bytes until
 /// an expect takes them, and a captured stream can be read frame by frame. An embedded
 /// channel may be used only on the thread that made it: an encoder serves one thread.
-public final class WebSocketFrameCodec {
+package final class WebSocketFrameCodec {
     private let encoder = EmbeddedChannel(handler: WebSocketFrameEncoder())
 
-    public init() {}
+    package init() {}
 
     /// The frame's bytes as they go on the wire.
-    public func encode(_ frame: WebSocketFrame) -> [UInt8] {
+    package func encode(_ frame: WebSocketFrame) -> [UInt8] {
         _ = try? encoder.writeOutbound(frame)
         var bytes: [UInt8] = []
         while let buffer = try? encoder.readOutbound(as: ByteBuffer.self) { bytes += buffer.readableBytesView }
@@ -20,12 +20,12 @@ public final class WebSocketFrameCodec {
     }
 
     /// A frame of `opcode` with `payload`, masked with a fresh key when `masked` (a client's).
-    public func frame(_ opcode: WebSocketOpcode, _ payload: [UInt8], masked: Bool, fin: Bool = true) -> [UInt8] {
+    package func frame(_ opcode: WebSocketOpcode, _ payload: [UInt8], masked: Bool, fin: Bool = true) -> [UInt8] {
         encode(WebSocketFrame(fin: fin, opcode: opcode, maskKey: masked ? .random() : nil, data: ByteBuffer(bytes: payload)))
     }
 
     /// A decoder of frames up to `maxFrameSize` bytes.
-    public static func decoder(maxFrameSize: Int) -> EmbeddedChannel {
+    package static func decoder(maxFrameSize: Int) -> EmbeddedChannel {
         EmbeddedChannel(handler: ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: min(maxFrameSize, Int(UInt32.max)))))
     }
 }

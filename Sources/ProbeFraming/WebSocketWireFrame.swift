@@ -5,21 +5,21 @@ import ProbeScript
 /// One WebSocket frame as it went on the wire: the stream range it took (header, mask key and
 /// payload), its bits, and its payload unmasked. Wire checks, the HTML ladder and the step log
 /// name frames by these.
-public struct WebSocketWireFrame: Sendable, Equatable {
-    public var range: Range<Int>
-    public var opcode: String
-    public var fin: Bool
-    public var masked: Bool
-    public var payload: [UInt8]
+package struct WebSocketWireFrame: Sendable, Equatable {
+    package var range: Range<Int>
+    package var opcode: String
+    package var fin: Bool
+    package var masked: Bool
+    package var payload: [UInt8]
 
     /// "text fin 5 bytes masked", "continuation 4 bytes".
-    public var summary: String {
+    package var summary: String {
         "\(opcode)\(fin ? " fin" : "") \(payload.count) byte\(payload.count == 1 ? "" : "s")\(masked ? " masked" : "")"
     }
 
     /// The frames written in `bytes`, for the step log: "one frame: text fin 5 bytes masked", or
     /// their count and the first six and the last of them; nil when they hold no whole frame.
-    public static func summary(of bytes: [UInt8]) -> String? {
+    package static func summary(of bytes: [UInt8]) -> String? {
         let frames = frames(in: bytes).map(\.summary)
         guard let first = frames.first else { return nil }
         let shown = frames.count > 8 ? frames.prefix(6) + ["…", frames.last!] : frames[...]
@@ -28,7 +28,7 @@ public struct WebSocketWireFrame: Sendable, Equatable {
 
     /// The frames that NIOWebSocket's decoder reads from `stream` starting at `start`, in order;
     /// it stops before an incomplete frame, or one the decoder refuses.
-    public static func frames(in stream: [UInt8], from start: Int = 0) -> [WebSocketWireFrame] {
+    package static func frames(in stream: [UInt8], from start: Int = 0) -> [WebSocketWireFrame] {
         guard start < stream.count else { return [] }
         let decoder = WebSocketFrameCodec.decoder(maxFrameSize: stream.count)
         defer { _ = try? decoder.finish() }
@@ -50,7 +50,7 @@ public struct WebSocketWireFrame: Sendable, Equatable {
 
     /// A WebSocket connection's frames: those after the HTTP head of its upgrade (the request,
     /// or the 101), none while that head is incomplete.
-    public static func framesAfterUpgrade(in stream: [UInt8]) -> [WebSocketWireFrame] {
+    package static func framesAfterUpgrade(in stream: [UInt8]) -> [WebSocketWireFrame] {
         framesStart(in: stream).map { frames(in: stream, from: $0) } ?? []
     }
 

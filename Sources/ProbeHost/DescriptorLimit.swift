@@ -5,16 +5,16 @@ import Glibc
 /// The limit on open files (RLIMIT_NOFILE), raised as far as the process may: the soft limit to
 /// the hard one at start, and, when a `parallel` block needs more, the hard limit too, up to
 /// `fs.nr_open`, which a process with CAP_SYS_RESOURCE (root) may do.
-public enum DescriptorLimit {
+package enum DescriptorLimit {
     /// Why there is not room for the descriptors asked for, with the numbers.
-    public struct Shortfall: Error, CustomStringConvertible {
-        public var needed: Int
-        public var open: Int
-        public var soft: Int
-        public var hard: Int
-        public var systemMaximum: Int?
+    package struct Shortfall: Error, CustomStringConvertible {
+        package var needed: Int
+        package var open: Int
+        package var soft: Int
+        package var hard: Int
+        package var systemMaximum: Int?
 
-        public var description: String {
+        package var description: String {
             var text = "needs about \(needed) more file descriptors, and \(open) are open, but the limit is \(soft)"
             text += soft == hard ? " (the hard limit too" : " (hard limit \(hard)"
             if let systemMaximum { text += "; fs.nr_open is \(systemMaximum)" }
@@ -24,7 +24,7 @@ public enum DescriptorLimit {
     }
 
     /// Lifts the soft limit to the hard limit.
-    public static func raiseToHard() {
+    package static func raiseToHard() {
         guard var limit = current(), limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
         _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
@@ -33,7 +33,7 @@ public enum DescriptorLimit {
     /// Makes room for `needed` more descriptors than are open now, raising the limits as far as
     /// the process may and growing the descriptor table to hold them (one wait now, none while
     /// they open); the shortfall when it cannot.
-    public static func makeRoom(for needed: Int) -> Result<Void, Shortfall> {
+    package static func makeRoom(for needed: Int) -> Result<Void, Shortfall> {
         let open = openCount()
         let room = raiseLimits(toHold: open + needed, needed: needed, open: open)
         if case .success = room { DescriptorTable.grow(toHold: open + needed) }

@@ -10,14 +10,14 @@ import Glibc
 /// gap, a `within` or an `every` beside it comes out late. Grown while the process has one
 /// thread, the table costs no such wait; once threads run, growing it stalls once, where the
 /// caller chooses, instead of during a step.
-public enum DescriptorTable {
+package enum DescriptorTable {
     /// What tcpprobe reserves at start: more descriptors than a run without large `parallel`
     /// blocks opens, for about 32 KiB of kernel memory.
-    public static let startingSize = 4096
+    package static let startingSize = 4096
 
     /// Grows the table to hold descriptors `0..<count` (no further than the soft limit allows),
     /// by opening one descriptor at or above `count - 1` and closing it; a table never shrinks.
-    public static func grow(toHold count: Int) {
+    package static func grow(toHold count: Int) {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
         let highest = Int32(clamping: min(count, Int(clamping: limit.rlim_cur)) - 1)

@@ -4,14 +4,14 @@ import Glibc
 
 /// Runs a blocking loop on a thread of its own that nobody joins, like Foundation's `Thread`
 /// without linking Foundation (whose loading would cost every start of tcpprobe: BENCHMARKS.md 6).
-public enum DetachedThread {
+package enum DetachedThread {
     private final class Body {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 
     /// Starts `body` on a new detached thread; traps when the system refuses a thread.
-    public static func run(_ body: @escaping @Sendable () -> Void) {
+    package static func run(_ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)

@@ -10,18 +10,18 @@ import Glibc
 /// end the host. The namespace's only route is the link's peer route to the gateway (no
 /// default route): what a subject sends anywhere else goes nowhere, so even on a host that
 /// forwards packets none leaves the machine.
-public final class EmulatedNetwork: Sendable {
-    public let namespace: NetworkNamespace
+package final class EmulatedNetwork: Sendable {
+    package let namespace: NetworkNamespace
     /// The subject's address, in the namespace.
-    public let host: String
+    package let host: String
     /// The probe's end of the link, on the probe's host.
-    public let gateway: String
+    package let gateway: String
     /// The same two ends in IPv6, in 2001:2::/48 (set aside for benchmarking too); nil where
     /// the host has IPv6 turned off.
-    public let ipv6: (host: String, gateway: String)?
+    package let ipv6: (host: String, gateway: String)?
     /// The link's device beside the probe, where a capture sees the subject's packets.
-    public let probeDevice: String
-    public let link: PacketLink
+    package let probeDevice: String
+    package let link: PacketLink
 
     private init(namespace: NetworkNamespace, host: String, gateway: String, ipv6: (host: String, gateway: String)?, probeDevice: String, link: PacketLink) {
         self.namespace = namespace
@@ -34,7 +34,7 @@ public final class EmulatedNetwork: Sendable {
 
     /// What a process needs to make one: CAP_NET_ADMIN for the devices and routes, and
     /// CAP_SYS_ADMIN for the namespace's mount. nil when it has both.
-    public static var missingPrivilege: String? {
+    package static var missingPrivilege: String? {
         guard let status = try? WholeFile.bytes(atPath: "/proc/self/status") else { return nil }
         let line = String(decoding: status, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("CapEff:") }
         guard let hex = line?.split(separator: "\t").last, let capabilities = UInt64(hex.trimmingPrefix("0x"), radix: 16) else { return nil }
@@ -45,7 +45,7 @@ public final class EmulatedNetwork: Sendable {
     }
 
     /// Makes network `name`, the `index`th of this process, its link's random faults seeded by `seed`.
-    public static func make(name: String, index: Int, seed: UInt64) async throws -> EmulatedNetwork {
+    package static func make(name: String, index: Int, seed: UInt64) async throws -> EmulatedNetwork {
         NetworkNamespace.removeStale()
         let subnet = try freeSubnet(from: (Int(getpid()) &* 8 &+ index) % subnets)
         let (gateway, host) = (address(subnet, 1), address(subnet, 2))
@@ -84,7 +84,7 @@ public final class EmulatedNetwork: Sendable {
     }
 
     /// Stops the link (its devices go with it) and removes the namespace.
-    public func remove() {
+    package func remove() {
         link.stop()
         namespace.remove()
     }

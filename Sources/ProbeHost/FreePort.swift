@@ -14,15 +14,15 @@ import Synchronization
 /// two scenarios running side by side could pick the same one in that moment: a process never
 /// hands out a port twice while under half of the range has been handed out, nor one that
 /// another tcpprobe process has handed out (`PortClaims`).
-public enum FreePort {
+package enum FreePort {
     /// Where picks below the ephemeral range start: clear of the well-known ports.
-    public static let lowest = 10_000
+    package static let lowest = 10_000
 
     /// Ports this process has handed out.
     private static let handedOut = Mutex<Set<Int>>([])
 
     /// A free port, claimed in `claims` for other tcpprobe processes to leave alone.
-    public static func pick(claims: PortClaims = .shared) -> Int? {
+    package static func pick(claims: PortClaims = .shared) -> Int? {
         guard let (port, fd) = pickBound(claims: claims) else { return nil }
         close(fd)
         return port
@@ -30,7 +30,7 @@ public enum FreePort {
 
     /// A free port and a socket bound to it on 127.0.0.1 (not listening, without SO_REUSEADDR):
     /// while the socket stays open, no other process can bind the port. The caller closes it.
-    public static func pickBound(claims: PortClaims = .shared) -> (port: Int, fd: Int32)? {
+    package static func pickBound(claims: PortClaims = .shared) -> (port: Int, fd: Int32)? {
         if let ephemeral = ephemeralRange(), ephemeral.lowerBound - lowest >= 1_000 {
             for _ in 0..<64 {
                 let port = Int.random(in: lowest..<ephemeral.lowerBound)
@@ -54,7 +54,7 @@ public enum FreePort {
     }
 
     /// The kernel's range for ports it picks itself (`ip_local_port_range`), where it says.
-    public static func ephemeralRange() -> ClosedRange<Int>? {
+    package static func ephemeralRange() -> ClosedRange<Int>? {
         guard let file = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r") else { return nil }
         defer { fclose(file) }
         var line = [CChar](repeating: 0, count: 64)

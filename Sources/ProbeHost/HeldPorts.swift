@@ -7,15 +7,15 @@ import Synchronization
 /// until it is used: no other process can take the port in between. The scenario's own
 /// `listen` on it takes the bound socket (`take`); before a subject or a proxy starts, which
 /// may bind it themselves, every hold is let go (`releaseAll`), as it is when the run ends.
-public final class HeldPorts: Sendable {
+package final class HeldPorts: Sendable {
     private let sockets = Mutex<[Int: Int32]>([:])
 
-    public init() {}
+    package init() {}
 
     deinit { releaseAll() }
 
     /// A free port, held until taken or released.
-    public func pick(claims: PortClaims = .shared) -> Int? {
+    package func pick(claims: PortClaims = .shared) -> Int? {
         guard let (port, fd) = FreePort.pickBound(claims: claims) else { return nil }
         sockets.withLock { $0[port] = fd }
         return port
@@ -23,12 +23,12 @@ public final class HeldPorts: Sendable {
 
     /// The socket bound to `port` on 127.0.0.1, now the caller's to listen on and close; nil
     /// when the port is not held.
-    public func take(_ port: Int) -> Int32? {
+    package func take(_ port: Int) -> Int32? {
         sockets.withLock { $0.removeValue(forKey: port) }
     }
 
     /// Lets every held port go.
-    public func releaseAll() {
+    package func releaseAll() {
         let held = sockets.withLock { sockets in
             defer { sockets.removeAll() }
             return Array(sockets.values)

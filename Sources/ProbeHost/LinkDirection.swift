@@ -1,9 +1,9 @@
 /// One direction of a network's link: decides, for each packet as it comes, when it leaves
 /// (never, once, or twice), by its faults, and counts what it did. Pure: the link's loop keeps
 /// the packets and the clock. Times are nanoseconds of one monotonic clock.
-public struct LinkDirection: Sendable {
+package struct LinkDirection: Sendable {
     /// What becomes of one packet.
-    public enum Verdict: Equatable, Sendable {
+    package enum Verdict: Equatable, Sendable {
         case drop
         /// It leaves at `at`; a second copy too when `twice`.
         case send(at: Int64, twice: Bool)
@@ -11,10 +11,10 @@ public struct LinkDirection: Sendable {
 
     /// The most packets a direction holds at once (netem's default limit): a rate of 1 byte a
     /// second or a delay of minutes drops what comes beyond it rather than growing without end.
-    public static let queueLimit = 1000
+    package static let queueLimit = 1000
 
-    public var faults = LinkFaults()
-    public private(set) var counts = LinkCounts()
+    package var faults = LinkFaults()
+    package private(set) var counts = LinkCounts()
     /// Packets still to drop of a loss burst.
     private var burstLeft = 0
     /// When the last packet that keeps its order leaves: jitter does not reorder, `reorder` does.
@@ -22,11 +22,11 @@ public struct LinkDirection: Sendable {
     /// When the rate lets the next packet start.
     private var rateFree: Int64 = 0
 
-    public init() {}
+    package init() {}
 
     /// The verdict on a packet of `size` bytes that comes at `now`, with `queued` packets of
     /// this direction waiting.
-    public mutating func admit(size: Int, at now: Int64, queued: Int, using random: inout some RandomNumberGenerator) -> Verdict {
+    package mutating func admit(size: Int, at now: Int64, queued: Int, using random: inout some RandomNumberGenerator) -> Verdict {
         counts.packets += 1
         counts.bytes += size
         if faults.partitioned || burstLeft > 0 {

@@ -4,9 +4,9 @@ import Glibc
 
 /// Whether anything listens on a TCP port, asked of the kernel's socket tables so that checking
 /// readiness sends nothing to the subject (a probe connection would use up a one-shot accept).
-public enum ListeningSockets {
+package enum ListeningSockets {
     /// nil when neither sock_diag nor /proc/net can be read (then the caller falls back to connecting).
-    public static func isListening(port: Int) -> Bool? {
+    package static func isListening(port: Int) -> Bool? {
         if let ports = listeningPortsBySockDiag() { return ports.contains(port) }
         return isListeningByProcNet(port: port)
     }
@@ -14,7 +14,7 @@ public enum ListeningSockets {
     /// Whether a listener on `port` takes connections to `host`: one bound to that address, or
     /// to the wildcard of its family (`[::]` takes IPv4 too unless it is v6-only). A host
     /// name, or a machine without sock_diag, asks only about the port.
-    public static func isListening(port: Int, for host: String) -> Bool? {
+    package static func isListening(port: Int, for host: String) -> Bool? {
         guard let target = IPAddressBytes(host) else { return isListening(port: port) }
         var found = false
         let dumped = SocketTable.forEach(states: 1 << UInt32(SocketTable.Entry.listenState)) { entry in
@@ -27,7 +27,7 @@ public enum ListeningSockets {
     /// (what `ss -lt` asks). Asking for listeners only, the kernel walks only its table of
     /// listeners, however many connections there are, where reading /proc/net/tcp takes time in
     /// proportion to every socket open. nil when the dump cannot be made.
-    public static func listeningPortsBySockDiag() -> Set<Int>? {
+    package static func listeningPortsBySockDiag() -> Set<Int>? {
         var ports = Set<Int>()
         let dumped = SocketTable.forEach(states: 1 << UInt32(SocketTable.Entry.listenState)) { ports.insert($0.localPort) }
         return dumped ? ports : nil
@@ -35,13 +35,13 @@ public enum ListeningSockets {
 
     /// Whether anything listens on `port` in the network namespace of process `pid` (a subject
     /// spawned in a `network`), from its /proc/PID/net; nil when that cannot be read.
-    public static func isListening(port: Int, inNetworkOf pid: Int32) -> Bool? {
+    package static func isListening(port: Int, inNetworkOf pid: Int32) -> Bool? {
         isListeningByProcNet(port: port, in: "/proc/\(pid)/net")
     }
 
     /// The same question from /proc/net/tcp and tcp6 (or those of `directory`); nil when
     /// neither can be read.
-    public static func isListeningByProcNet(port: Int, in directory: String = "/proc/net") -> Bool? {
+    package static func isListeningByProcNet(port: Int, in directory: String = "/proc/net") -> Bool? {
         var readAny = false
         for file in ["\(directory)/tcp", "\(directory)/tcp6"] {
             guard let bytes = try? WholeFile.bytes(atPath: file) else { continue }

@@ -8,24 +8,24 @@ import Glibc
 /// iproute2's `ip`, removed natively (unmount and unlink, as `ip netns del` does) so that a
 /// signal handler can remove what a run leaves. The pid in the name lets the next run remove
 /// what a killed one left behind.
-public struct NetworkNamespace: Sendable, Hashable {
+package struct NetworkNamespace: Sendable, Hashable {
     /// Where iproute2 keeps the namespaces' names.
-    public static let directory = "/run/netns"
+    package static let directory = "/run/netns"
     static let prefix = "tcpprobe-"
 
     /// The namespace's name, for `ip -n` and `ip netns exec`.
-    public let name: String
-    public var path: String { "\(Self.directory)/\(name)" }
+    package let name: String
+    package var path: String { "\(Self.directory)/\(name)" }
 
     /// What went wrong making a namespace or its link: the command and what it said.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     private static let live = Mutex<Set<String>>([])
 
     /// Makes the namespace for network `network`, the `index`th of this process.
-    public static func make(for network: String, index: Int) async throws -> NetworkNamespace {
+    package static func make(for network: String, index: Int) async throws -> NetworkNamespace {
         let namespace = NetworkNamespace(name: "\(prefix)\(getpid())-\(index)-\(network)")
         // Known before it exists: a Ctrl-C while `ip` makes it still removes it.
         live.withLock { _ = $0.insert(namespace.name) }
@@ -39,12 +39,12 @@ public struct NetworkNamespace: Sendable, Hashable {
     }
 
     /// Runs `ip ARGS…` inside the namespace.
-    public func run(_ arguments: [String]) async throws {
+    package func run(_ arguments: [String]) async throws {
         try await Self.run(["ip", "-n", name] + arguments)
     }
 
     /// Runs a command (iproute2's `ip`) to its end; throws what it printed when it fails.
-    public static func run(_ argv: [String]) async throws {
+    package static func run(_ argv: [String]) async throws {
         let subject: Subject
         do {
             subject = try Subject.spawn(name: argv[0], argv: argv, command: argv.joined(separator: " "), in: "/", environment: [:])
@@ -64,14 +64,14 @@ public struct NetworkNamespace: Sendable, Hashable {
 
     /// True once process `pid` has entered the namespace (`ip netns exec` has, before it executes
     /// the subject's program): until then its /proc/PID/net shows the host's sockets.
-    public func holds(pid: Int32) -> Bool {
+    package func holds(pid: Int32) -> Bool {
         var process = stat(), namespace = stat()
         guard stat("/proc/\(pid)/ns/net", &process) == 0, stat(path, &namespace) == 0 else { return false }
         return process.st_ino == namespace.st_ino && process.st_dev == namespace.st_dev
     }
 
     /// Removes the namespace: whatever still runs in it keeps it until it ends.
-    public func remove() {
+    package func remove() {
         Self.remove(name)
         Self.live.withLock { _ = $0.remove(name) }
     }
@@ -83,7 +83,7 @@ public struct NetworkNamespace: Sendable, Hashable {
     }
 
     /// Removes every namespace this process still holds (on Ctrl-C or SIGTERM).
-    public static func removeAllLive() {
+    package static func removeAllLive() {
         for name in live.withLock({ $0 }) { remove(name) }
         live.withLock { $0.removeAll() }
     }
@@ -91,7 +91,7 @@ public struct NetworkNamespace: Sendable, Hashable {
     /// Removes the namespaces of runs whose process is gone (killed before they could), and
     /// returns their names.
     @discardableResult
-    public static func removeStale() -> [String] {
+    package static func removeStale() -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         return names.filter { name in
             guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count).prefix { $0.isNumber }) else { return false }

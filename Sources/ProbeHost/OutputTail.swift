@@ -2,10 +2,10 @@ import Synchronization
 
 /// What a subject writes to one stream: its last bytes for the failure report (bounded
 /// however much it writes), and its lines in order for readiness and `expect stdout|stderr`.
-public final class OutputTail: Sendable {
+package final class OutputTail: Sendable {
     /// Lines kept unread at most, and their bytes; past either, new lines are counted and dropped.
-    public static let pendingLimit = 1024
-    public static let pendingByteLimit = 1 << 20
+    package static let pendingLimit = 1024
+    package static let pendingByteLimit = 1 << 20
 
     /// The stream as read so far.
     private struct Stream {
@@ -36,11 +36,11 @@ public final class OutputTail: Sendable {
 
     private let stream: Mutex<Stream>
 
-    public init(capacity: Int = 64 * 1024) {
+    package init(capacity: Int = 64 * 1024) {
         stream = Mutex(Stream(capacity: capacity))
     }
 
-    public func append(_ chunk: ArraySlice<UInt8>) {
+    package func append(_ chunk: ArraySlice<UInt8>) {
         stream.withLock { stream in
             stream.total += chunk.count
             stream.bytes += chunk.suffix(stream.capacity)
@@ -56,12 +56,12 @@ public final class OutputTail: Sendable {
     }
 
     /// Waits until the stream has ended, or `limit` has passed.
-    public func waitForEnd(upTo limit: Duration) async {
+    package func waitForEnd(upTo limit: Duration) async {
         _ = await Polling.until(within: limit) { stream.withLock { $0.ended } }
     }
 
     /// The stream reached its end: a last line without a newline still counts.
-    public func finish() {
+    package func finish() {
         stream.withLock { stream in
             if !stream.partialLine.isEmpty { stream.completeLine() }
             stream.ended = true
@@ -69,7 +69,7 @@ public final class OutputTail: Sendable {
     }
 
     /// The oldest line not yet taken, if one is complete.
-    public func takeLine() -> String? {
+    package func takeLine() -> String? {
         stream.withLock { stream in
             guard stream.firstPending < stream.pendingLines.count else { return nil }
             let line = stream.pendingLines[stream.firstPending]
@@ -87,16 +87,16 @@ public final class OutputTail: Sendable {
     }
 
     /// True once the stream ended and every line was taken.
-    public var isDrained: Bool { stream.withLock { $0.ended && $0.firstPending == $0.pendingLines.count } }
+    package var isDrained: Bool { stream.withLock { $0.ended && $0.firstPending == $0.pendingLines.count } }
 
     /// Lines dropped because over `pendingLimit` waited unread, and the text of a line begun
     /// but not ended yet.
-    public var unreadState: (dropped: Int, partial: String) {
+    package var unreadState: (dropped: Int, partial: String) {
         stream.withLock { ($0.dropped, String(decoding: $0.partialLine, as: UTF8.self)) }
     }
 
     /// The last `lines` lines kept, and how many bytes were written in all.
-    public func tail(lines: Int = 20) -> (text: String, total: Int) {
+    package func tail(lines: Int = 20) -> (text: String, total: Int) {
         stream.withLock { stream in
             let text = String(decoding: stream.bytes, as: UTF8.self)
             let kept = text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines + 1)

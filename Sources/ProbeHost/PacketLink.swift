@@ -8,21 +8,21 @@ import Glibc
 /// and one in the namespace, and a loop on a thread of its own that reads each whole IP packet
 /// (IPv4 or IPv6) from one and writes it to the other, applying each direction's faults. Upstream
 /// is from the probe's side toward the subject's.
-public final class PacketLink: Sendable {
-    public enum Direction: Sendable, CaseIterable {
+package final class PacketLink: Sendable {
+    package enum Direction: Sendable, CaseIterable {
         case upstream, downstream
     }
 
     /// A packet the link dropped: when (seconds since 1970, as a capture stamps packets), which
     /// way, and its first bytes (the IP and TCP headers, and the start of the payload).
-    public struct Dropped: Sendable {
-        public let time: Double
-        public let direction: Direction
-        public let head: [UInt8]
+    package struct Dropped: Sendable {
+        package let time: Double
+        package let direction: Direction
+        package let head: [UInt8]
     }
 
     /// The most dropped packets kept for the report, a direction.
-    public static let droppedKept = 2000
+    package static let droppedKept = 2000
 
     /// A packet waiting to leave.
     private struct Held {
@@ -58,7 +58,7 @@ public final class PacketLink: Sendable {
     private let stopped = DispatchSemaphore(value: 0)
 
     /// Takes the two devices' descriptors (non-blocking), and closes them when stopped.
-    public init(probeSide: Int32, subjectSide: Int32, seed: UInt64) {
+    package init(probeSide: Int32, subjectSide: Int32, seed: UInt64) {
         self.probeSide = probeSide
         self.subjectSide = subjectSide
         var ends: [Int32] = [-1, -1]
@@ -73,7 +73,7 @@ public final class PacketLink: Sendable {
     }
 
     /// Starts the loop.
-    public func start() {
+    package func start() {
         DetachedThread.run { [self] in
             forward()
             for descriptor in [probeSide, subjectSide, wake.read, wake.write] { close(descriptor) }
@@ -82,7 +82,7 @@ public final class PacketLink: Sendable {
     }
 
     /// Changes the faults of `direction`, or of both when nil, from the next packet on.
-    public func change(_ direction: Direction?, _ body: (inout LinkFaults) -> Void) {
+    package func change(_ direction: Direction?, _ body: (inout LinkFaults) -> Void) {
         state.withLock { state in
             for side in Direction.allCases where direction == nil || direction == side { body(&state[side].faults) }
         }
@@ -90,18 +90,18 @@ public final class PacketLink: Sendable {
     }
 
     /// The packets dropped so far, in order (at most `droppedKept` a direction).
-    public var dropped: [Dropped] {
+    package var dropped: [Dropped] {
         state.withLock { $0.dropped }
     }
 
     /// What each direction did so far.
-    public var counts: (upstream: LinkCounts, downstream: LinkCounts) {
+    package var counts: (upstream: LinkCounts, downstream: LinkCounts) {
         state.withLock { ($0.upstream.counts, $0.downstream.counts) }
     }
 
     /// Stops the loop, drops what it held, and closes the devices (which removes them); waits
     /// up to a second for the loop to end.
-    public func stop() {
+    package func stop() {
         state.withLock { $0.stopping = true }
         poke()
         _ = stopped.wait(timeout: .now() + 1)

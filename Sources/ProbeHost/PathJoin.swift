@@ -1,5 +1,5 @@
 /// `directory/name`, without doubling a slash that `directory` already ends with; a relative
 /// directory stays relative, so messages show the path as the user gave it.
-public func joinPath(_ directory: String, _ name: String) -> String {
+package func joinPath(_ directory: String, _ name: String) -> String {
     directory.hasSuffix("/") ? directory + name : directory + "/" + name
 }

@@ -9,14 +9,14 @@ import Glibc
 /// free-port checks a port is free by binding it, and the subject binds it tens of
 /// milliseconds later: shards run side by side (`--shard 1/3` … `3/3` on one machine) could
 /// each find the same port free in that moment.
-public final class PortClaims: Sendable {
+package final class PortClaims: Sendable {
     /// The file every tcpprobe on the machine shares.
-    public static let shared = PortClaims(path: "/tmp/tcpprobe-free-ports.lock")
+    package static let shared = PortClaims(path: "/tmp/tcpprobe-free-ports.lock")
 
     /// -1 when the file could not be opened: then every claim succeeds, as before claims.
     private let fd: Int32
 
-    public init(path: String) {
+    package init(path: String) {
         fd = Self.open(path)
     }
 
@@ -25,7 +25,7 @@ public final class PortClaims: Sendable {
     }
 
     /// True when no other process holds `port`, which is now this process's until `releaseAll`.
-    public func claim(_ port: Int) -> Bool {
+    package func claim(_ port: Int) -> Bool {
         guard fd >= 0 else { return true }
         var lock = flock()
         lock.l_type = Int16(F_WRLCK)
@@ -36,7 +36,7 @@ public final class PortClaims: Sendable {
     }
 
     /// Gives every port this process claimed back.
-    public func releaseAll() {
+    package func releaseAll() {
         guard fd >= 0 else { return }
         var lock = flock()
         lock.l_type = Int16(F_UNLCK)

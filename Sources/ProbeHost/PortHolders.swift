@@ -4,14 +4,14 @@ import Glibc
 
 /// Who holds a TCP port right now, for the message of a step that could not listen on it
 /// ("Address already in use" says only that someone does).
-public enum PortHolders {
+package enum PortHolders {
     /// How many sockets are named one by one before the rest are counted.
-    public static let namedAtMost = 5
+    package static let namedAtMost = 5
 
     /// "port P now:" and a line a socket, such as `LISTEN 127.0.0.1:8080, pid 812 (nginx: master
     /// process)`, TIME-WAIT sockets counted in one line; nil when no socket has the port (or the
     /// kernel's socket table cannot be read).
-    public static func describe(port: Int) -> String? {
+    package static func describe(port: Int) -> String? {
         var sockets: [SocketTable.Entry] = []
         guard SocketTable.forEach({ if $0.localPort == port { sockets.append($0) } }), !sockets.isEmpty else { return nil }
         let timeWait = SocketTable.Entry.timeWaitState
@@ -33,7 +33,7 @@ public enum PortHolders {
 
     /// The processes whose descriptors name each socket inode, found under /proc/PID/fd
     /// (other users' processes are visible to root only).
-    public static func owners(of inodes: Set<UInt32>) -> [UInt32: [Int32]] {
+    package static func owners(of inodes: Set<UInt32>) -> [UInt32: [Int32]] {
         guard !inodes.isEmpty, let proc = opendir("/proc") else { return [:] }
         defer { closedir(proc) }
         var owners: [UInt32: [Int32]] = [:]
@@ -56,13 +56,13 @@ public enum PortHolders {
     }
 
     /// `pid 812 (nginx: master process)`, or `pid 90 (tcpprobe itself)`.
-    public static func owner(_ pid: Int32) -> String {
+    package static func owner(_ pid: Int32) -> String {
         "pid \(pid) (\(pid == getpid() ? "tcpprobe itself" : commandLine(of: pid)))"
     }
 
     /// The command line of `pid`, spaces for its NULs, at most `limit` characters ("?" when
     /// it cannot be read).
-    public static func commandLine(of pid: Int32, atMost limit: Int = 80) -> String {
+    package static func commandLine(of pid: Int32, atMost limit: Int = 80) -> String {
         guard let bytes = try? WholeFile.bytes(atPath: "/proc/\(pid)/cmdline"), !bytes.isEmpty else { return "?" }
         var text = String(decoding: bytes.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
         while text.hasSuffix(" ") { text.removeLast() }

@@ -6,19 +6,19 @@ import Glibc
 /// A folder only this user may enter, for files that hold whole payloads (captures hold
 /// credentials as often as not): made 0700 when missing, and refused when it is a symlink or
 /// another user's, since whoever owns it can read, swap or remove what is written there.
-public enum PrivateDirectory {
+package enum PrivateDirectory {
     /// Why a folder cannot hold private files.
-    public struct Refused: Error, CustomStringConvertible {
-        public let path: String
-        public let reason: String
-        public var description: String { "\(path): \(reason)" }
+    package struct Refused: Error, CustomStringConvertible {
+        package let path: String
+        package let reason: String
+        package var description: String { "\(path): \(reason)" }
     }
 
     /// Where private files go unless the user names a folder: `$XDG_RUNTIME_DIR/tcpprobe` (a
     /// per-user tmpfs made 0700 by the login manager), else `/tmp/tcpprobe-UID`. Not `$TMPDIR`:
     /// the C library drops it for a binary given capabilities with setcap, so the folder would
     /// move without a word.
-    public static func defaultPath(named name: String, environment: [String: String]) -> String {
+    package static func defaultPath(named name: String, environment: [String: String]) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return joinPath(runtime, name) }
         return "/tmp/\(name)-\(geteuid())"
     }
@@ -26,7 +26,7 @@ public enum PrivateDirectory {
     /// Makes `path` (0700, its missing parents as the umask says) or checks the one there: a
     /// real folder, owned by this user. `tightened` also takes away everyone else's access to
     /// one that had it (the default folder; a folder the user named is theirs to open up).
-    public static func prepare(_ path: String, tightened: Bool) throws {
+    package static func prepare(_ path: String, tightened: Bool) throws {
         var status = stat()
         if lstat(path, &status) != 0 {
             guard errno == ENOENT else { throw Refused(path: path, reason: String(cString: strerror(errno))) }

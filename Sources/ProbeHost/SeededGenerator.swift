@@ -3,20 +3,20 @@
 ///
 /// `fill(_:)` hands out one continuous stream: asking for 3 then 5 bytes gives the same 8 bytes
 /// as asking for 8, so a large send can be made piece by piece as it is written.
-public struct SeededGenerator: RandomNumberGenerator {
+package struct SeededGenerator: RandomNumberGenerator {
     /// The seed it started from, which a report names so a run can be repeated.
-    public let seed: UInt64
+    package let seed: UInt64
     private var state: UInt64
     /// The unused high bytes of the last word, lowest first.
     private var leftover: UInt64 = 0
     private var leftoverCount = 0
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         self.seed = seed
         state = seed
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= Self.increment
         return Self.mix(state)
     }
@@ -33,7 +33,7 @@ public struct SeededGenerator: RandomNumberGenerator {
 
     /// Fills `buffer` with the next bytes of the stream: each word's bytes, lowest first. Whole
     /// words go straight into the buffer in a tight loop, fast enough for gigabytes.
-    public mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+    package mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) {
         let count = buffer.count
         var index = 0
         func takeLeftover() {

@@ -1,12 +1,12 @@
 /// Splits a command into argv the way a POSIX shell splits words, without running a shell:
 /// single quotes are literal, double quotes allow `\"` `\\` `\$` and `` \` ``, a backslash
 /// outside quotes escapes the next character.
-public enum ShellWords {
-    public enum SplitError: Error, CustomStringConvertible {
+package enum ShellWords {
+    package enum SplitError: Error, CustomStringConvertible {
         case unterminatedQuote(Character)
         case trailingBackslash
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unterminatedQuote(let quote): return "unterminated \(quote) quote"
             case .trailingBackslash: return "the command ends with a lone backslash"
@@ -14,7 +14,7 @@ public enum ShellWords {
         }
     }
 
-    public static func split(_ command: String) throws -> [String] {
+    package static func split(_ command: String) throws -> [String] {
         var words: [String] = []
         var current = ""
         var inWord = false

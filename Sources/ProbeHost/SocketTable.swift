@@ -4,9 +4,9 @@ import Glibc
 
 /// The machine's TCP sockets as the kernel lists them over netlink sock_diag (what `ss` asks):
 /// listeners, connections, TIME-WAIT and sockets bound but not listening, IPv4 and IPv6.
-public enum SocketTable {
+package enum SocketTable {
     /// One socket of the dump.
-    public struct Entry {
+    package struct Entry {
         let family: Int32
         /// The kernel's TCP state number (10 is LISTEN).
         let state: UInt8
@@ -42,11 +42,11 @@ public enum SocketTable {
     }
 
     /// Bit `1 << state` for each state wanted; every state by default.
-    public static let allStates: UInt32 = 0xFFFF_FFFF
+    package static let allStates: UInt32 = 0xFFFF_FFFF
 
     /// Calls `body` with every TCP socket in one of `states`, IPv4 then IPv6; false when the
     /// dump cannot be made (no netlink, or an error on the way).
-    public static func forEach(states: UInt32 = allStates, _ body: (Entry) -> Void) -> Bool {
+    package static func forEach(states: UInt32 = allStates, _ body: (Entry) -> Void) -> Bool {
         let fd = socket(AF_NETLINK, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 4 /* NETLINK_SOCK_DIAG */)
         guard fd >= 0 else { return false }
         defer { close(fd) }

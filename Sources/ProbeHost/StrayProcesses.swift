@@ -12,17 +12,17 @@ import Glibc
 /// children when their parent exits. Those listening on the port a subject was to be ready on
 /// are stopped with its scenario (`stop(listeningOn:)`); at the end of the run, or on Ctrl-C,
 /// `stopAll` stops the rest.
-public enum StrayProcesses {
+package enum StrayProcesses {
     private static let adopted = Atomic(false)
 
     /// Makes this process the reaper of its subjects' orphans. Only for a process whose children
     /// are all subjects (the `run` command): strays are the children no subject accounts for.
-    public static func adopt() {
+    package static func adopt() {
         adopted.store(become_child_subreaper() == 0, ordering: .relaxed)
     }
 
     /// Children of this process that are not live subjects, with their command lines.
-    public static func list() -> [(pid: pid_t, command: String)] {
+    package static func list() -> [(pid: pid_t, command: String)] {
         guard adopted.load(ordering: .relaxed) else { return [] }
         // Not while a subject is being spawned: its pid would be a child no subject accounts for.
         let strays = SubjectRegistry.shared.spawning {
@@ -38,7 +38,7 @@ public enum StrayProcesses {
     }
 
     /// Reaps the strays that have exited, so a long run keeps no zombies.
-    public static func reapExited() {
+    package static func reapExited() {
         for stray in list() {
             var status: Int32 = 0
             _ = waitpid(stray.pid, &status, WNOHANG)
@@ -47,7 +47,7 @@ public enum StrayProcesses {
 
     /// Stops every stray and its process group: SIGTERM, SIGKILL after `grace` seconds, then
     /// reaps them. Returns what was stopped, one line each ("pid 41 (nginx: master process)").
-    public static func stopAll(grace: TimeInterval) -> [String] {
+    package static func stopAll(grace: TimeInterval) -> [String] {
         reapExited()
         let strays = list()
         terminate(strays.map(\.pid), grace: grace)
@@ -57,7 +57,7 @@ public enum StrayProcesses {
     /// Stops the processes outside `subjects`' process groups whose environment holds one of
     /// their tokens: what a subject left running in the background, found even when tcpprobe
     /// is not their reaper. Returns what was stopped, by subject name.
-    public static func stop(leftBy subjects: [Subject], grace: TimeInterval) -> [(subject: String, process: String)] {
+    package static func stop(leftBy subjects: [Subject], grace: TimeInterval) -> [(subject: String, process: String)] {
         let tokens = Dictionary(uniqueKeysWithValues: subjects.map { ($0.token, $0.name) })
         let groups = Set(subjects.map(\.pid))
         let live = SubjectRegistry.shared.pids()
@@ -73,7 +73,7 @@ public enum StrayProcesses {
     /// Stops what the subjects of a tcpprobe that is gone (killed with SIGKILL, say) left
     /// running: the processes whose token names a run whose process no longer exists (the
     /// subjects themselves died with it). Returns what was stopped, one line each.
-    public static func stopLeftByEndedRuns(grace: TimeInterval) -> [String] {
+    package static func stopLeftByEndedRuns(grace: TimeInterval) -> [String] {
         // A token is "RUNPID-N": the pid of the tcpprobe that spawned the subject, and a count.
         let found = processesWithTokens().compactMap { pid, token -> (pid: pid_t, run: pid_t)? in
             guard let run = token.split(separator: "-").first.flatMap({ pid_t($0) }), kill(run, 0) != 0, errno == ESRCH else { return nil }
@@ -102,7 +102,7 @@ public enum StrayProcesses {
     /// whose process group does: a daemon that cleared its environment, found by the port its
     /// subject was to be ready on, so it is stopped with its scenario and not at the end of the
     /// run. Returns what was stopped, by the subject named for the port.
-    public static func stop(listeningOn ports: [Int: String], grace: TimeInterval) -> [(subject: String, process: String)] {
+    package static func stop(listeningOn ports: [Int: String], grace: TimeInterval) -> [(subject: String, process: String)] {
         let strays = Set(list().map(\.pid))
         guard !strays.isEmpty, !ports.isEmpty else { return [] }
         var portOfSocket: [UInt32: Int] = [:]

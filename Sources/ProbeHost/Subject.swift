@@ -8,28 +8,28 @@ import Glibc
 
 /// A program under test, spawned by `spawn` in a process group of its own, with its stdout
 /// and stderr kept (bounded) and its exit reaped, so no orphan or zombie is left behind.
-public final class Subject: Sendable {
-    public let name: String
-    public let command: String
-    public let pid: pid_t
-    public let stdout = OutputTail()
-    public let stderr = OutputTail()
+package final class Subject: Sendable {
+    package let name: String
+    package let command: String
+    package let pid: pid_t
+    package let stdout = OutputTail()
+    package let stderr = OutputTail()
     /// The raw wait status once it exited, and our end of its standard input when spawned with
     /// one (-1 when it has none or it was closed).
     private let state: Mutex<(status: Int32?, input: Int32)>
     /// True when it was spawned `with stdin`.
-    public let spawnedWithStdin: Bool
+    package let spawnedWithStdin: Bool
     private let exited = DispatchSemaphore(value: 0)
 
     /// How long `stop` waits after SIGTERM before SIGKILL.
-    public static let gracePeriod: Duration = .seconds(2)
+    package static let gracePeriod: Duration = .seconds(2)
 
     /// Why `writeInput` could not write.
-    public enum InputError: Error, CustomStringConvertible {
+    package enum InputError: Error, CustomStringConvertible {
         case notOpen
         case failed(Int32)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notOpen: return "its standard input is closed"
             case .failed(let code): return "its standard input took no more: \(String(cString: strerror(code)))"
@@ -37,11 +37,11 @@ public final class Subject: Sendable {
         }
     }
 
-    public enum SpawnError: Error, CustomStringConvertible {
+    package enum SpawnError: Error, CustomStringConvertible {
         case notFound(String, searched: [String])
         case failed(String, errno: Int32)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notFound(let program, let searched):
                 return "cannot find '\(program)' (looked next to tcpprobe and on PATH: \(searched.joined(separator: ":")))"
@@ -53,10 +53,10 @@ public final class Subject: Sendable {
 
     /// Set in every subject's environment, which its descendants inherit: it finds what a
     /// subject left running outside its process group.
-    public static let tokenVariable = "TCPPROBE_SUBJECT"
+    package static let tokenVariable = "TCPPROBE_SUBJECT"
     private static let spawned = Atomic(0)
     /// This subject's value of `tokenVariable`, unique on the machine.
-    public let token: String
+    package let token: String
 
     private init(name: String, command: String, pid: pid_t, input: Int32, token: String) {
         self.token = token
@@ -71,7 +71,7 @@ public final class Subject: Sendable {
     /// group, bound to die with tcpprobe (`spawn_bound_to_process`); `command` is how reports show it. Its standard input is /dev/null, or with
     /// `withStdin` a socket that `writeInput` writes (a socket, not a pipe, so a write to a
     /// subject that is gone fails with EPIPE, never SIGPIPE).
-    public static func spawn(name: String, argv: [String], command: String, in directory: String, environment: [String: String],
+    package static func spawn(name: String, argv: [String], command: String, in directory: String, environment: [String: String],
                              withStdin: Bool = false) throws -> Subject {
         let executable = try locate(argv[0], from: directory)
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], inPair: [Int32] = [-1, -1]
@@ -116,7 +116,7 @@ public final class Subject: Sendable {
 
     /// `program` when it has a slash (from `directory` when relative, where it will run);
     /// else next to the tcpprobe binary, then on PATH.
-    public static func locate(_ program: String, from directory: String) throws -> String {
+    package static func locate(_ program: String, from directory: String) throws -> String {
         if program.hasPrefix("/") { return program }
         if program.contains("/") { return joinPath(directory, program) }
         var own = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path(percentEncoded: false)
@@ -154,11 +154,11 @@ public final class Subject: Sendable {
     }
 
     /// True when it was spawned with a standard input that is still open.
-    public var hasInput: Bool { state.withLock { $0.input >= 0 } }
+    package var hasInput: Bool { state.withLock { $0.input >= 0 } }
 
     /// Writes what its standard input takes of `bytes` now, without waiting: the count
     /// written, 0 when its buffer is full (the subject is not reading).
-    public func writeInput(_ bytes: ArraySlice<UInt8>) throws -> Int {
+    package func writeInput(_ bytes: ArraySlice<UInt8>) throws -> Int {
         try state.withLock { state throws(InputError) in
             guard state.input >= 0 else { throw InputError.notOpen }
             let written = bytes.withUnsafeBytes { send(state.input, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
@@ -169,7 +169,7 @@ public final class Subject: Sendable {
     }
 
     /// Ends its standard input: the subject reads EOF.
-    public func closeInput() {
+    package func closeInput() {
         state.withLock { state in
             guard state.input >= 0 else { return }
             close(state.input)
@@ -178,30 +178,30 @@ public final class Subject: Sendable {
     }
 
     /// The raw wait status once the process has exited.
-    public var exitStatus: Int32? { state.withLock { $0.status } }
+    package var exitStatus: Int32? { state.withLock { $0.status } }
 
-    public var hasExited: Bool { exitStatus != nil }
+    package var hasExited: Bool { exitStatus != nil }
 
     /// `exit code 3` or `killed by signal 9`.
-    public var exitDescription: String? {
+    package var exitDescription: String? {
         guard let raw = exitStatus else { return nil }
         if raw & 0x7F == 0 { return "exit code \((raw >> 8) & 0xFF)" }
         return "killed by signal \(raw & 0x7F)"
     }
 
     /// The exit code, or nil when it is still running or was killed by a signal.
-    public var exitCode: Int? {
+    package var exitCode: Int? {
         guard let raw = exitStatus, raw & 0x7F == 0 else { return nil }
         return Int((raw >> 8) & 0xFF)
     }
 
     /// Waits up to `timeout` for the process to exit; true when it did.
-    public func waitForExit(timeout: Duration) async -> Bool {
+    package func waitForExit(timeout: Duration) async -> Bool {
         await Polling.until(within: timeout) { hasExited }
     }
 
     /// Sends `signal` to the whole process group.
-    public func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         guard !hasExited else { return }
         _ = kill(-pid, signal)
     }
@@ -210,7 +210,7 @@ public final class Subject: Sendable {
     /// the subject had exited but left processes running in its group (`sh -c 'server &'`),
     /// which are stopped the same way.
     @discardableResult
-    public func stop(grace: Duration = Subject.gracePeriod) async -> Bool {
+    package func stop(grace: Duration = Subject.gracePeriod) async -> Bool {
         closeInput()
         guard !hasExited else { return await stopLeftovers(grace: grace) }
         signal(SIGTERM)
@@ -236,7 +236,7 @@ public final class Subject: Sendable {
     }
 
     /// The same as `stop`, blocking, for signal handlers and process exit.
-    public func stopNow(grace: TimeInterval) {
+    package func stopNow(grace: TimeInterval) {
         closeInput()
         guard !hasExited else { return }
         _ = kill(-pid, SIGTERM)
@@ -249,7 +249,7 @@ public final class Subject: Sendable {
     }
 
     /// What a failure report shows of the subject.
-    public func report() -> String {
+    package func report() -> String {
         var lines = ["subject '\(name)' (pid \(pid), \(command)): \(exitDescription ?? "still running")"]
         for (label, tail) in [("stdout", stdout.tail()), ("stderr", stderr.tail())] where tail.total > 0 {
             lines.append("  \(label) (last lines of \(tail.total) bytes):")

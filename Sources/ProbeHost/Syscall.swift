@@ -4,15 +4,15 @@ import Glibc
 
 /// System calls that a signal can interrupt, made again until one is not (EINTR): every read
 /// and write loop of tcpprobe goes through here.
-public enum Syscall {
+package enum Syscall {
     /// Why `writeAll` stopped: the errno of the write that failed (EIO for one that wrote nothing).
-    public struct WriteFailure: Error {
-        public let code: Int32
-        public var description: String { String(cString: strerror(code)) }
+    package struct WriteFailure: Error {
+        package let code: Int32
+        package var description: String { String(cString: strerror(code)) }
     }
 
     /// `call` made again while it fails with EINTR; its result, with errno as that call left it.
-    public static func retryingInterrupts<Result: BinaryInteger>(_ call: () -> Result) -> Result {
+    package static func retryingInterrupts<Result: BinaryInteger>(_ call: () -> Result) -> Result {
         while true {
             let result = call()
             if result < 0, errno == EINTR { continue }
@@ -21,7 +21,7 @@ public enum Syscall {
     }
 
     /// Writes all of `bytes` to `descriptor`, which stays open, however short each write is.
-    public static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32) throws(WriteFailure) {
+    package static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32) throws(WriteFailure) {
         var rest = Array(bytes)[...]
         while !rest.isEmpty {
             let count = retryingInterrupts { rest.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } }

@@ -6,34 +6,34 @@ import Glibc
 /// `/dev/stdin` or `<(generate-scenario)`, or a /proc file. Foundation's readers trust the
 /// size the file reports, which is 0 for the last two: they gave nothing for a pipe and the
 /// first 4 KiB of /proc/net/tcp.
-public enum WholeFile {
+package enum WholeFile {
     /// Why a file could not be read, in the words of the system.
-    public struct Unreadable: Error, CustomStringConvertible {
-        public let path: String
-        public let reason: String
-        public var description: String { "\(path): \(reason)" }
+    package struct Unreadable: Error, CustomStringConvertible {
+        package let path: String
+        package let reason: String
+        package var description: String { "\(path): \(reason)" }
 
-        public init(path: String, reason: String) {
+        package init(path: String, reason: String) {
             self.path = path
             self.reason = reason
         }
     }
 
-    public static func bytes(atPath path: String) throws -> [UInt8] {
+    package static func bytes(atPath path: String) throws -> [UInt8] {
         let descriptor = try openForReading(path)
         defer { close(descriptor) }
         return try bytes(from: descriptor, path: path)
     }
 
     /// A descriptor open for reading `path`, or the system's reason why not.
-    public static func openForReading(_ path: String) throws -> Int32 {
+    package static func openForReading(_ path: String) throws -> Int32 {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Unreadable(path: path, reason: String(cString: strerror(errno))) }
         return descriptor
     }
 
     /// What `descriptor` (open on `path`) holds from where it stands to its end.
-    public static func bytes(from descriptor: Int32, path: String) throws -> [UInt8] {
+    package static func bytes(from descriptor: Int32, path: String) throws -> [UInt8] {
         var status = stat()
         var bytes: [UInt8] = []
         if fstat(descriptor, &status) == 0, status.st_size > 0 { bytes.reserveCapacity(Int(status.st_size)) }

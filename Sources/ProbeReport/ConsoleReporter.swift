@@ -2,12 +2,12 @@ import ProbeResults
 import ProbeScript
 
 /// Formats run results for a terminal: one line per scenario, and the details of a failure.
-public struct ConsoleReporter: Sendable {
-    public var useColour: Bool
+package struct ConsoleReporter: Sendable {
+    package var useColour: Bool
     /// Show every scenario's step log, not only failing ones'.
-    public var verbose: Bool
+    package var verbose: Bool
 
-    public init(useColour: Bool, verbose: Bool = false) {
+    package init(useColour: Bool, verbose: Bool = false) {
         self.useColour = useColour
         self.verbose = verbose
     }
@@ -17,7 +17,7 @@ public struct ConsoleReporter: Sendable {
     }
 
     /// The one line of a scenario: mark, title, file, duration; then details when it failed.
-    public func render(_ result: ScenarioResult) -> String {
+    package func render(_ result: ScenarioResult) -> String {
         let duration = paint(DurationFormat.short(result.duration), "2")
         var lines: [String] = []
         switch result.outcome {
@@ -68,7 +68,7 @@ public struct ConsoleReporter: Sendable {
 
     /// `3 passed, 1 failed` (and skipped), after all scenarios; failures the environment caused
     /// (a subject that did not start, a port taken, no capture: exit code 3) are said apart.
-    public func summary(_ run: RunReport) -> String {
+    package func summary(_ run: RunReport) -> String {
         let failed = run.failed + run.errored
         var text = "\(run.passed) passed"
         if let skippedWire = run.skippedWireText { text += " (\(skippedWire))" }

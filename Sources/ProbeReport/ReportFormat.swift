@@ -1,11 +1,11 @@
 import ProbeResults
 
 /// The machine-readable reports `--report FORMAT=FILE` writes.
-public enum ReportFormat: String, Sendable, CaseIterable {
+package enum ReportFormat: String, Sendable, CaseIterable {
     case junit, tap, json, html
 
     /// Renders every result of a run.
-    public func render(_ run: RunReport) -> String {
+    package func render(_ run: RunReport) -> String {
         switch self {
         case .junit: return JUnitReport.render(run)
         case .tap: return TAPReport.render(run)

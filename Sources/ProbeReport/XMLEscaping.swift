@@ -1,7 +1,7 @@
 /// Escaping for XML and HTML text and attributes; control characters other than tab, LF and CR
 /// (which XML 1.0 forbids) are shown as `\xHH`.
-public enum XMLEscaping {
-    public static func escape(_ text: String) -> String {
+package enum XMLEscaping {
+    package static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.count)
         for scalar in text.unicodeScalars {

@@ -1,13 +1,13 @@
 import ProbeScript
 
 /// One line of a scenario's step log: what the probe did or saw, and when.
-public struct LogEntry: Sendable {
+package struct LogEntry: Sendable {
     /// Time since the scenario started.
-    public var offset: Duration
-    public var location: SourceLocation?
-    public var message: String
+    package var offset: Duration
+    package var location: SourceLocation?
+    package var message: String
 
-    public init(offset: Duration, location: SourceLocation?, message: String) {
+    package init(offset: Duration, location: SourceLocation?, message: String) {
         self.offset = offset
         self.location = location
         self.message = message

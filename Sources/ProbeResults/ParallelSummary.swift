@@ -2,19 +2,19 @@ import Histogram
 import ProbeScript
 
 /// What a `parallel` block did: how many copies passed, and the latency of their expects.
-public struct ParallelSummary: Sendable {
-    public var location: SourceLocation
-    public var copies: Int
-    public var passed: Int
-    public var failed: Int { copies - passed }
+package struct ParallelSummary: Sendable {
+    package var location: SourceLocation
+    package var copies: Int
+    package var passed: Int
+    package var failed: Int { copies - passed }
     /// Expect latencies across all copies (nil when no expect ran).
-    public var p50: Duration?
-    public var p90: Duration?
-    public var p99: Duration?
-    public var max: Duration?
-    public var expects: Int
+    package var p50: Duration?
+    package var p90: Duration?
+    package var p99: Duration?
+    package var max: Duration?
+    package var expects: Int
 
-    public init(location: SourceLocation, copies: Int, passed: Int, latencies: [Duration]) {
+    package init(location: SourceLocation, copies: Int, passed: Int, latencies: [Duration]) {
         let recorder = LatencyRecorder()
         latencies.forEach(recorder.record)
         self.init(location: location, copies: copies, passed: passed, latencies: recorder.recorded)
@@ -22,7 +22,7 @@ public struct ParallelSummary: Sendable {
 
     /// The percentiles of `latencies` (microseconds), each the smallest recorded value that
     /// at least that fraction of expects took no longer than, to the histogram's precision.
-    public init(location: SourceLocation, copies: Int, passed: Int, latencies: Histogram<UInt64>) {
+    package init(location: SourceLocation, copies: Int, passed: Int, latencies: Histogram<UInt64>) {
         self.location = location
         self.copies = copies
         self.passed = passed
@@ -36,7 +36,7 @@ public struct ParallelSummary: Sendable {
         max = expects == 0 ? nil : .microseconds(Int64(latencies.maxRecorded))
     }
 
-    public var description: String {
+    package var description: String {
         var text = "\(passed) of \(copies) copies passed, \(failed) failed"
         if let p50, let p90, let p99, let max {
             let f = DurationFormat.short

@@ -1,17 +1,17 @@
 /// Secrets taken out of what a run reports: wherever a secret's value appears (a step log, a
 /// failure, a note, the bytes received, the wire's previews), it reads "***".
-public struct Redaction: Sendable {
+package struct Redaction: Sendable {
     private let secrets: [String]
 
     /// `secrets`' empty values are left out, and longer ones go first, so that a secret that
     /// contains another is taken out whole.
-    public init(secrets: [String]) {
+    package init(secrets: [String]) {
         self.secrets = secrets.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
     }
 
-    public var isEmpty: Bool { secrets.isEmpty }
+    package var isEmpty: Bool { secrets.isEmpty }
 
-    public func apply(_ text: String) -> String {
+    package func apply(_ text: String) -> String {
         secrets.reduce(text) { $0.replacing($1, with: "***") }
     }
 
@@ -19,7 +19,7 @@ public struct Redaction: Sendable {
         secrets.reduce(bytes) { $0.replacing(Array($1.utf8), with: Array("***".utf8)) }
     }
 
-    public func apply(_ result: ScenarioResult) -> ScenarioResult {
+    package func apply(_ result: ScenarioResult) -> ScenarioResult {
         guard !isEmpty else { return result }
         var result = result
         result.title = apply(result.title)
@@ -44,7 +44,7 @@ public struct Redaction: Sendable {
         return result
     }
 
-    public func apply(_ report: RunReport) -> RunReport {
+    package func apply(_ report: RunReport) -> RunReport {
         guard !isEmpty else { return report }
         var report = report
         report.results = report.results.map(apply)

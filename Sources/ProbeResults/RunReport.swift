@@ -1,18 +1,18 @@
 import ProbeScript
 
 /// What the reports are made of: the run's results with when it started and how long it took.
-public struct RunReport: Sendable {
-    public var results: [ScenarioResult]
+package struct RunReport: Sendable {
+    package var results: [ScenarioResult]
     /// ISO 8601, e.g. `2026-11-22T09:30:00Z` (tests pass a fixed one).
-    public var startedAt: String
-    public var duration: Duration
+    package var startedAt: String
+    package var duration: Duration
     /// True when the run was cut short by a signal.
-    public var interrupted: Bool
+    package var interrupted: Bool
     /// What the run says beside its scenarios: processes subjects left running that tcpprobe
     /// stopped when the run ended.
-    public var notes: [String]
+    package var notes: [String]
 
-    public init(results: [ScenarioResult], startedAt: String, duration: Duration, interrupted: Bool = false, notes: [String] = []) {
+    package init(results: [ScenarioResult], startedAt: String, duration: Duration, interrupted: Bool = false, notes: [String] = []) {
         self.results = results
         self.startedAt = startedAt
         self.duration = duration
@@ -20,12 +20,12 @@ public struct RunReport: Sendable {
         self.notes = notes
     }
 
-    public var passed: Int { results.filter { $0.outcome.passed }.count }
-    public var skipped: Int { results.filter { $0.outcome.skipped }.count }
+    package var passed: Int { results.filter { $0.outcome.passed }.count }
+    package var skipped: Int { results.filter { $0.outcome.skipped }.count }
     /// Scenarios whose expectation or assertion failed.
-    public var failed: Int { results.filter { $0.failure?.kind == .assertion }.count }
+    package var failed: Int { results.filter { $0.failure?.kind == .assertion }.count }
     /// Scenarios the environment stopped (spawn, bind, capture).
-    public var errored: Int { results.filter { $0.failure?.kind == .environment }.count }
+    package var errored: Int { results.filter { $0.failure?.kind == .environment }.count }
     /// `assert wire` steps of passing scenarios that were skipped for want of capture.
-    public var skippedWireChecks: Int { results.filter { $0.outcome.passed }.reduce(0) { $0 + $1.skippedWireChecks } }
+    package var skippedWireChecks: Int { results.filter { $0.outcome.passed }.reduce(0) { $0 + $1.skippedWireChecks } }
 }

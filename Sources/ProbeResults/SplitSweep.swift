@@ -1,13 +1,13 @@
 /// The plan of a `split sweep`: which offsets of an N-byte message the scenario is re-run with.
-public struct SplitSweep: Sendable, Equatable {
-    public var messageLength: Int
-    public var offsets: [Int]
+package struct SplitSweep: Sendable, Equatable {
+    package var messageLength: Int
+    package var offsets: [Int]
     /// True when the message had more split points than the limit, so offsets were sampled.
-    public var sampled: Bool
+    package var sampled: Bool
 
     /// Every offset 1…length-1, or `limit` of them evenly spread (always 1 and length-1) when
     /// there are more: small offsets are where framing bugs live, so the low end is dense.
-    public init(messageLength: Int, limit: Int) {
+    package init(messageLength: Int, limit: Int) {
         self.messageLength = messageLength
         let all = max(0, messageLength - 1)
         if all <= limit || limit < 2 {

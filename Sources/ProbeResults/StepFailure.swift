@@ -1,33 +1,33 @@
 import ProbeScript
 
 /// Why a scenario did not pass, pointing at the step that decided it.
-public struct StepFailure: Error, Sendable {
-    public enum Kind: Sendable, Equatable {
+package struct StepFailure: Error, Sendable {
+    package enum Kind: Sendable, Equatable {
         /// An expectation or assertion was not met (exit code 1).
         case assertion
         /// The environment stopped the run: cannot spawn, bind or capture (exit code 3).
         case environment
     }
 
-    public var kind: Kind
-    public var location: SourceLocation
+    package var kind: Kind
+    package var location: SourceLocation
     /// The step as written.
-    public var step: String
+    package var step: String
     /// What was expected and what happened, possibly over several lines.
-    public var message: String
+    package var message: String
     /// The connection the step acted on, as reports name it.
-    public var connection: String?
+    package var connection: String?
     /// How long the step waited before it failed.
-    public var waited: Duration?
+    package var waited: Duration?
     /// The last bytes received on that connection, and how many arrived in all; nil when the
     /// failure did not look (a report then says nothing of what was received).
-    public var recentBytes: [UInt8] = []
-    public var totalReceived: Int?
+    package var recentBytes: [UInt8] = []
+    package var totalReceived: Int?
     /// When the captured segments the failure names were seen (seconds since the scenario
     /// started, as `WireEvent.offset`), so a report can show them.
-    public var namedSegments: [Double] = []
+    package var namedSegments: [Double] = []
 
-    public init(_ kind: Kind = .assertion, at location: SourceLocation, step: String, message: String,
+    package init(_ kind: Kind = .assertion, at location: SourceLocation, step: String, message: String,
                 connection: String? = nil, waited: Duration? = nil) {
         self.kind = kind
         self.location = location

@@ -2,14 +2,14 @@ import ProbeScript
 
 /// A step as the scenario ran it, for the HTML report: where it stands, how it reads, and when
 /// it began. The segments between its start and the next step's belong to it.
-public struct StepSpan: Sendable, Equatable {
+package struct StepSpan: Sendable, Equatable {
     /// Seconds since the scenario started, as the step log counts.
-    public var start: Double
-    public var location: SourceLocation
+    package var start: Double
+    package var location: SourceLocation
     /// The statement as written (its first line).
-    public var text: String
+    package var text: String
 
-    public init(start: Double, location: SourceLocation, text: String) {
+    package init(start: Double, location: SourceLocation, text: String) {
         self.start = start
         self.location = location
         self.text = text

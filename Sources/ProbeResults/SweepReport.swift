@@ -1,17 +1,17 @@
 /// What a sweep found: each offset's outcome.
-public struct SweepReport: Sendable {
-    public var plan: SplitSweep
+package struct SweepReport: Sendable {
+    package var plan: SplitSweep
     /// Each offset's run: whether it passed, and how long it took.
-    public var outcomes: [(offset: Int, passed: Bool, duration: Duration)]
+    package var outcomes: [(offset: Int, passed: Bool, duration: Duration)]
 
-    public init(plan: SplitSweep, outcomes: [(offset: Int, passed: Bool, duration: Duration)]) {
+    package init(plan: SplitSweep, outcomes: [(offset: Int, passed: Bool, duration: Duration)]) {
         self.plan = plan
         self.outcomes = outcomes
     }
 
-    public var failingOffsets: [Int] { outcomes.filter { !$0.passed }.map(\.offset) }
+    package var failingOffsets: [Int] { outcomes.filter { !$0.passed }.map(\.offset) }
 
-    public var summary: String {
+    package var summary: String {
         let failing = failingOffsets
         var text = "split sweep over a \(plan.messageLength)-byte message: \(outcomes.count - failing.count) of \(outcomes.count) offsets pass"
         if plan.sampled { text += " (offsets sampled: the message has \(plan.messageLength - 1) split points, over --sweep-limit)" }

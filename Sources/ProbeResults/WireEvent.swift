@@ -1,47 +1,47 @@
 /// One segment of a scenario's connections, or one TLS record or WebSocket frame, kept for the
 /// HTML ladder diagram.
-public struct WireEvent: Sendable {
+package struct WireEvent: Sendable {
     /// Seconds since the scenario started, as the step log counts.
-    public var offset: Double
-    public var connection: String
-    public var fromProbe: Bool
-    public var flags: String
-    public var length: Int
-    public var preview: String
+    package var offset: Double
+    package var connection: String
+    package var fromProbe: Bool
+    package var flags: String
+    package var length: Int
+    package var preview: String
     /// A TLS record or a WebSocket frame (drawn over the segment that completed it): what it
     /// was, as "TLS handshake ServerHello" or "WebSocket text fin 5 bytes masked "hello"". Nil
     /// for a segment.
-    public var unit: String?
+    package var unit: String?
     /// The leg of a proxy it crossed: the front leg (client and proxy) or the back leg (proxy
     /// and server), drawn on a third lifeline; nil for the probe's own connections, where
     /// `fromProbe` means from the probe (on a leg: from the proxy).
-    public var proxyLeg: ProxyLeg?
+    package var proxyLeg: ProxyLeg?
 
     /// The segment's TCP numbers, for the time–sequence graph; nil for a record or frame.
-    public var tcp: TCPNumbers?
+    package var tcp: TCPNumbers?
 
     /// The network whose link dropped the segment (`network NAME`): the probe's was captured
     /// and then dropped, the peer's never reached the probe. Nil for a segment that got through.
-    public var droppedBy: String?
+    package var droppedBy: String?
 
-    public enum ProxyLeg: String, Sendable { case front, back }
+    package enum ProxyLeg: String, Sendable { case front, back }
 
     /// Sequence and acknowledgement numbers relative to each side's first (as Wireshark shows
     /// them), and the window advertised, in bytes (scaled).
-    public struct TCPNumbers: Sendable, Equatable {
-        public var sequence: Int
+    package struct TCPNumbers: Sendable, Equatable {
+        package var sequence: Int
         /// Nil when the segment carries no ACK.
-        public var acknowledgement: Int?
-        public var window: Int
+        package var acknowledgement: Int?
+        package var window: Int
 
-        public init(sequence: Int, acknowledgement: Int?, window: Int) {
+        package init(sequence: Int, acknowledgement: Int?, window: Int) {
             self.sequence = sequence
             self.acknowledgement = acknowledgement
             self.window = window
         }
     }
 
-    public init(offset: Double, connection: String, fromProbe: Bool, flags: String, length: Int, preview: String, unit: String? = nil,
+    package init(offset: Double, connection: String, fromProbe: Bool, flags: String, length: Int, preview: String, unit: String? = nil,
                 proxyLeg: ProxyLeg? = nil, tcp: TCPNumbers? = nil, droppedBy: String? = nil) {
         self.offset = offset
         self.connection = connection

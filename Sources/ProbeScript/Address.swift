@@ -1,14 +1,14 @@
 /// `host:port`, with IPv6 hosts in brackets: `127.0.0.1:80`, `[::1]:7000`, `localhost:8080`.
-public struct Address: Sendable, Hashable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
+package struct Address: Sendable, Hashable, CustomStringConvertible {
+    package var host: String
+    package var port: Int
 
-    public init(host: String, port: Int) {
+    package init(host: String, port: Int) {
         self.host = host
         self.port = port
     }
 
-    public static func parse(_ text: String) -> Address? {
+    package static func parse(_ text: String) -> Address? {
         let host: Substring
         let portText: Substring
         if text.hasPrefix("[") {
@@ -27,7 +27,7 @@ public struct Address: Sendable, Hashable, CustomStringConvertible {
         return Address(host: String(host), port: port)
     }
 
-    public static let hint = "addresses look like 127.0.0.1:8080, [::1]:8080 or localhost:{port}"
+    package static let hint = "addresses look like 127.0.0.1:8080, [::1]:8080 or localhost:{port}"
 
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }

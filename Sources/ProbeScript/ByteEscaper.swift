@@ -1,12 +1,12 @@
 /// Shows bytes as readable text: `\r`, `\n`, `\t`, `\0`, `\\`, `\"` and `\xHH` made visible.
-public enum ByteEscaper {
-    public static func escape<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+package enum ByteEscaper {
+    package static func escape<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var out = ""
         for byte in bytes { out += escape(byte) }
         return out
     }
 
-    public static func escape(_ byte: UInt8) -> String {
+    package static func escape(_ byte: UInt8) -> String {
         switch byte {
         case 13: return "\\r"
         case 10: return "\\n"
@@ -20,19 +20,19 @@ public enum ByteEscaper {
     }
 
     /// Two hex digits: `0a`.
-    public static func hex(_ byte: UInt8) -> String {
+    package static func hex(_ byte: UInt8) -> String {
         (byte < 16 ? "0" : "") + String(byte, radix: 16)
     }
 
     /// Two hex digits a byte, spaced: `00 2a ff`.
-    public static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         bytes.map { hex($0) }.joined(separator: " ")
     }
 
     /// How messages show a value: `"..."` when the bytes are text, else `hex"00 2a"`, with at
     /// most `limit` bytes shown (64 as hex) and how many were left out; `total` is the length
     /// of the whole when `bytes` is only its beginning.
-    public static func preview<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200, total: Int? = nil) -> String where Bytes.Element == UInt8 {
+    package static func preview<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200, total: Int? = nil) -> String where Bytes.Element == UInt8 {
         let total = total ?? bytes.count
         guard ScenarioLiteral.isText(bytes) else {
             let shown = min(limit, 64)

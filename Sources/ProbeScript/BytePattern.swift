@@ -1,25 +1,25 @@
 /// Bytes an expect compares with, where `??` in hex stood for any one byte
 /// (`expect hex"90 03 00 ?? 00"`): the bytes, with a zero at each such place, and the places.
-public struct BytePattern: Sendable, Hashable {
-    public let bytes: [UInt8]
+package struct BytePattern: Sendable, Hashable {
+    package let bytes: [UInt8]
     /// The offsets that match any byte; empty for a plain byte string.
-    public let anyByteAt: Set<Int>
+    package let anyByteAt: Set<Int>
 
-    public init(_ bytes: [UInt8], anyByteAt: Set<Int> = []) {
+    package init(_ bytes: [UInt8], anyByteAt: Set<Int> = []) {
         self.bytes = bytes
         self.anyByteAt = anyByteAt
     }
 
-    public var count: Int { bytes.count }
+    package var count: Int { bytes.count }
 
     /// Whether `received` is these bytes, the wildcards taking any byte.
-    public func matches(_ received: some Collection<UInt8>) -> Bool {
+    package func matches(_ received: some Collection<UInt8>) -> Bool {
         anyByteAt.isEmpty ? bytes.elementsEqual(received) : firstDifference(received) == nil
     }
 
     /// The offset of the first received byte the pattern does not take; the shorter length
     /// when one is a prefix of the other; nil when they match.
-    public func firstDifference(_ received: some Collection<UInt8>) -> Int? {
+    package func firstDifference(_ received: some Collection<UInt8>) -> Int? {
         var offset = 0
         for (expected, got) in zip(bytes, received) {
             if expected != got, !anyByteAt.contains(offset) { return offset }
@@ -29,12 +29,12 @@ public struct BytePattern: Sendable, Hashable {
     }
 
     /// As hex, two digits a byte and `??` for a wildcard: `90 03 ?? 00`.
-    public var hex: String {
+    package var hex: String {
         bytes.indices.map { anyByteAt.contains($0) ? "??" : ByteEscaper.hex(bytes[$0]) }.joined(separator: " ")
     }
 
     /// As a log or a failure shows it: the escaped text, or `hex"90 03 ?? 00"` with wildcards.
-    public var preview: String {
+    package var preview: String {
         anyByteAt.isEmpty ? ByteEscaper.preview(bytes) : "hex\"" + hex + "\""
     }
 }

@@ -1,8 +1,8 @@
 /// What `set capture` asks for: whole packets, none, or only their headers (and lengths),
 /// which a bulk transfer needs for `bytes`, `segments` and FIN/RST checks at little cost.
-public enum CaptureMode: String, Sendable, Hashable, CaseIterable {
+package enum CaptureMode: String, Sendable, Hashable, CaseIterable {
     case on, off, headers
 
     /// The spellings, in the order `tcpprobe grammar` shows them.
-    public static let names = allCases.map(\.rawValue)
+    package static let names = allCases.map(\.rawValue)
 }

@@ -1,16 +1,16 @@
 /// A problem found in a scenario file, with where it is and what was expected there.
-public struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
-    public enum Severity: String, Sendable { case error, warning, note }
+package struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
+    package enum Severity: String, Sendable { case error, warning, note }
 
-    public var severity: Severity
-    public var location: SourceLocation
-    public var message: String
+    package var severity: Severity
+    package var location: SourceLocation
+    package var message: String
     /// How many columns the caret underline spans (at least 1).
-    public var length: Int
+    package var length: Int
     /// A "did you mean ..." or other remedy, printed after the message.
-    public var hint: String?
+    package var hint: String?
 
-    public init(_ severity: Severity = .error, at location: SourceLocation, length: Int = 1, _ message: String, hint: String? = nil) {
+    package init(_ severity: Severity = .error, at location: SourceLocation, length: Int = 1, _ message: String, hint: String? = nil) {
         self.severity = severity
         self.location = location
         self.length = max(1, length)
@@ -19,7 +19,7 @@ public struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     }
 
     /// `file:line:column: error: message (hint)` on one line.
-    public var description: String {
+    package var description: String {
         var text = "\(location): \(severity.rawValue): \(message)"
         if let hint { text += " (\(hint))" }
         return text

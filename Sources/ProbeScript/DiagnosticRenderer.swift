@@ -1,14 +1,14 @@
 /// Renders diagnostics as `file:line:column: error: message`, the source line, and a caret.
-public struct DiagnosticRenderer: Sendable {
-    public var useColour: Bool
+package struct DiagnosticRenderer: Sendable {
+    package var useColour: Bool
     private let sources: [String: SourceFile]
 
-    public init(sources: [SourceFile], useColour: Bool = false) {
+    package init(sources: [SourceFile], useColour: Bool = false) {
         self.useColour = useColour
         self.sources = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    public func render(_ diagnostic: Diagnostic) -> String {
+    package func render(_ diagnostic: Diagnostic) -> String {
         let severity = diagnostic.severity.rawValue
         let colouredSeverity = useColour ? "\u{1B}[1;31m\(severity)\u{1B}[0m" : severity
         var text = "\(diagnostic.location): \(colouredSeverity): \(diagnostic.message)"
@@ -22,7 +22,7 @@ public struct DiagnosticRenderer: Sendable {
         return text
     }
 
-    public func render(_ diagnostics: [Diagnostic]) -> String {
+    package func render(_ diagnostics: [Diagnostic]) -> String {
         diagnostics.map(render).joined(separator: "\n")
     }
 }

@@ -1,6 +1,6 @@
 /// Durations as reports print them: `250ms`, `1.502s`, `2m03s`.
-public enum DurationFormat {
-    public static func short(_ duration: Duration) -> String {
+package enum DurationFormat {
+    package static func short(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let total = Double(seconds) + Double(attoseconds) / 1e18
         if total < 0.001 { return String(Int((total * 1_000_000).rounded())) + "us" }
@@ -12,17 +12,17 @@ public enum DurationFormat {
     }
 
     /// Seconds with millisecond precision, for logs: `+1.502s`.
-    public static func offset(_ duration: Duration) -> String {
+    package static func offset(_ duration: Duration) -> String {
         "+" + seconds(duration) + "s"
     }
 
     /// Seconds with millisecond precision, as reports want them: `1.502`.
-    public static func seconds(_ duration: Duration) -> String {
+    package static func seconds(_ duration: Duration) -> String {
         fixed(Double(duration / .microseconds(1)) / 1e6, places: 3)
     }
 
     /// `value` with exactly `places` decimals, rounded: `fixed(0.0000015, places: 6)` is `0.000002`.
-    public static func fixed(_ value: Double, places: Int) -> String {
+    package static func fixed(_ value: Double, places: Int) -> String {
         var scale = 1
         for _ in 0..<places { scale *= 10 }
         let units = Int((abs(value) * Double(scale)).rounded())

@@ -1,5 +1,5 @@
 /// What an `expect` step waits for on a connection.
-public enum Expectation: Sendable, Hashable {
+package enum Expectation: Sendable, Hashable {
     case line(LineMatch)
     /// `expect message [head H] …`: the next message in the current framing, matched as a line
     /// is; with `head`, its head bytes (`set framing … after N`) must be these.
@@ -25,7 +25,7 @@ public enum Expectation: Sendable, Hashable {
 }
 
 /// How one line is matched: exactly, by regex search, by substring, or any line.
-public enum LineMatch: Sendable, Hashable {
+package enum LineMatch: Sendable, Hashable {
     case exact(Template)
     case regex(RegexLiteral)
     case contains(Template)

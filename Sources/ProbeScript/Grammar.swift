@@ -1,16 +1,16 @@
 /// The one table of the language's keywords. The parser dispatches on it, "did you mean"
 /// suggests from it, and `tcpprobe grammar` prints it as the reference.
-public enum Grammar {
+package enum Grammar {
     /// A statement keyword with its synopsis, and the parser of what follows the keyword.
-    public struct Entry: Sendable {
-        public let keyword: String
-        public let synopsis: [String]
+    package struct Entry: Sendable {
+        package let keyword: String
+        package let synopsis: [String]
         /// True for steps that act on a connection and so accept a `NAME:` prefix.
-        public let actsOnConnection: Bool
+        package let actsOnConnection: Bool
         let parse: @Sendable (inout Parser) throws -> StatementKind
     }
 
-    public static let statements: [Entry] = [
+    package static let statements: [Entry] = [
         Entry(keyword: "title", synopsis: ["title \"NAME\""], actsOnConnection: false, parse: { try $0.parseTitle() }),
         Entry(keyword: "tags", synopsis: ["tags WORD..."], actsOnConnection: false, parse: { try $0.parseTags() }),
         Entry(keyword: "set", synopsis: ["set timeout DURATION", "set deadline DURATION",
@@ -90,14 +90,14 @@ public enum Grammar {
         }),
     ]
 
-    public static let statementKeywords: [String] = statements.map(\.keyword)
+    package static let statementKeywords: [String] = statements.map(\.keyword)
 
-    public static func entry(_ keyword: String) -> Entry? {
+    package static func entry(_ keyword: String) -> Entry? {
         statements.first { $0.keyword == keyword }
     }
 
     /// The reference text of every statement, as `tcpprobe grammar` prints it.
-    public static var reference: String {
+    package static var reference: String {
         statements.flatMap(\.synopsis).joined(separator: "\n")
     }
 }

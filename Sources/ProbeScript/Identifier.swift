@@ -1,14 +1,14 @@
 /// The rules for variable and connection names: a letter or `_`, then letters, digits, `_` or `-`.
-public enum Identifier {
-    public static func isStart(_ scalar: Unicode.Scalar) -> Bool {
+package enum Identifier {
+    package static func isStart(_ scalar: Unicode.Scalar) -> Bool {
         scalar == "_" || (scalar.isASCII && scalar.properties.isAlphabetic)
     }
 
-    public static func isContinuation(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isContinuation(_ scalar: Unicode.Scalar) -> Bool {
         isStart(scalar) || ("0"..."9").contains(scalar) || scalar == "-"
     }
 
-    public static func isValid(_ text: String) -> Bool {
+    package static func isValid(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, isStart(first) else { return false }
         return text.unicodeScalars.allSatisfy(isContinuation)
     }

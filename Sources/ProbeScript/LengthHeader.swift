@@ -3,36 +3,36 @@
 /// either byte order or a base-128 varint (low group first), whose value plus `adjust` is the
 /// payload's length. PostgreSQL is `length 4 after 1 adjust -4` (a type byte, then a length
 /// that counts itself), MQTT `varint after 1`, a protobuf size-delimited stream `varint`.
-public struct LengthHeader: Sendable, Hashable, CustomStringConvertible {
-    public static let widths = [1, 2, 3, 4, 8]
+package struct LengthHeader: Sendable, Hashable, CustomStringConvertible {
+    package static let widths = [1, 2, 3, 4, 8]
 
     /// The length field itself.
-    public enum Field: Sendable, Hashable {
+    package enum Field: Sendable, Hashable {
         case fixed(width: Int, bigEndian: Bool)
         case varint
     }
 
-    public let field: Field
+    package let field: Field
     /// The head bytes before the length field (a message type).
-    public let after: Int
+    package let after: Int
     /// Added to the field's value to give the payload's length.
-    public let adjust: Int
+    package let adjust: Int
 
-    public init(width: Int, bigEndian: Bool = true, after: Int = 0, adjust: Int = 0) {
+    package init(width: Int, bigEndian: Bool = true, after: Int = 0, adjust: Int = 0) {
         self.init(field: .fixed(width: width, bigEndian: bigEndian), after: after, adjust: adjust)
     }
 
-    public init(field: Field, after: Int = 0, adjust: Int = 0) {
+    package init(field: Field, after: Int = 0, adjust: Int = 0) {
         self.field = field
         self.after = after
         self.adjust = adjust
     }
 
     /// The longest varint: 4 bytes after a head, as MQTT allows, or 10 alone, as protobuf does.
-    public var varintLimit: Int { after > 0 ? 4 : 10 }
+    package var varintLimit: Int { after > 0 ? 4 : 10 }
 
     /// The most bytes the head and the length field take.
-    public var longest: Int {
+    package var longest: Int {
         switch field {
         case .fixed(let width, _): return after + width
         case .varint: return after + varintLimit
@@ -40,7 +40,7 @@ public struct LengthHeader: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The largest value the field can hold.
-    public var largestValue: UInt64 {
+    package var largestValue: UInt64 {
         switch field {
         case .fixed(let width, _): return width == 8 ? .max : (UInt64(1) << (8 * UInt64(width))) - 1
         case .varint: return varintLimit * 7 >= 64 ? .max : (UInt64(1) << (7 * UInt64(varintLimit))) - 1
@@ -48,10 +48,10 @@ public struct LengthHeader: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The largest payload the header can announce.
-    public var largest: UInt64 { payload(of: largestValue) ?? 0 }
+    package var largest: UInt64 { payload(of: largestValue) ?? 0 }
 
     /// The payload length a field's `value` announces: nil when `adjust` takes it below zero.
-    public func payload(of value: UInt64) -> UInt64? {
+    package func payload(of value: UInt64) -> UInt64? {
         if adjust >= 0 { return value.addingReportingOverflow(UInt64(adjust)).overflow ? .max : value + UInt64(adjust) }
         let taken = UInt64(-adjust)
         return value >= taken ? value - taken : nil
@@ -59,7 +59,7 @@ public struct LengthHeader: Sendable, Hashable, CustomStringConvertible {
 
     /// How many bytes the head and the length field take when they announce `count` payload
     /// bytes (a varint grows with the value; at most `longest`).
-    public func size(announcing count: Int) -> Int {
+    package func size(announcing count: Int) -> Int {
         switch field {
         case .fixed(let width, _): return after + width
         case .varint:
@@ -69,7 +69,7 @@ public struct LengthHeader: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The setting's words, as `set framing` takes them: `length 4 little after 1 adjust -4`.
-    public var words: String {
+    package var words: String {
         var words: String
         switch field {
         case .fixed(let width, let bigEndian): words = "length \(width)" + (bigEndian ? "" : " little")
@@ -81,7 +81,7 @@ public struct LengthHeader: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// "a 2-byte big-endian length", "a varint length after 1 head byte".
-    public var description: String {
+    package var description: String {
         var text: String
         switch field {
         case .fixed(let width, let bigEndian): text = "a \(width)-byte \(bigEndian ? "big" : "little")-endian length"

@@ -1,13 +1,13 @@
 /// `set framing length W [big|little] [after N] [adjust ±K]` or `set framing varint [after N]`
 /// as written: each number may be a `{variable}`, resolved (and checked) when the step runs.
-public struct LengthSetting: Sendable, Hashable {
+package struct LengthSetting: Sendable, Hashable {
     /// The length field's width in bytes; nil for a varint.
-    public var width: Argument<Int>?
-    public var bigEndian = true
-    public var after: Argument<Int>?
-    public var adjust: Argument<Int>?
+    package var width: Argument<Int>?
+    package var bigEndian = true
+    package var after: Argument<Int>?
+    package var adjust: Argument<Int>?
 
-    public init(width: Argument<Int>?, bigEndian: Bool = true, after: Argument<Int>? = nil, adjust: Argument<Int>? = nil) {
+    package init(width: Argument<Int>?, bigEndian: Bool = true, after: Argument<Int>? = nil, adjust: Argument<Int>? = nil) {
         self.width = width
         self.bigEndian = bigEndian
         self.after = after
@@ -15,10 +15,10 @@ public struct LengthSetting: Sendable, Hashable {
     }
 
     /// The most head bytes before a length field.
-    public static let longestHead = 64
+    package static let longestHead = 64
 
     /// The header, when the file alone says it (no variable in a number).
-    public var literal: LengthHeader? {
+    package var literal: LengthHeader? {
         guard let after = after.map(\.literal) ?? 0, let adjust = adjust.map(\.literal) ?? 0 else { return nil }
         guard let width else { return LengthHeader(field: .varint, after: after, adjust: adjust) }
         return width.literal.map { LengthHeader(width: $0, bigEndian: bigEndian, after: after, adjust: adjust) }

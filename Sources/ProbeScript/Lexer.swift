@@ -1,20 +1,20 @@
 /// Turns a scenario file into tokens. It never stops at an error: each bad literal becomes a
 /// diagnostic and lexing goes on, so one run reports every problem of a file.
-public struct Lexer {
+package struct Lexer {
     private let scalars: [Unicode.Scalar]
     private let file: String
     private var index = 0
     private var line = 1
     private var lineStart = 0
-    public private(set) var diagnostics: [Diagnostic] = []
+    package private(set) var diagnostics: [Diagnostic] = []
 
-    public init(_ source: SourceFile) {
+    package init(_ source: SourceFile) {
         self.scalars = Array(source.text.unicodeScalars)
         self.file = source.path
     }
 
     /// Lexes the whole file; the last token is `.end`.
-    public mutating func tokenize() -> [Token] {
+    package mutating func tokenize() -> [Token] {
         var tokens: [Token] = []
         var adjacent = false
         while true {

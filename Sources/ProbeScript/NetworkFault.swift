@@ -1,7 +1,7 @@
 /// A fault of a `network`'s link (`n: loss 10% burst 3 downstream`), on whole IP packets below
 /// the subject's TCP, from that step on. Upstream is toward the subject, in the namespace.
-public struct NetworkFault: Sendable, Hashable {
-    public enum Change: Sendable, Hashable {
+package struct NetworkFault: Sendable, Hashable {
+    package enum Change: Sendable, Hashable {
         /// Drop this share of the packets (percent); a loss drops `burst` packets in a row.
         case loss(Argument<Double>, burst: Argument<Int>?)
         /// Hold each packet this long, give or take up to `jitter`.
@@ -20,18 +20,18 @@ public struct NetworkFault: Sendable, Hashable {
         case clear
     }
 
-    public var change: Change
+    package var change: Change
     /// The direction it acts on (upstream: toward the subject); nil for both.
-    public var direction: ProxyDirection?
+    package var direction: ProxyDirection?
 
-    public init(change: Change, direction: ProxyDirection?) {
+    package init(change: Change, direction: ProxyDirection?) {
         self.change = change
         self.direction = direction
     }
 
     /// The network fault a proxy fault's words make (`n: delay 50ms`, `n: rate 1MiB/s`,
     /// `n: clear`, which parse as a proxy's); nil for a fault only a proxy has.
-    public init?(_ fault: ProxyFault) {
+    package init?(_ fault: ProxyFault) {
         switch fault.change {
         case .delay(let delay, let jitter): change = .delay(delay, jitter: jitter)
         case .rate(let rate): change = .rate(rate)
@@ -42,7 +42,7 @@ public struct NetworkFault: Sendable, Hashable {
     }
 
     /// The spellings of the faults a network takes, for messages.
-    public static let spellings = "loss, delay, reorder, duplicate, rate, partition, heal or clear"
+    package static let spellings = "loss, delay, reorder, duplicate, rate, partition, heal or clear"
 
     var templates: [Template] {
         switch change {

@@ -3,8 +3,8 @@
 /// loaded: a `NAME:` prefix names a network when a `network NAME` statement is anywhere in the
 /// scenario. A fault only a proxy has (`n: slice 1..3`) on a network is an error here, with its
 /// place, rather than at run time.
-public struct NetworkFaultResolver {
-    public static func resolve(_ statements: [Statement]) -> (statements: [Statement], diagnostics: [Diagnostic]) {
+package struct NetworkFaultResolver {
+    package static func resolve(_ statements: [Statement]) -> (statements: [Statement], diagnostics: [Diagnostic]) {
         var resolver = NetworkFaultResolver(networks: networkNames(statements))
         guard !resolver.networks.isEmpty else { return (statements, []) }
         let resolved = resolver.map(statements)

@@ -1,5 +1,5 @@
 /// `on …`: a connection's background rule, acting while the scenario goes on.
-public enum OnRule: Sendable, Hashable {
+package enum OnRule: Sendable, Hashable {
     /// `on line MATCH [send …]` or `on message [head H] FORM [send …]`: the lines or messages
     /// it consumes (read as the expect of the same words would read them), and its answer.
     case reading(Expectation, answer: SendStep?)

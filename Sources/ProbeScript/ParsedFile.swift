@@ -1,8 +1,8 @@
 /// One file as parsed, before includes are spliced in and variables are checked.
-public struct ParsedFile: Sendable {
-    public var source: SourceFile
-    public var title: Template?
-    public var tags: [String]
-    public var statements: [Statement]
-    public var diagnostics: [Diagnostic]
+package struct ParsedFile: Sendable {
+    package var source: SourceFile
+    package var title: Template?
+    package var tags: [String]
+    package var statements: [Statement]
+    package var diagnostics: [Diagnostic]
 }

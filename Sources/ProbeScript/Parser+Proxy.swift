@@ -2,7 +2,7 @@
 extension Parser {
     /// One fault as a command line gives it (`tcpprobe proxy … --fault "delay 50ms"`): the
     /// step without its `NAME:`, from `source`'s only line.
-    public static func proxyFault(_ source: SourceFile) -> Result<ProxyFault, Diagnostic> {
+    package static func proxyFault(_ source: SourceFile) -> Result<ProxyFault, Diagnostic> {
         var parser = Parser(source: source)
         do {
             let fault = try parser.parseProxyFault(try parser.keyword(Grammar.ProxyFaultWord.self, after: "--fault"))

@@ -1,6 +1,6 @@
 /// Parses the tokens of one file into statements. Errors are collected, never thrown out:
 /// after a bad statement the parser skips to the next one and goes on.
-public struct Parser {
+package struct Parser {
     struct Failure: Error { var diagnostic: Diagnostic }
 
     var tokens: [Token]
@@ -21,7 +21,7 @@ public struct Parser {
     }
 
     /// Parses a whole file.
-    public static func parse(_ source: SourceFile) -> ParsedFile {
+    package static func parse(_ source: SourceFile) -> ParsedFile {
         var parser = Parser(source: source)
         let statements = parser.parseStatements(blockOpenedAt: nil)
         return ParsedFile(source: source, title: parser.title, tags: parser.tags,

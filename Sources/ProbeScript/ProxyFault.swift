@@ -1,5 +1,5 @@
 /// Which way traffic goes through a proxy, in toxiproxy's words.
-public enum ProxyDirection: String, Sendable, Hashable, CaseIterable {
+package enum ProxyDirection: String, Sendable, Hashable, CaseIterable {
     /// Client → server.
     case upstream
     /// Server → client.
@@ -8,8 +8,8 @@ public enum ProxyDirection: String, Sendable, Hashable, CaseIterable {
 
 /// A proxy step that changes how it forwards (`p: delay 50ms downstream`), from that step on,
 /// for its connections open now and later.
-public struct ProxyFault: Sendable, Hashable {
-    public enum Change: Sendable, Hashable {
+package struct ProxyFault: Sendable, Hashable {
+    package enum Change: Sendable, Hashable {
         /// Forward each chunk this late, give or take up to `jitter`.
         case delay(Argument<Duration>, jitter: Argument<Duration>?)
         /// At most this many bytes a second.
@@ -30,11 +30,11 @@ public struct ProxyFault: Sendable, Hashable {
         case clear
     }
 
-    public var change: Change
+    package var change: Change
     /// The direction it acts on; nil for both.
-    public var direction: ProxyDirection?
+    package var direction: ProxyDirection?
 
-    public init(change: Change, direction: ProxyDirection?) {
+    package init(change: Change, direction: ProxyDirection?) {
         self.change = change
         self.direction = direction
     }

@@ -1,19 +1,19 @@
 /// Parsing of the numeric literals of the language: counts, durations, sizes and rates.
-public enum Quantity {
+package enum Quantity {
     /// A whole number such as `100`.
-    public static func integer(_ text: String) -> Int? {
+    package static func integer(_ text: String) -> Int? {
         guard !text.isEmpty, text.allSatisfy(\.isASCIIDigit) else { return nil }
         return Int(text)
     }
 
     /// A whole number with an optional sign: `-4`, `+1`, `3`.
-    public static func signedInteger(_ text: String) -> Int? {
+    package static func signedInteger(_ text: String) -> Int? {
         guard let sign = text.first, sign == "-" || sign == "+" else { return integer(text) }
         return integer(String(text.dropFirst())).map { sign == "-" ? -$0 : $0 }
     }
 
     /// `500us`, `250ms`, `2s`, `1.5s`, `1m`, `1h`.
-    public static func duration(_ text: String) -> Duration? {
+    package static func duration(_ text: String) -> Duration? {
         guard let (number, unit) = splitNumber(text) else { return nil }
         let nanosecondsPerUnit: Double
         switch unit {
@@ -31,10 +31,10 @@ public enum Quantity {
         return .nanoseconds(Int64(nanoseconds.rounded()))
     }
 
-    public static let durationHint = "durations look like 500us, 250ms, 2s, 1.5s, 1m"
+    package static let durationHint = "durations look like 500us, 250ms, 2s, 1.5s, 1m"
 
     /// `512`, `512B`, `4KiB`, `1MiB`, `1GiB`, `4KB`, `1MB`.
-    public static func size(_ text: String) -> Int? {
+    package static func size(_ text: String) -> Int? {
         guard let (number, unit) = splitNumber(text) else { return nil }
         let multiplier: Double
         switch unit {
@@ -52,23 +52,23 @@ public enum Quantity {
         return Int(bytes)
     }
 
-    public static let sizeHint = "sizes look like 512, 4KiB, 1MiB, 1GiB"
+    package static let sizeHint = "sizes look like 512, 4KiB, 1MiB, 1GiB"
 
     /// `10KiB/s`: bytes per second.
-    public static func rate(_ text: String) -> Int? {
+    package static func rate(_ text: String) -> Int? {
         guard text.hasSuffix("/s"), let bytes = size(String(text.dropLast(2))), bytes > 0 else { return nil }
         return bytes
     }
 
-    public static let rateHint = "rates look like 512/s, 64KiB/s, 1MiB/s"
+    package static let rateHint = "rates look like 512/s, 64KiB/s, 1MiB/s"
 
     /// `10%`, `0.5%`, `100%`: a share of the packets, from 0 to 100.
-    public static func percent(_ text: String) -> Double? {
+    package static func percent(_ text: String) -> Double? {
         guard text.hasSuffix("%"), let (number, unit) = splitNumber(String(text.dropLast())), unit.isEmpty, number <= 100 else { return nil }
         return number
     }
 
-    public static let percentHint = "shares look like 10%, 0.5%, 100%"
+    package static let percentHint = "shares look like 10%, 0.5%, 100%"
 
     /// Splits `1.5ms` into (1.5, "ms"); nil when the text does not start with a number.
     private static func splitNumber(_ text: String) -> (Double, String)? {

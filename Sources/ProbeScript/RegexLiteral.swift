@@ -1,12 +1,12 @@
 /// A `/.../flags` pattern. `{name}` (a letter-led name) interpolates a variable, escaped;
 /// `{3}` and `{2,5}` stay quantifiers. Named groups `(?<name>...)` set variables.
-public struct RegexLiteral: Sendable, Hashable {
-    public var pattern: String
-    public var ignoresCase: Bool
-    public var dotMatchesNewlines: Bool
-    public var location: SourceLocation
+package struct RegexLiteral: Sendable, Hashable {
+    package var pattern: String
+    package var ignoresCase: Bool
+    package var dotMatchesNewlines: Bool
+    package var location: SourceLocation
 
-    public init(pattern: String, ignoresCase: Bool = false, dotMatchesNewlines: Bool = false, location: SourceLocation) {
+    package init(pattern: String, ignoresCase: Bool = false, dotMatchesNewlines: Bool = false, location: SourceLocation) {
         self.pattern = pattern
         self.ignoresCase = ignoresCase
         self.dotMatchesNewlines = dotMatchesNewlines
@@ -14,7 +14,7 @@ public struct RegexLiteral: Sendable, Hashable {
     }
 
     /// The names of `(?<name>...)` groups, in order.
-    public var groupNames: [String] {
+    package var groupNames: [String] {
         let scalars = Array(pattern.unicodeScalars)
         var names: [String] = []
         var index = 0
@@ -34,10 +34,10 @@ public struct RegexLiteral: Sendable, Hashable {
     }
 
     /// The `{name}` interpolations, with their locations (one column past the opening slash).
-    public var template: Template { Template.word(pattern, at: location.advanced(by: 1)) }
+    package var template: Template { Template.word(pattern, at: location.advanced(by: 1)) }
 
     /// The pattern with each interpolated variable's value escaped for literal matching.
-    public func expandedPattern(_ lookup: (String) -> String?) -> String {
+    package func expandedPattern(_ lookup: (String) -> String?) -> String {
         var out = ""
         for part in template.parts {
             switch part {
@@ -59,7 +59,7 @@ public struct RegexLiteral: Sendable, Hashable {
         return out
     }
 
-    public var description: String {
+    package var description: String {
         "/\(pattern)/" + (ignoresCase ? "i" : "") + (dotMatchesNewlines ? "s" : "")
     }
 }
@@ -68,12 +68,12 @@ extension RegexLiteral {
     /// Compiles the pattern with its variables filled in; throws the engine's message when invalid.
     /// Literal runs are compiled as quotes (`LiteralRunQuoter`); a pattern is compiled as written
     /// when that fails, so the error message names what the user wrote.
-    public func compile(_ lookup: (String) -> String?) throws -> Regex<AnyRegexOutput> {
+    package func compile(_ lookup: (String) -> String?) throws -> Regex<AnyRegexOutput> {
         try compile(expandedPattern: expandedPattern(lookup))
     }
 
     /// Compiles `pattern`, this literal's `expandedPattern`, with this literal's flags.
-    public func compile(expandedPattern pattern: String) throws -> Regex<AnyRegexOutput> {
+    package func compile(expandedPattern pattern: String) throws -> Regex<AnyRegexOutput> {
         var regex: Regex<AnyRegexOutput>
         do {
             regex = try Regex(LiteralRunQuoter.quotingLiteralRuns(in: pattern))
@@ -86,7 +86,7 @@ extension RegexLiteral {
     }
 
     /// The engine's complaint about the pattern, or nil when it compiles.
-    public var compileError: String? {
+    package var compileError: String? {
         do {
             _ = try compile { _ in "x" }
             return nil

@@ -1,13 +1,13 @@
 /// A loaded scenario: its statements with includes spliced in, and its header.
-public struct Scenario: Sendable {
-    public var path: String
-    public var title: String
-    public var tags: [String]
-    public var statements: [Statement]
+package struct Scenario: Sendable {
+    package var path: String
+    package var title: String
+    package var tags: [String]
+    package var statements: [Statement]
     /// Every file read to build it (the scenario and its includes), for quoting in diagnostics.
-    public var sources: [SourceFile]
+    package var sources: [SourceFile]
 
-    public init(path: String, title: String, tags: [String], statements: [Statement], sources: [SourceFile]) {
+    package init(path: String, title: String, tags: [String], statements: [Statement], sources: [SourceFile]) {
         self.path = path
         self.title = title
         self.tags = tags
@@ -16,7 +16,7 @@ public struct Scenario: Sendable {
     }
 
     /// All statements, depth first, including those inside blocks.
-    public var allStatements: [Statement] {
+    package var allStatements: [Statement] {
         var out: [Statement] = []
         func walk(_ statements: [Statement]) {
             for statement in statements {

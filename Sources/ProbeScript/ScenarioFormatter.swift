@@ -9,9 +9,9 @@
 /// A file with errors is not formatted. A result that differs from the file is parsed again and
 /// compared with the original, statement by statement without source positions; a difference is
 /// an error, so the formatter never writes a file that means something else.
-public enum ScenarioFormatter {
+package enum ScenarioFormatter {
     /// Why a file was not formatted.
-    public enum Failure: Error, Sendable {
+    package enum Failure: Error, Sendable {
         /// The file does not parse; these are its errors.
         case invalid([Diagnostic])
         /// The formatted text would parse differently: a bug in the formatter.
@@ -24,7 +24,7 @@ public enum ScenarioFormatter {
     static let commentGap = 2
 
     /// The canonical layout of `source`.
-    public static func format(_ source: SourceFile) throws(Failure) -> String {
+    package static func format(_ source: SourceFile) throws(Failure) -> String {
         let parsed = Parser.parse(source)
         guard parsed.diagnostics.isEmpty else { throw .invalid(parsed.diagnostics) }
         var lexer = Lexer(source)

@@ -1,13 +1,13 @@
 /// Loads a scenario file: parses it, splices in its includes (relative to the including file),
 /// and checks its variables. Every problem of every file involved is collected.
-public struct ScenarioLoader {
+package struct ScenarioLoader {
     /// Reads a file's text; throws a message when it cannot.
-    public typealias FileReader = (String) throws -> String
+    package typealias FileReader = (String) throws -> String
 
-    public struct Result: Sendable {
-        public var scenario: Scenario?
-        public var diagnostics: [Diagnostic]
-        public var sources: [SourceFile]
+    package struct Result: Sendable {
+        package var scenario: Scenario?
+        package var diagnostics: [Diagnostic]
+        package var sources: [SourceFile]
     }
 
     private let read: FileReader
@@ -20,14 +20,14 @@ public struct ScenarioLoader {
 
     /// `predefinedVariables` are known without a value here; `given` are the values from outside
     /// the scenario (`--var` and the like), whose own `{name}`s are checked where they are used.
-    public init(predefinedVariables: Set<String> = [], given: [String: String] = [:], read: @escaping FileReader) {
+    package init(predefinedVariables: Set<String> = [], given: [String: String] = [:], read: @escaping FileReader) {
         self.read = read
         self.predefinedVariables = predefinedVariables.union(given.keys)
         self.givenTemplates = Template.given(given)
     }
 
     /// Loads `path`; the scenario is nil when any error was found.
-    public static func load(_ path: String, predefinedVariables: Set<String> = [], given: [String: String] = [:], read: @escaping FileReader) -> Result {
+    package static func load(_ path: String, predefinedVariables: Set<String> = [], given: [String: String] = [:], read: @escaping FileReader) -> Result {
         var loader = ScenarioLoader(predefinedVariables: predefinedVariables, given: given, read: read)
         return loader.load(path)
     }
@@ -102,7 +102,7 @@ public struct ScenarioLoader {
     /// `relative` resolved against the directory of `file`, with `.` and `..` folded. A scenario
     /// that came through a pipe has no directory of its own: its paths are relative to the
     /// current directory.
-    public static func resolve(_ relative: String, from file: String) -> String {
+    package static func resolve(_ relative: String, from file: String) -> String {
         if relative.hasPrefix("/") { return normalise(relative) }
         guard !isPiped(file), let slash = file.lastIndex(of: "/") else { return normalise(relative) }
         return normalise(String(file[...slash]) + relative)
@@ -114,7 +114,7 @@ public struct ScenarioLoader {
     }
 
     /// The path with `.` and `..` folded and repeated slashes removed.
-    public static func normalise(_ path: String) -> String {
+    package static func normalise(_ path: String) -> String {
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             if part == "." { continue }
@@ -126,7 +126,7 @@ public struct ScenarioLoader {
     }
 
     /// The file's base name without `.scn`.
-    public static func defaultTitle(_ path: String) -> String {
+    package static func defaultTitle(_ path: String) -> String {
         let base = path.split(separator: "/").last.map(String.init) ?? path
         return base.hasSuffix(".scn") ? String(base.dropLast(4)) : base
     }

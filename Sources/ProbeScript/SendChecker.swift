@@ -3,8 +3,8 @@
 /// of a payload whose length is known from the file (a literal, or a literal line with the
 /// terminator set above it, or a literal message with the framing set above it); and a
 /// message's `head` that the framing set above it has no room for.
-public struct SendChecker {
-    public static func check(_ statements: [Statement]) -> [Diagnostic] {
+package struct SendChecker {
+    package static func check(_ statements: [Statement]) -> [Diagnostic] {
         var checker = SendChecker()
         checker.walk(statements)
         return checker.diagnostics

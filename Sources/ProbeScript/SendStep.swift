@@ -1,6 +1,6 @@
 /// `send DATA [in chunks of N] [split at I,J | split sweep] [every D] [at RATE]`.
-public struct SendStep: Sendable, Hashable {
-    public enum Data: Sendable, Hashable {
+package struct SendStep: Sendable, Hashable {
+    package enum Data: Sendable, Hashable {
         /// A string or hex string, sent exactly.
         case bytes(Template)
         /// Text followed by the current terminator.
@@ -14,19 +14,19 @@ public struct SendStep: Sendable, Hashable {
         case webSocket(WebSocketSend)
     }
 
-    public var data: Data
+    package var data: Data
     /// `in frames of N`: a WebSocket message sent as fragments of N payload bytes.
-    public var framesOf: Argument<Int>?
-    public var chunkSize: Argument<Int>?
-    public var splitOffsets: [Argument<Int>]
-    public var splitSweep: Bool
-    public var interval: Argument<Duration>?
-    public var rate: Argument<Int>?
+    package var framesOf: Argument<Int>?
+    package var chunkSize: Argument<Int>?
+    package var splitOffsets: [Argument<Int>]
+    package var splitSweep: Bool
+    package var interval: Argument<Duration>?
+    package var rate: Argument<Int>?
     /// `until closed [within D]`: the send ends, passing, when the peer closes; `within` bounds
     /// the wait from the step's start (the step timeout when nil).
-    public var untilClosed: UntilClosed?
+    package var untilClosed: UntilClosed?
 
-    public init(data: Data, chunkSize: Argument<Int>? = nil, splitOffsets: [Argument<Int>] = [], splitSweep: Bool = false,
+    package init(data: Data, chunkSize: Argument<Int>? = nil, splitOffsets: [Argument<Int>] = [], splitSweep: Bool = false,
                 interval: Argument<Duration>? = nil, rate: Argument<Int>? = nil) {
         self.data = data
         self.chunkSize = chunkSize
@@ -39,7 +39,7 @@ public struct SendStep: Sendable, Hashable {
 
 extension SendStep.Data {
     /// A WebSocket text or binary message, which `in frames of N` can fragment.
-    public var isWebSocketMessage: Bool {
+    package var isWebSocketMessage: Bool {
         switch self {
         case .webSocket(.text), .webSocket(.binary): return true
         default: return false

@@ -4,7 +4,7 @@ import Glibc
 
 /// `connect … from SOURCE`: the address (and port) a connection binds before it connects, or a
 /// range of addresses in CIDR form, of which each connection takes the next.
-public enum SourceAddress: Sendable, Hashable, CustomStringConvertible {
+package enum SourceAddress: Sendable, Hashable, CustomStringConvertible {
     /// An IP address, with a port or with 0 for the kernel's pick.
     case address(host: String, port: Int)
     /// `127.0.0.0/8`: the network's bytes (4 or 16, host bits zero) and its prefix length.
@@ -12,7 +12,7 @@ public enum SourceAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `127.0.0.2`, `127.0.0.2:40000`, `::1`, `[::1]:40000` or `127.0.0.0/8`; a range
     /// with host bits set is an error that names the network meant.
-    public static func parse(_ text: String) -> Result<SourceAddress, ParseError> {
+    package static func parse(_ text: String) -> Result<SourceAddress, ParseError> {
         if let slash = text.firstIndex(of: "/") {
             let host = String(text[..<slash])
             guard let bytes = bytes(of: host), let prefix = Int(text[text.index(after: slash)...]),
@@ -34,14 +34,14 @@ public enum SourceAddress: Sendable, Hashable, CustomStringConvertible {
                                    hint: "from takes 127.0.0.2, 127.0.0.2:40000, [::1]:40000 or a range, 127.0.0.0/8"))
     }
 
-    public struct ParseError: Error, Sendable {
-        public var message: String
-        public var hint: String
+    package struct ParseError: Error, Sendable {
+        package var message: String
+        package var hint: String
     }
 
     /// How many addresses the range hands out: all but the network's own (and, for IPv4, its
     /// broadcast) when there are more than two; one for an address.
-    public var count: Int {
+    package var count: Int {
         guard case .range(let network, let prefix) = self else { return 1 }
         let hostBits = network.count * 8 - prefix
         guard hostBits < 62 else { return Int.max }
@@ -51,7 +51,7 @@ public enum SourceAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The `index`th address the range hands out (counted from 0, wrapping round), as text.
-    public func host(at index: Int) -> String {
+    package func host(at index: Int) -> String {
         guard case .range(var bytes, let prefix) = self else {
             if case .address(let host, _) = self { return host }
             return ""
@@ -68,7 +68,7 @@ public enum SourceAddress: Sendable, Hashable, CustomStringConvertible {
         return Self.text(of: bytes)
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .address(let host, let port): return port == 0 ? host : Address(host: host, port: port).description
         case .range(let network, let prefix): return "\(Self.text(of: network))/\(prefix)"

@@ -1,31 +1,31 @@
 /// `spawn NAME "command" [ready on ADDR[, ADDR…] | ready when stdout|stderr /re/ [within D]] [with stdin] [cwd "DIR"] [env K=V ...]
 /// [in NETWORK] [unless given VAR]`.
-public struct SpawnStep: Sendable, Hashable {
-    public enum Readiness: Sendable, Hashable {
+package struct SpawnStep: Sendable, Hashable {
+    package enum Readiness: Sendable, Hashable {
         /// Ready once every address listens (a broker with a TCP and a WebSocket port).
         case listening([Argument<Address>])
         case output(stream: OutputStream, RegexLiteral)
     }
 
-    public enum OutputStream: String, Sendable, Hashable { case stdout, stderr }
+    package enum OutputStream: String, Sendable, Hashable { case stdout, stderr }
 
-    public var name: Name
-    public var command: Template
-    public var readiness: Readiness?
+    package var name: Name
+    package var command: Template
+    package var readiness: Readiness?
     /// How long to wait for readiness; the step timeout when not given.
-    public var readinessWithin: Argument<Duration>?
+    package var readinessWithin: Argument<Duration>?
     /// `with stdin`: its standard input is a pipe that `input NAME ...` writes; else /dev/null.
-    public var withStdin: Bool
-    public var environment: [(key: String, value: Template)]
+    package var withStdin: Bool
+    package var environment: [(key: String, value: Template)]
     /// `cwd "DIR"`: where it runs, from the folder of the file the step is in; that folder when nil.
-    public var workingDirectory: Template?
+    package var workingDirectory: Template?
     /// `in NETWORK`: it runs in that network's namespace; on the probe's host when nil.
-    public var network: Name?
+    package var network: Name?
     /// `unless given VAR`: not started when VAR was given from outside the scenario (`--var`),
     /// as a suite's default subject is not when the user points it at their own.
-    public var unlessGiven: Name?
+    package var unlessGiven: Name?
 
-    public init(name: Name, command: Template, readiness: Readiness?, readinessWithin: Argument<Duration>? = nil,
+    package init(name: Name, command: Template, readiness: Readiness?, readinessWithin: Argument<Duration>? = nil,
                 withStdin: Bool = false, workingDirectory: Template? = nil, network: Name? = nil, unlessGiven: Name? = nil,
                 environment: [(key: String, value: Template)]) {
         self.name = name
@@ -39,7 +39,7 @@ public struct SpawnStep: Sendable, Hashable {
         self.environment = environment
     }
 
-    public static func == (lhs: SpawnStep, rhs: SpawnStep) -> Bool {
+    package static func == (lhs: SpawnStep, rhs: SpawnStep) -> Bool {
         lhs.name == rhs.name && lhs.command == rhs.command && lhs.readiness == rhs.readiness
             && lhs.readinessWithin == rhs.readinessWithin && lhs.withStdin == rhs.withStdin && lhs.workingDirectory == rhs.workingDirectory
             && lhs.network == rhs.network && lhs.unlessGiven == rhs.unlessGiven
@@ -47,19 +47,19 @@ public struct SpawnStep: Sendable, Hashable {
             && lhs.environment.map(\.value) == rhs.environment.map(\.value)
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(command)
     }
 }
 
 /// `expect exit NAME [code N] [within D]`.
-public struct ExitExpectation: Sendable, Hashable {
-    public var name: Name
-    public var code: Argument<Int>?
-    public var within: Argument<Duration>?
+package struct ExitExpectation: Sendable, Hashable {
+    package var name: Name
+    package var code: Argument<Int>?
+    package var within: Argument<Duration>?
 
-    public init(name: Name, code: Argument<Int>?, within: Argument<Duration>?) {
+    package init(name: Name, code: Argument<Int>?, within: Argument<Duration>?) {
         self.name = name
         self.code = code
         self.within = within

@@ -1,7 +1,7 @@
 /// What a statement reads and sets, for the parse-time check of variable names.
 extension StatementKind {
     /// Every template the statement interpolates, so each `{name}` in it can be checked.
-    public var templates: [Template] {
+    package var templates: [Template] {
         switch self {
         case .title(let template): return [template]
         case .variable(_, .text(let template)): return [template]
@@ -74,13 +74,13 @@ extension StatementKind {
 
     /// The variables the statement's own templates may use besides those known before it: a
     /// background rule's answer uses the named groups of its regex.
-    public var ownVariables: [String] {
+    package var ownVariables: [String] {
         if case .on(.reading) = self { return definedVariables }
         return []
     }
 
     /// The variables the statement sets: a `var`, or the named groups of its regex.
-    public var definedVariables: [String] {
+    package var definedVariables: [String] {
         switch self {
         case .variable(let name, _): return [name.text]
         case .listen(let name, _, let tls): return ["\(name.text).port"] + (tls == nil ? [] : ["\(name.text).cert"])

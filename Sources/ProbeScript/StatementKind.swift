@@ -1,6 +1,6 @@
 /// What a statement does. Each step maps to one executor in the runner; `title`, `tags` and
 /// `include` only describe the file (the loader splices includes in before anything runs).
-public indirect enum StatementKind: Sendable, Hashable {
+package indirect enum StatementKind: Sendable, Hashable {
     case title(Template)
     case tags([String])
     case set(Setting)
@@ -55,7 +55,7 @@ public indirect enum StatementKind: Sendable, Hashable {
 }
 
 /// `set NAME VALUE`.
-public enum Setting: Sendable, Hashable {
+package enum Setting: Sendable, Hashable {
     case timeout(Argument<Duration>)
     case deadline(Argument<Duration>)
     case terminator(Terminator)
@@ -74,18 +74,18 @@ public enum Setting: Sendable, Hashable {
 
 /// What a message is on the wire: a line, or a length header and its payload. The header is
 /// boxed: every `parallel` copy holds the framing in its settings (BENCHMARKS.md 2a).
-public enum MessageFraming: Sendable, Hashable {
+package enum MessageFraming: Sendable, Hashable {
     case lines
     indirect case length(LengthHeader)
 }
 
 /// `set framing` as written.
-public enum FramingSetting: Sendable, Hashable {
+package enum FramingSetting: Sendable, Hashable {
     case lines
     case length(LengthSetting)
 
     /// The framing, when the file alone says it (no variable in a number).
-    public var literal: MessageFraming? {
+    package var literal: MessageFraming? {
         switch self {
         case .lines: return .lines
         case .length(let setting): return setting.literal.map { .length($0) }
@@ -94,7 +94,7 @@ public enum FramingSetting: Sendable, Hashable {
 }
 
 /// The right-hand side of `var NAME = ...`.
-public enum VariableValue: Sendable, Hashable {
+package enum VariableValue: Sendable, Hashable {
     case text(Template)
     case freePort
 }

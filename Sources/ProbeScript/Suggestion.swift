@@ -1,7 +1,7 @@
 /// "Did you mean ...?" by edit distance.
-public enum Suggestion {
+package enum Suggestion {
     /// The closest candidate within a small edit distance of `word`, if any.
-    public static func closest(to word: String, in candidates: [String]) -> String? {
+    package static func closest(to word: String, in candidates: [String]) -> String? {
         let limit = word.count <= 4 ? 1 : (word.count <= 8 ? 2 : 3)
         var best: (String, Int)?
         for candidate in candidates {
@@ -12,7 +12,7 @@ public enum Suggestion {
     }
 
     /// Levenshtein distance with transpositions counted as one edit.
-    public static func editDistance(_ a: String, _ b: String) -> Int {
+    package static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }

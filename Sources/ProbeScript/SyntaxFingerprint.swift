@@ -1,9 +1,9 @@
 /// What statements mean, as text without where they stand: every field of every statement,
 /// nested blocks included, but no source location and no statement's text as written. Two
 /// files whose fingerprints are equal run alike; `tcpprobe fmt` checks its output with it.
-public enum SyntaxFingerprint {
+package enum SyntaxFingerprint {
     /// The fingerprint of `statements`.
-    public static func of(_ statements: [Statement]) -> String {
+    package static func of(_ statements: [Statement]) -> String {
         var out = ""
         for statement in statements { write(statement, into: &out) }
         return out

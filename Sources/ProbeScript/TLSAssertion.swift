@@ -1,6 +1,6 @@
 /// `assert tls version = 1.3 | alpn = "h2" | cipher /RE/ | peer subject /RE/`: a property of the
 /// current connection's TLS session, once its handshake is done.
-public enum TLSAssertion: Sendable, Hashable {
+package enum TLSAssertion: Sendable, Hashable {
     case version(TLSOptions.Version)
     /// The protocol the handshake agreed on; `""` asserts that none was.
     case applicationProtocol(Template)
@@ -9,7 +9,7 @@ public enum TLSAssertion: Sendable, Hashable {
     /// The peer certificate's subject, such as `CN=localhost`.
     case peerSubject(RegexLiteral)
 
-    public var templates: [Template] {
+    package var templates: [Template] {
         switch self {
         case .version: return []
         case .applicationProtocol(let name): return [name]

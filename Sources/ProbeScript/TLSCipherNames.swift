@@ -1,7 +1,7 @@
 /// The TLS 1.2 cipher suites `tls ciphers "…"` may name, by OpenSSL's names: the ones the TLS
 /// library tcpprobe speaks with (BoringSSL) knows. A list is these names joined by colons.
-public enum TLSCipherNames {
-    public static let known: [String] = [
+package enum TLSCipherNames {
+    package static let known: [String] = [
         "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-GCM-SHA384",
         "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-ECDSA-CHACHA20-POLY1305", "ECDHE-RSA-CHACHA20-POLY1305",
         "ECDHE-PSK-CHACHA20-POLY1305", "ECDHE-ECDSA-AES128-SHA", "ECDHE-RSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA",
@@ -12,7 +12,7 @@ public enum TLSCipherNames {
 
     /// Why `list` is not a list of known names, with the nearest known name when there is one;
     /// nil when it is one.
-    public static func problem(in list: String) -> String? {
+    package static func problem(in list: String) -> String? {
         let names = list.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard let unknown = names.first(where: { !known.contains($0) }) else { return nil }
         if unknown.isEmpty { return "an empty name in the cipher list \"\(list)\" (names are joined by single colons)" }

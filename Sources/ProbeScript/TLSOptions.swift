@@ -1,38 +1,38 @@
 /// What `tls` on `connect` or `listen`, and `starttls`, say about the TLS layer. Paths and
 /// names are templates, resolved (and files read) when the step runs.
-public struct TLSOptions: Sendable, Hashable {
+package struct TLSOptions: Sendable, Hashable {
     /// `version 1.2|1.3`: the one version the handshake may agree on.
-    public enum Version: String, Sendable, Hashable, CaseIterable {
+    package enum Version: String, Sendable, Hashable, CaseIterable {
         case v1_2 = "1.2"
         case v1_3 = "1.3"
     }
 
     /// `insecure`: the server's certificate is not verified.
-    public var insecure = false
+    package var insecure = false
     /// `ca "FILE"`: the PEM roots the peer's certificate must chain to (instead of the system's).
-    public var ca: Template?
+    package var ca: Template?
     /// `sni "NAME"`: the server name sent, and the name the certificate must match.
-    public var serverName: Template?
+    package var serverName: Template?
     /// `alpn "h2", "http/1.1"`: the application protocols offered (client) or accepted (server).
-    public var applicationProtocols: [Template] = []
-    public var version: Argument<Version>?
+    package var applicationProtocols: [Template] = []
+    package var version: Argument<Version>?
     /// `ciphers "ECDHE-RSA-AES128-SHA:…"`: the TLS 1.2 cipher suites offered or accepted, by
     /// OpenSSL's names (TLS 1.3's suites are not affected).
-    public var ciphers: Template?
+    package var ciphers: Template?
     /// `cert "FILE" key "FILE"`: this side's certificate chain and private key, PEM.
-    public var certificate: Template?
-    public var key: Template?
+    package var certificate: Template?
+    package var key: Template?
     /// `client-ca "FILE"`: a server requires a client certificate chaining to these roots.
-    public var clientCA: Template?
+    package var clientCA: Template?
 
-    public init() {}
+    package init() {}
 
     /// The options `connect … tls` takes, `listen … tls` takes, and `starttls` (either role) takes.
     static let clientOptions: [Grammar.TLSOption] = [.insecure, .ca, .sni, .alpn, .version, .ciphers, .cert, .key]
     static let serverOptions: [Grammar.TLSOption] = [.cert, .key, .clientCA, .alpn, .version, .ciphers]
     static let allOptions = Grammar.TLSOption.allCases
 
-    public var templates: [Template] {
+    package var templates: [Template] {
         [ca, serverName, ciphers, certificate, key, clientCA].compactMap { $0 } + applicationProtocols + version.templates
     }
 }

@@ -1,6 +1,6 @@
 /// Text with `{name}` interpolations, rendered to bytes once the variables are known.
-public struct Template: Sendable, Hashable {
-    public enum Part: Sendable, Hashable {
+package struct Template: Sendable, Hashable {
+    package enum Part: Sendable, Hashable {
         case bytes([UInt8])
         /// `"…" * N`: a literal run and how many times it repeats, kept this short until the
         /// template is rendered (a suite of 16 MiB messages loads without holding them).
@@ -10,9 +10,9 @@ public struct Template: Sendable, Hashable {
         case anyByte(SourceLocation)
     }
 
-    public var parts: [Part]
+    package var parts: [Part]
 
-    public init(parts: [Part]) {
+    package init(parts: [Part]) {
         // Merge neighbouring byte runs so a literal template is a single part.
         var merged: [Part] = []
         for part in parts {
@@ -25,12 +25,12 @@ public struct Template: Sendable, Hashable {
         self.parts = merged
     }
 
-    public init(literal bytes: [UInt8]) { self.init(parts: [.bytes(bytes)]) }
+    package init(literal bytes: [UInt8]) { self.init(parts: [.bytes(bytes)]) }
 
-    public init(literal text: String) { self.init(literal: Array(text.utf8)) }
+    package init(literal text: String) { self.init(literal: Array(text.utf8)) }
 
     /// The bytes when the template has no interpolation (a repetition written out).
-    public var literalBytes: [UInt8]? {
+    package var literalBytes: [UInt8]? {
         if parts.isEmpty { return [] }
         if parts.count == 1, case .bytes(let bytes) = parts[0] { return bytes }
         guard let count = literalCount else { return nil }
@@ -47,7 +47,7 @@ public struct Template: Sendable, Hashable {
     }
 
     /// How many bytes the template makes when it has no interpolation, without making them.
-    public var literalCount: Int? {
+    package var literalCount: Int? {
         var count = 0
         for part in parts {
             switch part {
@@ -60,7 +60,7 @@ public struct Template: Sendable, Hashable {
     }
 
     /// The variables the template refers to, with where each is used.
-    public var variables: [(name: String, location: SourceLocation)] {
+    package var variables: [(name: String, location: SourceLocation)] {
         parts.compactMap { part in
             if case .variable(let name, let location) = part { return (name, location) }
             return nil
@@ -68,7 +68,7 @@ public struct Template: Sendable, Hashable {
     }
 
     /// Where the template has `??`, any one byte.
-    public var anyBytes: [SourceLocation] {
+    package var anyBytes: [SourceLocation] {
         parts.compactMap { part in
             if case .anyByte(let location) = part { return location }
             return nil
@@ -77,7 +77,7 @@ public struct Template: Sendable, Hashable {
 
     /// Renders the template; `lookup` gives a variable's value (nil renders as empty text).
     /// A literal template returns its own bytes.
-    public func render(_ lookup: (String) -> String?) -> [UInt8] {
+    package func render(_ lookup: (String) -> String?) -> [UInt8] {
         render(lookup, bytes: [:])
     }
 
@@ -85,14 +85,14 @@ public struct Template: Sendable, Hashable {
     /// that is not text, such as a regex group over binary input), else from `lookup`: either
     /// way the value's bytes are written as they are. A `??` renders as a zero byte: only an
     /// expect holds one, and it renders a `pattern`.
-    public func render(_ lookup: (String) -> String?, bytes values: [String: [UInt8]]) -> [UInt8] {
+    package func render(_ lookup: (String) -> String?, bytes values: [String: [UInt8]]) -> [UInt8] {
         if let literalBytes { return literalBytes }
         var anyByteAt: Set<Int>?
         return rendering(lookup, values, anyByteAt: &anyByteAt)
     }
 
     /// The bytes an expect compares with: rendered as `render` does, each `??` taking any byte.
-    public func pattern(_ lookup: (String) -> String?, bytes values: [String: [UInt8]]) -> BytePattern {
+    package func pattern(_ lookup: (String) -> String?, bytes values: [String: [UInt8]]) -> BytePattern {
         if let literalBytes { return BytePattern(literalBytes) }
         var anyByteAt: Set<Int>? = []
         let bytes = rendering(lookup, values, anyByteAt: &anyByteAt)
@@ -139,14 +139,14 @@ public struct Template: Sendable, Hashable {
     /// The bytes a rendering reserves beyond its literal text.
     static let roomForValues = 32
 
-    public func renderString(_ lookup: (String) -> String?) -> String {
+    package func renderString(_ lookup: (String) -> String?) -> String {
         String(decoding: render(lookup), as: UTF8.self)
     }
 
     /// The values given from outside the scenario (`--var`, the environment, `--vars-file`) that
     /// name variables themselves (`"./my-server --port {port}"`), as templates expanded where
     /// their variable is used; a value that names none is taken as it is, and is not here.
-    public static func given(_ values: [String: String]) -> [String: Template] {
+    package static func given(_ values: [String: String]) -> [String: Template] {
         var templates: [String: Template] = [:]
         for (name, value) in values {
             let template = word(value, at: SourceLocation(file: "--var \(name)", line: 1, column: 1))
@@ -157,7 +157,7 @@ public struct Template: Sendable, Hashable {
 
     /// Splits a bare word such as `{host}:{port}` into literal text and `{name}` variables.
     /// A brace that does not enclose an identifier stays literal text.
-    public static func word(_ text: String, at location: SourceLocation) -> Template {
+    package static func word(_ text: String, at location: SourceLocation) -> Template {
         var parts: [Part] = []
         let scalars = Array(text.unicodeScalars)
         var literal = ""

@@ -1,11 +1,11 @@
 /// What ends a line: `crlf`, `lf`, `cr`, `nul`, or any string.
-public enum Terminator: Sendable, Hashable, CustomStringConvertible {
+package enum Terminator: Sendable, Hashable, CustomStringConvertible {
     case crlf, lf, cr, nul
     case custom([UInt8])
 
-    public static let names: [String] = ["crlf", "lf", "cr", "nul"]
+    package static let names: [String] = ["crlf", "lf", "cr", "nul"]
 
-    public init?(name: String) {
+    package init?(name: String) {
         switch name {
         case "crlf": self = .crlf
         case "lf": self = .lf
@@ -15,7 +15,7 @@ public enum Terminator: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         switch self {
         case .crlf: return [13, 10]
         case .lf: return [10]
@@ -25,7 +25,7 @@ public enum Terminator: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .crlf: return "crlf"
         case .lf: return "lf"

@@ -2,9 +2,9 @@
 /// `.tmLanguage.json`), made from the parser's own table: its keywords are every lowercase word
 /// of every synopsis `tcpprobe grammar` prints (outside its parenthesised explanations), so a
 /// new keyword is highlighted once it is parsed.
-public enum TextMateGrammar {
+package enum TextMateGrammar {
     /// The words the grammar highlights as keywords, sorted, longest first where one begins another.
-    public static var keywords: [String] {
+    package static var keywords: [String] {
         var words = Set<String>()
         for line in Grammar.reference.split(separator: "\n") {
             // What a synopsis says in parentheses explains it; it is not syntax.
@@ -28,7 +28,7 @@ public enum TextMateGrammar {
     }
 
     /// The grammar as JSON.
-    public static var json: String {
+    package static var json: String {
         func quoted(_ text: String) -> String {
             "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
         }

@@ -1,6 +1,6 @@
 /// One lexical unit of a scenario line.
-public struct Token: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+package struct Token: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// A bare word: keyword, name, number, duration, address; may hold `{name}`.
         case word(String)
         case string(Template)
@@ -14,20 +14,20 @@ public struct Token: Sendable, Hashable {
         case end
     }
 
-    public var kind: Kind
-    public var location: SourceLocation
+    package var kind: Kind
+    package var location: SourceLocation
     /// Length in columns, for carets.
-    public var length: Int
+    package var length: Int
     /// True when no white space separates this token from the previous one.
-    public var isAdjacent: Bool
+    package var isAdjacent: Bool
 
-    public var word: String? {
+    package var word: String? {
         if case .word(let text) = kind { return text }
         return nil
     }
 
     /// How the token reads in an error message.
-    public var display: String {
+    package var display: String {
         switch kind {
         case .word(let text): return "'\(text)'"
         case .string: return "a string"
@@ -41,7 +41,7 @@ public struct Token: Sendable, Hashable {
         }
     }
 
-    public var endsStatement: Bool {
+    package var endsStatement: Bool {
         switch kind {
         case .newline, .end, .semicolon, .closeBrace: return true
         default: return false

@@ -1,8 +1,8 @@
 /// What `set unread` does with bytes that arrived and that no expect read, when their
 /// connection closes or the scenario ends: name them in a note, fail the scenario, or say nothing.
-public enum UnreadPolicy: String, Sendable, Hashable, CaseIterable {
+package enum UnreadPolicy: String, Sendable, Hashable, CaseIterable {
     case note, fail, ignore
 
     /// The spellings, in the order `tcpprobe grammar` shows them.
-    public static let names = allCases.map(\.rawValue)
+    package static let names = allCases.map(\.rawValue)
 }

@@ -3,16 +3,16 @@
 /// the enclosing block (`{i}` in repeat, `{copy}` in parallel). A value given from outside that
 /// names variables itself (`--var server="./my-server --port {port}"`) is checked where it is
 /// used: each name it holds must be known there too, and no value may lead back to itself.
-public struct VariableChecker {
-    public static let repeatIndex = "i"
-    public static let parallelCopy = "copy"
+package struct VariableChecker {
+    package static let repeatIndex = "i"
+    package static let parallelCopy = "copy"
 
     private let given: [String: Template]
     private var diagnostics: [Diagnostic] = []
     /// Where each `var` was first declared.
     private var declared: [String: SourceLocation] = [:]
 
-    public static func check(_ statements: [Statement], predefined: Set<String>, given: [String: Template] = [:]) -> [Diagnostic] {
+    package static func check(_ statements: [Statement], predefined: Set<String>, given: [String: Template] = [:]) -> [Diagnostic] {
         var checker = VariableChecker(given: given)
         var known = predefined
         checker.walk(statements, known: &known)

@@ -1,6 +1,6 @@
 /// What `expect text|binary|ping|pong|close CODE` waits for on a WebSocket connection: the next
 /// message or control frame (pings the probe answers itself, with auto-pong on, are skipped).
-public enum WebSocketExpectation: Sendable, Hashable {
+package enum WebSocketExpectation: Sendable, Hashable {
     /// A text message, matched as a line is.
     case text(LineMatch)
     /// A binary message: these bytes, any, or (`bytes N`) of this length.
@@ -14,7 +14,7 @@ public enum WebSocketExpectation: Sendable, Hashable {
     /// without a close frame, does too (`expect close 1002 or 1007 or none`).
     case close(codes: [Argument<Int>], orNone: Bool, reason: RegexLiteral?)
 
-    public var templates: [Template] {
+    package var templates: [Template] {
         switch self {
         case .text(let match): return match.templates
         case .binary(let data), .ping(let data), .pong(let data): return data.map { [$0] } ?? []

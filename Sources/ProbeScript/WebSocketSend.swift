@@ -1,6 +1,6 @@
 /// What `send text|binary|ping|pong|close` puts on a WebSocket connection: one frame (a
 /// client's masked, a server's not).
-public enum WebSocketSend: Sendable, Hashable {
+package enum WebSocketSend: Sendable, Hashable {
     case text(Template)
     case binary(Template)
     case ping(Template?)
@@ -11,7 +11,7 @@ public enum WebSocketSend: Sendable, Hashable {
     /// frame with the bits chosen (mask nil: as the role says), to test a peer's validation.
     case frame(RawWebSocketFrame)
 
-    public var templates: [Template] {
+    package var templates: [Template] {
         switch self {
         case .text(let data), .binary(let data): return [data]
         case .ping(let data), .pong(let data): return data.map { [$0] } ?? []
@@ -22,20 +22,20 @@ public enum WebSocketSend: Sendable, Hashable {
 }
 
 /// A raw frame's header bits and payload (`send frame`).
-public struct RawWebSocketFrame: Sendable, Hashable {
+package struct RawWebSocketFrame: Sendable, Hashable {
     /// text 1, binary 2, continuation 0, ping 9, pong 10, close 8, or any of 0-15.
-    public var opcode: UInt8
-    public var data: Template?
-    public var fin = true
-    public var mask: Bool?
-    public var rsv1 = false
-    public var rsv2 = false
-    public var rsv3 = false
+    package var opcode: UInt8
+    package var data: Template?
+    package var fin = true
+    package var mask: Bool?
+    package var rsv1 = false
+    package var rsv2 = false
+    package var rsv3 = false
 
-    public init(opcode: UInt8, data: Template?) {
+    package init(opcode: UInt8, data: Template?) {
         self.opcode = opcode
         self.data = data
     }
 
-    public static let opcodes: [String: UInt8] = ["continuation": 0, "text": 1, "binary": 2, "close": 8, "ping": 9, "pong": 10]
+    package static let opcodes: [String: UInt8] = ["continuation": 0, "text": 1, "binary": 2, "close": 8, "ping": 9, "pong": 10]
 }

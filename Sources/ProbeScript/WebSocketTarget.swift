@@ -1,23 +1,23 @@
 /// Where `connect ws://HOST:PORT/PATH` (or `wss://`) upgrades to WebSocket: the request's path,
 /// the subprotocols it offers (`protocol "p"`) and the headers it adds (`header "K: V"`).
-public struct WebSocketTarget: Sendable, Hashable {
+package struct WebSocketTarget: Sendable, Hashable {
     /// `wss://`: over TLS (the connect's `tls` options apply; without them, `tls` verifying
     /// against the system's roots).
-    public var secure: Bool
-    public var path: Template
-    public var protocols: [Template] = []
-    public var headers: [Template] = []
+    package var secure: Bool
+    package var path: Template
+    package var protocols: [Template] = []
+    package var headers: [Template] = []
 
-    public init(secure: Bool, path: Template) {
+    package init(secure: Bool, path: Template) {
         self.secure = secure
         self.path = path
     }
 
-    public var templates: [Template] { [path] + protocols + headers }
+    package var templates: [Template] { [path] + protocols + headers }
 
     /// Splits `ws://HOST:PORT/PATH` written at `location` into its target and the address
     /// text (HOST:PORT) with where that starts; nil when `text` is not a WebSocket URL.
-    public static func split(_ text: String, at location: SourceLocation) -> (target: WebSocketTarget, address: String, addressAt: SourceLocation)? {
+    package static func split(_ text: String, at location: SourceLocation) -> (target: WebSocketTarget, address: String, addressAt: SourceLocation)? {
         let secure: Bool
         if text.hasPrefix("ws://") { secure = false } else if text.hasPrefix("wss://") { secure = true } else { return nil }
         let rest = text.dropFirst(secure ? 6 : 5)

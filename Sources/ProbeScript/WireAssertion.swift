@@ -1,18 +1,18 @@
 /// `assert wire from peer|probe PROPERTY`.
-public struct WireAssertion: Sendable, Hashable {
+package struct WireAssertion: Sendable, Hashable {
     /// `from peer|probe` on a connection; on a proxy, `from client` (what the client sent on the
     /// front leg), `from server` (what the server sent on the back leg), and `to client|server`
     /// (what the proxy itself sent on that leg: its window, its FIN or RST).
-    public enum Direction: String, Sendable, Hashable, CaseIterable {
+    package enum Direction: String, Sendable, Hashable, CaseIterable {
         case peer, probe, client, server
         case toClient = "to client"
         case toServer = "to server"
 
         /// "from peer", "to client".
-        public var phrase: String { rawValue.hasPrefix("to ") ? rawValue : "from " + rawValue }
+        package var phrase: String { rawValue.hasPrefix("to ") ? rawValue : "from " + rawValue }
     }
 
-    public enum Property: Sendable, Hashable {
+    package enum Property: Sendable, Hashable {
         case terminator(Terminator)
         case linesUnsplit
         /// `line … in 1 segment` (over TLS, and as `in 1 record`: in one TLS record).
@@ -36,26 +36,26 @@ public struct WireAssertion: Sendable, Hashable {
         case zeroWindow
     }
 
-    public var direction: Direction
-    public var property: Property
+    package var direction: Direction
+    package var property: Property
 
     /// True for the properties that read the application's bytes, which over TLS are judged on
     /// the decrypted records; the rest are properties of TCP.
-    public var readsPlaintext: Bool {
+    package var readsPlaintext: Bool {
         switch property {
         case .terminator, .linesUnsplit, .lineInOneSegment, .records, .messagesUnsplit, .framesUnsplit, .messageInOneSegment, .masked, .unmasked: return true
         default: return false
         }
     }
 
-    public init(direction: Direction, property: Property) {
+    package init(direction: Direction, property: Property) {
         self.direction = direction
         self.property = property
     }
 }
 
 /// `=`, `!=`, `<`, `<=`, `>`, `>=`.
-public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+package enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     case equal = "="
     case notEqual = "!="
     case less = "<"
@@ -63,7 +63,7 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     case greater = ">"
     case greaterOrEqual = ">="
 
-    public func holds(_ lhs: Int, _ rhs: Int) -> Bool {
+    package func holds(_ lhs: Int, _ rhs: Int) -> Bool {
         switch self {
         case .equal: return lhs == rhs
         case .notEqual: return lhs != rhs

@@ -3,15 +3,15 @@ import ProbeScript
 /// One TCP conversation as a scenario sees it: who is client and server, the bytes each sent
 /// turn by turn (a turn ends when the other side speaks), and how each side ended (FIN or RST),
 /// each with its time. Built from a capture's segments, or recorded by a proxy.
-public struct CapturedConversation: Sendable {
-    public struct Turn: Sendable, Equatable {
-        public var fromClient: Bool
-        public var bytes: [UInt8]
+package struct CapturedConversation: Sendable {
+    package struct Turn: Sendable, Equatable {
+        package var fromClient: Bool
+        package var bytes: [UInt8]
         /// When its first and last bytes were seen, in seconds.
-        public var start: Double
-        public var end: Double
+        package var start: Double
+        package var end: Double
 
-        public init(fromClient: Bool, bytes: [UInt8], start: Double, end: Double) {
+        package init(fromClient: Bool, bytes: [UInt8], start: Double, end: Double) {
             self.fromClient = fromClient
             self.bytes = bytes
             self.start = start
@@ -20,22 +20,22 @@ public struct CapturedConversation: Sendable {
     }
 
     /// How a side ended its sending.
-    public enum Ending: String, Sendable { case fin, rst }
+    package enum Ending: String, Sendable { case fin, rst }
 
-    public var client: Address
-    public var server: Address
-    public var turns: [Turn] = []
-    public var clientEnding: (kind: Ending, time: Double)?
-    public var serverEnding: (kind: Ending, time: Double)?
+    package var client: Address
+    package var server: Address
+    package var turns: [Turn] = []
+    package var clientEnding: (kind: Ending, time: Double)?
+    package var serverEnding: (kind: Ending, time: Double)?
     /// When it began, in seconds since the epoch.
-    public var startedAt: Double
+    package var startedAt: Double
     /// True when its bytes are TLS's decrypted application data.
-    public var isTLS = false
+    package var isTLS = false
     /// When TLS began, for a conversation that spoke plaintext first (STARTTLS): the time of
     /// the ClientHello. Nil when there was no TLS, or TLS from the first byte.
-    public var startTLSAt: Double?
+    package var startTLSAt: Double?
 
-    public init(client: Address, server: Address, startedAt: Double) {
+    package init(client: Address, server: Address, startedAt: Double) {
         self.client = client
         self.server = server
         self.startedAt = startedAt
@@ -47,7 +47,7 @@ public struct CapturedConversation: Sendable {
 
     /// Adds bytes one side sent at `time`: to that side's last turn when it spoke last, and
     /// within `turnGap`.
-    public mutating func add(_ bytes: some Collection<UInt8>, fromClient: Bool, at time: Double) {
+    package mutating func add(_ bytes: some Collection<UInt8>, fromClient: Bool, at time: Double) {
         guard !bytes.isEmpty else { return }
         if let last = turns.last, last.fromClient == fromClient, time - last.end <= Self.turnGap {
             turns[turns.count - 1].bytes += bytes
@@ -58,7 +58,7 @@ public struct CapturedConversation: Sendable {
     }
 
     /// A side's FIN or RST, the first only.
-    public mutating func end(_ kind: Ending, fromClient: Bool, at time: Double) {
+    package mutating func end(_ kind: Ending, fromClient: Bool, at time: Double) {
         if fromClient {
             if clientEnding == nil { clientEnding = (kind, time) }
         } else if serverEnding == nil {
@@ -67,14 +67,14 @@ public struct CapturedConversation: Sendable {
     }
 
     /// Why a capture cannot be imported.
-    public struct Problem: Error, CustomStringConvertible {
-        public let description: String
+    package struct Problem: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// The conversation of a connection's segments: the client is the side that sent the SYN;
     /// each direction is reassembled, and a byte missing from the capture is an error that names
     /// where. A TLS conversation with `keys` gives its decrypted bytes.
-    public init(segments: [TCPSegment], keys: TLSKeyMaterial? = nil) throws {
+    package init(segments: [TCPSegment], keys: TLSKeyMaterial? = nil) throws {
         guard let syn = segments.first(where: { $0.flags.contains(.syn) && !$0.flags.contains(.ack) }) else {
             throw Problem(description: "the connection's handshake was not captured (no SYN): which side is the client cannot be told")
         }

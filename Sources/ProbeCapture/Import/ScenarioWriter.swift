@@ -7,18 +7,18 @@ import ProbeScript
 /// line, message or turn; the endings become `close`, `shutdown write`, `abort`, `expect eof`
 /// and `expect reset`. Lines when both directions are line-framed, length-prefixed messages
 /// when a header fits both, bytes otherwise; text stays text.
-public struct ScenarioWriter {
+package struct ScenarioWriter {
     /// The side the probe plays.
-    public var role: Role = .client
+    package var role: Role = .client
     /// A pause of the probe's side longer than this becomes a `sleep`; nil keeps none.
-    public var keepPauses: Double?
+    package var keepPauses: Double?
     /// Parts of expected lines or messages matching these become regex groups (volatile
     /// values: dates, ids), so a replay passes against a server that varies them.
-    public var masks: [String] = []
+    package var masks: [String] = []
     /// What the header comment names as the source.
-    public var source: String
+    package var source: String
 
-    public init(source: String) {
+    package init(source: String) {
         self.source = source
     }
 
@@ -29,7 +29,7 @@ public struct ScenarioWriter {
         case bytes
     }
 
-    public func write(_ conversation: CapturedConversation) -> String {
+    package func write(_ conversation: CapturedConversation) -> String {
         let framing = Self.framing(of: conversation)
         let probeIsClient = role == .client
         let peer = conversation.server

@@ -1,14 +1,14 @@
 /// What a ServerHello says in the clear: the version and cipher suite agreed on, and the
 /// server's random (TLS 1.2 derives its keys from it).
-public struct ServerHello: Sendable, Equatable {
+package struct ServerHello: Sendable, Equatable {
     /// 0x0303 for TLS 1.2, 0x0304 for TLS 1.3 (from the supported_versions extension).
-    public var version: UInt16
-    public var cipherSuite: UInt16
-    public var random: [UInt8]
+    package var version: UInt16
+    package var cipherSuite: UInt16
+    package var random: [UInt8]
 
     /// Reads the ServerHello at the start of `handshake` (the fragments of the server's first
     /// handshake records, joined); nil when it is something else or cut short.
-    public init?(handshake bytes: [UInt8]) {
+    package init?(handshake bytes: [UInt8]) {
         var reader = ByteReader(bytes)
         guard reader.u8() == 2, let length = reader.u24(), let body = reader.bytes(length) else { return nil }
         var hello = ByteReader(body)
@@ -25,12 +25,12 @@ public struct ServerHello: Sendable, Equatable {
     }
 
     /// "1.2", "1.3", or the number in hex.
-    public var versionName: String { TLSVersionName.name(of: version) }
+    package var versionName: String { TLSVersionName.name(of: version) }
 }
 
 /// The names of TLS versions on the wire.
-public enum TLSVersionName {
-    public static func name(of version: UInt16) -> String {
+package enum TLSVersionName {
+    package static func name(of version: UInt16) -> String {
         switch version {
         case 0x0301: return "1.0"
         case 0x0302: return "1.1"

@@ -1,9 +1,9 @@
 /// The names of TLS alerts (RFC 8446 §6), as the log and `show` print them.
-public enum TLSAlert {
+package enum TLSAlert {
     /// The alert that ends a side's sending (RFC 8446 §6.1).
-    public static let closeNotify: UInt8 = 0
+    package static let closeNotify: UInt8 = 0
 
-    public static func name(of code: UInt8) -> String {
+    package static func name(of code: UInt8) -> String {
         names[code] ?? "alert \(code)"
     }
 

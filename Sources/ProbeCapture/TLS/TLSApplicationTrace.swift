@@ -2,14 +2,14 @@
 /// lines: a trace whose "segments" are the plaintext sent before TLS began (the STARTTLS
 /// exchange, as its TCP segments) and then each application data record, carrying its
 /// decrypted content and timed by the TCP segment that completed it.
-public struct TLSApplicationTrace: Sendable {
-    public let trace: DirectionTrace
+package struct TLSApplicationTrace: Sendable {
+    package let trace: DirectionTrace
     /// Each record's start: in `trace`'s stream (plaintext), and in the TCP stream.
-    public let recordStarts: [(plaintext: Int, tcp: Int)]
+    package let recordStarts: [(plaintext: Int, tcp: Int)]
 
     /// Builds the trace of `records`, which TLS began sending at `tlsStart` of `tcp`'s stream;
     /// without `plaintextBefore`, of the records alone (what `records OP N` counts).
-    public init(records: [TLSConversation.Record], tlsStart: Int, tcp: DirectionTrace, plaintextBefore: Bool = true) {
+    package init(records: [TLSConversation.Record], tlsStart: Int, tcp: DirectionTrace, plaintextBefore: Bool = true) {
         var segments: [TCPSegment] = []
         var starts: [(Int, Int)] = []
         for carrier in tcp.dataSegments where plaintextBefore && carrier.range.lowerBound < tlsStart {

@@ -1,7 +1,7 @@
 /// The IANA names of the cipher suites tcpprobe's TLS layer (BoringSSL) agrees on, for
 /// `assert tls cipher` and the log.
-public enum TLSCipherSuite {
-    public static func name(of code: UInt16) -> String {
+package enum TLSCipherSuite {
+    package static func name(of code: UInt16) -> String {
         names[code] ?? "0x" + String(code, radix: 16, uppercase: true)
     }
 

@@ -2,35 +2,35 @@
 /// encrypted ones opened. TLS may start mid-stream (`starttls`): each direction is read from its
 /// first hello on. A record that does not open stops that direction and names why in `problem`,
 /// so a judgement on it is inconclusive, never a pass.
-public struct TLSConversation: Sendable {
+package struct TLSConversation: Sendable {
     /// One record as it crossed the wire, and what it held.
-    public struct Record: Sendable {
+    package struct Record: Sendable {
         /// The type in its header (23 for every encrypted TLS 1.3 record).
-        public var outerType: UInt8
+        package var outerType: UInt8
         /// The real type: the header's, or TLS 1.3's inner one; nil when not opened.
-        public var contentType: TLSContentType?
+        package var contentType: TLSContentType?
         /// Where the record (header included) lies in its direction's TCP stream.
-        public var streamRange: Range<Int>
+        package var streamRange: Range<Int>
         /// The plaintext: the fragment of a record sent in the clear, or the opened content.
-        public var plaintext: [UInt8]
-        public var encrypted: Bool
+        package var plaintext: [UInt8]
+        package var encrypted: Bool
         /// False for an encrypted record that did not open (or came after one that did not).
-        public var opened: Bool
+        package var opened: Bool
     }
 
-    public private(set) var clientRecords: [Record] = []
-    public private(set) var serverRecords: [Record] = []
+    package private(set) var clientRecords: [Record] = []
+    package private(set) var serverRecords: [Record] = []
     /// Where TLS began in each TCP stream (after a STARTTLS exchange, past 0).
-    public private(set) var clientStart = 0
-    public private(set) var serverStart = 0
+    package private(set) var clientStart = 0
+    package private(set) var serverStart = 0
     /// 0x0303 or 0x0304, from the ServerHello.
-    public private(set) var version: UInt16?
-    public private(set) var cipherSuite: UInt16?
+    package private(set) var version: UInt16?
+    package private(set) var cipherSuite: UInt16?
     /// Why some records could not be read: nil when every one was.
-    public private(set) var problem: String?
+    package private(set) var problem: String?
 
     /// Reads the TLS of the client's and the server's streams with `keys`.
-    public init(client: [UInt8], server: [UInt8], keys: TLSKeyMaterial) {
+    package init(client: [UInt8], server: [UInt8], keys: TLSKeyMaterial) {
         guard let clientStart = Self.helloStart(in: client, type: 1), let serverStart = Self.helloStart(in: server, type: 2) else {
             problem = "no TLS handshake (ClientHello and ServerHello) in the captured streams"
             return

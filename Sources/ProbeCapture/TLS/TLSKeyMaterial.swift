@@ -1,10 +1,10 @@
 /// The secrets of an NSS key log (`SSLKEYLOGFILE`), by label and client random: TLS 1.3's
 /// traffic secrets and TLS 1.2's master secret (`CLIENT_RANDOM`).
-public struct TLSKeyMaterial: Sendable {
+package struct TLSKeyMaterial: Sendable {
     private var secrets: [String: [UInt8]] = [:]
 
     /// Reads key log lines; comments, blank lines and lines it cannot read are skipped.
-    public init<Lines: Sequence>(lines: Lines) where Lines.Element: StringProtocol {
+    package init<Lines: Sequence>(lines: Lines) where Lines.Element: StringProtocol {
         for line in lines {
             let fields = line.split(separator: " ")
             guard fields.count == 3, !fields[0].hasPrefix("#"), let random = Self.bytes(fromHex: fields[1]),
@@ -13,10 +13,10 @@ public struct TLSKeyMaterial: Sendable {
         }
     }
 
-    public var isEmpty: Bool { secrets.isEmpty }
+    package var isEmpty: Bool { secrets.isEmpty }
 
     /// The secret `label` names for the connection whose ClientHello carried `clientRandom`.
-    public func secret(_ label: String, clientRandom: [UInt8]) -> [UInt8]? {
+    package func secret(_ label: String, clientRandom: [UInt8]) -> [UInt8]? {
         secrets[Self.key(label, clientRandom)]
     }
 

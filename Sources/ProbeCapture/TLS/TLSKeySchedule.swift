@@ -4,21 +4,21 @@ import FoundationEssentials
 /// The small glue between the key log and swift-crypto's primitives: TLS 1.3's
 /// HKDF-Expand-Label (RFC 8446 §7.1) and TLS 1.2's PRF (RFC 5246 §5), which turn the logged
 /// secrets into each direction's record key and IV.
-public enum TLSKeySchedule {
+package enum TLSKeySchedule {
     /// A direction's AEAD key and IV (TLS 1.2 AES-GCM: the 4-byte salt).
-    public struct TrafficKeys: Sendable {
-        public var key: [UInt8]
-        public var iv: [UInt8]
+    package struct TrafficKeys: Sendable {
+        package var key: [UInt8]
+        package var iv: [UInt8]
     }
 
     /// TLS 1.3: the key and IV of a traffic secret.
-    public static func keys(trafficSecret secret: [UInt8], _ suite: TLSSuiteParameters) -> TrafficKeys {
+    package static func keys(trafficSecret secret: [UInt8], _ suite: TLSSuiteParameters) -> TrafficKeys {
         TrafficKeys(key: expandLabel(secret, "key", length: suite.keyLength, suite.hash),
                     iv: expandLabel(secret, "iv", length: suite.ivLength, suite.hash))
     }
 
     /// HKDF-Expand-Label(secret, label, "", length).
-    public static func expandLabel(_ secret: [UInt8], _ label: String, context: [UInt8] = [], length: Int, _ hash: TLSSuiteParameters.Hash) -> [UInt8] {
+    package static func expandLabel(_ secret: [UInt8], _ label: String, context: [UInt8] = [], length: Int, _ hash: TLSSuiteParameters.Hash) -> [UInt8] {
         let fullLabel = Array("tls13 \(label)".utf8)
         let info = [UInt8(length >> 8), UInt8(length & 0xFF), UInt8(fullLabel.count)] + fullLabel + [UInt8(context.count)] + context
         let key = SymmetricKey(data: secret)
@@ -32,7 +32,7 @@ public enum TLSKeySchedule {
 
     /// TLS 1.2: the client's and the server's keys, from the master secret and both randoms
     /// (the key block of an AEAD suite holds no MAC keys).
-    public static func keys(masterSecret: [UInt8], clientRandom: [UInt8], serverRandom: [UInt8], _ suite: TLSSuiteParameters)
+    package static func keys(masterSecret: [UInt8], clientRandom: [UInt8], serverRandom: [UInt8], _ suite: TLSSuiteParameters)
         -> (client: TrafficKeys, server: TrafficKeys) {
         let length = 2 * (suite.keyLength + suite.ivLength)
         let block = prf(masterSecret, "key expansion", seed: serverRandom + clientRandom, length: length, suite.hash)
@@ -47,7 +47,7 @@ public enum TLSKeySchedule {
     }
 
     /// PRF(secret, label, seed) = P_hash(secret, label + seed), `length` bytes of it.
-    public static func prf(_ secret: [UInt8], _ label: String, seed: [UInt8], length: Int, _ hash: TLSSuiteParameters.Hash) -> [UInt8] {
+    package static func prf(_ secret: [UInt8], _ label: String, seed: [UInt8], length: Int, _ hash: TLSSuiteParameters.Hash) -> [UInt8] {
         let seed = Array(label.utf8) + seed
         let key = SymmetricKey(data: secret)
         func hmac(_ data: [UInt8]) -> [UInt8] {

@@ -4,28 +4,28 @@ import FoundationEssentials
 /// Opens one direction's encrypted records in order, counting their sequence numbers: the
 /// nonce and additional data as TLS 1.3 (RFC 8446 §5.2-5.3) and TLS 1.2 (RFC 5288 for AES-GCM,
 /// RFC 7905 for ChaCha20-Poly1305) build them, the AEAD itself swift-crypto's.
-public struct TLSRecordDecrypter: Sendable {
-    public let suite: TLSSuiteParameters
+package struct TLSRecordDecrypter: Sendable {
+    package let suite: TLSSuiteParameters
     /// 0x0304 or 0x0303.
-    public let version: UInt16
+    package let version: UInt16
     private var keys: TLSKeySchedule.TrafficKeys
     private var sequence: UInt64 = 0
 
-    public init(keys: TLSKeySchedule.TrafficKeys, suite: TLSSuiteParameters, version: UInt16) {
+    package init(keys: TLSKeySchedule.TrafficKeys, suite: TLSSuiteParameters, version: UInt16) {
         self.keys = keys
         self.suite = suite
         self.version = version
     }
 
     /// A record opened: its real content type (TLS 1.3 hides it inside) and plaintext.
-    public struct Opened: Sendable, Equatable {
-        public var contentType: UInt8
-        public var plaintext: [UInt8]
+    package struct Opened: Sendable, Equatable {
+        package var contentType: UInt8
+        package var plaintext: [UInt8]
     }
 
     /// Opens the record with header `header` (5 bytes) and `fragment`; nil when it does not
     /// authenticate (wrong keys, or a record out of order).
-    public mutating func open(header: [UInt8], fragment: [UInt8]) -> Opened? {
+    package mutating func open(header: [UInt8], fragment: [UInt8]) -> Opened? {
         defer { sequence &+= 1 }
         let tagLength = 16
         let nonce: [UInt8]

@@ -1,32 +1,32 @@
 /// Cuts a TLS byte stream into records as it arrives, in pieces of any size. It keeps the
 /// fragments of the content types asked for and only counts the others, and stops at the first
 /// header that is not TLS (a peer that answers a ClientHello with plain text).
-public struct TLSRecordReader: Sendable {
+package struct TLSRecordReader: Sendable {
     /// One whole record.
-    public struct Record: Sendable, Equatable {
-        public var contentType: TLSContentType
+    package struct Record: Sendable, Equatable {
+        package var contentType: TLSContentType
         /// Where its header began in the stream.
-        public var offset: Int
-        public var length: Int
+        package var offset: Int
+        package var length: Int
         /// Its fragment, when its content type is kept; else empty.
-        public var fragment: [UInt8]
+        package var fragment: [UInt8]
     }
 
     /// The content types whose fragments are kept.
-    public var keeping: Set<TLSContentType>
+    package var keeping: Set<TLSContentType>
     /// Set once a header is not TLS: the stream is no longer read.
-    public private(set) var notTLS = false
+    package private(set) var notTLS = false
     private var header: [UInt8] = []
     private var current: Record?
     private var remaining = 0
     private var position = 0
 
-    public init(keeping: Set<TLSContentType> = []) {
+    package init(keeping: Set<TLSContentType> = []) {
         self.keeping = keeping
     }
 
     /// Takes the next bytes of the stream; returns the records they complete.
-    public mutating func feed<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [Record] {
+    package mutating func feed<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [Record] {
         var records: [Record] = []
         var index = bytes.startIndex
         while index != bytes.endIndex, !notTLS {
@@ -68,14 +68,14 @@ public struct TLSRecordReader: Sendable {
 }
 
 /// A TLS record's content type.
-public enum TLSContentType: UInt8, Sendable, Hashable, CustomStringConvertible {
+package enum TLSContentType: UInt8, Sendable, Hashable, CustomStringConvertible {
     case changeCipherSpec = 20
     case alert = 21
     case handshake = 22
     case applicationData = 23
     case heartbeat = 24
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .changeCipherSpec: return "change-cipher-spec"
         case .alert: return "alert"

@@ -3,9 +3,9 @@ import ProbeScript
 /// The records of a TLS connection as rows of text, in the order they crossed the wire: when
 /// (the TCP segment that completed each), which way, what type, and what it held: handshake
 /// messages by name, alerts by name, application data as its decrypted bytes.
-public enum TLSRecordRows {
+package enum TLSRecordRows {
     /// `clientPort` names the side drawn on the left (→).
-    public static func rows(_ conversation: TLSConversation, client: DirectionTrace, server: DirectionTrace, start: Double,
+    package static func rows(_ conversation: TLSConversation, client: DirectionTrace, server: DirectionTrace, start: Double,
                             payloadLimit: Int = 60) -> [String] {
         var timed: [(time: Double, order: Int, text: String)] = []
         for (records, trace, arrow) in [(conversation.clientRecords, client, "→"), (conversation.serverRecords, server, "←")] {
@@ -19,7 +19,7 @@ public enum TLSRecordRows {
     }
 
     /// "handshake ServerHello", "application-data 6 bytes "pong\r\n"", "alert close_notify".
-    public static func describe(_ record: TLSConversation.Record, _ payloadLimit: Int) -> String {
+    package static func describe(_ record: TLSConversation.Record, _ payloadLimit: Int) -> String {
         let size = record.streamRange.count - 5
         guard let type = record.contentType else {
             return record.encrypted && !record.opened && record.plaintext.isEmpty

@@ -4,7 +4,7 @@ import ProbeScript
 /// What an expect consumed, in the words its log entry uses: text, then a preview of the bytes
 /// it introduces, escaped only when the text is read. Most entries of a long run are never
 /// kept (see `StepLog`), and escaping a line costs more than matching it.
-public struct MatchDetail: Sendable, Equatable, CustomStringConvertible, ExpressibleByStringInterpolation {
+package struct MatchDetail: Sendable, Equatable, CustomStringConvertible, ExpressibleByStringInterpolation {
     private let words: String
     private let shown: [UInt8]?
     private let after: String
@@ -18,15 +18,15 @@ public struct MatchDetail: Sendable, Equatable, CustomStringConvertible, Express
         self.after = after
     }
 
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         self.init(value)
     }
 
-    public init(stringInterpolation: DefaultStringInterpolation) {
+    package init(stringInterpolation: DefaultStringInterpolation) {
         self.init(String(stringInterpolation: stringInterpolation))
     }
 
-    public var description: String {
+    package var description: String {
         guard let shown else { return words + after }
         if let header, Self.showsApart(shown, header) { return words + " " + header.describe(payload: shown) + after }
         return words + " " + ByteEscaper.preview(shown) + after
@@ -54,7 +54,7 @@ public struct MatchDetail: Sendable, Equatable, CustomStringConvertible, Express
     }
 
     /// Two details are equal when they read the same.
-    public static func == (lhs: MatchDetail, rhs: MatchDetail) -> Bool {
+    package static func == (lhs: MatchDetail, rhs: MatchDetail) -> Bool {
         lhs.description == rhs.description
     }
 }

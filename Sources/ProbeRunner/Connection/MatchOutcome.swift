@@ -1,5 +1,5 @@
 /// How an expectation ended.
-public enum MatchOutcome: Sendable, Equatable {
+package enum MatchOutcome: Sendable, Equatable {
     /// Matched; regex named groups give variables.
     /// Its regex's named groups, each with the exact bytes it took.
     case matched(captures: [String: [UInt8]], detail: MatchDetail)

@@ -6,15 +6,15 @@ import ProbeScript
 /// A proxy outside any scenario, for interactive debugging (`tcpprobe proxy FRONT to BACK
 /// --fault …`) and for recording (`tcpprobe record`): the faults hold from the start, `report`
 /// hears a line per connection as it closes, and `recorded`, when given, its conversation.
-public final class StandaloneProxy: Sendable {
+package final class StandaloneProxy: Sendable {
     private let proxy: ProbeProxy
 
     /// The port it listens on.
-    public var port: Int { proxy.port ?? 0 }
+    package var port: Int { proxy.port ?? 0 }
 
     /// Listens on `front`; each fault a step of a scenario's proxy without its `NAME:`
     /// (`delay 50ms downstream`), with literal arguments.
-    public init(front: Address, back: Address, faults: [ProxyFault], report: @escaping @Sendable (String) -> Void,
+    package init(front: Address, back: Address, faults: [ProxyFault], report: @escaping @Sendable (String) -> Void,
                 recorded: (@Sendable (CapturedConversation, Int) -> Void)? = nil) async throws {
         proxy = ProbeProxy(name: "proxy", back: (back.host, back.port), seed: UInt64.random(in: 1...UInt64.max))
         proxy.report = report
@@ -24,7 +24,7 @@ public final class StandaloneProxy: Sendable {
     }
 
     /// Stops listening and closes every connection.
-    public func close() async {
+    package func close() async {
         await proxy.close()
     }
 }

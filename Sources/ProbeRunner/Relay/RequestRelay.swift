@@ -6,16 +6,16 @@ import NIOPosix
 /// the head first: `tcpprobe autobahn fuzzingserver` hands each client driver's request to the
 /// scenario that answers it. `route` starts what listens there and gives its port (the relay
 /// tries the connect for 5 s); a request it refuses is answered `404 Not Found`.
-public final class RequestRelay: Sendable {
+package final class RequestRelay: Sendable {
     /// The request's path and query, as its request line gives them ("/runCase?case=1&agent=a").
-    public typealias Route = @Sendable (_ target: String) async throws -> Int
+    package typealias Route = @Sendable (_ target: String) async throws -> Int
 
     private let channel: Channel
 
     /// The port it listens on.
-    public var port: Int { channel.localAddress?.port ?? 0 }
+    package var port: Int { channel.localAddress?.port ?? 0 }
 
-    public init(host: String, port: Int, route: @escaping Route) async throws {
+    package init(host: String, port: Int, route: @escaping Route) async throws {
         channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
@@ -27,11 +27,11 @@ public final class RequestRelay: Sendable {
     }
 
     /// Serves until `close`.
-    public func run() async throws {
+    package func run() async throws {
         try await channel.closeFuture.get()
     }
 
-    public func close() async {
+    package func close() async {
         try? await channel.close()
     }
 

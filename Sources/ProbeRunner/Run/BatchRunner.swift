@@ -3,20 +3,20 @@ import ProbeScript
 
 /// Runs many scenarios, at most `jobs` at a time (those testing one given server one at a
 /// time: `SharedSubjects`), and hands each result over in input order.
-public struct BatchRunner: Sendable {
-    public let runner: ScenarioRunner
-    public let jobs: Int
+package struct BatchRunner: Sendable {
+    package let runner: ScenarioRunner
+    package let jobs: Int
     /// Stop starting scenarios after the first failure (those not run are left out).
-    public let failFast: Bool
+    package let failFast: Bool
 
-    public init(runner: ScenarioRunner, jobs: Int, failFast: Bool) {
+    package init(runner: ScenarioRunner, jobs: Int, failFast: Bool) {
         self.runner = runner
         self.jobs = max(1, jobs)
         self.failFast = failFast
     }
 
     /// Runs `scenarios`, each `repetitions` times (reported as "title (run k/N)").
-    public func run(_ scenarios: [Scenario], repetitions: Int = 1,
+    package func run(_ scenarios: [Scenario], repetitions: Int = 1,
                     onResult: @escaping @Sendable (ScenarioResult) -> Void) async -> [ScenarioResult] {
         let work = scenarios.flatMap { scenario in (1...max(1, repetitions)).map { (scenario, $0) } }
         var stopped = false

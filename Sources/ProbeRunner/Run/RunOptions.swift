@@ -1,23 +1,23 @@
 import ProbeScript
 
 /// Settings of a run that come from the command line, not from the scenario.
-public struct RunOptions: Sendable {
+package struct RunOptions: Sendable {
     /// `--var NAME=VALUE`: defines a variable, or overrides a `var` default.
-    public var variables: [String: String]
+    package var variables: [String: String]
     /// The seed of `send random`; a fresh one per scenario when nil (the report gives it).
-    public var seed: UInt64?
+    package var seed: UInt64?
     /// `--sweep-limit`: at most this many runs for one `split sweep`.
-    public var sweepLimit: Int
-    public var capture: CaptureSettings
+    package var sweepLimit: Int
+    package var capture: CaptureSettings
     /// Keep each captured segment in the result (for the HTML ladder report).
-    public var recordWire = false
+    package var recordWire = false
     /// `--tls`: the TLS every `connect` (`client`) and `listen` (`server`) without its own `tls`
     /// speaks, to run a plaintext suite over TLS.
-    public var defaultTLS: (client: TLSOptions, server: TLSOptions)?
+    package var defaultTLS: (client: TLSOptions, server: TLSOptions)?
     /// Told the scenario path and the step as each top-level step starts (for a progress line).
-    public var onStep: (@Sendable (_ path: String, _ step: String) -> Void)?
+    package var onStep: (@Sendable (_ path: String, _ step: String) -> Void)?
 
-    public init(variables: [String: String] = [:], seed: UInt64? = nil, sweepLimit: Int = 256, capture: CaptureSettings = CaptureSettings()) {
+    package init(variables: [String: String] = [:], seed: UInt64? = nil, sweepLimit: Int = 256, capture: CaptureSettings = CaptureSettings()) {
         self.variables = variables
         self.seed = seed
         self.sweepLimit = sweepLimit

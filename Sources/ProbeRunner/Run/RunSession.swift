@@ -13,13 +13,13 @@ import Synchronization
 /// owns what belongs to the process (signals, the open-file limit, the processes subjects
 /// leave behind), runs the scenarios in a batch and assembles the run's report. It never
 /// prints: what happens reaches the caller through its callbacks and the report.
-public final class RunSession: Sendable {
+package final class RunSession: Sendable {
     /// What a run cut short by Ctrl-C or SIGTERM leaves: the report of the scenarios that
     /// finished (marked interrupted), the captures kept, and the code the process exits with.
-    public struct Interruption: Sendable {
-        public let report: RunReport
-        public let keptCaptures: [String]
-        public let exitCode: Int32
+    package struct Interruption: Sendable {
+        package let report: RunReport
+        package let keptCaptures: [String]
+        package let exitCode: Int32
     }
 
     /// How long a subject or stray gets between SIGTERM and SIGKILL at the end of a run, and
@@ -34,7 +34,7 @@ public final class RunSession: Sendable {
     /// Kept alive while the process runs; set once, before any signal can arrive.
     private nonisolated(unsafe) static var signalSources: [DispatchSourceSignal] = []
 
-    public init(options: RunOptions, jobs: Int, failFast: Bool, repetitions: Int) {
+    package init(options: RunOptions, jobs: Int, failFast: Bool, repetitions: Int) {
         batch = BatchRunner(runner: ScenarioRunner(options: options), jobs: jobs, failFast: failFast)
         self.repetitions = max(1, repetitions)
     }
@@ -43,7 +43,7 @@ public final class RunSession: Sendable {
     /// or SIGTERM stops every subject, stray and capture, hands `onInterrupt` what the run had
     /// finished, and exits 130 or 143, within about a second. (tcpprobe's `main` has already
     /// raised the limit on open files and grown the descriptor table, while it had one thread.)
-    public func takeOverProcess(onInterrupt: @escaping @Sendable (Interruption) -> Void) {
+    package func takeOverProcess(onInterrupt: @escaping @Sendable (Interruption) -> Void) {
         StrayProcesses.adopt()
         for (number, code) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
             signal(number, SIG_IGN)
@@ -61,7 +61,7 @@ public final class RunSession: Sendable {
     /// skipped with their reasons; `onResult` gets every result, in order, as it is ready.
     /// Stops what subjects left running in the background, and says so in the report's notes.
     /// Returns the report and how many runs `failFast` left unstarted.
-    public func run(_ scenarios: [Scenario], skipping skipped: [(scenario: Scenario, reason: String)],
+    package func run(_ scenarios: [Scenario], skipping skipped: [(scenario: Scenario, reason: String)],
                     onResult: @escaping @Sendable (ScenarioResult) -> Void) async -> (report: RunReport, notStarted: Int) {
         let clock = ContinuousClock()
         let started = clock.now

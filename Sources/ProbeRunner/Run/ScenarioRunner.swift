@@ -4,17 +4,17 @@ import ProbeResults
 import ProbeScript
 
 /// Runs scenarios and turns each into a `ScenarioResult`. It never prints.
-public struct ScenarioRunner: Sendable {
-    public let options: RunOptions
+package struct ScenarioRunner: Sendable {
+    package let options: RunOptions
     private let group: EventLoopGroup
 
-    public init(options: RunOptions = RunOptions(), group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    package init(options: RunOptions = RunOptions(), group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
         self.options = options
         self.group = group
     }
 
     /// Runs the scenario; with a `split sweep`, runs it again once per split offset.
-    public func run(_ scenario: Scenario) async -> ScenarioResult {
+    package func run(_ scenario: Scenario) async -> ScenarioResult {
         let (discovery, length) = await runOnce(scenario, sweep: .discover)
         guard let length else { return discovery }
         guard discovery.outcome.passed else {
