@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "tcpprobeTests", dependencies: ["tcpprobe", "TestSupport"]),
         .testTarget(name: "linechatTests", dependencies: ["linechat"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )
 
 // fuzz/run's target for the framing codecs, built only with TCPPROBE_FUZZ=1 (and libFuzzer's

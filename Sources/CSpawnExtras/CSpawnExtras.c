@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -169,3 +170,7 @@ pid_t spawn_bound_to_process(const char *path, char *const argv[], char *const e
     return request.result;
 }
 #endif
+
+void flush_standard_output(void) {
+    fflush(stdout);
+}

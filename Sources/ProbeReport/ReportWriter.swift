@@ -44,7 +44,7 @@ package enum ReportWriter {
     /// Writes `text` as a report at `path`: in place, or on the descriptor it names.
     package static func write(_ text: String, to path: String) throws {
         if let descriptor = ownDescriptor(path) {
-            fflush(stdout) // what was printed comes first
+            StandardOutput.flush() // what was printed comes first
             try writeAll(text, to: descriptor, path: path)
             return
         }

@@ -46,8 +46,8 @@ public struct ChatClient: Sendable {
                     transport.stop()
                 }.start()
             case .received(let line):
-                print(line)
-                fflush(stdout)
+                // Straight to descriptor 1, unbuffered: each line is out as soon as it came.
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
             case .framingError(let error):
                 FileHandle.standardError.write(Data("\(error)\n".utf8))
                 refusal = error

@@ -85,9 +85,10 @@ extension ServeCommand {
 
     /// Says where it listens and how, on one line of stdout.
     func announce(port: Int) {
-        print("linechat listening on \(host.contains(":") ? "[\(host)]" : host):\(port) (transport \(transport.rawValue)"
-              + (tls.isEmpty ? "" : ", TLS") + (websocket ? ", WebSocket" : "") + (echo ? ", echo" : "") + "\(fault.map { ", fault \($0.rawValue)" } ?? ""))")
-        fflush(stdout)
+        let line = "linechat listening on \(host.contains(":") ? "[\(host)]" : host):\(port) (transport \(transport.rawValue)"
+            + (tls.isEmpty ? "" : ", TLS") + (websocket ? ", WebSocket" : "") + (echo ? ", echo" : "") + "\(fault.map { ", fault \($0.rawValue)" } ?? ""))"
+        // Straight to descriptor 1, unbuffered: a readiness wait on the line sees it at once.
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ProbeAutobahn
+import ProbeHost
 import ProbeRunner
 #if canImport(Glibc)
 import Glibc
@@ -52,7 +53,7 @@ struct AutobahnFuzzingServerCommand: AsyncParsableCommand {
         let port = self.port ?? spec?.url.flatMap { Int($0.split(separator: ":").last?.prefix { $0.isNumber } ?? "") } ?? 9001
         let relay = try await RequestRelay(host: host, port: port) { target in try await server.route(target) }
         print("listening on ws://\(host.contains(":") ? "[\(host)]" : host):\(relay.port)/ with \(cases.count) cases; reports go to \(server.outdir)")
-        fflush(stdout)
+        StandardOutput.flush()
         try await relay.run()
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import ProbeHost
 import ProbeRunner
 import ProbeScript
 #if canImport(Glibc)
@@ -43,7 +44,7 @@ struct ProxyCommand: AsyncParsableCommand {
         do {
             proxy = try await StandaloneProxy(front: front, back: back, faults: parsed) { line in
                 print(line)
-                fflush(stdout)
+                StandardOutput.flush()
             }
         } catch {
             Terminal.printError("error: cannot listen on \(front): \(error)")
@@ -51,7 +52,7 @@ struct ProxyCommand: AsyncParsableCommand {
         }
         let shown = faults.isEmpty ? "no faults" : "faults: " + faults.joined(separator: "; ")
         print("tcpprobe proxy: listening on \(Address(host: front.host, port: proxy.port)), forwarding to \(back); \(shown)")
-        fflush(stdout)
+        StandardOutput.flush()
         await Interrupt.wait()
         await proxy.close()
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import ProbeCapture
+import ProbeHost
 import ProbeRunner
 import ProbeScript
 #if canImport(Glibc)
@@ -60,14 +61,14 @@ struct RecordCommand: AsyncParsableCommand {
                 } catch {
                     print("connection \(number): cannot write \(path): \(error)")
                 }
-                fflush(stdout)
+                StandardOutput.flush()
             })
         } catch {
             Terminal.printError("error: cannot listen on \(front): \(error)")
             throw ExitCode.environmentError
         }
         print("tcpprobe record: listening on \(Address(host: front.host, port: proxy.port)), forwarding to \(back)")
-        fflush(stdout)
+        StandardOutput.flush()
         await Interrupt.wait()
         await proxy.close()
     }

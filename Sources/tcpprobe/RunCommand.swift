@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ProbeCapture
+import ProbeHost
 import ProbeReport
 import ProbeResults
 import ProbeRunner
@@ -153,7 +154,7 @@ struct RunCommand: AsyncParsableCommand {
         let (unredacted, notStarted) = await session.run(selected, skipping: skipped) { result in
             progress.finished {
                 print(reporter.render(redaction.apply(result)))
-                fflush(stdout)
+                StandardOutput.flush()
             }
         }
         progress.stop()

@@ -87,7 +87,7 @@ struct ProbeProcess {
         _ = try? await onOwnThread { process.waitUntilExit() }
     }
 
-    private static func onOwnThread<Value>(_ body: @escaping () throws -> Value) async throws -> Value {
+    private static func onOwnThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
         }

@@ -21,4 +21,9 @@ int tun_open(const char *name);
 pid_t spawn_bound_to_process(const char *path, char *const argv[], char *const envp[], const char *directory,
                              int stdin_fd, int stdout_fd, int stderr_fd);
 
+/// Writes out what the C standard output stream (which Swift's `print` uses) holds. Swift 6
+/// refuses a reference to the global `stdout`; and `fflush(NULL)` would wait on the lock of a
+/// `stdin` another thread is blocked reading.
+void flush_standard_output(void);
+
 #endif

@@ -3,7 +3,8 @@ import ProbeScript
 /// A `send` worked out before its first write: the connection, the bytes and the writes they
 /// go out in. The async part of a send holds this one reference while it waits, which keeps the
 /// frames of ten thousand waiting `parallel` copies small.
-final class PreparedSend {
+/// Sendable: made by a step and used by its writes' callbacks, on the run's event loop.
+final class PreparedSend: @unchecked Sendable {
     let statement: Statement
     let connection: ProbeConnection
     /// What the statement sends (a line, a message, a frame…), for the log.

@@ -13,8 +13,9 @@ extension ScenarioExecution {
         if resolved.port != 0 { try wire.watch(port: resolved.port, statement) }
         let tls = try options.map { try tlsSteps.tlsContext($0, role: .server, host: nil, writesCertificate: true, statement) }
         listener.ownedFile = tls?.runtimeCertificatePath
-        let makeSession: (@Sendable (Channel) throws -> TLSSession)? = tls.map { tls in
-            { channel in try tls.setup.makeSession(tls.context, on: channel.eventLoop) }
+        var makeSession: (@Sendable (Channel) throws -> TLSSession)?
+        if let tls {
+            makeSession = { @Sendable channel in try tls.setup.makeSession(tls.context, on: channel.eventLoop) }
         }
         if let options {
             variables["\(name.text).cert"] = tls?.runtimeCertificatePath ?? tlsSteps.file(options.certificate!, statement)

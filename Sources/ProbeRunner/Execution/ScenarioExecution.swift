@@ -10,7 +10,9 @@ import ProbeScript
 /// The state of one run of one scenario, or of one copy of a `parallel` block in it, and the
 /// dispatch of its statements to executors. What the whole run shares sits in `run`, one
 /// reference a copy takes as it is; the rest is the copy's own.
-final class ScenarioExecution {
+/// Sendable: confined to the run's event loop: its steps run there, and the callbacks of their
+/// writes, expects and tasks come back there (`EventLoopTaskExecutor`).
+final class ScenarioExecution: @unchecked Sendable {
     let run: RunContext
     var scenario: Scenario { _read { yield run.scenario } }
     var options: RunOptions { _read { yield run.options } }

@@ -5,7 +5,7 @@ import ProbeScript
 /// A TLS layer's settings for one role, with its files read: what `TLSOptions` say once the
 /// step that uses them resolves their variables. It makes the BoringSSL context, and the
 /// session of each connection.
-struct TLSSetup {
+struct TLSSetup: Sendable {
     var role: Role
     var insecure = false
     /// The roots the peer's certificate must chain to; nil for the system's (client) or for
