@@ -132,140 +132,181 @@ struct ExpectationMatcher: Sendable {
     /// Decides if it can: nil means "wait for more".
     mutating func evaluate(_ buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
         switch rule {
-        case .line(let line, let head):
-            if let held = regexSearch?.heldLine { return judge(line, held.bytes, size: held.size, unit: held.unit) }
-            guard let next = nextLine(&buffer, end: end) else { return nil }
-            switch next {
-            case .failure(let message): return .failed(message)
-            case .message(let received):
-                let header = framing.lastHeader
-                if let head, !head.matches(header?.head ?? []) {
-                    return .failed("expected \(waitingFor), received a \(framing.unit) with head hex\"\(ByteEscaper.hex(header?.head ?? []))\": "
-                                   + ByteEscaper.preview(received))
-                }
-                let outcome = judge(line, received, size: 0, unit: framing.unit)
-                guard let header else { return outcome }
-                switch outcome {
-                case .matched(let captures, let detail)?: return .matched(captures: captures, detail: detail.framed(by: header, payload: received))
-                case .failed(let message)? where MatchDetail.showsApart(received, header):
-                    return .failed(message + "\n(received: \(header.describe(payload: received)))")
-                default: return outcome
-                }
-            }
-        case .linesUnordered(var remaining):
-            while !remaining.isEmpty {
-                guard let next = nextLine(&buffer, end: end) else {
-                    rule = .linesUnordered(remaining: remaining)
-                    return nil
-                }
-                guard case .message(let received) = next else {
-                    if case .failure(let message) = next { return .failed(message) }
-                    return nil
-                }
-                guard let index = remaining.firstIndex(of: received) else {
-                    return .failed("received line \(ByteEscaper.preview(received)), which is none of the lines still expected: "
-                                   + remaining.map { ByteEscaper.preview($0) }.joined(separator: ", "))
-                }
-                remaining.remove(at: index)
-                matchedLines.append(ByteEscaper.preview(received))
-            }
-            return .matched(captures: [:], detail: MatchDetail("lines " + matchedLines.joined(separator: ", ")))
-        case .eventually(let line, let max, let unless, var skipped):
-            defer { rule = .eventually(line, max: max, unless: unless, skipped: skipped) }
-            while true {
-                let (received, size): ([UInt8], Int)
-                if let held = regexSearch?.heldLine {
-                    (received, size) = (held.bytes, held.size)
-                } else {
-                    let before = buffer.readableBytes
-                    guard let next = nextLine(&buffer, end: end) else { return nil }
-                    guard case .message(let message) = next else {
-                        if case .failure(let message) = next { return .failed(message + " (after skipping \(skipped.summary))") }
-                        return nil
-                    }
-                    (received, size) = (message, before - buffer.readableBytes)
-                }
-                guard let outcome = judge(line, received, size: size, unit: "line") else { return nil }
-                if case .matched(let captures, let detail) = outcome {
-                    return .matched(captures: captures, detail: detail.adding(" after skipping \(skipped.summary)"))
-                }
-                if let unless, RegexSearch.firstMatch(unless, inLine: received) != nil {
-                    return .failed("a line matched unless \(unless.literal.description) while \(Self.describe(line, unit: framing.unit)) was awaited: "
-                                   + "\(ByteEscaper.preview(received))" + (skipped.lines > 0 ? " (after skipping \(skipped.summary))" : ""))
-                }
-                skipped.add(received, size: size)
-                if skipped.bytes > max {
-                    return .failed("skipped \(skipped.lines) lines (\(skipped.bytes) bytes, over max \(max)) and none was \(Self.describe(line, unit: framing.unit)); "
-                                   + "the last: \(ByteEscaper.preview(received)); skipped\(skipped.shown)")
-                }
-            }
-        case .untilMatch(let regex, let max):
-            return expectMatch(regex, max: max, in: &buffer, end: end)
-        case .exactBytes(let expected):
-            return expectPrefix(expected, in: &buffer, end: end, label: "bytes")
+        case .line(let line, let head): return expectLine(line, head: head, in: &buffer, end: end)
+        case .linesUnordered(let remaining): return expectLinesUnordered(remaining, in: &buffer, end: end)
+        case .eventually(let line, let max, let unless, let skipped):
+            return expectEventually(line, max: max, unless: unless, skipped: skipped, in: &buffer, end: end)
+        case .untilMatch(let regex, let max): return expectMatch(regex, max: max, in: &buffer, end: end)
+        case .exactBytes(let expected): return expectPrefix(expected, in: &buffer, end: end, label: "bytes")
         case .byteCount(let count, let equals):
             if let equals { return expectPrefix(equals, in: &buffer, end: end, label: "bytes") }
-            if buffer.readableBytes >= count {
-                buffer.moveReaderIndex(forwardBy: count)
-                return .matched(captures: [:], detail: "\(count) bytes")
-            }
-            return end.map { .failed("\($0) after \(buffer.readableBytes) of \(count) expected bytes: \(ByteEscaper.preview(buffer.readableBytesView))") }
-        case .until(let delimiter, let max):
-            if let index = search.find(delimiter, in: buffer, limit: max + delimiter.count) {
-                let bytes = buffer.readBytes(length: index + delimiter.count)!
-                return .matched(captures: [:], detail: MatchDetail("\(bytes.count) bytes up to the delimiter:", showing: bytes))
-            }
-            if buffer.readableBytes >= max + delimiter.count {
-                return .failed("no \(ByteEscaper.preview(delimiter)) within max \(max) bytes; received \(ByteEscaper.preview(buffer.readableBytesView))")
-            }
-            return end.map { .failed("\($0) before \(ByteEscaper.preview(delimiter)); received \(ByteEscaper.preview(buffer.readableBytesView))") }
-        case .any:
-            if buffer.readableBytes > 0 {
-                let bytes = buffer.readBytes(length: buffer.readableBytes)!
-                return .matched(captures: [:], detail: MatchDetail("\(bytes.count) bytes:", showing: bytes))
-            }
-            return end.map { .failed("expected any bytes, but \($0)") }
-        case .eof, .reset, .close:
-            return expectEnd(buffer, end: end)
-        case .webSocket(let rule, let session):
-            if case .text(let line) = rule, let held = regexSearch?.heldLine { return judge(line, held.bytes, size: 0, unit: held.unit) }
-            while true {
-                guard let next = session.next(from: &buffer, end: end) else { return nil }
-                switch next {
-                case .failure(let violation):
-                    if rule.takesEndWithoutFrame, let end = violation.end, end != .closedByProbe {
-                        return .matched(captures: [:], detail: MatchDetail("no close frame: \(end)"))
-                    }
-                    return .failed(violation.message)
-                case .success(let event):
-                    if case .ping(let payload) = event, !rule.waitsForPing, session.autoPong {
-                        if let flooded = session.answer(ping: payload) { return .failed(flooded.message) }
-                        continue
-                    }
-                    if case .text(let line) = rule, case .text(let bytes) = event { return judge(line, bytes, size: 0, unit: "text message") }
-                    let outcome = rule.judge(event)
-                    if case .close(let code, _) = event {
-                        // A close frame that fails an expect stays for the next step (an `expect
-                        // close` after a `non-strict` block): it ends the messages, it is not one.
-                        if case .matched = outcome { session.closeHandshakeDone(peerCode: code) } else { session.keep(event) }
-                    }
-                    return outcome
-                }
-            }
-        case .head(let max):
-            if let index = search.find([13, 10, 13, 10], in: buffer, limit: max) {
-                let head = buffer.readBytes(length: index + 4)!
-                return .matched(captures: ["head": head], detail: "an HTTP head of \(head.count) bytes")
-            }
-            if buffer.readableBytes >= max { return .failed("no blank line ending an HTTP head within \(max) bytes: \(ByteEscaper.preview(buffer.readableBytesView.prefix(64)))") }
-            guard let end else { return nil }
-            return .failed("\(end) before the end of an HTTP head" + (buffer.readableBytes > 0 ? ": received \(ByteEscaper.preview(buffer.readableBytesView))" : ""))
-        case .nothing:
-            if buffer.readableBytes > 0 {
-                return .failed("expected silence, received \(ByteEscaper.preview(buffer.readableBytesView))")
-            }
-            return end.map { .failed("expected silence, but \($0)") }
+            return expectCount(count, in: &buffer, end: end)
+        case .until(let delimiter, let max): return expectDelimiter(delimiter, max: max, in: &buffer, end: end)
+        case .any: return expectAny(in: &buffer, end: end)
+        case .eof, .reset, .close: return expectEnd(buffer, end: end)
+        case .webSocket(let rule, let session): return expectWebSocket(rule, session, in: &buffer, end: end)
+        case .head(let max): return expectHead(max: max, in: &buffer, end: end)
+        case .nothing: return expectNothing(buffer, end: end)
         }
+    }
+
+    /// The next line or message, judged by `line`, with its head when the framing has one.
+    private mutating func expectLine(_ line: LineRule, head: BytePattern?, in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+        if let held = regexSearch?.heldLine { return judge(line, held.bytes, size: held.size, unit: held.unit) }
+        guard let next = nextLine(&buffer, end: end) else { return nil }
+        switch next {
+        case .failure(let message): return .failed(message)
+        case .message(let received):
+            let header = framing.lastHeader
+            if let head, !head.matches(header?.head ?? []) {
+                return .failed("expected \(waitingFor), received a \(framing.unit) with head hex\"\(ByteEscaper.hex(header?.head ?? []))\": "
+                               + ByteEscaper.preview(received))
+            }
+            let outcome = judge(line, received, size: 0, unit: framing.unit)
+            guard let header else { return outcome }
+            switch outcome {
+            case .matched(let captures, let detail)?: return .matched(captures: captures, detail: detail.framed(by: header, payload: received))
+            case .failed(let message)? where MatchDetail.showsApart(received, header):
+                return .failed(message + "\n(received: \(header.describe(payload: received)))")
+            default: return outcome
+            }
+        }
+    }
+
+    /// Lines in any order: each must be one of those still expected.
+    private mutating func expectLinesUnordered(_ remaining: [[UInt8]], in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+        var remaining = remaining
+        while !remaining.isEmpty {
+            guard let next = nextLine(&buffer, end: end) else {
+                rule = .linesUnordered(remaining: remaining)
+                return nil
+            }
+            guard case .message(let received) = next else {
+                if case .failure(let message) = next { return .failed(message) }
+                return nil
+            }
+            guard let index = remaining.firstIndex(of: received) else {
+                return .failed("received line \(ByteEscaper.preview(received)), which is none of the lines still expected: "
+                               + remaining.map { ByteEscaper.preview($0) }.joined(separator: ", "))
+            }
+            remaining.remove(at: index)
+            matchedLines.append(ByteEscaper.preview(received))
+        }
+        return .matched(captures: [:], detail: MatchDetail("lines " + matchedLines.joined(separator: ", ")))
+    }
+
+    /// Lines skipped until one passes `line`, within `max` bytes; a skipped line that matches
+    /// `unless` fails it.
+    private mutating func expectEventually(_ line: LineRule, max: Int, unless: CompiledRegex?, skipped: SkippedLines,
+                                           in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+        var skipped = skipped
+        defer { rule = .eventually(line, max: max, unless: unless, skipped: skipped) }
+        while true {
+            let (received, size): ([UInt8], Int)
+            if let held = regexSearch?.heldLine {
+                (received, size) = (held.bytes, held.size)
+            } else {
+                let before = buffer.readableBytes
+                guard let next = nextLine(&buffer, end: end) else { return nil }
+                guard case .message(let message) = next else {
+                    if case .failure(let message) = next { return .failed(message + " (after skipping \(skipped.summary))") }
+                    return nil
+                }
+                (received, size) = (message, before - buffer.readableBytes)
+            }
+            guard let outcome = judge(line, received, size: size, unit: "line") else { return nil }
+            if case .matched(let captures, let detail) = outcome {
+                return .matched(captures: captures, detail: detail.adding(" after skipping \(skipped.summary)"))
+            }
+            if let unless, RegexSearch.firstMatch(unless, inLine: received) != nil {
+                return .failed("a line matched unless \(unless.literal.description) while \(Self.describe(line, unit: framing.unit)) was awaited: "
+                               + "\(ByteEscaper.preview(received))" + (skipped.lines > 0 ? " (after skipping \(skipped.summary))" : ""))
+            }
+            skipped.add(received, size: size)
+            if skipped.bytes > max {
+                return .failed("skipped \(skipped.lines) lines (\(skipped.bytes) bytes, over max \(max)) and none was \(Self.describe(line, unit: framing.unit)); "
+                               + "the last: \(ByteEscaper.preview(received)); skipped\(skipped.shown)")
+            }
+        }
+    }
+
+    /// `count` bytes, whatever they are.
+    private func expectCount(_ count: Int, in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+        if buffer.readableBytes >= count {
+            buffer.moveReaderIndex(forwardBy: count)
+            return .matched(captures: [:], detail: "\(count) bytes")
+        }
+        return end.map { .failed("\($0) after \(buffer.readableBytes) of \(count) expected bytes: \(ByteEscaper.preview(buffer.readableBytesView))") }
+    }
+
+    /// The bytes up to and with `delimiter`, found within `max` bytes.
+    private mutating func expectDelimiter(_ delimiter: [UInt8], max: Int, in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+        if let index = search.find(delimiter, in: buffer, limit: max + delimiter.count) {
+            let bytes = buffer.readBytes(length: index + delimiter.count)!
+            return .matched(captures: [:], detail: MatchDetail("\(bytes.count) bytes up to the delimiter:", showing: bytes))
+        }
+        if buffer.readableBytes >= max + delimiter.count {
+            return .failed("no \(ByteEscaper.preview(delimiter)) within max \(max) bytes; received \(ByteEscaper.preview(buffer.readableBytesView))")
+        }
+        return end.map { .failed("\($0) before \(ByteEscaper.preview(delimiter)); received \(ByteEscaper.preview(buffer.readableBytesView))") }
+    }
+
+    /// Whatever bytes have come, at least one.
+    private func expectAny(in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+        if buffer.readableBytes > 0 {
+            let bytes = buffer.readBytes(length: buffer.readableBytes)!
+            return .matched(captures: [:], detail: MatchDetail("\(bytes.count) bytes:", showing: bytes))
+        }
+        return end.map { .failed("expected any bytes, but \($0)") }
+    }
+
+    /// The next WebSocket message or control frame, judged by `rule`; pings are answered on
+    /// the way unless the rule waits for one.
+    private mutating func expectWebSocket(_ rule: WebSocketRule, _ session: WebSocketSession, in buffer: inout ByteBuffer,
+                                          end: InboundEnd?) -> MatchOutcome? {
+        if case .text(let line) = rule, let held = regexSearch?.heldLine { return judge(line, held.bytes, size: 0, unit: held.unit) }
+        while true {
+            guard let next = session.next(from: &buffer, end: end) else { return nil }
+            switch next {
+            case .failure(let violation):
+                if rule.takesEndWithoutFrame, let end = violation.end, end != .closedByProbe {
+                    return .matched(captures: [:], detail: MatchDetail("no close frame: \(end)"))
+                }
+                return .failed(violation.message)
+            case .success(let event):
+                if case .ping(let payload) = event, !rule.waitsForPing, session.autoPong {
+                    if let flooded = session.answer(ping: payload) { return .failed(flooded.message) }
+                    continue
+                }
+                if case .text(let line) = rule, case .text(let bytes) = event { return judge(line, bytes, size: 0, unit: "text message") }
+                let outcome = rule.judge(event)
+                if case .close(let code, _) = event {
+                    // A close frame that fails an expect stays for the next step (an `expect
+                    // close` after a `non-strict` block): it ends the messages, it is not one.
+                    if case .matched = outcome { session.closeHandshakeDone(peerCode: code) } else { session.keep(event) }
+                }
+                return outcome
+            }
+        }
+    }
+
+    /// An HTTP head: the bytes up to a blank line, within `max`.
+    private mutating func expectHead(max: Int, in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+        if let index = search.find([13, 10, 13, 10], in: buffer, limit: max) {
+            let head = buffer.readBytes(length: index + 4)!
+            return .matched(captures: ["head": head], detail: "an HTTP head of \(head.count) bytes")
+        }
+        if buffer.readableBytes >= max { return .failed("no blank line ending an HTTP head within \(max) bytes: \(ByteEscaper.preview(buffer.readableBytesView.prefix(64)))") }
+        guard let end else { return nil }
+        return .failed("\(end) before the end of an HTTP head" + (buffer.readableBytes > 0 ? ": received \(ByteEscaper.preview(buffer.readableBytesView))" : ""))
+    }
+
+    /// Silence: no byte and no end until the timeout, which then means success.
+    private func expectNothing(_ buffer: ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+        if buffer.readableBytes > 0 {
+            return .failed("expected silence, received \(ByteEscaper.preview(buffer.readableBytesView))")
+        }
+        return end.map { .failed("expected silence, but \($0)") }
     }
 
     private func expectEnd(_ buffer: ByteBuffer, end: InboundEnd?) -> MatchOutcome? {

@@ -54,7 +54,7 @@ final class NetworkSteps {
     /// `NAME: FAULT` on a network: from the next packet on, with what the link did so far.
     func fault(_ fault: NetworkFault, host: any StepHost, _ statement: Statement) throws {
         guard let name = statement.connection?.text, statement.linkNumber == nil else {
-            throw StepFailure(statement, "a network fault names its network, as in 'n: \(statement.text)'")
+            throw StepFailure(statement, "a network fault names its network alone, as in 'n: \(statement.step)'")
         }
         guard let network = networks[name] else {
             let made = networks.keys.sorted()
