@@ -183,8 +183,7 @@ struct WireSteps {
         case .regex(let literal): description = literal.description
         case .any: description = "(any)"
         }
-        let matcher = LineRuleBox(rule: rule)
-        return (description, { matcher.matches($0) })
+        return (description, { ExpectationMatcher.matches(rule, $0) })
     }
 }
 
@@ -197,11 +196,4 @@ private struct WireLeg {
     let fromPeer: Bool
     /// The probe's own connection; nil for a proxy's leg.
     let connection: ProbeConnection?
-}
-
-/// Lets a compiled line rule be used from the capture's `@Sendable` closure.
-private struct LineRuleBox: Sendable {
-    let rule: ExpectationMatcher.LineRule
-
-    func matches(_ line: [UInt8]) -> Bool { ExpectationMatcher.matches(rule, line) }
 }
