@@ -19,7 +19,7 @@ final class RunContext {
     /// The next address of each `connect … from NETWORK/PREFIX`.
     let sourceAddresses = SourceAddresses()
     /// Its networks: a run makes them, its copies use them.
-    let networks = NetworkSteps()
+    let networks = NetworkTable()
     /// The ports `free-port` picked, held until the scenario's `listen` takes one.
     let heldPorts = HeldPorts()
 

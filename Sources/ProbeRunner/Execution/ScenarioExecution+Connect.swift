@@ -9,6 +9,18 @@ import ProbeScript
 
 /// The `connect` executor.
 extension ScenarioExecution {
+    /// Starts `connect`: a plain TCP connect with no task (true: `done` is told its end), one
+    /// with TLS or WebSocket as a task.
+    func startConnect(_ written: ConnectStep, _ statement: Statement, done: @escaping StepDone) throws -> Bool {
+        let step = try webSocketURL(written, statement)
+        guard step.tls == nil, step.webSocket == nil, options.defaultTLS?.client == nil else {
+            onTask { try await self.connect(step, statement) }.tell(done)
+            return true
+        }
+        open(try prepareConnect(step, statement), step, statement).tell(done)
+        return true
+    }
+
     /// The async part is only the connect itself: preparing and judging the outcome are
     /// synchronous, so a waiting `parallel` copy keeps no large frame from it.
     func connect(_ step: ConnectStep, _ statement: Statement) async throws {

@@ -69,84 +69,10 @@ extension ScenarioExecution {
         }
     }
 
-    /// How many bytes of lines `expect eventually` skips at most when the step names no `max`.
-    static let eventuallyMax = 1 << 20
-
-    /// The expectation with its variables filled in and its regex compiled.
-    private func rule(for expectation: Expectation, _ statement: Statement) throws -> ExpectationMatcher.Rule {
-        switch expectation {
-        case .line(let match): return .line(try lineRule(match, statement))
-        case .message(let match, let head): return .line(try lineRule(match, statement), head: try headPattern(head, statement))
-        case .messageOfLength(let count, let head):
-            return .line(.length(try resolve(count, "a size", Quantity.size)), head: try headPattern(head, statement))
-        case .linesUnordered(let lines): return .linesUnordered(remaining: lines.map(render))
-        case .exactBytes(let template): return .exactBytes(pattern(template))
-        case .byteCount(let count, let equals):
-            return .byteCount(try resolve(count, "a size", Quantity.size), equals: equals.map(pattern))
-        case .until(let delimiter, let max):
-            let bytes = render(delimiter)
-            // The parser refuses a literal empty delimiter; one made of variables is checked here.
-            if bytes.isEmpty { throw failure(statement, "the delimiter is empty once its variables are filled in") }
-            return .until(bytes, max: try resolve(max, "a size", Quantity.size))
-        case .untilMatch(let literal, let max):
-            return .untilMatch(try compile(literal, statement), max: try resolve(max, "a size", Quantity.size))
-        case .eventually(let match, let max, let unless):
-            return .eventually(try lineRule(match, statement), max: try max.map { try resolve($0, "a size", Quantity.size) } ?? Self.eventuallyMax,
-                               unless: try unless.map { try compile($0, statement) }, skipped: SkippedLines())
-        case .any: return .any
-        case .eof: return .eof
-        case .reset: return .reset
-        case .close: return .close
-        case .nothing: return .nothing
-        case .webSocket: preconditionFailure("a WebSocket expectation is resolved against its connection")
-        }
-    }
-
-    func lineRule(_ match: LineMatch, _ statement: Statement) throws -> ExpectationMatcher.LineRule {
-        switch match {
-        case .exact(let template): return .exact(pattern(template))
-        case .contains(let template): return .contains(render(template))
-        case .any: return .any
-        case .regex(let literal): return .regex(try compile(literal, statement))
-        }
-    }
-
-    func readRule(_ expectation: Expectation, _ statement: Statement) throws -> (ExpectationMatcher.LineRule, BytePattern?, any Framing) {
-        guard case .line(let match, let head) = try rule(for: expectation, statement) else {
-            preconditionFailure("the parser gives a rule only line and message forms")
-        }
-        return (match, head, expectation.readsMessages ? settings.framing : settings.lineFraming)
-    }
-
-    /// An expected message's head, checked against the framing as a send's is.
-    private func headPattern(_ head: Template?, _ statement: Statement) throws -> BytePattern? {
-        guard let head else { return nil }
-        guard case .length(let header) = settings.messageFraming else { throw failure(statement, Self.headUnderLines) }
-        let expected = pattern(head)
-        _ = try headBytesChecked(expected.bytes, header, statement)
-        return expected
-    }
-
-    static let headUnderLines = "a message has a head under set framing length|varint … after N, not under lines"
-
-    /// `head` when it is as long as `header`'s head; else the step fails, saying so.
-    func headBytesChecked(_ head: [UInt8], _ header: LengthHeader, _ statement: Statement) throws -> [UInt8] {
-        guard head.count == header.after else { throw failure(statement, "the head is \(head.count) bytes, and \(header) takes \(header.after)") }
-        return head
-    }
-
-    /// The regex with its variables filled in, compiled (or from the cache).
-    func compile(_ literal: RegexLiteral, _ statement: Statement) throws -> CompiledRegex {
-        do {
-            return try run.regexCache.regex(literal, lookup)
-        } catch {
-            throw failure(statement, "the regex \(literal.description) does not compile once its variables are filled in: \(error)")
-        }
-    }
-
     /// `NAME: expect upstream|downstream …`; a failure says when the watch had dropped bytes
     /// no expect read, which the expect may have needed.
-    func expect(_ expectation: Expectation, within: Argument<Duration>?, watching watch: ProxyWatch, _ statement: Statement) async throws {
+    func expect(_ expectation: Expectation, within: Argument<Duration>?, watching direction: ProxyDirection, _ statement: Statement) async throws {
+        let watch = try await proxies.watch(direction, within: within, statement)
         do {
             try await awaitStep { try self.expect(expectation, within: within, on: watch, statement, done: $0) }
         } catch var failure as StepFailure {

@@ -68,7 +68,7 @@ extension ScenarioExecution {
         let loop = loop
         let parallel = tally.statement
         if problem == nil, settings.unread == .note { noteUnread(in: tally) }
-        if problem == nil, settings.unread != .fail, subjectSteps?.isEmpty ?? true, table.holdsConnectionsOnly, proxySteps?.isEmpty ?? true {
+        if problem == nil, settings.unread != .fail, madeSubjects?.isEmpty ?? true, table.holdsConnectionsOnly, madeProxies?.isEmpty ?? true {
             return table.closeConnections(on: loop).map { nil }
         }
         let promise = loop.makePromise(of: StepFailure?.self)
@@ -78,7 +78,7 @@ extension ScenarioExecution {
                 do { try await self.judgeUnreadAtEnd() } catch { problem = error }
             }
             await self.closeAll()
-            await self.subjectSteps?.stopSubjects(reportOutput: false)
+            await self.madeSubjects?.stopSubjects(reportOutput: false)
             let copy = self.copyIndex ?? 0
             promise.succeed(problem.map { $0 as? StepFailure ?? StepFailure(at: parallel.location, step: parallel.text, message: "copy \(copy): \($0)") })
         }

@@ -11,6 +11,25 @@ extension ScenarioExecution {
     /// send holds one write's bytes at a time and its timeout measures progress, not the whole.
     static let largestWrite = 1024 * 1024
 
+    /// Starts `send`: false when it is skipped, else true, and `done` is told its end. A single
+    /// write goes with no task; pieces, pacing and `until closed` run as one.
+    func startSend(_ step: SendStep, _ statement: Statement, done: @escaping StepDone) throws -> Bool {
+        guard let prepared = try prepareSend(step, statement) else { return false }
+        guard let bytes = prepared.singleWrite else {
+            onTask { try await self.send(prepared) }.tell(done)
+            return true
+        }
+        write(ByteBuffer(bytes: bytes), after: 0, prepared) { problem in
+            if problem == nil { self.recordSend(prepared, head: bytes, writes: []) }
+            if let cut = problem as? SendCutOff {
+                self.noteCutOff(cut, prepared)
+                return done(nil)
+            }
+            done(problem)
+        }
+        return true
+    }
+
     /// Works out a send's bytes and writes; nothing is written yet. Nil when the send is
     /// skipped (`set cut-off skip` on a connection whose peer closed it during an earlier send).
     func prepareSend(_ step: SendStep, _ statement: Statement) throws -> PreparedSend? {
@@ -216,7 +235,7 @@ extension ScenarioExecution {
         case .message(let template, let head):
             let message = render(template)
             guard case .length(let header) = settings.messageFraming else {
-                if head != nil { throw failure(statement, Self.headUnderLines) }
+                if head != nil { throw failure(statement, ExpectationMatcher.headUnderLines) }
                 return .bytes(settings.framing.frame(message))
             }
             let headBytes = try head.map { try headBytesChecked(render($0), header, statement) }

@@ -29,107 +29,47 @@ extension ScenarioExecution {
             try define(name, value, statement)
             return false
         case .use(let name):
-            guard table.use(name.text) else { throw unknownConnection(statement, named: name.text) }
+            guard table.use(name.text) else { throw table.unknownConnection(statement, named: name.text) }
             return false
-        case .connect(let written):
-            let step = try webSocketURL(written, statement)
-            guard step.tls == nil, step.webSocket == nil, options.defaultTLS?.client == nil else {
-                return task { try await self.connect(step, statement) }
-            }
-            open(try prepareConnect(step, statement), step, statement).tell(done)
+        case .connect(let step):
+            return try startConnect(step, statement, done: done)
         case .send(let step):
-            guard let prepared = try prepareSend(step, statement) else { return false }
-            guard let bytes = prepared.singleWrite else { return task { try await self.send(prepared) } }
-            write(ByteBuffer(bytes: bytes), after: 0, prepared) { problem in
-                if problem == nil { self.recordSend(prepared, head: bytes, writes: []) }
-                if let cut = problem as? SendCutOff {
-                    self.noteCutOff(cut, prepared)
-                    return done(nil)
-                }
-                done(problem)
-            }
+            return try startSend(step, statement, done: done)
         case .expect(let expectation, let within):
             try expect(expectation, within: within, statement, done: done)
-        case .on(let rule):
-            try ruleSteps.on(rule, statement)
-            return false
         case .sleep(let duration):
-            // A sleeping copy holds its timer: the statement goes into it only when the deadline cuts the sleep short.
-            let (wait, byDeadline) = limit(try resolve(duration, "a duration", Quantity.duration))
-            let timer = byDeadline ? loop.scheduleTask(in: wait.timeAmount) { throw self.sleepCutShort(statement) }
-                                   : loop.scheduleTask(in: wait.timeAmount) {}
-            timer.futureResult.tell(done)
-        case .close:
+            try startSleep(duration, statement, done: done)
+        case .close, .shutdownWrite, .abort, .pauseReading, .resumeReading:
             let connection = try target(statement)
-            return task {
-                try await self.judgeUnread(connection, statement)
-                try? await connection.close(at: statement.location).get()
-                self.record(statement, "\(connection.label): closed (FIN)")
-            }
-        case .shutdownWrite:
-            let connection = try target(statement)
-            return task {
-                do { try await connection.shutdownWrite() } catch { throw self.failure(statement, "shutdown write failed: \(error)", connection) }
-                self.record(statement, "\(connection.label): shut down writing (FIN), still reading")
-            }
-        case .abort:
-            let connection = try target(statement)
-            return task {
-                try await self.judgeUnread(connection, statement)
-                do { try await connection.abort(at: statement.location) } catch { throw self.failure(statement, "abort failed: \(error)", connection) }
-                self.record(statement, "\(connection.label): aborted (RST)")
-            }
-        case .pauseReading, .resumeReading:
-            let connection = try target(statement)
-            let pause = statement.kind == .pauseReading
-            return task {
-                try await connection.setPaused(pause)
-                self.record(statement, "\(connection.label): \(pause ? "paused" : "resumed") reading")
-            }
-        case .repeatBlock, .nonStrict:
-            preconditionFailure("a StepMachine runs the blocks")
+            return task { try await self.control(connection, statement) }
         case .readSlowly(let read):
             return task { try await self.readSlowly(read, statement) }
-        case .assertWire(let assertion):
-            return task { try await WireSteps(host: self).assertWire(assertion, statement) }
         case .listen(let name, let address, let tls):
             return task { try await self.listen(name, address, tls: tls, statement) }
         case .accept(let name, let listener, let within, let expectTLSFailure, let webSocket):
             return task { try await self.accept(name, on: listener, within: within, expectTLSFailure: expectTLSFailure, webSocket: webSocket, statement) }
-        case .startTLS(let options, let expectFailure):
-            return task { try await self.tlsSteps.startTLS(options, expectFailure: expectFailure, statement) }
-        case .assertTLS(let assertion):
-            try tlsSteps.assertTLS(assertion, statement)
-            return false
-        case .spawn(let step):
-            run.heldPorts.releaseAll() // the subject may bind a port free-port picked
-            return task { try await self.subjects.spawn(step, statement) }
-        case .kill(let name, let signal):
-            return task { try await self.subjects.kill(name, signal: signal, statement) }
-        case .expectExit(let expectation):
-            return task { try await self.subjects.expectExit(expectation, statement) }
-        case .expectOutput(let expectation):
-            return task { try await self.subjects.expectOutput(expectation, statement) }
-        case .input(let input):
-            return task { try await self.subjects.input(input, statement) }
         case .parallel(let count, let body):
             return task { try await self.parallel(count, body, statement) }
-        case .proxy(let name, let front, let back):
-            run.heldPorts.releaseAll()
-            return task { try await self.proxies.open(name, front: front, back: back, statement) }
-        case .proxyFault(let fault):
-            return task { try await self.proxies.fault(fault, statement) }
-        case .network(let name, let faults):
-            guard copyIndex == nil else { throw failure(statement, "a network is made once a run: make it before the parallel block") }
-            return task { try await self.run.networks.open(name, faults, host: self, statement) }
-        case .networkFault(let fault):
-            try run.networks.fault(fault, host: self, statement)
-            return false
         case .expectProxied(let direction, let expectation, let within):
-            return task {
-                let watch = try await self.proxies.watch(direction, within: within, statement)
-                try await self.expect(expectation, within: within, watching: watch, statement)
-            }
+            return task { try await self.expect(expectation, within: within, watching: direction, statement) }
+        case .repeatBlock, .nonStrict:
+            preconditionFailure("a StepMachine runs the blocks")
+        // The families, one door each.
+        case .on:
+            try rules.run(statement)
+            return false
+        case .spawn, .kill, .expectExit, .expectOutput, .input:
+            if case .spawn = statement.kind { run.heldPorts.releaseAll() } // it may bind a port free-port picked
+            return task { try await self.subjects.run(statement) }
+        case .proxy, .proxyFault:
+            if case .proxy = statement.kind { run.heldPorts.releaseAll() }
+            return task { try await self.proxies.run(statement) }
+        case .startTLS, .assertTLS:
+            return task { try await self.tlsSteps.run(statement) }
+        case .network, .networkFault:
+            return task { try await self.networks.run(statement) }
+        case .assertWire:
+            return task { try await self.wireChecks.run(statement) }
         }
         return true
     }

@@ -24,7 +24,7 @@ final class ScenarioExecution: @unchecked Sendable {
     /// `{i}`: the turn of the innermost `repeat` running.
     var repeatTurn: Int?
     /// Its connections and listeners, and the current connection.
-    var table = ConnectionTable()
+    let table: ConnectionTable
 
     /// What `set` statements have set so far.
     var settings = Settings()
@@ -36,7 +36,7 @@ final class ScenarioExecution: @unchecked Sendable {
     /// Its capture and wire checks; a `parallel` copy shares its parent's. Each init sets it: a
     /// default value would make every copy a session of its own first, which reads the whole
     /// environment (bench/HISTORY.md 2, "A copy's set-up").
-    var wire: WireSession
+    let wire: WireSession
 
     /// Which copy of a `parallel` block this is, and where it records its expect latencies;
     /// nil for the scenario itself.
@@ -46,22 +46,14 @@ final class ScenarioExecution: @unchecked Sendable {
 
     /// Where this run stands in a `split sweep` (copies of a `parallel` block take the parent's).
     var sweep: SweepRun
-    /// Its subjects and their steps, made by the first subject step (most copies have none).
-    private(set) var subjectSteps: SubjectSteps?
-    var subjects: SubjectSteps {
-        if let subjectSteps { return subjectSteps }
-        let steps = SubjectSteps(host: self)
-        subjectSteps = steps
-        return steps
-    }
-    /// Its proxies and their steps, made by the first proxy step (most copies have none).
-    private(set) var proxySteps: ProxySteps?
-    var proxies: ProxySteps {
-        if let proxySteps { return proxySteps }
-        let steps = ProxySteps(host: self)
-        proxySteps = steps
-        return steps
-    }
+    /// The executor of each family of steps, made by its first use (most copies use few).
+    private(set) var madeSubjects: SubjectSteps?
+    private(set) var madeProxies: ProxySteps?
+    private var madeTLS: TLSSteps?
+    private var madeWebSocket: WebSocketSteps?
+    private var madeRules: RuleSteps?
+    private var madeWireChecks: WireSteps?
+    private var madeNetworks: NetworkSteps?
 
     init(scenario: Scenario, options: RunOptions, loop: EventLoop, sweep: SweepRun.Mode = .discover) {
         self.run = RunContext(scenario: scenario, options: options, loop: loop)
@@ -71,6 +63,7 @@ final class ScenarioExecution: @unchecked Sendable {
         self.copy = nil
         self.runRecord = RunRecord(keepsLog: true)
         self.wire = WireSession()
+        self.table = ConnectionTable()
     }
 
     /// A copy of a `parallel` block: the parent's run, settings, variables and capture, with
@@ -109,20 +102,6 @@ final class ScenarioExecution: @unchecked Sendable {
         runRecord.log(at: (now ?? clock.now) - run.start, statement?.location, message)
     }
 
-    /// Sets the variables a regex's named groups took.
-    func setCaptures(_ captures: [String: [UInt8]]) {
-        variables.setCaptures(captures)
-    }
-
-    /// A template's bytes with the variables filled in, binary values byte for byte.
-    func render(_ template: Template) -> [UInt8] {
-        template.render(lookup, bytes: variables.binary)
-    }
-
-    func pattern(_ template: Template) -> BytePattern {
-        template.pattern(lookup, bytes: variables.binary)
-    }
-
     func lookup(_ name: String) -> String? {
         if name == VariableChecker.repeatIndex, let repeatTurn { return String(repeatTurn) }
         if name == VariableChecker.parallelCopy, let copyIndex { return String(copyIndex) }
@@ -140,10 +119,10 @@ final class ScenarioExecution: @unchecked Sendable {
             StepMachine(self, running: scenario.statements, then: .scenario(done)).advance()
             try await done.futureResult.get()
             try await judgeUnreadAtEnd()
-            if let daemonized = subjectSteps?.subjectsInTheBackground().first { throw daemonized }
+            if let daemonized = madeSubjects?.subjectsInTheBackground().first { throw daemonized }
         } catch {
             runRecord.failedAt = elapsed
-            runRecord.notes += (subjectSteps?.subjectsInTheBackground() ?? []).map { "line \($0.location.line): \($0.message)" }
+            runRecord.notes += (madeSubjects?.subjectsInTheBackground() ?? []).map { "line \($0.location.line): \($0.message)" }
             await finish(passed: false)
             throw error
         }
@@ -153,19 +132,20 @@ final class ScenarioExecution: @unchecked Sendable {
     /// Closes what the run left open, stops its subjects and its capture.
     private func finish(passed: Bool) async {
         if copy == nil { run.heldPorts.releaseAll() }
-        for connection in table.all { ruleSteps.end(connection) }
+        if let madeRules { table.all.forEach(madeRules.end) }
         await closeAll()
-        runRecord.notes += proxySteps?.problems ?? []
-        await subjectSteps?.stopSubjects(reportOutput: !passed)
-        if copy == nil { run.networks.removeAll(host: self) }
+        runRecord.notes += madeProxies?.problems ?? []
+        await madeSubjects?.stopSubjects(reportOutput: !passed)
+        runRecord.stoppingSubjects += madeSubjects?.stoppingTime ?? .zero
+        if copy == nil { run.networks.removeAll { record(nil, $0) } }
         wire.verifyInjectedSplits(&runRecord)
         wire.finish(passed: passed, options.capture, keepingEventsOf: options.recordWire ? table.all : nil,
-                    proxies: proxySteps?.all ?? [], dropped: run.networks.dropped, &runRecord)
+                    proxyLegs: madeProxies?.legs ?? [], dropped: run.networks.dropped, &runRecord)
     }
 
     func closeAll() async {
         await table.closeAll(on: loop)
-        await proxySteps?.closeAll()
+        await madeProxies?.closeAll()
     }
 
     @inline(never)
@@ -244,58 +224,28 @@ final class ScenarioExecution: @unchecked Sendable {
 
     // MARK: - Helpers shared by the executors
 
-    /// The argument's value, parsing its rendered text when it interpolates variables.
-    func resolve<Value>(_ argument: Argument<Value>, _ what: String, _ parse: (String) -> Value?) throws -> Value {
-        switch argument.form {
-        case .literal(let value):
-            return value
-        case .interpolated(let template):
-            let text = template.renderString(lookup)
-            guard let value = parse(text) else {
-                throw StepFailure(at: argument.location, step: argument.text,
-                                  message: "'\(argument.text)' gives '\(text)', which is not \(what)")
-            }
-            return value
-        }
-    }
-
     /// The connection a step acts on: its prefix, else the last `use`d or opened one.
     func target(_ statement: Statement, allowClosed: Bool = false) throws -> ProbeConnection {
-        let connection: ProbeConnection
-        if let name = statement.connection {
-            guard statement.linkNumber == nil, let named = table.connection(named: name.text) else { throw unknownConnection(statement) }
-            connection = named
-        } else {
-            guard let current = table.current else {
-                throw failure(statement, "no connection to act on: open one with 'connect' or 'accept' first")
-            }
-            connection = current
-        }
-        if !allowClosed, let closedAt = connection.closedAt {
-            throw failure(statement, "\(connection.label) was closed by the probe at \(closedAt.fileAndLine)", connection)
-        }
-        return connection
-    }
-
-    func unknownConnection(_ statement: Statement, named name: String? = nil) -> StepFailure {
-        let open = table.names
-        let known = open.isEmpty ? "no named connection is open" : "open: " + open.joined(separator: ", ")
-        return failure(statement, "no connection named '\(name ?? statement.prefix ?? "")' (\(known))")
+        try table.target(statement, allowClosed: allowClosed)
     }
 
     func failure(_ statement: Statement, _ message: String, _ connection: (any ExpectSource)? = nil, waited: Duration? = nil) -> StepFailure {
         StepFailure(statement, message, connection, waited: waited)
     }
 
-    /// The wait for a step: its own limit, cut short by the scenario deadline.
-    func limit(_ wait: Duration) -> (wait: Duration, byDeadline: Bool) {
-        limit(wait, at: clock.now)
-    }
-
     /// The wait for a step starting at `now`.
     func limit(_ wait: Duration, at now: RunClock.Instant) -> (wait: Duration, byDeadline: Bool) {
         let left = max(.zero, remaining(at: now))
         return left < wait ? (left, true) : (wait, false)
+    }
+
+    /// Starts `sleep`; `done` is told its end. A sleeping copy holds its timer: the statement
+    /// goes into it only when the deadline cuts the sleep short.
+    func startSleep(_ duration: Argument<Duration>, _ statement: Statement, done: @escaping StepDone) throws {
+        let (wait, byDeadline) = limit(try resolve(duration, "a duration", Quantity.duration))
+        let timer = byDeadline ? loop.scheduleTask(in: wait.timeAmount) { throw self.sleepCutShort(statement) }
+                               : loop.scheduleTask(in: wait.timeAmount) {}
+        timer.futureResult.tell(done)
     }
 
     func sleep(for duration: Duration, _ statement: Statement) async throws {
@@ -307,22 +257,6 @@ final class ScenarioExecution: @unchecked Sendable {
     /// A sleep the scenario's deadline cut short.
     func sleepCutShort(_ statement: Statement) -> StepFailure {
         failure(statement, "the scenario deadline of \(format(settings.deadline)) passed during the sleep")
-    }
-
-    /// Waits on the run's own event loop, whose timer wakes the thread that runs this task:
-    /// `Task.sleep` waits on a Dispatch timer, with its leeway, and then hops back to the loop,
-    /// which left `every 10ms` chunks up to 10 ms late on a loaded machine.
-    func pause(for duration: Duration) async throws {
-        let timer = loop.scheduleTask(in: duration.timeAmount) {}
-        try await withTaskCancellationHandler {
-            do {
-                try await timer.futureResult.get()
-            } catch EventLoopError.cancelled {
-                throw CancellationError()
-            }
-        } onCancel: {
-            timer.cancel()
-        }
     }
 
     /// Sleeps until `instant`, if it is still ahead.
@@ -346,45 +280,57 @@ final class ScenarioExecution: @unchecked Sendable {
     }
 }
 
-extension ScenarioExecution: StepHost {
-    /// The TLS steps of this scenario or copy.
-    var tlsSteps: TLSSteps { TLSSteps(host: self) }
-
-    /// The executor of `on` steps.
-    var ruleSteps: RuleSteps { RuleSteps(host: self) }
-
-    /// The WebSocket steps of this scenario or copy.
-    var webSocketSteps: WebSocketSteps { WebSocketSteps(host: self) }
-
-    func proxy(named name: String) -> ProbeProxy? {
-        proxySteps?.proxy(named: name)
-    }
-
-    func network(named name: String) -> EmulatedNetwork? {
-        run.networks.network(named: name)
-    }
-
-    func define(_ name: String, as value: String) {
-        variables[name] = value
-    }
-
-    func hasListener(named name: String) -> Bool {
-        table.listener(named: name) != nil
-    }
-
-    func hasListener(onPort port: Int) -> Bool {
-        table.listeners.values.contains { $0.port == port }
-    }
+extension ScenarioExecution: StepContext {
+    var regexes: RegexCache { run.regexCache }
 
     func note(_ text: String) {
-        runRecord.notes.append(text)
+        if !runRecord.notes.contains(text) { runRecord.notes.append(text) }
+    }
+}
+
+/// The door of each family: its executor, made on first use with what it needs.
+extension ScenarioExecution {
+    /// Makes `stored` with `make` when it is not made yet.
+    private func door<Family>(_ stored: inout Family?, _ make: () -> Family) -> Family {
+        if let stored { return stored }
+        let made = make()
+        stored = made
+        return made
     }
 
-    func noteSeed() {
-        if !runRecord.notes.contains(where: { $0.hasPrefix("random seed") }) { runRecord.notes.append("random seed \(seed) (rerun with --seed \(seed))") }
+    var subjects: SubjectSteps {
+        door(&madeSubjects) { SubjectSteps(context: self, connections: table, wire: wire, networks: run.networks) }
     }
 
-    func addStoppingTime(_ duration: Duration) {
-        runRecord.stoppingSubjects += duration
+    var proxies: ProxySteps {
+        door(&madeProxies) {
+            let capture = wire.capture
+            return ProxySteps(context: self, connections: table, watchPort: wire.watch(port:_:)) {
+                WireSession.claim(probePort: $0, peerPort: $1, on: capture)
+            }
+        }
+    }
+
+    var tlsSteps: TLSSteps {
+        door(&madeTLS) {
+            TLSSteps(context: self, connections: table, keyLog: wire.keyLog,
+                     certificateFolder: (options.capture.directory, options.capture.directoryIsDefault))
+        }
+    }
+
+    var webSocketSteps: WebSocketSteps {
+        door(&madeWebSocket) { WebSocketSteps(context: self) }
+    }
+
+    var rules: RuleSteps {
+        door(&madeRules) { RuleSteps(context: self, connections: table) { [unowned self] in try self.payloadBytes($0, $1) } }
+    }
+
+    var wireChecks: WireSteps {
+        door(&madeWireChecks) { WireSteps(context: self, connections: table, wire: wire) { [unowned self] in self.madeProxies?.proxy(named: $0) } }
+    }
+
+    var networks: NetworkSteps {
+        door(&madeNetworks) { NetworkSteps(context: self, table: run.networks, isCopy: copy != nil) }
     }
 }

@@ -8,10 +8,28 @@ import ProbeScript
 final class ProxySteps {
     /// The proxies opened, by name.
     private(set) var proxies: [String: ProbeProxy] = [:]
-    private unowned let host: any StepHost
+    private unowned let context: any StepContext
+    private let connections: ConnectionTable
+    /// Adds a port to those the run's capture watches.
+    private let watchPort: (Int, Statement) throws -> Void
+    /// Tells the capture a connection between two ports is the run's own.
+    private let claim: @Sendable (Int?, Int?) -> Void
 
-    init(host: any StepHost) {
-        self.host = host
+    init(context: any StepContext, connections: ConnectionTable, watchPort: @escaping (Int, Statement) throws -> Void,
+         claim: @escaping @Sendable (Int?, Int?) -> Void) {
+        self.context = context
+        self.connections = connections
+        self.watchPort = watchPort
+        self.claim = claim
+    }
+
+    /// Runs `statement`: `proxy NAME FRONT to BACK` or a fault on a proxy.
+    func run(_ statement: Statement) async throws {
+        switch statement.kind {
+        case .proxy(let name, let front, let back): try await open(name, front: front, back: back, statement)
+        case .proxyFault(let fault): try await self.fault(fault, statement)
+        default: preconditionFailure("not a proxy step: \(statement.text)")
+        }
     }
 
     var isEmpty: Bool { proxies.isEmpty }
@@ -22,27 +40,26 @@ final class ProxySteps {
     func proxy(named name: String) -> ProbeProxy? { proxies[name] }
 
     /// Listens on FRONT (`{NAME.port}`) and joins each client to a new connection to BACK.
-    func open(_ name: Name, front: Argument<Address>, back: Argument<Address>, _ statement: Statement) async throws {
-        let frontAddress = try host.resolve(front, "an address HOST:PORT", Address.parse)
-        let backAddress = try host.resolve(back, "an address HOST:PORT", Address.parse)
-        guard proxies[name.text] == nil, !host.hasListener(named: name.text) else {
+    private func open(_ name: Name, front: Argument<Address>, back: Argument<Address>, _ statement: Statement) async throws {
+        let frontAddress = try context.resolve(front, "an address HOST:PORT", Address.parse)
+        let backAddress = try context.resolve(back, "an address HOST:PORT", Address.parse)
+        guard proxies[name.text] == nil, !connections.hasListener(named: name.text) else {
             throw StepFailure(statement, "a proxy or listener named '\(name.text)' is already open")
         }
-        let proxy = ProbeProxy(name: name.text, back: (backAddress.host, backAddress.port), seed: host.seed &+ UInt64(proxies.count + 1))
-        let wire = host.wire
-        proxy.joined = { wire.claim(probePort: $0, peerPort: $1) }
-        if frontAddress.port != 0 { try wire.watch(port: frontAddress.port, statement) }
-        try wire.watch(port: backAddress.port, statement)
+        let proxy = ProbeProxy(name: name.text, back: (backAddress.host, backAddress.port), seed: context.seed &+ UInt64(proxies.count + 1))
+        proxy.joined = claim
+        if frontAddress.port != 0 { try watchPort(frontAddress.port, statement) }
+        try watchPort(backAddress.port, statement)
         do {
-            try await proxy.bind(host: frontAddress.host, port: frontAddress.port, group: host.loop)
+            try await proxy.bind(host: frontAddress.host, port: frontAddress.port, group: context.loop)
         } catch {
             throw StepFailure.cannotListen(on: frontAddress, error, statement)
         }
         let port = proxy.port ?? frontAddress.port
-        if frontAddress.port == 0 { try wire.watch(port: port, statement) }
+        if frontAddress.port == 0 { try watchPort(port, statement) }
         proxies[proxy.name] = proxy
-        host.define("\(name.text).port", as: String(port))
-        host.record(statement, "proxy '\(name.text)': listening on \(Address(host: frontAddress.host, port: port)), forwarding to \(backAddress)")
+        context.define("\(name.text).port", as: String(port))
+        context.record(statement, "proxy '\(name.text)': listening on \(Address(host: frontAddress.host, port: port)), forwarding to \(backAddress)")
     }
 
     /// The proxy a `NAME:` or `NAME.N:` prefix names, and N.
@@ -57,23 +74,23 @@ final class ProxySteps {
         return (proxy, statement.linkNumber)
     }
 
-    func fault(_ fault: ProxyFault, _ statement: Statement) async throws {
+    private func fault(_ fault: ProxyFault, _ statement: Statement) async throws {
         let step = statement.step
         let (proxy, link) = try namedProxy(statement, String(statement.keyword))
         if link != nil { throw StepFailure(statement, "a fault applies to every connection of proxy '\(proxy.name)': name the proxy alone") }
         let direction = fault.direction
         let action: ProxyAction
         do {
-            action = try ProxyAction(fault, host)
+            action = try ProxyAction(fault, context)
         } catch let error as ProxyAction.Invalid {
             throw StepFailure(statement, error.description)
         }
         await proxy.perform(action, direction)
         switch action {
         case .cut, .reset:
-            host.record(statement, "proxy '\(proxy.name)': \(action == .cut ? "cut (FIN)" : "reset (RST)") \(Self.describe(direction)), \(Self.count(proxy.all.count))")
+            context.record(statement, "proxy '\(proxy.name)': \(action == .cut ? "cut (FIN)" : "reset (RST)") \(Self.describe(direction)), \(Self.count(proxy.all.count))")
         case .change:
-            host.record(statement, "proxy '\(proxy.name)': \(step) from now on, \(Self.count(proxy.all.count))")
+            context.record(statement, "proxy '\(proxy.name)': \(step) from now on, \(Self.count(proxy.all.count))")
         }
     }
 
@@ -90,12 +107,12 @@ final class ProxySteps {
     /// just before takes a moment to connect).
     func watch(_ direction: ProxyDirection, within: Argument<Duration>?, _ statement: Statement) async throws -> ProxyWatch {
         let (proxy, number) = try namedProxy(statement, "expect \(direction.rawValue)")
-        let (wait, _) = host.limit(try within.map { try host.resolve($0, "a duration", Quantity.duration) } ?? host.settings.timeout)
-        let giveUp = host.clock.now + wait
+        let (wait, _) = context.limit(try within.map { try context.resolve($0, "a duration", Quantity.duration) } ?? context.settings.timeout)
+        let giveUp = context.clock.now + wait
         while true {
             if let link = proxy.link(number) { return ProxyWatch(proxy: proxy.name, link: link, direction: direction) }
-            guard host.clock.now < giveUp else { break }
-            try await host.pause(for: .milliseconds(2))
+            guard context.clock.now < giveUp else { break }
+            try await context.pause(for: .milliseconds(2))
         }
         let links = proxy.all.count
         let waited = DurationFormat.short(wait)
@@ -106,6 +123,18 @@ final class ProxySteps {
     /// Closes every proxy, and with it its connections.
     func closeAll() async {
         for proxy in proxies.values { await proxy.close() }
+    }
+
+    /// The legs of every connection of every proxy, in name order, for the report's ladder.
+    var legs: [ProxyLegPorts] {
+        all.flatMap { proxy in
+            proxy.all.flatMap { link in
+                [(WireEvent.ProxyLeg.front, link.frontPorts), (.back, link.backPorts)].compactMap { leg, ports in
+                    guard let proxyPort = ports.local, let otherPort = ports.remote else { return nil }
+                    return ProxyLegPorts(label: "proxy '\(proxy.name)' connection \(link.number)", leg: leg, proxyPort: proxyPort, otherPort: otherPort)
+                }
+            }
+        }
     }
 
     /// What went wrong inside the proxies, for the report's notes.

@@ -2,14 +2,25 @@ import NIOCore
 import ProbeResults
 import ProbeScript
 
-/// `on …`, for the scenario or `parallel` copy that `host` is: background rules that consume
+/// `on …`, for the scenario or `parallel` copy that `context` is: background rules that consume
 /// lines or messages and answer them, and heartbeats, on one connection; and the log of what
 /// each did, when they end.
-struct RuleSteps {
-    unowned let host: any StepHost
+final class RuleSteps {
+    private unowned let context: any StepContext
+    private let connections: ConnectionTable
+    /// The bytes a send of one line, message or byte string writes, framed, as `send` makes them.
+    private let payload: (SendStep, Statement) throws -> [UInt8]
 
-    func on(_ rule: OnRule, _ statement: Statement) throws {
-        let connection = try host.target(statement, allowClosed: false)
+    init(context: any StepContext, connections: ConnectionTable, payload: @escaping (SendStep, Statement) throws -> [UInt8]) {
+        self.context = context
+        self.connections = connections
+        self.payload = payload
+    }
+
+    /// Runs `statement`, an `on` step: it starts or ends rules and returns at once.
+    func run(_ statement: Statement) throws {
+        guard case .on(let rule) = statement.kind else { preconditionFailure("not a rule step: \(statement.text)") }
+        let connection = try connections.target(statement, allowClosed: false)
         if connection.webSocket != nil {
             throw StepFailure(statement, "\(connection.label) is a WebSocket connection: it answers pings by set websocket auto-pong, and on rules read lines and messages")
         }
@@ -18,14 +29,14 @@ struct RuleSteps {
         case .off:
             end(connection)
         case .reading(let expectation, let answer):
-            let (match, head, framing) = try host.readRule(expectation, statement)
+            let (match, head, framing) = try context.readRule(expectation, statement)
             let reply = try answer.map { step in try self.answer(step, on: connection, statement) }
             adding(to: handler) { $0.add(ReadRule(statement: statement, match: match, head: head, framing: framing, answer: reply)) }
         case .every(let interval, let step):
-            let every = try host.resolve(interval, "a duration", Quantity.duration)
+            let every = try context.resolve(interval, "a duration", Quantity.duration)
             guard every > .zero else { throw StepFailure(statement, "a heartbeat's interval must be more than 0") }
             let send = try answer(step, on: connection, statement)
-            adding(to: handler) { $0.addHeartbeat(every: every.timeAmount, on: host.loop, statement) { try? send([:]) } }
+            adding(to: handler) { $0.addHeartbeat(every: every.timeAmount, on: context.loop, statement) { try? send([:]) } }
         }
     }
 
@@ -39,13 +50,14 @@ struct RuleSteps {
 
     /// Writes what `step` sends, its variables (and a rule's groups) filled in when it fires.
     private func answer(_ step: SendStep, on connection: ProbeConnection, _ statement: Statement) throws -> ([String: [UInt8]]) throws -> Void {
-        _ = try host.payloadBytes(step, statement) // a send that cannot be made fails the `on` step itself
-        let timeout = host.settings.timeout.timeAmount
+        let payload = payload
+        _ = try payload(step, statement) // a send that cannot be made fails the `on` step itself
+        let timeout = context.settings.timeout.timeAmount
         // Weak: the rules live on the connection, which may outlast the scenario that made them.
-        return { [weak host] captures in
-            guard let host else { return }
-            if !captures.isEmpty { host.setCaptures(captures) }
-            let bytes = try host.payloadBytes(step, statement)
+        return { [weak context] captures in
+            guard let context else { return }
+            if !captures.isEmpty { context.setCaptures(captures) }
+            let bytes = try payload(step, statement)
             connection.send(ByteBuffer(bytes: bytes), timeout: timeout) { _ in }
         }
     }
@@ -59,10 +71,10 @@ struct RuleSteps {
             var what = "\(rule.consumed) \(unit)\(rule.consumed == 1 ? "" : "s") consumed"
             if rule.answer != nil { what += ", \(rule.answered) answered" }
             if let problem = rule.problem { what += "; an answer could not be made: \(problem)" }
-            host.record(rule.statement, "\(connection.label): rule `\(rule.statement.text)`: \(what)")
+            context.record(rule.statement, "\(connection.label): rule `\(rule.statement.text)`: \(what)")
         }
         for heartbeat in rules.heartbeats {
-            host.record(heartbeat.statement, "\(connection.label): `\(heartbeat.statement.text)`: \(heartbeat.sent) sent")
+            context.record(heartbeat.statement, "\(connection.label): `\(heartbeat.statement.text)`: \(heartbeat.sent) sent")
         }
         connection.handler.rules = nil
     }

@@ -11,17 +11,17 @@ extension SubjectSteps {
         switch input.data {
         case .eof:
             subject.closeInput()
-            host.record(statement, "closed the standard input of '\(name)'")
+            context.record(statement, "closed the standard input of '\(name)'")
             return
-        case .bytes(let template): bytes = host.render(template)
-        case .line(let template): bytes = host.render(template) + [10]
+        case .bytes(let template): bytes = context.render(template)
+        case .line(let template): bytes = context.render(template) + [10]
         }
         guard subject.hasInput else {
             let why = subject.spawnedWithStdin ? "it was closed by 'input \(name) eof'" : "spawn it 'with stdin'"
             throw StepFailure(statement, "'\(name)' has no standard input to write: \(why)")
         }
-        let (wait, byDeadline) = host.limit(host.settings.timeout)
-        let started = host.clock.now
+        let (wait, byDeadline) = context.limit(context.settings.timeout)
+        let started = context.clock.now
         var written = 0
         while written < bytes.count {
             let count: Int
@@ -30,64 +30,64 @@ extension SubjectSteps {
             }
             written += count
             guard count == 0 else { continue }
-            if host.clock.now - started > wait {
+            if context.clock.now - started > wait {
                 let why = byDeadline ? "by the scenario deadline" : "within \(DurationFormat.short(wait))"
                 throw StepFailure(statement, "'\(name)' took only \(written) of \(bytes.count) bytes \(why): it is not reading its standard input",
-                              waited: host.clock.now - started)
+                              waited: context.clock.now - started)
             }
             try await Task.sleep(for: .milliseconds(5))
         }
-        host.record(statement, "wrote \(ByteEscaper.preview(bytes)) to the standard input of '\(name)'")
+        context.record(statement, "wrote \(ByteEscaper.preview(bytes)) to the standard input of '\(name)'")
     }
 
     func expectOutput(_ expectation: OutputExpectation, _ statement: Statement) async throws {
         guard let subject = subjects[expectation.name.text] else { throw unknownSubject(expectation.name, statement) }
         let source = "'\(expectation.name.text)' \(expectation.stream.rawValue)"
         var matcher: ExpectationMatcher?
-        if let match = expectation.awaitedLine { matcher = ExpectationMatcher(.line(try host.lineRule(match, statement)), framing: host.settings.lineFraming) }
+        if let match = expectation.awaitedLine { matcher = ExpectationMatcher(.line(try context.lineRule(match, statement)), framing: context.settings.lineFraming) }
         // `eventually`: the lines that did not match, skipped.
         var skipped: SkippedLines?
         if case .eventually = expectation.awaited { skipped = SkippedLines() }
         let tail = expectation.stream == .stdout ? subject.stdout : subject.stderr
-        let requested = try expectation.within.map { try host.resolve($0, "a duration", Quantity.duration) } ?? host.settings.timeout
-        let (wait, byDeadline) = host.limit(requested)
-        let started = host.clock.now
+        let requested = try expectation.within.map { try context.resolve($0, "a duration", Quantity.duration) } ?? context.settings.timeout
+        let (wait, byDeadline) = context.limit(requested)
+        let started = context.clock.now
         // A long line its regex still searches.
         var judged: String?
         while true {
             if let line = judged ?? tail.takeLine() {
                 let shown = ByteEscaper.preview(Array(line.utf8))
                 guard var lineMatcher = matcher else {
-                    throw StepFailure(statement, "expected the end of \(source), but it wrote the line \(shown)", waited: host.clock.now - started)
+                    throw StepFailure(statement, "expected the end of \(source), but it wrote the line \(shown)", waited: context.clock.now - started)
                 }
                 let verdict = lineMatcher.judge(line: Array(line.utf8))
                 (matcher, judged) = (lineMatcher, verdict == nil ? line : nil)
                 switch verdict {
                 case .matched(let captures, _)?:
-                    if !captures.isEmpty { host.setCaptures(captures) }
+                    if !captures.isEmpty { context.setCaptures(captures) }
                     let after = skipped.map { " (after skipping \($0.summary))" } ?? ""
-                    host.record(statement, "\(source): \(shown) after \(DurationFormat.short(host.clock.now - started))\(after)\(ByteDiff.assignments(captures))")
+                    context.record(statement, "\(source): \(shown) after \(DurationFormat.short(context.clock.now - started))\(after)\(ByteDiff.assignments(captures))")
                     return
                 case .failed where skipped != nil:
                     skipped?.add(Array(line.utf8), size: line.utf8.count + 1)
                 case .failed(let message)?:
-                    throw StepFailure(statement, "on \(source):\n\(message)", waited: host.clock.now - started)
+                    throw StepFailure(statement, "on \(source):\n\(message)", waited: context.clock.now - started)
                 case .timedOut?, nil:
                     break
                 }
             }
             if judged == nil, tail.isDrained {
                 guard matcher != nil else {
-                    host.record(statement, "\(source) ended after \(DurationFormat.short(host.clock.now - started))")
+                    context.record(statement, "\(source) ended after \(DurationFormat.short(context.clock.now - started))")
                     return
                 }
                 // A subject's streams mostly end as it exits: give the exit a moment to be seen.
                 if !subject.hasExited { _ = await subject.waitForExit(timeout: .milliseconds(500)) }
                 let after = skipped.map { " (after skipping \($0.summary))" } ?? ""
-                throw StepFailure(statement, "\(source) ended (\(subject.exitDescription ?? "it closed the stream and still runs")) with no line left to match\(after)", waited: host.clock.now - started)
+                throw StepFailure(statement, "\(source) ended (\(subject.exitDescription ?? "it closed the stream and still runs")) with no line left to match\(after)", waited: context.clock.now - started)
             }
-            if host.clock.now - started > wait {
-                let why = byDeadline ? "the scenario deadline of \(DurationFormat.short(host.settings.deadline)) passed" : "timed out after \(DurationFormat.short(wait))"
+            if context.clock.now - started > wait {
+                let why = byDeadline ? "the scenario deadline of \(DurationFormat.short(context.settings.deadline)) passed" : "timed out after \(DurationFormat.short(wait))"
                 let (dropped, partial) = tail.unreadState
                 var message = "\(why) waiting for \(matcher == nil ? "the end" : "a line") of \(source)"
                 if judged != nil, let matcher {
@@ -100,7 +100,7 @@ extension SubjectSteps {
                 }
                 if dropped > 0 { message += " (\(dropped) lines were dropped: over \(OutputTail.pendingLimit) lines or 1 MiB waited unread)" }
                 if let skipped { message += "; skipped \(skipped.summary)" }
-                throw StepFailure(statement, message, waited: host.clock.now - started)
+                throw StepFailure(statement, message, waited: context.clock.now - started)
             }
             try await Task.sleep(for: .milliseconds(5))
         }

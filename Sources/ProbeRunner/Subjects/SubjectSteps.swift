@@ -14,10 +14,31 @@ import Glibc
 /// SubjectSteps+Streams.
 final class SubjectSteps {
     private(set) var subjects = ScenarioSubjects()
-    unowned let host: any StepHost
+    unowned let context: any StepContext
+    private let connections: ConnectionTable
+    private let wire: WireSession
+    /// The run's networks, which a subject may be spawned in.
+    private let networks: NetworkTable
+    /// The time spent stopping subjects, which the report states.
+    private(set) var stoppingTime = Duration.zero
 
-    init(host: any StepHost) {
-        self.host = host
+    init(context: any StepContext, connections: ConnectionTable, wire: WireSession, networks: NetworkTable) {
+        self.context = context
+        self.connections = connections
+        self.wire = wire
+        self.networks = networks
+    }
+
+    /// Runs `statement`: `spawn`, `kill`, `expect exit`, `expect stdout|stderr` or `input`.
+    func run(_ statement: Statement) async throws {
+        switch statement.kind {
+        case .spawn(let step): try await spawn(step, statement)
+        case .kill(let name, let signal): try await kill(name, signal: signal, statement)
+        case .expectExit(let expectation): try await expectExit(expectation, statement)
+        case .expectOutput(let expectation): try await expectOutput(expectation, statement)
+        case .input(let input): try await self.input(input, statement)
+        default: preconditionFailure("not a subject step: \(statement.text)")
+        }
     }
 
     /// True when it has spawned nothing.
@@ -26,7 +47,7 @@ final class SubjectSteps {
     /// Where a subject runs, as an absolute path: `cwd "DIR"`, or the folder of the file the
     /// step is written in, relative paths resolved from that folder as `include` resolves them.
     private func workingDirectory(_ step: SpawnStep, _ statement: Statement) throws -> String {
-        let given = step.workingDirectory?.renderString(host.lookup) ?? "."
+        let given = step.workingDirectory?.renderString(context.lookup) ?? "."
         var path = ScenarioLoader.resolve(given, from: statement.location.file)
         if !path.hasPrefix("/") { path = joinPath(FileManager.default.currentDirectoryPath, path) }
         var isDirectory = false
@@ -37,21 +58,21 @@ final class SubjectSteps {
         return path
     }
 
-    func spawn(_ step: SpawnStep, _ statement: Statement) async throws {
+    private func spawn(_ step: SpawnStep, _ statement: Statement) async throws {
         func environmentError(_ message: String) -> StepFailure {
             StepFailure(.environment, at: statement.location, step: statement.text, message: message)
         }
         guard subjects[step.name.text] == nil else { throw StepFailure(statement, "a subject named '\(step.name.text)' is already running") }
-        if let given = step.unlessGiven, host.options.variables[given.text] != nil {
-            return host.record(statement, "'\(step.name.text)' not spawned: \(given.text) is given (unless given \(given.text))")
+        if let given = step.unlessGiven, context.variables.isGiven(given.text) {
+            return context.record(statement, "'\(step.name.text)' not spawned: \(given.text) is given (unless given \(given.text))")
         }
-        let command = step.command.renderString(host.lookup)
+        let command = step.command.renderString(context.lookup)
         var argv: [String]
         do { argv = try ShellWords.split(command) } catch { throw StepFailure(statement, "bad command: \(error)") }
         guard !argv.isEmpty else { throw StepFailure(statement, "the command is empty") }
         let directory = try workingDirectory(step, statement)
         let network = try step.network.map { name in
-            guard let network = host.network(named: name.text) else { throw StepFailure(statement, "no network named '\(name.text)': make it first with `network \(name.text)`") }
+            guard let network = networks.network(named: name.text) else { throw StepFailure(statement, "no network named '\(name.text)': make it first with `network \(name.text)`") }
             return network
         }
         if let network {
@@ -60,16 +81,16 @@ final class SubjectSteps {
             do { argv[0] = try Subject.locate(argv[0], from: directory) } catch { throw environmentError("\(error)") }
             argv = ["ip", "netns", "exec", network.namespace.name] + argv
         }
-        let environment = Dictionary(step.environment.map { ($0.key, $0.value.renderString(host.lookup)) }) { _, last in last }
-        let readinessWait = try step.readinessWithin.map { try host.resolve($0, "a duration", Quantity.duration) } ?? host.settings.timeout
+        let environment = Dictionary(step.environment.map { ($0.key, $0.value.renderString(context.lookup)) }) { _, last in last }
+        let readinessWait = try step.readinessWithin.map { try context.resolve($0, "a duration", Quantity.duration) } ?? context.settings.timeout
         let targets: [Address]
         if case .listening(let addresses)? = step.readiness {
-            targets = try addresses.map { try host.resolve($0, "an address HOST:PORT", Address.parse) }
+            targets = try addresses.map { try context.resolve($0, "an address HOST:PORT", Address.parse) }
         } else {
             targets = []
         }
         for target in targets {
-            try host.wire.watch(port: target.port, statement)
+            try wire.watch(port: target.port, statement)
             subjects.portOwners[target.port] = step.name.text
             // Readiness is the port listening: a listener already there (a server left from an
             // earlier run, say) would pass it while the subject fails to bind. A network's
@@ -86,20 +107,20 @@ final class SubjectSteps {
             throw environmentError("\(error)")
         }
         subjects[step.name.text] = subject
-        let started = host.clock.now
-        let (wait, _) = host.limit(readinessWait)
+        let started = context.clock.now
+        let (wait, _) = context.limit(readinessWait)
         switch step.readiness {
         case nil:
-            host.record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)): \(command)")
+            context.record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)): \(command)")
             return
         case .listening?:
             for target in targets {
                 try await awaitListening(subject, on: target, in: network?.namespace, since: started, within: wait, statement)
-                host.record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), listening on \(target) after \(DurationFormat.short(host.clock.now - started))")
+                context.record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), listening on \(target) after \(DurationFormat.short(context.clock.now - started))")
             }
             subjects.readyPorts[step.name.text] = (targets[0], statement)
         case .output(let stream, let literal)?:
-            let regex = try host.compile(literal, statement)
+            let regex = try context.compile(literal, statement)
             let tail = stream == .stdout ? subject.stdout : subject.stderr
             while true {
                 // What it wrote just before exiting may still be on its way to the tail: once it
@@ -111,20 +132,20 @@ final class SubjectSteps {
                     // A long line is searched beside the run, as an expect's is: a regex may backtrack for minutes.
                     let search: @Sendable () -> RegexSearch.Found? = { RegexSearch.firstMatch(regex, in: line, readsBytes: false) }
                     let searched: RegexSearch.Found?? = line.utf8.count <= RegexSearch.inlineLimit
-                        ? .some(search()) : await SearchThreads.shared.result(of: search, within: wait - (host.clock.now - started))
+                        ? .some(search()) : await SearchThreads.shared.result(of: search, within: wait - (context.clock.now - started))
                     guard let searched else {
                         throw environmentError("'\(step.name.text)' \(stream.rawValue) did not match \(literal.description) within \(DurationFormat.short(wait)); the regex was still searching a line of \(line.utf8.count) bytes")
                     }
                     if let found = searched {
-                        host.setCaptures(found.captures)
-                        host.record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), ready after \(DurationFormat.short(host.clock.now - started)): \(stream.rawValue) said \"\(line)\"")
+                        context.setCaptures(found.captures)
+                        context.record(statement, "spawned '\(step.name.text)' (pid \(subject.pid)), ready after \(DurationFormat.short(context.clock.now - started)): \(stream.rawValue) said \"\(line)\"")
                         return
                     }
                 }
                 if exited {
                     throw environmentError("'\(step.name.text)' ended (\(subject.exitDescription ?? "?")) before its \(stream.rawValue) matched \(literal.description)")
                 }
-                if host.clock.now - started > wait {
+                if context.clock.now - started > wait {
                     throw environmentError("'\(step.name.text)' \(stream.rawValue) did not match \(literal.description) within \(DurationFormat.short(wait))" + Self.printed(tail, stream))
                 }
                 try await Task.sleep(for: .milliseconds(5))
@@ -155,10 +176,10 @@ final class SubjectSteps {
                     if let daemonized = wentToTheBackground(subject, listeningOn: target, statement) { throw daemonized }
                     return
                 }
-            } else if await Self.canConnect(to: target, loop: host.loop) {
+            } else if await Self.canConnect(to: target, loop: context.loop) {
                 return
             }
-            if host.clock.now - started > wait {
+            if context.clock.now - started > wait {
                 throw environmentError("'\(subject.name)' did not listen on \(target) within \(DurationFormat.short(wait))")
             }
             try await Task.sleep(for: .milliseconds(10))
@@ -177,7 +198,7 @@ final class SubjectSteps {
     /// The failure for a subject that exited 0 while the port it was made ready on still
     /// listens: its server went on in the background. Nil while that is not so.
     func wentToTheBackground(_ subject: Subject, listeningOn address: Address, _ statement: Statement) -> StepFailure? {
-        guard subject.exitCode == 0, !host.hasListener(onPort: address.port),
+        guard subject.exitCode == 0, !connections.hasListener(onPort: address.port),
               ListeningSockets.isListening(port: address.port, for: address.host) == true else { return nil }
         var message = "'\(subject.name)' ended (\(subject.exitDescription ?? "?")) while \(address), where it listened, still listens"
         if let holders = PortHolders.describe(port: address.port) { message += "\n" + holders }
@@ -215,19 +236,19 @@ final class SubjectSteps {
         return true
     }
 
-    func kill(_ name: Name, signal: String?, _ statement: Statement) async throws {
+    private func kill(_ name: Name, signal: String?, _ statement: Statement) async throws {
         guard let subject = subjects[name.text] else { throw unknownSubject(name, statement) }
         subjects.readyPorts[name.text] = nil
         if let signal {
             let number = Self.signalNumbers[signal] ?? SIGTERM
             subject.signal(number)
-            host.record(statement, "sent SIG\(signal) to '\(name.text)'")
+            context.record(statement, "sent SIG\(signal) to '\(name.text)'")
         } else {
-            let started = host.clock.now
+            let started = context.clock.now
             await subject.stop()
-            let took = host.clock.now - started
-            host.addStoppingTime(took)
-            host.record(statement, "stopped '\(name.text)' in \(DurationFormat.short(took)): \(subject.exitDescription ?? "still running")")
+            let took = context.clock.now - started
+            stoppingTime += took
+            context.record(statement, "stopped '\(name.text)' in \(DurationFormat.short(took)): \(subject.exitDescription ?? "still running")")
         }
     }
 
@@ -236,24 +257,24 @@ final class SubjectSteps {
         "USR1": SIGUSR1, "USR2": SIGUSR2, "STOP": SIGSTOP, "CONT": SIGCONT,
     ]
 
-    func expectExit(_ expectation: ExitExpectation, _ statement: Statement) async throws {
+    private func expectExit(_ expectation: ExitExpectation, _ statement: Statement) async throws {
         guard let subject = subjects[expectation.name.text] else { throw unknownSubject(expectation.name, statement) }
         subjects.readyPorts[expectation.name.text] = nil
-        let requested = try expectation.within.map { try host.resolve($0, "a duration", Quantity.duration) } ?? host.settings.timeout
-        let (wait, byDeadline) = host.limit(requested)
-        let started = host.clock.now
+        let requested = try expectation.within.map { try context.resolve($0, "a duration", Quantity.duration) } ?? context.settings.timeout
+        let (wait, byDeadline) = context.limit(requested)
+        let started = context.clock.now
         guard await subject.waitForExit(timeout: wait) else {
-            let why = byDeadline ? "the scenario deadline of \(DurationFormat.short(host.settings.deadline)) passed" : "it was still running after \(DurationFormat.short(wait))"
-            throw StepFailure(statement, "expected '\(expectation.name.text)' to exit, but \(why)", waited: host.clock.now - started)
+            let why = byDeadline ? "the scenario deadline of \(DurationFormat.short(context.settings.deadline)) passed" : "it was still running after \(DurationFormat.short(wait))"
+            throw StepFailure(statement, "expected '\(expectation.name.text)' to exit, but \(why)", waited: context.clock.now - started)
         }
         if let code = expectation.code {
-            let expected = try host.resolve(code, "an exit code", Quantity.integer)
+            let expected = try context.resolve(code, "an exit code", Quantity.integer)
             guard subject.exitCode == expected else {
                 throw StepFailure(statement, "expected '\(expectation.name.text)' to exit with code \(expected), but it ended with \(subject.exitDescription ?? "?")",
-                              waited: host.clock.now - started)
+                              waited: context.clock.now - started)
             }
         }
-        host.record(statement, "'\(expectation.name.text)' ended: \(subject.exitDescription ?? "?") after \(DurationFormat.short(host.clock.now - started))")
+        context.record(statement, "'\(expectation.name.text)' ended: \(subject.exitDescription ?? "?") after \(DurationFormat.short(context.clock.now - started))")
     }
 
     func unknownSubject(_ name: Name, _ statement: Statement) -> StepFailure {
@@ -263,15 +284,15 @@ final class SubjectSteps {
 
     /// Stops every subject of the run; on failure, their output goes into the report.
     func stopSubjects(reportOutput: Bool) async {
-        let started = host.clock.now
-        defer { host.addStoppingTime(host.clock.now - started) }
+        let started = context.clock.now
+        defer { stoppingTime += context.clock.now - started }
         for subject in subjects.all {
             // A server still running that said nothing explains nothing: only the others are shown.
             if reportOutput, subject.hasExited || subject.stdout.tail().total + subject.stderr.tail().total > 0 {
-                host.note(subject.report())
+                context.note(subject.report())
             }
             if await subject.stop() {
-                host.note("subject '\(subject.name)' had exited but left processes running in its process group; tcpprobe stopped them")
+                context.note("subject '\(subject.name)' had exited but left processes running in its process group; tcpprobe stopped them")
             }
         }
         // Only after subjects: ten thousand `parallel` copies without any need not look.
@@ -280,7 +301,7 @@ final class SubjectSteps {
         let escaped = StrayProcesses.stop(leftBy: subjects.all, grace: grace)
             + StrayProcesses.stop(listeningOn: subjects.portOwners, grace: grace)
         for (name, processes) in Dictionary(grouping: escaped, by: \.subject).sorted(by: { $0.key < $1.key }) {
-            host.note("subject '\(name)' left \(processes.map(\.process).joined(separator: ", ")) running outside its process group (in the background); tcpprobe stopped it")
+            context.note("subject '\(name)' left \(processes.map(\.process).joined(separator: ", ")) running outside its process group (in the background); tcpprobe stopped it")
         }
         StrayProcesses.reapExited()
     }

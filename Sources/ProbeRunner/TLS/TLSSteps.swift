@@ -8,11 +8,33 @@ import ProbeScript
 import Glibc
 #endif
 
-/// TLS on connections, for the scenario or `parallel` copy that `host` is: the options of
+/// TLS on connections, for the scenario or `parallel` copy that `context` is: the options of
 /// `connect … tls`, `listen … tls` and `starttls` made into a context, the handshake judged as
 /// part of the step that asks for it, `starttls` and `assert tls`.
-struct TLSSteps {
-    unowned let host: any StepHost
+final class TLSSteps {
+    private unowned let context: any StepContext
+    private let connections: ConnectionTable
+    /// Where the TLS secrets of the run's connections go, beside a kept capture.
+    private let keyLog: TLSKeyLog
+    /// Where run-time certificates are written (where captures go), and whether that is the
+    /// default folder, which is made private to the user.
+    private let certificateFolder: (path: String, isDefault: Bool)
+
+    init(context: any StepContext, connections: ConnectionTable, keyLog: TLSKeyLog, certificateFolder: (path: String, isDefault: Bool)) {
+        self.context = context
+        self.connections = connections
+        self.keyLog = keyLog
+        self.certificateFolder = certificateFolder
+    }
+
+    /// Runs `statement`: `starttls` or `assert tls`.
+    func run(_ statement: Statement) async throws {
+        switch statement.kind {
+        case .startTLS(let options, let expectFailure): try await startTLS(options, expectFailure: expectFailure, statement)
+        case .assertTLS(let assertion): try assertTLS(assertion, statement)
+        default: preconditionFailure("not a TLS step: \(statement.text)")
+        }
+    }
 
     /// Resolves `options` for `role` toward `host` (a client's peer): variables rendered, files read from the step's folder,
     /// and, for a server named no certificate, the run-time one, written to a file of its own
@@ -21,9 +43,9 @@ struct TLSSteps {
                     _ statement: Statement) throws -> TLSContext {
         var setup = TLSSetup(role: role)
         setup.insecure = options.insecure
-        setup.version = try options.version.map { try host.resolve($0, "a TLS version (1.2 or 1.3)", TLSOptions.Version.init(rawValue:)) }
-        setup.applicationProtocols = options.applicationProtocols.map { $0.renderString(host.lookup) }
-        setup.ciphers = options.ciphers?.renderString(host.lookup)
+        setup.version = try options.version.map { try context.resolve($0, "a TLS version (1.2 or 1.3)", TLSOptions.Version.init(rawValue:)) }
+        setup.applicationProtocols = options.applicationProtocols.map { $0.renderString(context.lookup) }
+        setup.ciphers = options.ciphers?.renderString(context.lookup)
         // BoringSSL stops the process on a list it cannot use: a name it does not know is the step's failure.
         if let ciphers = setup.ciphers, let problem = TLSCipherNames.problem(in: ciphers) { throw StepFailure(statement, problem) }
         var runtimeCertificatePath: String?
@@ -32,7 +54,7 @@ struct TLSSteps {
             if options.clientCA != nil { throw StepFailure(statement, "client-ca is an option of a TLS server, and this side is the client") }
             setup.trustRoots = try options.ca.map { try certificates($0, "ca", statement) }
             if let name = options.serverName {
-                setup.serverName = name.renderString(host.lookup)
+                setup.serverName = name.renderString(context.lookup)
             } else if let peerHost, (try? SocketAddress(ipAddress: peerHost, port: 0)) == nil {
                 setup.serverName = peerHost
             } else {
@@ -60,7 +82,7 @@ struct TLSSteps {
             if writesCertificate { runtimeCertificatePath = try writeRuntimeCertificate(runtime, statement) }
         }
         do {
-            return TLSContext(setup: setup, context: try setup.makeContext(keyLog: host.wire.keyLog), runtimeCertificatePath: runtimeCertificatePath)
+            return TLSContext(setup: setup, context: try setup.makeContext(keyLog: keyLog), runtimeCertificatePath: runtimeCertificatePath)
         } catch {
             throw StepFailure(statement, "cannot set up TLS: \(error)")
         }
@@ -68,7 +90,7 @@ struct TLSSteps {
 
     /// A path as the scenario wrote it, relative to the folder of the step's file.
     func file(_ template: Template, _ statement: Statement) -> String {
-        ScenarioLoader.resolve(template.renderString(host.lookup), from: statement.location.file)
+        ScenarioLoader.resolve(template.renderString(context.lookup), from: statement.location.file)
     }
 
     private func certificates(_ template: Template, _ option: String, _ statement: Statement) throws -> [NIOSSLCertificate] {
@@ -92,10 +114,9 @@ struct TLSSteps {
     /// Writes the run-time certificate (public; no key) where captures go, for `{l.cert}`: a
     /// file for each listener, which removes it when it closes.
     private func writeRuntimeCertificate(_ runtime: RuntimeCertificate, _ statement: Statement) throws -> String {
-        let capture = host.options.capture
         do {
-            try PrivateDirectory.prepare(capture.directory, tightened: capture.directoryIsDefault)
-            let path = joinPath(capture.directory, "localhost-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).pem")
+            try PrivateDirectory.prepare(certificateFolder.path, tightened: certificateFolder.isDefault)
+            let path = joinPath(certificateFolder.path, "localhost-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).pem")
             try Data(runtime.certificatePEM.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             return path
         } catch {
@@ -108,8 +129,8 @@ struct TLSSteps {
     func finishHandshake(_ session: TLSSession, on connection: ProbeConnection, within timeout: Duration,
                          expectFailure: Bool, _ statement: Statement) async throws {
         let loop = connection.channel.eventLoop
-        let started = host.clock.now
-        let (wait, byDeadline) = host.limit(max(timeout, .zero))
+        let started = context.clock.now
+        let (wait, byDeadline) = context.limit(max(timeout, .zero))
         let timer = loop.scheduleTask(in: wait.timeAmount) { session.watch.fail(TLSHandshakeFailure.TimedOut()) }
         do {
             let negotiated = try await session.watch.done.futureResult.get()
@@ -117,32 +138,32 @@ struct TLSSteps {
             try await loop.submit { session.noteAgreement(applicationProtocol: negotiated) }.get()
         } catch {
             timer.cancel()
-            let waited = host.clock.now - started
+            let waited = context.clock.now - started
             let words = try await loop.submit { TLSHandshakeFailure.explain(error, session, waited: wait) }.get()
             try? await connection.close(at: statement.location).get()
             if expectFailure {
-                host.record(statement, "\(connection.label): the TLS handshake failed as expected: \(words)")
+                context.record(statement, "\(connection.label): the TLS handshake failed as expected: \(words)")
                 return
             }
-            let deadline = byDeadline ? " (the scenario deadline of \(DurationFormat.short(host.settings.deadline)) cut the wait)" : ""
+            let deadline = byDeadline ? " (the scenario deadline of \(DurationFormat.short(context.settings.deadline)) cut the wait)" : ""
             throw StepFailure(statement, "TLS handshake failed: \(words)\(deadline)", connection, waited: waited)
         }
         connection.tls = session
         if expectFailure {
-            throw StepFailure(statement, "expected the TLS handshake to fail, but it succeeded: \(session.summary)", connection, waited: host.clock.now - started)
+            throw StepFailure(statement, "expected the TLS handshake to fail, but it succeeded: \(session.summary)", connection, waited: context.clock.now - started)
         }
-        host.record(statement, "\(connection.label): TLS handshake done as \(session.role.rawValue) in \(DurationFormat.short(host.clock.now - started)): \(session.summary)")
+        context.record(statement, "\(connection.label): TLS handshake done as \(session.role.rawValue) in \(DurationFormat.short(context.clock.now - started)): \(session.summary)")
     }
 
     /// `starttls`: the client role on a connection the probe opened, the server role on one it
     /// accepted; bytes already read and not yet expected go to the TLS layer.
-    func startTLS(_ options: TLSOptions, expectFailure: Bool, _ statement: Statement) async throws {
-        let connection = try host.target(statement, allowClosed: false)
+    private func startTLS(_ options: TLSOptions, expectFailure: Bool, _ statement: Statement) async throws {
+        let connection = try connections.target(statement, allowClosed: false)
         guard connection.tls == nil else { throw StepFailure(statement, "\(connection.label) already speaks TLS", connection) }
         let role: Role = connection.connectedHost == nil ? .server : .client
         let tls = try tlsContext(options, role: role, host: connection.connectedHost, statement)
         let session = try await beginTLS(tls, on: connection)
-        try await finishHandshake(session, on: connection, within: host.settings.timeout, expectFailure: expectFailure, statement)
+        try await finishHandshake(session, on: connection, within: context.settings.timeout, expectFailure: expectFailure, statement)
     }
 
     /// Puts a TLS layer made from `tls` on `connection`, with the bytes its reader took and no
@@ -158,10 +179,9 @@ struct TLSSteps {
         }.get()
     }
 
-    /// `assert tls …` on the current connection's session.
     /// `assert tls …` judges the handshake, which stays known after the connection closed.
-    func assertTLS(_ assertion: TLSAssertion, _ statement: Statement) throws {
-        let connection = try host.target(statement, allowClosed: true)
+    private func assertTLS(_ assertion: TLSAssertion, _ statement: Statement) throws {
+        let connection = try connections.target(statement, allowClosed: true)
         guard let session = connection.tls else {
             throw StepFailure(statement, "\(connection.label) does not speak TLS (open it with 'connect … tls', 'listen … tls' or 'starttls')", connection)
         }
@@ -171,7 +191,7 @@ struct TLSSteps {
             (what, actual) = ("version \(version.rawValue)", session.version)
             holds = actual == version.rawValue
         case .applicationProtocol(let name):
-            let expected = name.renderString(host.lookup)
+            let expected = name.renderString(context.lookup)
             (what, actual) = ("alpn \"\(expected)\"", session.applicationProtocol)
             holds = (actual ?? "") == expected
         case .cipher(let regex):
@@ -184,11 +204,11 @@ struct TLSSteps {
         guard holds else {
             throw StepFailure(statement, "expected TLS \(what), but it is \(actual.map { "\"\($0)\"" } ?? "none")", connection)
         }
-        host.record(statement, "\(connection.label): TLS \(what): \(actual ?? "none")")
+        context.record(statement, "\(connection.label): TLS \(what): \(actual ?? "none")")
     }
 
     private func matches(_ regex: RegexLiteral, _ text: String, _ statement: Statement) -> Bool {
-        guard let compiled = try? host.compile(regex, statement) else { return false }
+        guard let compiled = try? context.compile(regex, statement) else { return false }
         return (try? compiled.regex.firstMatch(in: text)) != nil
     }
 }

@@ -6,11 +6,16 @@ import ProbeFraming
 import ProbeResults
 import ProbeScript
 
-/// WebSocket (RFC 6455) on a connection, for the scenario or `parallel` copy that `host` is:
+/// WebSocket (RFC 6455) on a connection, for the scenario or `parallel` copy that `context` is:
 /// the upgrade as part of `connect ws://…` and `accept … websocket`, the frames `send
-/// text|binary|ping|pong|close` write, and the rules WebSocket expects judge by.
-struct WebSocketSteps {
-    unowned let host: any StepHost
+/// text|binary|ping|pong|close` write, and the rules WebSocket expects judge by. It has no
+/// statements of its own: the connection steps call it.
+final class WebSocketSteps {
+    private unowned let context: any StepContext
+
+    init(context: any StepContext) {
+        self.context = context
+    }
 
     /// The GUID RFC 6455 §1.3 appends to the key.
     private static let acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -23,18 +28,18 @@ struct WebSocketSteps {
     /// The client's upgrade: the request, then a 101 whose Sec-WebSocket-Accept answers the key.
     func upgradeAsClient(_ connection: ProbeConnection, _ target: WebSocketTarget, host hostHeader: String, within timeout: Duration,
                          _ statement: Statement) async throws {
-        let started = host.clock.now
+        let started = context.clock.now
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        let protocols = target.protocols.map { $0.renderString(host.lookup) }
-        var request = "GET \(target.path.renderString(host.lookup)) HTTP/1.1\r\nHost: \(hostHeader)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        let protocols = target.protocols.map { $0.renderString(context.lookup) }
+        var request = "GET \(target.path.renderString(context.lookup)) HTTP/1.1\r\nHost: \(hostHeader)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
         if !protocols.isEmpty { request += "Sec-WebSocket-Protocol: \(protocols.joined(separator: ", "))\r\n" }
-        for header in target.headers { request += header.renderString(host.lookup) + "\r\n" }
+        for header in target.headers { request += header.renderString(context.lookup) + "\r\n" }
         request += "\r\n"
         let head = try await readHead(after: Array(request.utf8), on: connection, within: timeout, statement)
         let response = HTTPHead(head)
         func refuse(_ why: String) -> StepFailure {
-            StepFailure(statement, "WebSocket upgrade failed: \(why)", connection, waited: host.clock.now - started)
+            StepFailure(statement, "WebSocket upgrade failed: \(why)", connection, waited: context.clock.now - started)
         }
         guard response.startLine.hasPrefix("HTTP/1.1 101") else { throw refuse("the server answered \"\(response.startLine)\", not 101 Switching Protocols") }
         guard response.lists("Upgrade", "websocket") else { throw refuse("the 101 has no \"Upgrade: websocket\"") }
@@ -45,19 +50,19 @@ struct WebSocketSteps {
         let agreed = response["Sec-WebSocket-Protocol"]
         if let agreed, !protocols.contains(agreed) { throw refuse("the server chose the protocol \"\(agreed)\", which was not offered") }
         if !protocols.isEmpty, agreed == nil { throw refuse("the server agreed on none of the protocols offered (\(protocols.joined(separator: ", ")))") }
-        connection.webSocket = WebSocketSession(role: .client, channel: connection.channel, maxMessage: host.settings.maxMessage)
-        host.record(statement, "\(connection.label): WebSocket upgrade done: \(response.startLine)" + (agreed.map { ", protocol \($0)" } ?? ""))
+        connection.webSocket = WebSocketSession(role: .client, channel: connection.channel, maxMessage: context.settings.maxMessage)
+        context.record(statement, "\(connection.label): WebSocket upgrade done: \(response.startLine)" + (agreed.map { ", protocol \($0)" } ?? ""))
     }
 
     /// The server's side of the upgrade (`accept … websocket`): a GET with the upgrade's
     /// headers, answered 101; anything else is answered 400 and fails the step, saying why.
     func upgradeAsServer(_ connection: ProbeConnection, protocols offered: [Template], _ statement: Statement) async throws {
-        let started = host.clock.now
-        let head = try await readHead(after: [], on: connection, within: host.settings.timeout, statement)
+        let started = context.clock.now
+        let head = try await readHead(after: [], on: connection, within: context.settings.timeout, statement)
         let request = HTTPHead(head)
         func refuse(_ why: String) async -> StepFailure {
             _ = try? await connection.send(ByteBuffer(string: "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"), timeout: .seconds(1)).get()
-            return StepFailure(statement, "not a WebSocket upgrade: \(why)", connection, waited: host.clock.now - started)
+            return StepFailure(statement, "not a WebSocket upgrade: \(why)", connection, waited: context.clock.now - started)
         }
         guard request.startLine.hasPrefix("GET "), request.startLine.hasSuffix(" HTTP/1.1") else {
             throw await refuse("the request line is \(ByteEscaper.preview(Array(request.startLine.utf8.prefix(80)))), not GET … HTTP/1.1")
@@ -69,29 +74,29 @@ struct WebSocketSteps {
         guard let key = request["Sec-WebSocket-Key"], Data(base64Encoded: key)?.count == 16 else {
             throw await refuse("Sec-WebSocket-Key is \(request["Sec-WebSocket-Key"].map { "\"\($0)\"" } ?? "missing"), not 16 bytes in base64")
         }
-        let wanted = offered.map { $0.renderString(host.lookup) }
+        let wanted = offered.map { $0.renderString(context.lookup) }
         let asked = request["Sec-WebSocket-Protocol"]?.split(separator: ",").map(HTTPHead.trimmed) ?? []
         let chosen = wanted.first { asked.contains($0) }
         if !wanted.isEmpty, chosen == nil { throw await refuse("the client offered no protocol of \(wanted.joined(separator: ", ")) (it offered \(asked.isEmpty ? "none" : asked.joined(separator: ", ")))") }
         var response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(Self.acceptValue(for: key))\r\n"
         if let chosen { response += "Sec-WebSocket-Protocol: \(chosen)\r\n" }
         response += "\r\n"
-        guard try await connection.send(ByteBuffer(string: response), timeout: host.settings.timeout.timeAmount).get() else {
+        guard try await connection.send(ByteBuffer(string: response), timeout: context.settings.timeout.timeAmount).get() else {
             throw StepFailure(statement, "the client does not read the 101 answer", connection)
         }
-        connection.webSocket = WebSocketSession(role: .server, channel: connection.channel, maxMessage: host.settings.maxMessage)
-        host.record(statement, "\(connection.label): WebSocket upgrade answered: \(request.startLine)" + (chosen.map { ", protocol \($0)" } ?? ""))
+        connection.webSocket = WebSocketSession(role: .server, channel: connection.channel, maxMessage: context.settings.maxMessage)
+        context.record(statement, "\(connection.label): WebSocket upgrade answered: \(request.startLine)" + (chosen.map { ", protocol \($0)" } ?? ""))
     }
 
     /// Sends `request` (if any), then reads an HTTP head, at most 16 KiB, within `timeout`.
     private func readHead(after request: [UInt8], on connection: ProbeConnection, within timeout: Duration, _ statement: Statement) async throws -> String {
-        let (wait, _) = host.limit(max(timeout, .zero))
+        let (wait, _) = context.limit(max(timeout, .zero))
         if !request.isEmpty {
             guard try await connection.send(ByteBuffer(bytes: request), timeout: wait.timeAmount).get() else {
                 throw StepFailure(statement, "the peer does not read the upgrade request", connection)
             }
         }
-        let matcher = ExpectationMatcher(.head(max: 16 * 1024), framing: host.settings.lineFraming)
+        let matcher = ExpectationMatcher(.head(max: 16 * 1024), framing: context.settings.lineFraming)
         switch try await connection.expect(matcher, timeout: wait.timeAmount).get() {
         case .matched(let captures, _): return String(decoding: captures["head"] ?? [], as: UTF8.self)
         case .failed(let message): throw await StepFailure(statement, "WebSocket upgrade failed: \(message)", connection).withRecentBytes(of: connection)
@@ -108,22 +113,22 @@ struct WebSocketSteps {
             throw StepFailure(statement, "\(connection.label) is not a WebSocket connection (connect ws://… or accept … websocket)", connection)
         }
         switch send {
-        case .text(let text): return session.encode(.text, host.render(text), fragmentsOf: framesOf)
-        case .binary(let bytes): return session.encode(.binary, host.render(bytes), fragmentsOf: framesOf)
+        case .text(let text): return session.encode(.text, context.render(text), fragmentsOf: framesOf)
+        case .binary(let bytes): return session.encode(.binary, context.render(bytes), fragmentsOf: framesOf)
         case .frame(let raw):
             let masked = raw.mask ?? (session.role == .client)
             let frame = WebSocketFrame(fin: raw.fin, rsv1: raw.rsv1, rsv2: raw.rsv2, rsv3: raw.rsv3,
                                        opcode: WebSocketOpcode(encodedWebSocketOpcode: raw.opcode)!,
-                                       maskKey: masked ? .random() : nil, data: ByteBuffer(bytes: raw.data.map(host.render) ?? []))
+                                       maskKey: masked ? .random() : nil, data: ByteBuffer(bytes: raw.data.map(context.render) ?? []))
             if raw.opcode == 8 { session.closeSent = true }
             return WebSocketFrameCodec().encode(frame)
-        case .ping(let bytes): return session.encode(.ping, bytes.map(host.render) ?? [])
-        case .pong(let bytes): return session.encode(.pong, bytes.map(host.render) ?? [])
+        case .ping(let bytes): return session.encode(.ping, bytes.map(context.render) ?? [])
+        case .pong(let bytes): return session.encode(.pong, bytes.map(context.render) ?? [])
         case .close(let code, let reason):
             var payload: [UInt8] = []
             if let code {
-                let value = try host.resolve(code, "a close code", Quantity.integer)
-                payload = [UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)] + (reason.map(host.render) ?? [])
+                let value = try context.resolve(code, "a close code", Quantity.integer)
+                payload = [UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)] + (reason.map(context.render) ?? [])
             }
             session.closeSent = true
             return session.encode(.connectionClose, payload)
@@ -135,17 +140,17 @@ struct WebSocketSteps {
         guard let session = connection.webSocket else {
             throw StepFailure(statement, "\(connection.label) is not a WebSocket connection (connect ws://… or accept … websocket)", connection)
         }
-        session.autoPong = host.settings.webSocketAutoPong
+        session.autoPong = context.settings.webSocketAutoPong
         let rule: WebSocketRule
         switch expectation {
-        case .text(let match): rule = .text(try host.lineRule(match, statement))
-        case .binary(let bytes): rule = .binary(bytes.map(host.pattern))
-        case .binaryLength(let count): rule = .binaryLength(try host.resolve(count, "a size", Quantity.size))
-        case .ping(let bytes): rule = .ping(bytes.map(host.pattern))
-        case .pong(let bytes): rule = .pong(bytes.map(host.pattern))
+        case .text(let match): rule = .text(try context.lineRule(match, statement))
+        case .binary(let bytes): rule = .binary(bytes.map(context.pattern))
+        case .binaryLength(let count): rule = .binaryLength(try context.resolve(count, "a size", Quantity.size))
+        case .ping(let bytes): rule = .ping(bytes.map(context.pattern))
+        case .pong(let bytes): rule = .pong(bytes.map(context.pattern))
         case .close(let codes, let orNone, let reason):
-            rule = .close(codes: try codes.map { try host.resolve($0, "a close code", Quantity.integer) }, orNone: orNone,
-                          reason: try reason.map { try host.compile($0, statement) })
+            rule = .close(codes: try codes.map { try context.resolve($0, "a close code", Quantity.integer) }, orNone: orNone,
+                          reason: try reason.map { try context.compile($0, statement) })
         }
         return .webSocket(rule, session)
     }

@@ -11,8 +11,9 @@ import Glibc
 /// A run's capture and what is judged on it: the capture and its hold (shared with the copies
 /// of a `parallel` block), the traces earlier wire checks built, how far each `assert wire`
 /// has judged its stream, the sends split on purpose, and the segments kept for the report.
-/// The capture comes from `CaptureSettings.open` when set, so tests hand it a fake one.
-struct WireSession {
+/// The capture comes from `CaptureSettings.open` when set, so tests hand it a fake one. One a
+/// scenario or copy, touched on the run's loop and the tasks of its steps, one at a time.
+final class WireSession {
     /// One `assert wire` statement on one direction of one connection.
     struct ProgressKey: Hashable {
         var statement: SourceLocation
@@ -67,7 +68,7 @@ struct WireSession {
 
     /// Starts the capture when the scenario needs one, logging where it goes; without
     /// privileges, notes why wire assertions will be skipped, or fails when capture is required.
-    mutating func start(for scenario: Scenario, _ settings: CaptureSettings, _ record: inout RunRecord, at offset: Duration) throws {
+    func start(for scenario: Scenario, _ settings: CaptureSettings, _ record: inout RunRecord, at offset: Duration) throws {
         guard Self.isNeeded(by: scenario, settings) else { return }
         scenarioStart = Date().timeIntervalSince1970 - Double(offset / .microseconds(1)) / 1e6
         let directory = settings.directory
@@ -119,12 +120,17 @@ struct WireSession {
     /// The connection between the two ports is the scenario's own: its pcap keeps it, and no
     /// other scenario's does, though they may watch the same server port.
     func claim(probePort: Int?, peerPort: Int?) {
+        Self.claim(probePort: probePort, peerPort: peerPort, on: capture)
+    }
+
+    /// `claim` on `capture`, for what holds the capture alone off the run's tasks (a proxy's links).
+    static func claim(probePort: Int?, peerPort: Int?, on capture: (any PacketCapture)?) {
         guard let probePort, let peerPort else { return }
         capture?.claim(probePort: probePort, peerPort: peerPort)
     }
 
     /// Keeps a send's cuts (stream offsets) to check on the wire that its writes left apart.
-    mutating func noteSplit(_ statement: Statement, _ connection: ProbeConnection, cuts: [Int]) {
+    func noteSplit(_ statement: Statement, _ connection: ProbeConnection, cuts: [Int]) {
         guard capture != nil else { return }
         injectedSplits.append(InjectedSplit(statement: statement, connection: connection, cuts: cuts))
     }
@@ -139,7 +145,7 @@ struct WireSession {
 
     /// The traffic of the connection between `probePort` and `peerPort` captured so far, each
     /// payload cut to `payloadPrefix` bytes.
-    mutating func trace(_ capture: any PacketCapture, probePort: Int?, peerPort: Int?, payloadPrefix: Int) throws(TraceProblem) -> ConnectionTrace {
+    func trace(_ capture: any PacketCapture, probePort: Int?, peerPort: Int?, payloadPrefix: Int) throws(TraceProblem) -> ConnectionTrace {
         capture.sync()
         if let incompleteness = capture.stats().incompleteness { throw .inconclusive("\(incompleteness), so the wire cannot be judged") }
         guard let probePort, let peerPort else { throw .noPorts }
@@ -166,7 +172,7 @@ struct WireSession {
     }
 
     /// Keeps how far a judgement of `key`'s stream got, where the statement's next one goes on.
-    mutating func keep(_ reached: WireProgress?, for key: ProgressKey) {
+    func keep(_ reached: WireProgress?, for key: ProgressKey) {
         progress[key] = reached
     }
 
@@ -214,10 +220,10 @@ struct WireSession {
 
     /// Stops the capture, keeps or removes its file as `--keep-pcap` says, names a kept file in
     /// the notes, and keeps `connections`' segments for the report when `settings` ask.
-    mutating func finish(passed: Bool, _ settings: CaptureSettings, keepingEventsOf connections: [ProbeConnection]?, proxies: [ProbeProxy] = [],
+    func finish(passed: Bool, _ settings: CaptureSettings, keepingEventsOf connections: [ProbeConnection]?, proxyLegs: [ProxyLegPorts] = [],
                          dropped: [(network: String, packets: [PacketLink.Dropped])] = [], _ record: inout RunRecord) {
         guard let capture else { return }
-        if let connections { keepEvents(of: connections, proxies, dropped, capture) }
+        if let connections { keepEvents(of: connections, proxyLegs, dropped, capture) }
         let stats = capture.stop()
         if let incompleteness = stats.incompleteness { record.notes.append("\(incompleteness): the pcap is incomplete") }
         if let held = hold?.summary { record.notes.append(held) }
@@ -253,21 +259,16 @@ struct WireSession {
     /// segment that completed it; and the segments of each proxy's legs, on their own lifeline
     /// (a probe connection that is one of those legs seen from its other end is left out); and
     /// the packets of those connections a network's link dropped.
-    private mutating func keepEvents(of connections: [ProbeConnection], _ proxies: [ProbeProxy],
+    private func keepEvents(of connections: [ProbeConnection], _ proxyLegs: [ProxyLegPorts],
                                      _ dropped: [(network: String, packets: [PacketLink.Dropped])], _ capture: any PacketCapture) {
         capture.sync()
         let readsPayloads = connections.contains { $0.tls != nil || $0.webSocket != nil }
         guard let segments = try? capture.segments(payloadPrefix: readsPayloads ? .max : Self.shownPayload) else { return }
         var legs: Set<[Int]> = []
-        for proxy in proxies {
-            for link in proxy.all {
-                for (leg, ports) in [(WireEvent.ProxyLeg.front, link.frontPorts), (.back, link.backPorts)] {
-                    guard let proxyPort = ports.local, let otherPort = ports.remote else { continue }
-                    legs.insert([otherPort, proxyPort])
-                    let trace = ConnectionTrace(segments: segments, probePort: proxyPort, peerPort: otherPort)
-                    keepSegments(of: trace, "proxy '\(proxy.name)' connection \(link.number)", leg: leg)
-                }
-            }
+        for proxyLeg in proxyLegs {
+            legs.insert([proxyLeg.otherPort, proxyLeg.proxyPort])
+            let trace = ConnectionTrace(segments: segments, probePort: proxyLeg.proxyPort, peerPort: proxyLeg.otherPort)
+            keepSegments(of: trace, proxyLeg.label, leg: proxyLeg.leg)
         }
         for connection in connections {
             guard let probePort = connection.localPort, let peerPort = connection.remotePort, !legs.contains([probePort, peerPort]) else { continue }
@@ -283,7 +284,7 @@ struct WireSession {
 
     /// Each segment of `trace`, with its sequence and acknowledgement numbers relative to
     /// each side's first and its window in bytes, for the ladder and the time–sequence graph.
-    private mutating func keepSegments(of trace: ConnectionTrace, _ label: String, leg: WireEvent.ProxyLeg?) {
+    private func keepSegments(of trace: ConnectionTrace, _ label: String, leg: WireEvent.ProxyLeg?) {
         var first: [Int: UInt32] = [:]
         for segment in trace.segments where first[segment.sourcePort] == nil { first[segment.sourcePort] = segment.sequence }
         let windows = SegmentFormatter(start: 0, leftPort: trace.probePort, windowShifts: ConversationRenderer.windowShifts(trace.segments))
@@ -300,7 +301,7 @@ struct WireSession {
     /// The packets of `trace`'s connection that network `network`'s link dropped: one sent by
     /// the probe was captured before the link dropped it, and is marked; one sent by the peer
     /// never reached the capture, and is added.
-    private mutating func keepDrops(_ packets: [PacketLink.Dropped], by network: String, of trace: ConnectionTrace, _ label: String) {
+    private func keepDrops(_ packets: [PacketLink.Dropped], by network: String, of trace: ConnectionTrace, _ label: String) {
         let first = [trace.probePort: trace.fromProbe.segments.first?.sequence, trace.peerPort: trace.fromPeer.segments.first?.sequence]
         for packet in packets {
             guard let segment = packet.head.withUnsafeBytes({ PacketDecoder.segment(linkType: PacketDecoder.raw, data: $0, timestamp: packet.time) }),
@@ -323,7 +324,7 @@ struct WireSession {
     }
 
     /// The WebSocket frames of `connection` both ways (over TLS, in the decrypted stream).
-    private mutating func keepFrames(of trace: ConnectionTrace, _ connection: ProbeConnection) {
+    private func keepFrames(of trace: ConnectionTrace, _ connection: ProbeConnection) {
         for fromProbe in [true, false] {
             var direction = fromProbe ? trace.fromProbe : trace.fromPeer
             if let tls = connection.tls {
@@ -339,7 +340,7 @@ struct WireSession {
         }
     }
 
-    private mutating func keepRecords(of trace: ConnectionTrace, _ tls: TLSSession, _ label: String) {
+    private func keepRecords(of trace: ConnectionTrace, _ tls: TLSSession, _ label: String) {
         let probeIsClient = tls.role == .client
         let client = probeIsClient ? trace.fromProbe : trace.fromPeer
         let server = probeIsClient ? trace.fromPeer : trace.fromProbe

@@ -4,21 +4,34 @@ import ProbeResults
 import ProbeScript
 
 /// `assert wire`: judging a connection's captured traffic (see `WireSession`), for the scenario
-/// or `parallel` copy that `host` is.
-struct WireSteps {
-    unowned let host: any StepHost
+/// or `parallel` copy that `context` is.
+final class WireSteps {
+    private unowned let context: any StepContext
+    private let connections: ConnectionTable
+    private let wire: WireSession
+    /// The proxy opened under a name, if any: a proxy's legs are judged too.
+    private let proxyNamed: (String) -> ProbeProxy?
 
-    func assertWire(_ assertion: WireAssertion, _ statement: Statement) async throws {
+    init(context: any StepContext, connections: ConnectionTable, wire: WireSession, proxy: @escaping (String) -> ProbeProxy?) {
+        self.context = context
+        self.connections = connections
+        self.wire = wire
+        self.proxyNamed = proxy
+    }
+
+    /// Runs `statement`, an `assert wire`.
+    func run(_ statement: Statement) async throws {
+        guard case .assertWire(let assertion) = statement.kind else { preconditionFailure("not a wire step: \(statement.text)") }
         let leg = try wireLeg(assertion.direction, statement)
         let connection = leg.connection
-        guard let capture = host.wire.capture else {
-            host.record(statement, "skipped: \(host.wire.unavailable ?? "capture is off")")
+        guard let capture = wire.capture else {
+            context.record(statement, "skipped: \(wire.unavailable ?? "capture is off")")
             return
         }
         let check = try check(for: assertion.property, on: leg, statement)
         let trace: ConnectionTrace
         do {
-            trace = try host.wire.trace(capture, probePort: leg.probePort, peerPort: leg.peerPort,
+            trace = try wire.trace(capture, probePort: leg.probePort, peerPort: leg.peerPort,
                                    payloadPrefix: check.readsPayloads ? .max : WireSession.shownPayload)
         } catch {
             switch error {
@@ -33,7 +46,7 @@ struct WireSteps {
         if assertion.readsPlaintext, let tls = connection?.tls {
             var recordsOnly = false
             if case .records = assertion.property { recordsOnly = true }
-            switch host.wire.applicationTrace(of: trace, fromProbe: assertion.direction == .probe, probeIsClient: tls.role == .client, recordsOnly: recordsOnly) {
+            switch wire.applicationTrace(of: trace, fromProbe: assertion.direction == .probe, probeIsClient: tls.role == .client, recordsOnly: recordsOnly) {
             case .success(let application): direction = application.trace
             case .failure(let problem): throw StepFailure(statement, "inconclusive over TLS: \(problem.reason)", connection)
             }
@@ -44,16 +57,16 @@ struct WireSteps {
         let key = WireSession.ProgressKey(statement: statement.location, direction: assertion.direction, probePort: trace.probePort, peerPort: trace.peerPort)
         // The other direction over TCP, where a RST may have been provoked (not for TLS records).
         let opposite = unit == .segment ? (leg.fromPeer ? trace.fromProbe : trace.fromPeer) : nil
-        let judgement = host.wire.judgement(of: check, on: direction, opposite: opposite, unit: unit, key)
+        let judgement = wire.judgement(of: check, on: direction, opposite: opposite, unit: unit, key)
         // A regex may backtrack for minutes over a long line: it searches beside the run, for as long as the deadline allows.
-        let judged = Self.searchesByRegex(assertion.property) ? await SearchThreads.shared.result(of: judgement, within: host.remaining) : judgement()
+        let judged = Self.searchesByRegex(assertion.property) ? await SearchThreads.shared.result(of: judgement, within: context.remaining) : judgement()
         guard case let (verdict, reached)? = judged else {
-            throw StepFailure(statement, "the scenario deadline of \(DurationFormat.short(host.settings.deadline)) passed while the regex was still searching the captured stream", connection)
+            throw StepFailure(statement, "the scenario deadline of \(DurationFormat.short(context.settings.deadline)) passed while the regex was still searching the captured stream", connection)
         }
-        host.wire.keep(reached, for: key)
+        wire.keep(reached, for: key)
         guard verdict.passed else {
             if unit == .record, let connection {
-                let message = "wire \(assertion.direction.phrase), decrypted: \(verdict.summary)" + Self.recordRows(verdict.evidence, host.wire)
+                let message = "wire \(assertion.direction.phrase), decrypted: \(verdict.summary)" + Self.recordRows(verdict.evidence, wire)
                 throw await StepFailure(statement, message, connection).withRecentBytes(of: connection)
             }
             let formatter = SegmentFormatter(start: trace.segments.first?.timestamp ?? 0, leftPort: trace.probePort,
@@ -63,21 +76,21 @@ struct WireSteps {
                 message += "\nsegments (→ probe to peer, ← peer to probe; times from the connection's first segment, not the scenario's start):\n" + verdict.evidence.map { "  " + formatter.row($0) }.joined(separator: "\n")
             }
             var failed = StepFailure(statement, leg.connection == nil ? "\(leg.label): " + message : message, connection)
-            failed.namedSegments = verdict.evidence.map { host.wire.offset(ofCaptured: $0.timestamp) }
+            failed.namedSegments = verdict.evidence.map { wire.offset(ofCaptured: $0.timestamp) }
             guard let connection else { throw failed }
             throw await failed.withRecentBytes(of: connection)
         }
         var why = ""
         if case .zeroWindow = assertion.property, assertion.direction == .probe, let connection { why = await whyTheProbeStoppedReading(connection) }
         let decrypted = unit == .record ? ", decrypted" : ""
-        host.record(statement, "\(leg.label): wire \(assertion.direction.phrase)\(decrypted): \(verdict.summary)\(why)")
+        context.record(statement, "\(leg.label): wire \(assertion.direction.phrase)\(decrypted): \(verdict.summary)\(why)")
     }
 
     /// The leg of a connection a wire check judges: a probe connection's, `from peer|probe`;
     /// a proxy's (`p:` its latest connection, `p.N:` its Nth), `from client` its front leg and
     /// `from server` its back leg.
     private func wireLeg(_ direction: WireAssertion.Direction, _ statement: Statement) throws -> WireLeg {
-        if let name = statement.connection?.text, let proxy = host.proxy(named: name) {
+        if let name = statement.connection?.text, let proxy = proxyNamed(name) {
             guard direction != .peer, direction != .probe else {
                 throw StepFailure(statement, "a proxy's wire is 'from client', 'from server', 'to client' or 'to server', not '\(direction.phrase)'")
             }
@@ -89,7 +102,7 @@ struct WireSteps {
             return WireLeg(label: "proxy '\(proxy.name)' connection \(link.number) \(front ? "front" : "back") leg",
                            probePort: ports.local, peerPort: ports.remote, fromPeer: direction == .client || direction == .server, connection: nil)
         }
-        let connection = try host.target(statement, allowClosed: true)
+        let connection = try connections.target(statement, allowClosed: true)
         guard direction == .peer || direction == .probe else {
             throw StepFailure(statement, "'\(direction.phrase)' names a leg of a proxy; \(connection.label) is 'from peer' or 'from probe'", connection)
         }
@@ -131,10 +144,10 @@ struct WireSteps {
         let start = leg.connection.map { $0.framingStart(fromPeer: leg.fromPeer) } ?? 0
         switch property {
         case .terminator(let terminator): return .terminator(terminator)
-        case .linesUnsplit: return .linesUnsplit(terminator: host.settings.terminator.bytes)
+        case .linesUnsplit: return .linesUnsplit(terminator: context.settings.terminator.bytes)
         case .lineInOneSegment(let match):
             let (description, matches) = try lineMatcher(match, statement)
-            return .lineInOneSegment(description: description, terminator: host.settings.terminator.bytes, matches: matches)
+            return .lineInOneSegment(description: description, terminator: context.settings.terminator.bytes, matches: matches)
         case .messageInOneSegment(let match):
             let (description, matches) = try lineMatcher(match, statement)
             return .messageInOneSegment(description: description, units: units, from: start, matches: matches)
@@ -145,11 +158,11 @@ struct WireSteps {
         case .masked, .unmasked:
             try requireWebSocket(leg, "masked and unmasked check WebSocket frames", statement)
             return .framesMasked(property == .masked)
-        case .records(let op, let count): return .records(op, try host.resolve(count, "a count", Quantity.integer))
-        case .segments(let op, let count): return .segments(op, try host.resolve(count, "a count", Quantity.integer))
-        case .retransmissions(let op, let count): return .retransmissions(op, try host.resolve(count, "a count", Quantity.integer))
-        case .maxSegment(let op, let size): return .maxSegment(op, try host.resolve(size, "a size", Quantity.size))
-        case .bytes(let op, let size): return .bytes(op, try host.resolve(size, "a size", Quantity.size))
+        case .records(let op, let count): return .records(op, try context.resolve(count, "a count", Quantity.integer))
+        case .segments(let op, let count): return .segments(op, try context.resolve(count, "a count", Quantity.integer))
+        case .retransmissions(let op, let count): return .retransmissions(op, try context.resolve(count, "a count", Quantity.integer))
+        case .maxSegment(let op, let size): return .maxSegment(op, try context.resolve(size, "a size", Quantity.size))
+        case .bytes(let op, let size): return .bytes(op, try context.resolve(size, "a size", Quantity.size))
         case .fin: return .fin
         case .rst: return .rst
         case .noFin: return .noFin
@@ -167,19 +180,19 @@ struct WireSteps {
 
     private func messageUnits(of connection: ProbeConnection?) -> MessageUnits {
         if connection?.webSocket != nil { return .webSocket }
-        switch host.settings.messageFraming {
-        case .lines: return .lines(terminator: host.settings.terminator.bytes)
+        switch context.settings.messageFraming {
+        case .lines: return .lines(terminator: context.settings.terminator.bytes)
         case .length(let header): return .length(header)
         }
     }
 
     /// A line (or message) match as a wire check reads it: its description and its test.
     private func lineMatcher(_ match: LineMatch, _ statement: Statement) throws -> (String, @Sendable ([UInt8]) -> Bool) {
-        let rule = try host.lineRule(match, statement)
+        let rule = try context.lineRule(match, statement)
         let description: String
         switch match {
-        case .exact(let template): description = host.pattern(template).preview
-        case .contains(let template): description = "containing " + ByteEscaper.preview(host.render(template))
+        case .exact(let template): description = context.pattern(template).preview
+        case .contains(let template): description = "containing " + ByteEscaper.preview(context.render(template))
         case .regex(let literal): description = literal.description
         case .any: description = "(any)"
         }

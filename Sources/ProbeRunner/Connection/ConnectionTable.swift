@@ -1,7 +1,11 @@
 import NIOCore
+import ProbeResults
+import ProbeScript
+
 /// The connections and listeners a scenario, or a copy of a `parallel` block, has opened, and
-/// the connection an unprefixed step acts on (its proxies are `ProxySteps`').
-struct ConnectionTable {
+/// the connection an unprefixed step acts on (its proxies are `ProxySteps`'). The families
+/// whose steps act on a connection are given it. Touched on the run's loop only.
+final class ConnectionTable {
     private(set) var connections: [String: ProbeConnection] = [:]
     private(set) var listeners: [String: ProbeListener] = [:]
     /// The connection the last `use` named, or else the one opened last.
@@ -17,24 +21,56 @@ struct ConnectionTable {
         unnamed = parent.unnamed
     }
 
+    /// The connection a step acts on: its `NAME:` prefix, else the last `use`d or opened one;
+    /// one the probe closed only when `allowClosed`.
+    func target(_ statement: Statement, allowClosed: Bool = false) throws -> ProbeConnection {
+        let connection: ProbeConnection
+        if let name = statement.connection {
+            guard statement.linkNumber == nil, let named = connections[name.text] else { throw unknownConnection(statement) }
+            connection = named
+        } else {
+            guard let current else {
+                throw StepFailure(statement, "no connection to act on: open one with 'connect' or 'accept' first")
+            }
+            connection = current
+        }
+        if !allowClosed, let closedAt = connection.closedAt {
+            throw StepFailure(statement, "\(connection.label) was closed by the probe at \(closedAt.fileAndLine)", connection)
+        }
+        return connection
+    }
+
+    /// The failure of a step that names a connection not open.
+    func unknownConnection(_ statement: Statement, named name: String? = nil) -> StepFailure {
+        let open = names
+        let known = open.isEmpty ? "no named connection is open" : "open: " + open.joined(separator: ", ")
+        return StepFailure(statement, "no connection named '\(name ?? statement.prefix ?? "")' (\(known))")
+    }
+
+    /// True when a listener is open under `name`, which a proxy then cannot take.
+    func hasListener(named name: String) -> Bool { listeners[name] != nil }
+
+    /// True when one of its listeners has `port`.
+    func hasListener(onPort port: Int) -> Bool { listeners.values.contains { $0.port == port } }
+
     /// The name of the next unnamed connection: "#1", "#2", ….
-    mutating func nextUnnamedName() -> String {
+    func nextUnnamedName() -> String {
         unnamed += 1
         return "#\(unnamed)"
     }
 
     /// Keeps `connection` under its name and makes it the current one.
-    mutating func add(_ connection: ProbeConnection) {
+    func add(_ connection: ProbeConnection) {
         connections[connection.name] = connection
         current = connection
     }
 
-    mutating func add(_ listener: ProbeListener) {
+    func add(_ listener: ProbeListener) {
         listeners[listener.name] = listener
     }
 
     /// Makes the connection named `name` the current one; false when there is none.
-    mutating func use(_ name: String) -> Bool {
+    func use(_ name: String) -> Bool {
         guard let connection = connections[name] else { return false }
         current = connection
         return true

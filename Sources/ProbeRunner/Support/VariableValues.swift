@@ -11,12 +11,18 @@ struct VariableValues {
     /// The values given from outside that name variables themselves, while they hold: each is
     /// expanded where it is used (`--var server="./my-server --port {port}"`).
     private(set) var given: [String: Template]
+    /// Every value given from outside, which the scenario's defaults do not replace.
+    let fromOutside: [String: String]
 
     /// The values given from outside the scenario (`--var` and the like).
     init(_ text: [String: String]) {
         self.text = text
         self.given = Template.given(text)
+        self.fromOutside = text
     }
+
+    /// True when `name` was given from outside (`spawn … unless given NAME`).
+    func isGiven(_ name: String) -> Bool { fromOutside[name] != nil }
 
     /// A variable's text as it is kept (a given template unexpanded); setting it sets a text value.
     subscript(name: String) -> String? {
