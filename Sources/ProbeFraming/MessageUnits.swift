@@ -1,3 +1,4 @@
+import NIOWebSocket
 import ProbeScript
 
 /// How a captured stream is cut into the messages that wire checks of messages read: lines
@@ -50,25 +51,28 @@ package enum MessageUnits: Sendable {
         }
     }
 
-    /// Frames gathered into messages: a data frame without FIN opens a message that the
-    /// continuation frames carry on and the one with FIN ends (control frames may stand between
-    /// them, each a message of its own); a message still open at the end is left out.
+    /// Frames gathered into messages as the live reader gathers them (`WebSocketMessageJoiner`),
+    /// control frames each a message of its own; a message still open at the end is left out,
+    /// and so is everything from a frame that breaks the fragmentation rules, or has a reserved
+    /// opcode, on.
     private static func webSocketMessages(_ frames: [WebSocketWireFrame]) -> [FramedRange] {
         var messages: [FramedRange] = []
-        var open: (start: Int, payload: [UInt8])?
+        var joiner = WebSocketMessageJoiner()
         for frame in frames {
-            let isControl = frame.opcode == "ping" || frame.opcode == "pong" || frame.opcode == "close"
-            if isControl {
+            switch frame.code {
+            case .ping, .pong, .connectionClose:
                 messages.append(FramedRange(range: frame.range, payload: frame.payload))
                 continue
+            case .text, .binary, .continuation:
+                break
+            default:
+                return messages // a reserved opcode, where the live reader stops too
             }
-            var message: (start: Int, payload: [UInt8]) = frame.opcode == "continuation" ? open ?? (frame.range.lowerBound, []) : (frame.range.lowerBound, [])
-            message.payload += frame.payload
-            if frame.fin {
+            do {
+                guard let message = try joiner.take(frame.code, fin: frame.fin, payload: frame.payload, start: frame.range.lowerBound) else { continue }
                 messages.append(FramedRange(range: message.start..<frame.range.upperBound, payload: message.payload))
-                open = nil
-            } else {
-                open = message
+            } catch {
+                return messages
             }
         }
         return messages

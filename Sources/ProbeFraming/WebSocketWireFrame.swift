@@ -7,7 +7,9 @@ import ProbeScript
 /// name frames by these.
 package struct WebSocketWireFrame: Sendable, Equatable {
     package var range: Range<Int>
+    /// Its opcode as scenarios spell it (`text`, `continuation`, `opcode 3`).
     package var opcode: String
+    package var code: WebSocketOpcode
     package var fin: Bool
     package var masked: Bool
     package var payload: [UInt8]
@@ -41,7 +43,7 @@ package struct WebSocketWireFrame: Sendable, Equatable {
             let lengthField = stream[offset + 1] & 0x7F
             let header = 2 + (lengthField == 126 ? 2 : lengthField == 127 ? 8 : 0) + (frame.maskKey == nil ? 0 : 4)
             let end = offset + header + frame.length
-            frames.append(WebSocketWireFrame(range: offset..<end, opcode: Self.name(frame.opcode), fin: frame.fin, masked: frame.maskKey != nil,
+            frames.append(WebSocketWireFrame(range: offset..<end, opcode: Self.name(frame.opcode), code: frame.opcode, fin: frame.fin, masked: frame.maskKey != nil,
                                              payload: Array(frame.unmaskedData.readableBytesView)))
             offset = end
         }

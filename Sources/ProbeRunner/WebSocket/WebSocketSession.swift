@@ -20,7 +20,8 @@ final class WebSocketSession: @unchecked Sendable {
     private var loopCodec: WebSocketFrameCodec?
     private let maxMessage: Int
     private var events: [WebSocketEvent] = []
-    private var fragments: (opcode: WebSocketOpcode, bytes: [UInt8])?
+    /// Joins a fragmented message, as the wire checks join the captured frames.
+    private var joiner: WebSocketMessageJoiner
     private var violation: String?
     /// Answer pings with pongs (`set websocket auto-pong`).
     var autoPong = true
@@ -33,6 +34,7 @@ final class WebSocketSession: @unchecked Sendable {
         self.role = role
         self.channel = channel
         self.maxMessage = maxMessage
+        self.joiner = WebSocketMessageJoiner(maxMessage: maxMessage)
     }
 
     /// A frame of ours: masked when we are the client. With `fragmentsOf`, the message goes in
@@ -117,27 +119,11 @@ final class WebSocketSession: @unchecked Sendable {
                 return
             }
             events.append(.close(code: code, reason: reason))
-        case .text, .binary:
-            guard fragments == nil else {
-                violation = "a new \(frame.opcode == .text ? "text" : "binary") message began before the fragmented one ended (RFC 6455 §5.4)"
-                return
-            }
-            if frame.fin { finish(frame.opcode, payload) } else { fragments = (frame.opcode, payload) }
-        case .continuation:
-            guard var message = fragments else {
-                violation = "a continuation frame with no fragmented message to continue (RFC 6455 §5.4)"
-                return
-            }
-            message.bytes += payload
-            guard message.bytes.count <= maxMessage else {
-                violation = "a fragmented message over max-message \(maxMessage) bytes (set max-message)"
-                return
-            }
-            if frame.fin {
-                fragments = nil
-                finish(message.opcode, message.bytes)
-            } else {
-                fragments = message
+        case .text, .binary, .continuation:
+            do {
+                if let message = try joiner.take(frame.opcode, fin: frame.fin, payload: payload) { finish(message.opcode, message.payload) }
+            } catch {
+                violation = error.description
             }
         default:
             violation = "a frame with the reserved opcode \(frame.opcode) (RFC 6455 §5.2)"
