@@ -86,7 +86,7 @@ import Testing
         tcpdump.standardError = status
         try tcpdump.run()
         defer {
-            kill(tcpdump.processIdentifier, SIGKILL)
+            if tcpdump.isRunning { kill(tcpdump.processIdentifier, SIGKILL) }
             tcpdump.waitUntilExit()
         }
         // It says "listening on lo" once capturing; until then a SYN could go unseen. Reading
@@ -101,7 +101,18 @@ import Testing
         // It says so a little before its first packets reach the file.
         try await Task.sleep(for: .milliseconds(800))
         try await body()
-        try await Task.sleep(for: .milliseconds(500))
+        // Its packets reach the file as tcpdump gets the CPU, later on a busy machine: wait
+        // (at most 10 s) until the file has packets and has stopped growing for 500 ms, then
+        // stop it with SIGINT, on which it writes what it holds.
+        var size = -1, still = 0
+        for _ in 0..<100 where still < 5 {
+            try await Task.sleep(for: .milliseconds(100))
+            let now = (try? FileManager.default.attributesOfItem(atPath: pcap.path)[.size] as? Int) ?? 0
+            still = now > 24 && now == size ? still + 1 : 0
+            size = now
+        }
+        kill(tcpdump.processIdentifier, SIGINT)
+        tcpdump.waitUntilExit()
     }
 
     /// The pcap a run of `Scenarios/NAME.scn` kept.
