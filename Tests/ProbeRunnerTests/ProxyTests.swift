@@ -62,7 +62,9 @@ import Testing
     }
 
     /// Round trips through the proxy, each the best of five: a delay both ways adds twice its
-    /// length, upstream only once.
+    /// length, upstream only once. Over real sockets a busy machine only adds to a round trip,
+    /// so the check is a floor and a loose ceiling; ProxyPumpTests pins each delay exactly on
+    /// virtual time.
     @Test func delaysAddTheirLengthToTheRoundTrip() async throws {
         let pings = String(repeating: "c: send line \"ping\"\nc: expect line \"pong\"\n", count: 5)
         let result = try await ScenarioHarness.run(Self.chat + pings + "p: delay 50ms\n" + pings + "p: clear\np: delay 100ms upstream\n" + pings)
@@ -70,11 +72,12 @@ import Testing
         let all = waits(result, for: "pong")
         try #require(all.count == 15, "\(all)")
         let (plain, both, upstream) = (all[0..<5].min()!, all[5..<10].min()!, all[10..<15].min()!)
-        #expect(abs(both - plain - 100) <= 10, "delay 50ms both ways: \(plain) ms → \(both) ms")
-        #expect(abs(upstream - plain - 100) <= 10, "delay 100ms upstream: \(plain) ms → \(upstream) ms")
+        #expect((95...250).contains(both - plain), "delay 50ms both ways: \(plain) ms → \(both) ms")
+        #expect((95...250).contains(upstream - plain), "delay 100ms upstream: \(plain) ms → \(upstream) ms")
     }
 
-    /// 32 KiB at 16 KiB/s take 2 s (the first piece goes at once: 2 s less a twentieth).
+    /// 32 KiB at 16 KiB/s take 2 s (the first piece goes at once: 2 s less a twentieth); a
+    /// busy machine may only add to it (ProxyPumpTests pins the pacing on virtual time).
     @Test func aRateHolds() async throws {
         let result = try await ScenarioHarness.run(Self.sink + """
             p: rate 16KiB/s downstream
@@ -84,7 +87,7 @@ import Testing
         result.expectPassed()
         let entry = try #require(result.log.first { $0.message.contains("got 32768 bytes") }?.message)
         let seconds = try #require(Double(entry.components(separatedBy: " after ").last!.dropLast(1)), "\(entry)")
-        #expect(abs(seconds - 1.95) <= 1.95 * 0.05, "32 KiB at 16 KiB/s: \(entry)")
+        #expect(seconds >= 1.95 * 0.95 && seconds <= 4, "32 KiB at 16 KiB/s: \(entry)")
     }
 
     /// `slice 1..1 upstream`: the server reads a byte at a time, so a server that drops what

@@ -7,7 +7,8 @@ import ProbeScript
 /// watch what passed, and writes it to the other leg as the faults say: late, paced, in slices,
 /// held, or cut after a count. Order is kept: only the head of the queue is ever due.
 /// It reads only while not held, its queue is short and the other leg takes writes, so a held
-/// or slow direction fills the TCP windows instead of memory. Touched on its link's event loop.
+/// or slow direction fills the TCP windows instead of memory. Touched on its link's event loop,
+/// whose clock it reads (`EventLoop.now`), so its faults run on an embedded loop's virtual time.
 /// Sendable: confined to its link's event loop.
 final class ProxyPump: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
@@ -65,7 +66,7 @@ final class ProxyPump: ChannelInboundHandler, @unchecked Sendable {
         onRead?(bytes)
         // A stopped direction reads on for its watch and drops what it reads.
         guard !targetShut else { return }
-        let now = NIODeadline.now()
+        let now = context.eventLoop.now
         let jitter = faults.jitter.nanoseconds > 0 ? Int64.random(in: -faults.jitter.nanoseconds...faults.jitter.nanoseconds, using: &random) : 0
         let due = now + faults.delay + .nanoseconds(jitter)
         while bytes.readableBytes > 0 {
@@ -149,7 +150,7 @@ final class ProxyPump: ChannelInboundHandler, @unchecked Sendable {
         guard let target, !targetShut else { return }
         while let head = queue.first, !faults.held {
             let due = dueTime(head)
-            let now = NIODeadline.now()
+            let now = target.eventLoop.now
             if due > now {
                 scheduled = target.eventLoop.scheduleTask(deadline: due) { [self] in pump() }
                 return
