@@ -102,8 +102,9 @@ import Testing
         try await Task.sleep(for: .milliseconds(800))
         try await body()
         // Its packets reach the file as tcpdump gets the CPU, later on a busy machine: wait
-        // (at most 10 s) until the file has packets and has stopped growing for 500 ms, then
-        // stop it with SIGINT, on which it writes what it holds.
+        // (at most 10 s) until the file has packets and has stopped growing for 500 ms (-U
+        // writes each packet out as it comes), then stop it. SIGKILL: it inherits the test
+        // thread's signal mask, in which SIGINT and SIGTERM are blocked.
         var size = -1, still = 0
         for _ in 0..<100 where still < 5 {
             try await Task.sleep(for: .milliseconds(100))
@@ -111,7 +112,7 @@ import Testing
             still = now > 24 && now == size ? still + 1 : 0
             size = now
         }
-        kill(tcpdump.processIdentifier, SIGINT)
+        kill(tcpdump.processIdentifier, SIGKILL)
         tcpdump.waitUntilExit()
     }
 
