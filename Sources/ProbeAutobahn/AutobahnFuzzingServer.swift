@@ -89,7 +89,7 @@ package actor AutobahnFuzzingServer {
             guard let scenario = Self.load(path, given: given).scenario else { throw AutobahnError("case \(found.id) does not load") }
             running.append(Task {
                 let result = await Self.run(scenario, given: given)
-                await self.keep(result, of: found.id, for: agent)
+                self.keep(result, of: found.id, for: agent)
             })
         case "/updateReports":
             // A driver asks as soon as its last case's connection closes, before that case's

@@ -29,6 +29,11 @@ final class CaptureRing: @unchecked Sendable {
 
     /// Activates a ring of `bufferSize` bytes on `interface`, keeping at most `snapLength` bytes
     /// of each packet, non-blocking, keeping no packets yet.
+    /// libpcap's message in `errors`, a NUL-terminated buffer it filled.
+    private static func message(_ errors: [CChar]) -> String {
+        errors.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
     init(interface: String, bufferSize: Int, snapLength: Int) throws {
         self.interface = interface
         self.bufferSize = bufferSize
@@ -36,7 +41,7 @@ final class CaptureRing: @unchecked Sendable {
         self.capacity = max(1, bufferSize / ((min(snapLength, PcapCapture.fullSnapLength) + 96 + 15) / 16 * 16))
         var errors = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE))
         guard let handle = pcap_create(interface, &errors) else {
-            throw CaptureError.failed("cannot open interface \(interface): \(String(cString: errors))")
+            throw CaptureError.failed("cannot open interface \(interface): \(Self.message(errors))")
         }
         pcap_set_snaplen(handle, Int32(clamping: snapLength))
         pcap_set_immediate_mode(handle, 1)
@@ -56,7 +61,7 @@ final class CaptureRing: @unchecked Sendable {
         do {
             try setFilter(.nothing)
             guard pcap_setnonblock(handle, 1, &errors) == 0 else {
-                throw CaptureError.failed("cannot make the capture non-blocking: \(String(cString: errors))")
+                throw CaptureError.failed("cannot make the capture non-blocking: \(Self.message(errors))")
             }
         } catch {
             pcap_close(handle)

@@ -19,26 +19,33 @@ import Glibc
         #expect(literal.map(\.ipAddress) == ["::1"] && literal.first?.port == 9)
     }
 
-    /// "twin" stands for 127.0.0.2 (nothing listens there) and then 127.0.0.1.
-    private func attempt(_ port: Int, _ group: EventLoopGroup, timeout: Duration = .seconds(5)) throws -> ConnectAttempt {
-        let twin = try ["127.0.0.2", "127.0.0.1"].map { try SocketAddress(ipAddress: $0, port: 0) }
-        return ConnectAttempt(address: Address(host: "twin", port: port), name: "c", handler: InboundHandler(),
-                              bootstrap: ClientBootstrap(group: group), receiveBuffer: nil, sendBuffer: nil,
-                              timeout: timeout, hostNames: HostNames(known: ["twin": twin]))
+    /// A connect to "twin", which stands for 127.0.0.2 (nothing listens there) and then
+    /// 127.0.0.1, made on a loop as the runner makes it.
+    private func connect(_ port: Int, timeout: Duration = .seconds(5)) async throws -> (channel: Channel, resetWith: [UInt8]?) {
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        return try await loop.flatSubmit {
+            do {
+                let twin = try ["127.0.0.2", "127.0.0.1"].map { try SocketAddress(ipAddress: $0, port: 0) }
+                let attempt = ConnectAttempt(address: Address(host: "twin", port: port), name: "c", handler: InboundHandler(),
+                                             bootstrap: ClientBootstrap(group: loop), receiveBuffer: nil, sendBuffer: nil,
+                                             timeout: timeout, hostNames: HostNames(known: ["twin": twin]))
+                return attempt.connect(on: loop)
+            } catch {
+                return loop.makeFailedFuture(error)
+            }
+        }.get()
     }
 
     @Test func aHostNameTriesItsAddressesInTurn() async throws {
-        let group = MultiThreadedEventLoopGroup.singleton
         let peer = try await TestPeer.start(.echo)
         defer { Task { await peer.stop() } }
-        let connected = try await attempt(peer.port, group).connect(on: group.next()).get()
+        let connected = try await connect(peer.port)
         #expect(connected.channel.remoteAddress?.ipAddress == "127.0.0.1")
         try await connected.channel.close()
     }
 
     /// An address that never answers takes only its share of the timeout.
     @Test func anAddressThatNeverAnswersLeavesTimeForTheNext() async throws {
-        let group = MultiThreadedEventLoopGroup.singleton
         let peer = try await TestPeer.start(.echo)
         defer { Task { await peer.stop() } }
         // On 127.0.0.2, the same port: a listener that never accepts, its queue full, drops SYNs.
@@ -47,15 +54,14 @@ import Glibc
         let fillers = LoopbackSocket.startConnects(to: "127.0.0.2", port: peer.port, count: 4)
         defer { fillers.forEach { close($0) } }
         try await Task.sleep(for: .milliseconds(50))
-        let connected = try await attempt(peer.port, group, timeout: .seconds(2)).connect(on: group.next()).get()
+        let connected = try await connect(peer.port, timeout: .seconds(2))
         #expect(connected.channel.remoteAddress?.ipAddress == "127.0.0.1")
         try await connected.channel.close()
     }
 
     @Test func whenNoAddressConnectsARefusalIsTheAnswer() async throws {
-        let group = MultiThreadedEventLoopGroup.singleton
         let port = try LoopbackSocket.closedPort()
-        await #expect { try await attempt(port, group).connect(on: group.next()).get() } throws: { error in
+        await #expect { try await connect(port) } throws: { error in
             (error as? IOError)?.errnoCode == ECONNREFUSED
         }
     }

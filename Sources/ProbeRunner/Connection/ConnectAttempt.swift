@@ -22,19 +22,20 @@ struct ConnectAttempt {
     /// peer sends before resetting at once. A host name's addresses are tried in turn, within
     /// the one timeout, each given an equal share of what is left (an address that never
     /// answers leaves time for the next); when none connects, a refusal is the answer if any
-    /// address gave one. It completes on `loop`, and no task waits for it.
+    /// address gave one. It is called on `loop` and completes there, and no task waits for it:
+    /// its callbacks are the loop's isolated ones.
     func connect(on loop: EventLoop) -> EventLoopFuture<(channel: Channel, resetWith: [UInt8]?)> {
         let deadline = ContinuousClock.now + timeout
         let bind: SocketAddress?
         do { bind = try source.map { try SocketAddress(ipAddress: $0.host, port: $0.port) } } catch { return loop.makeFailedFuture(error) }
-        return hostNames.addresses(of: address.host, port: address.port, on: loop).flatMapThrowing { addresses in
+        return hostNames.addresses(of: address.host, port: address.port, on: loop).assumeIsolated().flatMapThrowing { addresses in
             guard let bind else { return addresses }
             let same = addresses.filter { $0.protocol == bind.protocol }
             guard !same.isEmpty else { throw SourceUnavailable(source: bind, reason: "\(address.host) has no address of its family") }
             return same
         }.flatMap { addresses in
             tryFirst(addresses[...], from: bind, until: deadline, refusal: nil, lastError: nil, on: loop)
-        }
+        }.nonisolated()
     }
 
     /// Tries the first of `addresses` with its share of the time left, then the rest.
@@ -45,7 +46,7 @@ struct ConnectAttempt {
             return loop.makeFailedFuture(refusal ?? lastError ?? ChannelError.connectTimeout(timeout.timeAmount))
         }
         return DirectConnect.connect(to: ip, from: bind, receiveBuffer: receiveBuffer, sendBuffer: sendBuffer, timeout: share, on: loop)
-            .flatMap { outcome in
+            .assumeIsolated().flatMap { outcome in
                 switch outcome {
                 case .sourceUnavailable(let error):
                     let reason = error.errnoCode == EADDRNOTAVAIL ? "not an address of this machine" : "\(error)"
@@ -63,7 +64,7 @@ struct ConnectAttempt {
                     return self.tryFirst(addresses.dropFirst(), from: bind, until: deadline, refusal: refusal,
                                          lastError: ChannelError.connectTimeout(self.timeout.timeAmount), on: loop)
                 }
-            }
+            }.nonisolated()
     }
 }
 

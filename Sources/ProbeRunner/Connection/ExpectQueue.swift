@@ -135,7 +135,7 @@ class ExpectQueue: @unchecked Sendable {
         if let wake = wakeUp {
             matcher.wake = wake
         } else {
-            let wake: @Sendable () -> Void = { [weak self] in loop.execute { self?.decide() } }
+            let wake: @Sendable () -> Void = { [weak self] in loop.execute { [weak self] in self?.decide() } }
             (wakeUp, matcher.wake) = (wake, wake)
         }
         decideAgain = false

@@ -125,7 +125,7 @@ final class ProbeConnection: @unchecked Sendable {
         // inside writeAndFlush; only a write still pending afterwards needs a timeout timer.
         let write = TimedWrite(bytes.readableBytes, on: self, written)
         let promise = loop.makePromise(of: Void.self)
-        promise.futureResult.whenComplete(write.complete)
+        promise.futureResult.assumeIsolated().whenComplete(write.complete)
         channel.writeAndFlush(bytes, promise: promise)
         write.armTimeout(timeout, on: loop)
     }

@@ -16,10 +16,12 @@ final class ReadRules {
     /// Sends `beat` every `interval` on `loop` until the rules end.
     func addHeartbeat(every interval: TimeAmount, on loop: EventLoop, _ statement: Statement, _ beat: @escaping () -> Void) {
         let index = heartbeats.count
-        let task = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [weak self] _ in
+        // Made on the loop (the `on` step runs there), and only called there.
+        let tick = NIOLoopBound({ [weak self] in
             beat()
             self?.heartbeats[index].sent += 1
-        }
+        }, eventLoop: loop)
+        let task = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in tick.value() }
         heartbeats.append((statement, task, 0))
     }
 

@@ -2,7 +2,8 @@ import NIOCore
 
 /// One write of a connection's, whose end is told once, on the channel's loop: when the write
 /// completes or fails, or when its timeout passes first (the peer is not reading). One object
-/// holds what the write's callbacks share, so a round trip allocates no box for each.
+/// holds what the write's callbacks share, so a round trip allocates no box for each. Touched on
+/// the loop only: its callbacks are the loop's isolated ones.
 final class TimedWrite {
     private let count: Int
     private let connection: ProbeConnection
@@ -30,7 +31,7 @@ final class TimedWrite {
     /// socket takes at once has completed before this is called, and schedules nothing.
     func armTimeout(_ timeout: TimeAmount, on loop: EventLoop) {
         guard !told else { return }
-        timer = loop.scheduleTask(in: timeout) { [self] in
+        timer = loop.assumeIsolated().scheduleTask(in: timeout) { [self] in
             told = true
             written(.success(false))
         }

@@ -66,10 +66,11 @@ extension ScenarioExecution {
     /// connect failed as the step expected or the peer had reset it already.
     func open(_ attempt: ConnectAttempt, _ step: ConnectStep, _ statement: Statement) -> EventLoopFuture<ProbeConnection?> {
         let started = clock.now
-        return attempt.connect(on: loop)
+        return attempt.connect(on: loop).assumeIsolated()
             .map { Result<(channel: Channel, resetWith: [UInt8]?), Error>.success($0) }
             .recover { .failure($0) }
             .flatMapThrowing { try self.finishConnect($0, attempt, waited: self.clock.now - started, step, statement) }
+            .nonisolated()
     }
 
     @inline(never)

@@ -165,7 +165,7 @@ final class StepMachine: @unchecked Sendable {
             if let problem { done.fail(problem) } else { done.succeed() }
         case .copy(let tally):
             let copy = execution.copyIndex ?? 0
-            execution.endCopy(after: problem, of: tally).whenSuccess { tally.ended(copy: copy, failure: $0) }
+            execution.endCopy(after: problem, of: tally).assumeIsolated().whenSuccess { tally.ended(copy: copy, failure: $0) }
         }
     }
 }

@@ -8,7 +8,7 @@ enum RelayLink {
     /// Connects to 127.0.0.1:`port` on `loop`, trying for 5 s while what listens there starts.
     static func connect(to port: Int, on loop: EventLoop) -> EventLoopFuture<Channel> {
         let deadline = NIODeadline.now() + .seconds(5)
-        func attempt() -> EventLoopFuture<Channel> {
+        @Sendable func attempt() -> EventLoopFuture<Channel> {
             ClientBootstrap(group: loop)
                 .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
                 .channelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)

@@ -51,7 +51,7 @@ package final class RequestRelay: Sendable {
         }
 
         func handlerAdded(context: ChannelHandlerContext) {
-            context.eventLoop.scheduleTask(in: .seconds(10)) { [weak self] in
+            context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(10)) { [weak self] in
                 if self?.routed == false { context.close(promise: nil) }
             }
         }
