@@ -6,7 +6,7 @@ import ProbeHost
 
 /// A regular file sent by `send file`, read a write at a time with pread(2), so a file of
 /// gigabytes costs one write's bytes of memory, not the whole file. Closed when released.
-final class FileSlices {
+final class FileSlices: Sendable {
     let path: String
     /// The file's size when it was opened: the bytes the send promises.
     let count: Int

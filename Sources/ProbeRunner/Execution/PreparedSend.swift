@@ -1,10 +1,10 @@
 import ProbeScript
+import Synchronization
 
 /// A `send` worked out before its first write: the connection, the bytes and the writes they
 /// go out in. The async part of a send holds this one reference while it waits, which keeps the
 /// frames of ten thousand waiting `parallel` copies small.
-/// Sendable: made by a step and used by its writes' callbacks, on the run's event loop.
-final class PreparedSend: @unchecked Sendable {
+final class PreparedSend: Sendable {
     let statement: Statement
     let connection: ProbeConnection
     /// What the statement sends (a line, a message, a frame…), for the log.
@@ -19,13 +19,13 @@ final class PreparedSend: @unchecked Sendable {
     let streamStart: Int
     /// Over TLS, the connection's count of application data records sent before this send.
     let recordsBefore: Int?
-    /// How long its writes waited for the capture to catch up.
-    var heldForCapture: Duration = .zero
     /// `until closed`: how long from the step's start the peer has to close.
-    var closeWithin: Duration?
+    let closeWithin: Duration?
+    /// How long its writes waited for the capture to catch up.
+    private let held = Mutex(Duration.zero)
 
     init(statement: Statement, connection: ProbeConnection, data: SendStep.Data, payload: SendPayload, cuts: [Int],
-         interval: Duration?, rate: Int?) {
+         interval: Duration?, rate: Int?, closeWithin: Duration?) {
         self.statement = statement
         self.connection = connection
         self.data = data
@@ -33,8 +33,17 @@ final class PreparedSend: @unchecked Sendable {
         self.cuts = cuts
         self.interval = interval
         self.rate = rate
+        self.closeWithin = closeWithin
         self.streamStart = connection.bytesSent
         self.recordsBefore = connection.tls?.tap.applicationRecordsSent
+    }
+
+    /// How long its writes waited for the capture to catch up.
+    var heldForCapture: Duration { held.withLock { $0 } }
+
+    /// Adds to the time its writes waited for the capture.
+    func noteHeld(_ duration: Duration) {
+        held.withLock { $0 += duration }
     }
 
     /// Ranges of the payload, one per write the modifiers ask for.

@@ -45,14 +45,14 @@ extension ScenarioExecution {
             return nil
         }
         let payload = try payload(step, statement)
-        let prepared = PreparedSend(statement: statement, connection: connection, data: step.data, payload: payload,
-                                    cuts: try plan(payload, step, statement),
-                                    interval: try interval(step),
-                                    rate: try step.rate.map { try resolve($0, "a rate", Quantity.rate) })
-        if let untilClosed = step.untilClosed {
-            prepared.closeWithin = try untilClosed.within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
+        let closeWithin = try step.untilClosed.map { untilClosed in
+            try untilClosed.within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         }
-        return prepared
+        return PreparedSend(statement: statement, connection: connection, data: step.data, payload: payload,
+                            cuts: try plan(payload, step, statement),
+                            interval: try interval(step),
+                            rate: try step.rate.map { try resolve($0, "a rate", Quantity.rate) },
+                            closeWithin: closeWithin)
     }
 
     /// The pause between a send's writes: `every D` (between chunks, split pieces or frames); for `split at` and `split sweep`, the
@@ -154,7 +154,7 @@ extension ScenarioExecution {
         let (wait, byDeadline) = limit(settings.timeout)
         guard wire.hold?.mustHold == true else { return writeNow(bytes, wait, byDeadline, after: sent, send, done: done) }
         onTask {
-            send.heldForCapture += try await self.waitForCapture(upTo: wait, send.statement)
+            send.noteHeld(try await self.waitForCapture(upTo: wait, send.statement))
         }.whenComplete { held in
             if case .failure(let problem) = held { return done(problem) }
             self.writeNow(bytes, wait, byDeadline, after: sent, send, done: done)

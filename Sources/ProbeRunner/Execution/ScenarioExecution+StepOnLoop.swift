@@ -15,7 +15,7 @@ extension ScenarioExecution {
     /// while the step waits.
     func stepOnLoop(_ statement: Statement, done: @escaping StepDone) throws -> Bool {
         /// Runs `work` as a task on the run's loop, and tells `done` its end.
-        func task(_ work: @escaping () async throws -> Void) -> Bool {
+        func task(_ work: @escaping @Sendable () async throws -> Void) -> Bool {
             onTask(work).tell(done)
             return true
         }

@@ -269,12 +269,11 @@ final class ScenarioExecution: @unchecked Sendable {
 
     /// Runs `body` as a task on the run's loop, for what a step must await outside a task of
     /// its own: a `parallel` copy's step with no event-loop form, a failure's report.
-    func onTask(_ body: @escaping () async throws -> Void) -> EventLoopFuture<Void> {
+    func onTask(_ body: @escaping @Sendable () async throws -> Void) -> EventLoopFuture<Void> {
         let loop = loop
         let promise = loop.makePromise(of: Void.self)
-        let work = UncheckedBox(body)
         Task(executorPreference: EventLoopTaskExecutor(loop)) {
-            do { promise.succeed(try await work.value()) } catch { promise.fail(error) }
+            do { promise.succeed(try await body()) } catch { promise.fail(error) }
         }
         return promise.futureResult
     }

@@ -1,7 +1,7 @@
 /// The bytes of one `send`: held in memory, `count` bytes of the scenario's seeded random
 /// stream, made as they are written so `send random 10GiB` never holds more than one write, or
 /// a regular file, read as it is written.
-enum SendPayload {
+enum SendPayload: Sendable {
     case bytes([UInt8])
     case random(count: Int)
     case file(FileSlices)

@@ -7,8 +7,9 @@ import ProbeScript
 /// each step and goes on when the step completes. A waiting copy holds this state and its
 /// connections, not a task's frames (6.5 KiB a copy, bench/HISTORY.md 2a); a round trip costs no
 /// task switch (bench/HISTORY.md 1). Steps with no event-loop form run as tasks while they last.
-/// Sendable: confined to the run's event loop: steps start there and end through callbacks there.
-final class StepMachine: @unchecked Sendable {
+/// It lives on the run's event loop: steps start there and end through callbacks there, which
+/// reach it through `NIOLoopBound`.
+final class StepMachine {
     /// Where the machine reports its end.
     enum Ending {
         /// The scenario's own statements: the run goes on with what is left after them.
@@ -59,6 +60,7 @@ final class StepMachine: @unchecked Sendable {
     /// runs its steps on inside another's read. A step that ends as it starts is gone on from
     /// at once, up to `stepsInOneTurn` in a row.
     func advance() {
+        let machine = NIOLoopBound(self, eventLoop: execution.loop)
         var endedAtOnce = 0
         do {
             while let statement = try nextStatement() {
@@ -74,7 +76,8 @@ final class StepMachine: @unchecked Sendable {
                 }
                 starting = true
                 let waits = try execution.stepOnLoop(statement) { problem in
-                    if let problem { self.failed(problem) } else if self.starting { self.endedWhileStarting = true } else { self.goOnInATurnOfItsOwn() }
+                    let machine = machine.value
+                    if let problem { machine.failed(problem) } else if machine.starting { machine.endedWhileStarting = true } else { machine.goOnInATurnOfItsOwn() }
                 }
                 starting = false
                 if waits {
@@ -86,8 +89,9 @@ final class StepMachine: @unchecked Sendable {
             }
             if let block = awaitingClose {
                 awaitingClose = nil
-                execution.onTask { try await self.execution.waitForClose(in: block) }.tell { problem in
-                    if let problem { self.failed(problem) } else { self.goOnInATurnOfItsOwn() }
+                let execution = execution
+                execution.onTask { try await execution.waitForClose(in: block) }.tell { problem in
+                    if let problem { machine.value.failed(problem) } else { machine.value.goOnInATurnOfItsOwn() }
                 }
                 return
             }
@@ -99,7 +103,8 @@ final class StepMachine: @unchecked Sendable {
     }
 
     private func goOnInATurnOfItsOwn() {
-        execution.loop.execute { self.advance() }
+        let machine = NIOLoopBound(self, eventLoop: execution.loop)
+        execution.loop.execute { machine.value.advance() }
     }
 
     /// A step not met inside a `non-strict` block ends that block with a note, and the machine
