@@ -4,9 +4,8 @@ import Glibc
 #endif
 
 /// Where one capture's packets go: its pcap file, and the ports whose packets are its own.
-/// Written by the shared ring's reader, under the ring's lock.
-/// Sendable: written by the shared ring's reader, under the ring's lock.
-final class CaptureSink: @unchecked Sendable {
+/// Written by the shared ring's reader, under the ring's lock (the ring is what threads share).
+final class CaptureSink {
     let dumper: OpaquePointer
     var ports: Set<Int> = []
     /// The errno of the first write to the file that failed (a full disk), read as it failed:

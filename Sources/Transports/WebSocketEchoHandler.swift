@@ -5,9 +5,8 @@ import NIOWebSocket
 /// `WebSocketEchoServer` and `WebSocketEchoClient` (their `WebSocketFrameRules` have checked
 /// the frames); after a close frame sent it reads nothing more and closes TCP's output, reading
 /// on to the peer's FIN (§7.1.1: the server closes TCP first). `quirks` plants the echo
-/// server's mistakes.
-/// Sendable: confined to its channel's event loop, where NIO calls its handlers.
-final class WebSocketEchoHandler: ChannelInboundHandler, @unchecked Sendable {
+/// server's mistakes. It lives on its channel's event loop, where NIO calls its handlers.
+final class WebSocketEchoHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 

@@ -7,8 +7,8 @@ import NIOWebSocket
 /// so (§8.1, "fail fast"); and a frame masked as it must not be from its sender (§5.1: a client
 /// masks its frames, a server does not). It sits before the frame aggregator, which keeps the
 /// bits of the first fragment only. `quirks` turns checks off on purpose (see `WebSocketQuirks`).
-/// Sendable: confined to its channel's event loop, where NIO calls its handlers.
-final class WebSocketFrameRules: ChannelInboundHandler, @unchecked Sendable {
+/// It lives on its channel's event loop, where NIO calls its handlers.
+final class WebSocketFrameRules: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = WebSocketFrame
 

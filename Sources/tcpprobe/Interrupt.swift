@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,13 +11,15 @@ enum Interrupt {
         let queue = DispatchQueue(label: "tcpprobe.signals")
         let waiter = Waiter()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.sync { waiter.continuation = continuation }
+            waiter.continuation.withLock { $0 = continuation }
             for number in [SIGINT, SIGTERM] {
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
                 source.setEventHandler {
-                    waiter.continuation?.resume()
-                    waiter.continuation = nil
+                    waiter.continuation.withLock { waiting in
+                        waiting?.resume()
+                        waiting = nil
+                    }
                 }
                 source.resume()
                 sources.append(source)
@@ -24,10 +27,10 @@ enum Interrupt {
         }
     }
 
-    /// The continuation the first signal resumes; touched on the signals' serial queue only.
-    /// Sendable: touched on the signals' serial queue only.
-    private final class Waiter: @unchecked Sendable {
-        var continuation: CheckedContinuation<Void, Never>?
+    /// The continuation the first signal resumes, set by the waiting task and taken on the
+    /// signals' queue.
+    private final class Waiter: Sendable {
+        let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
     }
 
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []

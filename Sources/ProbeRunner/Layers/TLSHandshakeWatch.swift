@@ -10,8 +10,7 @@ import ProbeFraming
 /// the probe's own (RFC 5246 7.2.1), as a peer doing a bidirectional shutdown waits for it;
 /// TCP stays open both ways until the scenario ends it.
 /// All state is touched on the channel's event loop only.
-/// Sendable: confined to its channel's event loop, where NIO calls its handlers.
-final class TLSHandshakeWatch: ChannelInboundHandler, @unchecked Sendable {
+final class TLSHandshakeWatch: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 

@@ -35,9 +35,9 @@ package final class RequestRelay: Sendable {
         try? await channel.close()
     }
 
-    /// Takes a connection's bytes until its request head is whole, then relays it.
-    /// Sendable: confined to its channel's event loop, where NIO calls its handlers.
-    final class RequestHead: ChannelInboundHandler, @unchecked Sendable {
+    /// Takes a connection's bytes until its request head is whole, then relays it. It lives on
+    /// its channel's event loop, where NIO calls its handlers and its futures' callbacks run.
+    final class RequestHead: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
 
         private let route: Route
@@ -74,15 +74,15 @@ package final class RequestRelay: Sendable {
             let route = self.route
             let port = context.eventLoop.makePromise(of: Int.self)
             port.completeWithTask { try await route(target) }
-            port.futureResult.flatMap { port in
+            port.futureResult.assumeIsolated().flatMap { port in
                 RelayLink.connect(to: port, on: channel.eventLoop)
             }.flatMap { server in
-                RelayLink.glue(channel, server).flatMap {
+                RelayLink.glue(channel, server).assumeIsolated().flatMap { [self] in
                     self.relaying = true
                     let first = self.early
                     self.early = ByteBuffer()
                     return server.writeAndFlush(first)
-                }.flatMap {
+                }.nonisolated().flatMap {
                     channel.setOption(ChannelOptions.autoRead, value: true)
                 }
             }.whenFailure { _ in
