@@ -37,9 +37,9 @@ import Testing
         close(client)
         close(listener.fd)
         var text: String?
-        for _ in 0..<200 where text?.contains("TIME-WAIT") != true {
+        Eventually.holdsBlocking(within: .seconds(1), every: .milliseconds(5)) {
             text = PortHolders.describe(port: listener.port)
-            usleep(5_000)
+            return text?.contains("TIME-WAIT") == true
         }
         #expect(text == "port \(listener.port) now:\n  1 in TIME-WAIT, which only a bind without SO_REUSEADDR is refused for")
     }
@@ -51,10 +51,10 @@ import Testing
         try sleeper.run()
         defer { sleeper.terminate() }
         // Until the child has exec'd, /proc shows no command line (or the parent's).
-        var seen = PortHolders.commandLine(of: sleeper.processIdentifier)
-        for _ in 0..<200 where seen != "/bin/sleep 30" {
-            usleep(10_000)
+        var seen: String?
+        Eventually.holdsBlocking(within: .seconds(2)) {
             seen = PortHolders.commandLine(of: sleeper.processIdentifier)
+            return seen == "/bin/sleep 30"
         }
         #expect(seen == "/bin/sleep 30")
         #expect(PortHolders.owner(sleeper.processIdentifier) == "pid \(sleeper.processIdentifier) (/bin/sleep 30)")

@@ -36,9 +36,8 @@ import Glibc
         // A listener that never accepts: once its accept queue is full, the kernel drops SYNs.
         let (listener, port) = try LoopbackSocket.bound(listening: true, backlog: 0)
         defer { close(listener) }
-        let fillers = LoopbackSocket.startConnects(port: port, count: 4)
+        let fillers = await LoopbackSocket.fillAcceptQueue(port: port, count: 4)
         defer { fillers.forEach { close($0) } }
-        try await Task.sleep(for: .milliseconds(50))
         try await ScenarioHarness.run("connect 127.0.0.1:{port} timeout 300ms expect timeout", variables: ["port": "\(port)"]).expectPassed()
         try await ScenarioHarness.run("connect 127.0.0.1:{port} timeout 300ms", variables: ["port": "\(port)"])
             .expectFailure(line: 1, containing: "timeout")
@@ -152,7 +151,7 @@ import Glibc
         // On a thread of its own: a busy parallel test run can hold up a task for the whole send.
         let shrunk = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            for _ in 0..<5000 where peer.log.received.isEmpty { usleep(1000) }
+            Eventually.holdsBlocking(within: .seconds(5), every: .milliseconds(1)) { !peer.log.received.isEmpty }
             try? FileHandle(forWritingTo: file).truncate(atOffset: 1024 * 1024)
             shrunk.signal()
         }

@@ -4,6 +4,7 @@ import ProbeFraming
 @testable import ProbeRunner
 import ProbeScript
 import Testing
+import TestSupport
 
 /// The matcher on its own: bytes in, a verdict and what it consumed out, no sockets.
 @Suite struct ExpectationMatcherTests {
@@ -321,7 +322,7 @@ import Testing
         #expect(matcher.evaluate(&buffer, end: nil) == nil)
         #expect(matcher.waitingFor.hasSuffix("; the regex was still searching the first 2000 bytes (a regex that backtracks can take minutes over a long text)"),
                 "\(matcher.waitingFor)")
-        for _ in 0..<1000 where wakes.withLockedValue({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        await Eventually.holds { wakes.withLockedValue { $0 } > 0 }
         for _ in 0..<3 { #expect(matcher.evaluate(&buffer, end: nil) == nil) }
         #expect(!matcher.waitingFor.contains("still searching"), "searched again with no new byte: \(matcher.waitingFor)")
         try await Task.sleep(for: .milliseconds(50))

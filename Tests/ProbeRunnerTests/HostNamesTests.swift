@@ -51,9 +51,8 @@ import Glibc
         // On 127.0.0.2, the same port: a listener that never accepts, its queue full, drops SYNs.
         let deaf = try LoopbackSocket.bound(port: peer.port, address: "127.0.0.2", listening: true)
         defer { close(deaf.fd) }
-        let fillers = LoopbackSocket.startConnects(to: "127.0.0.2", port: peer.port, count: 4)
+        let fillers = await LoopbackSocket.fillAcceptQueue(of: "127.0.0.2", port: peer.port, count: 4)
         defer { fillers.forEach { close($0) } }
-        try await Task.sleep(for: .milliseconds(50))
         let connected = try await connect(peer.port, timeout: .seconds(2))
         #expect(connected.channel.remoteAddress?.ipAddress == "127.0.0.1")
         try await connected.channel.close()

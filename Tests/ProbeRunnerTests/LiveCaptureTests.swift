@@ -476,12 +476,8 @@ struct LiveCaptureTests {
         let capture = try PcapCapture(path: path, bufferSize: 2 * 1024 * 1024) // about 30 whole-packet slots
         try capture.watch(port: peer.port)
         for _ in 0..<4 { try exchange(256 * 1024, withPort: peer.port) } // far more than a 64 KiB pipe and 30 slots hold
-        var fill = capture.ringFill()
-        for _ in 0..<200 where fill <= 0.8 {
-            try await Task.sleep(for: .milliseconds(10))
-            fill = capture.ringFill()
-        }
-        #expect(fill > 0.8, "the ring fills past the hold mark while its writer is stuck")
+        let filled = await Eventually.holds(within: .seconds(2)) { capture.ringFill() > 0.8 }
+        #expect(filled, "the ring fills past the hold mark while its writer is stuck: \(capture.ringFill())")
 
         // The reader must be gone before the FIFO is closed: a read on its descriptor after the
         // close would take the bytes of whatever the next test opens under the same number.

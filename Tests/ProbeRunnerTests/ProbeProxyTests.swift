@@ -4,6 +4,7 @@ import ProbeCapture
 @testable import ProbeRunner
 import Synchronization
 import Testing
+import TestSupport
 
 /// The proxy as a library object, outside a scenario: what it hands its owner as a link closes.
 @Suite struct ProbeProxyTests {
@@ -19,7 +20,7 @@ import Testing
         try await client.close(mode: .output).get()
         // The echo closes on the half-close; the proxy passes its FIN back and the client closes.
         try await client.closeFuture.get()
-        for _ in 0..<200 where conversations.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
+        await Eventually.holds(within: .seconds(2)) { !conversations.withLock { $0.isEmpty } }
         await proxy.close()
         await server.stop()
         let recorded = conversations.withLock { $0 }

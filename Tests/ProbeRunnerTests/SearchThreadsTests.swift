@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 @testable import ProbeRunner
 import Testing
+import TestSupport
 
 /// The threads regex searches run on: at most `limit` at once, the rest waiting their turn,
 /// and a thread that is done takes the next work.
@@ -54,7 +55,6 @@ import Testing
 
     /// Waits, 5 ms at a time and at most 10 s, for `condition`.
     private func waitUntil(_ condition: () -> Bool) async throws {
-        for _ in 0..<2000 where !condition() { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(condition(), "not within 10 s")
+        #expect(await Eventually.holds(every: .milliseconds(5), condition), "not within 10 s")
     }
 }

@@ -2,6 +2,7 @@ import NIOCore
 import NIOPosix
 import ProbeHost
 import Synchronization
+import TestSupport
 
 /// What an in-process peer does with each connection it accepts.
 enum PeerBehaviour: Sendable {
@@ -72,9 +73,7 @@ final class PeerLog: Sendable {
     /// Waits (at most `limit`, in 10 ms steps) until `count` connections have ended, so every
     /// byte sent before their FIN has been read and logged.
     func waitForEnd(count: Int = 1, limit: Duration = .seconds(2)) async throws {
-        for _ in 0..<Int(limit / .milliseconds(10)) where ends.count < count {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        await Eventually.holds(within: limit) { ends.count >= count }
     }
 }
 

@@ -42,9 +42,24 @@ public enum LoopbackSocket {
         }
     }
 
-    /// `count` non-blocking connects to `host`:`port`, left to complete or not: enough of them
-    /// fill the accept queue of a listener that never accepts, which then drops later SYNs.
-    public static func startConnects(to host: String = "127.0.0.1", port: Int, count: Int) -> [Int32] {
+    /// `count` non-blocking connects to `host`:`port`, once the first of them has completed:
+    /// enough of them fill the accept queue of a listener that never accepts, which then drops
+    /// later SYNs. (At most 2 s: a test then sees the queue was not full.)
+    public static func fillAcceptQueue(of host: String = "127.0.0.1", port: Int, count: Int) async -> [Int32] {
+        let fds = startConnects(to: host, port: port, count: count)
+        await Eventually.holds(within: .seconds(2), every: .milliseconds(5)) {
+            fds.contains { fd in
+                var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                var error: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                return poll(&ready, 1, 0) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0
+            }
+        }
+        return fds
+    }
+
+    /// `count` non-blocking connects to `host`:`port`, left to complete or not.
+    private static func startConnects(to host: String, port: Int, count: Int) -> [Int32] {
         var address = socketAddress(host, port)
         return (0..<count).map { _ in
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)

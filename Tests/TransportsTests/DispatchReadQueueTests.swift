@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import Testing
 import Transports
+import TestSupport
 
 /// The GCDAsyncSocket read model of the Dispatch transport: reads queue up and complete in order.
 @Suite struct DispatchReadQueueTests {
@@ -78,7 +79,7 @@ import Transports
             }
         }
         // The last progress report comes on the client's queue, maybe after the server has the line.
-        for _ in 0..<500 where progress.withLockedValue({ $0.last }) != size { try await Task.sleep(for: .milliseconds(10)) }
+        await Eventually.holds(within: .seconds(5)) { progress.withLockedValue { $0.last } == size }
         let steps = progress.withLockedValue { $0 }
         #expect(steps.last == size)
         #expect(steps.count > 1, "an 8 MiB write to a peer not yet reading completes in several partial writes")

@@ -19,10 +19,7 @@ import Testing
         process.arguments = ["serve", "--websocket", "--echo", "--port", String(port)] + extra
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        for _ in 0..<200 {
-            if LoopbackSocket.listens(on: port) { return (process, "ws://127.0.0.1:\(port)/") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        if await Eventually.holds(every: .milliseconds(50), { LoopbackSocket.listens(on: port) }) { return (process, "ws://127.0.0.1:\(port)/") }
         process.terminate()
         throw CancellationError()
     }
@@ -100,7 +97,7 @@ import Testing
             server.standardOutput = FileHandle.nullDevice
             try server.run()
             defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
-            for _ in 0..<200 where !LoopbackSocket.listens(on: port) { try await Task.sleep(for: .milliseconds(50)) }
+            await Eventually.holds(every: .milliseconds(50)) { LoopbackSocket.listens(on: port) }
             let driver = ProbeProcess.fixtures.appendingPathComponent("websocket-echo/autobahn_client_driver.py").path
             let output = try await ProbeProcess.run(["python3", driver, "ws://127.0.0.1:\(port)", "websockets"], in: directory,
                                                     executable: URL(fileURLWithPath: "/usr/bin/env"))

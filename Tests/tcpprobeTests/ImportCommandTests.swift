@@ -48,20 +48,8 @@ import Testing
     /// Waits, at most 10 s, until something accepts connections on 127.0.0.1:`port` (a server
     /// the test started), before the capture that must see its first SYN begins.
     private func waitForListener(_ port: Int) async throws {
-        for _ in 0..<100 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-            }
-            close(fd)
-            if connected { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        Issue.record("nothing listens on 127.0.0.1:\(port) after 10 s")
+        let listening = await Eventually.holds(every: .milliseconds(100)) { LoopbackSocket.listens(on: port) }
+        #expect(listening, "nothing listens on 127.0.0.1:\(port) after 10 s")
     }
 
     /// redis-server on `port`, without persistence.

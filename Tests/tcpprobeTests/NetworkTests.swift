@@ -341,7 +341,7 @@ struct NetworkTests {
             try await ProbeProcess.inDirectory(holding: ["s.scn": "set deadline 60s\nnetwork n\nsleep 30s\n"]) { directory in
                 let process = try ProbeProcess.start(["run", "s.scn"], in: directory)
                 let prefix = "tcpprobe-\(process.processIdentifier)-"
-                let made = await Self.poll { ((try? FileManager.default.contentsOfDirectory(atPath: "/run/netns")) ?? []).contains { $0.hasPrefix(prefix) } }
+                let made = await Eventually.holds(every: .milliseconds(50)) { ((try? FileManager.default.contentsOfDirectory(atPath: "/run/netns")) ?? []).contains { $0.hasPrefix(prefix) } }
                 #expect(made, "the run made no namespace in 10 s")
                 kill(process.processIdentifier, signal)
                 await ProbeProcess.waitUntilExit(process)
@@ -393,14 +393,5 @@ struct NetworkTests {
             let check = try await ProbeProcess.run(dropped + ["--", ProbeProcess.binary.path, "check", "s.scn"], in: directory, executable: setpriv)
             #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         }
-    }
-
-    /// True once `condition` holds, checked every 50 ms for up to 10 s.
-    private static func poll(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<200 {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return false
     }
 }

@@ -95,11 +95,11 @@ import Testing
             """)
         defer { try? FileManager.default.removeItem(at: directory) }
         let process = try ProbeProcess.start(["run", "s.scn"], in: directory)
-        for _ in 0..<100 where processes(containing: "sleep \(marker)").count < 3 { try await Task.sleep(for: .milliseconds(50)) }
+        await Eventually.holds(within: .seconds(5), every: .milliseconds(50)) { processes(containing: "sleep \(marker)").count >= 3 }
         #expect(processes(containing: "sleep \(marker)").count == 3, "the subjects never started")
         kill(process.processIdentifier, SIGKILL)
         await ProbeProcess.waitUntilExit(process)
-        for _ in 0..<100 where processes(containing: "sleep \(marker)").count > 1 { try await Task.sleep(for: .milliseconds(20)) }
+        await Eventually.holds(within: .seconds(2), every: .milliseconds(20)) { processes(containing: "sleep \(marker)").count <= 1 }
         #expect(processes(containing: "sleep \(marker)1").isEmpty && processes(containing: "sleep \(marker)3").isEmpty,
                 "the subjects outlived the run: \(processes(containing: "sleep \(marker)"))")
         #expect(processes(containing: "sleep \(marker)2").count == 1, "the background job is the next run's to stop")
@@ -120,7 +120,7 @@ import Testing
             """)
         defer { try? FileManager.default.removeItem(at: directory) }
         let process = try ProbeProcess.start(["run", "s.scn"], in: directory)
-        for _ in 0..<100 where processes(containing: "sleep \(marker)").count < 2 { try await Task.sleep(for: .milliseconds(50)) }
+        await Eventually.holds(within: .seconds(5), every: .milliseconds(50)) { processes(containing: "sleep \(marker)").count >= 2 }
         #expect(processes(containing: "sleep \(marker)").count >= 2, "the subjects never started")
         process.interrupt()
         await ProbeProcess.waitUntilExit(process)
@@ -140,7 +140,7 @@ import Testing
             """)
         defer { try? FileManager.default.removeItem(at: directory) }
         let process = try ProbeProcess.start(["run", "--report", "json=r.json", "--pcap-dir", "pcaps", "s.scn"], in: directory)
-        for _ in 0..<100 where processes(containing: "sleep \(marker)").isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        await Eventually.holds(within: .seconds(5), every: .milliseconds(50)) { !processes(containing: "sleep \(marker)").isEmpty }
         let clock = ContinuousClock()
         let signalled = clock.now
         process.terminate() // SIGTERM
