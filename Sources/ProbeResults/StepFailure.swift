@@ -9,11 +9,15 @@ package struct StepFailure: Error, Sendable {
         case environment
     }
 
-    package var kind: Kind
+    /// The reason's kind: who stopped the run.
+    package var kind: Kind { reason.kind }
     package var location: SourceLocation
     /// The step as written.
     package var step: String
-    /// What was expected and what happened, possibly over several lines.
+    /// What the step found, typed: the family's reason with its fields.
+    package var reason: any FailureReason
+    /// The reason's words, with what the run adds around them (which parallel copy, which swept
+    /// split, what the watch dropped) and any redaction: what reports show.
     package var message: String
     /// The connection the step acted on, as reports name it.
     package var connection: String?
@@ -27,12 +31,12 @@ package struct StepFailure: Error, Sendable {
     /// started, as `WireEvent.offset`), so a report can show them.
     package var namedSegments: [Double] = []
 
-    package init(_ kind: Kind = .assertion, at location: SourceLocation, step: String, message: String,
+    package init(at location: SourceLocation, step: String, reason: any FailureReason,
                 connection: String? = nil, waited: Duration? = nil) {
-        self.kind = kind
         self.location = location
         self.step = step
-        self.message = message
+        self.reason = reason
+        self.message = reason.description
         self.connection = connection
         self.waited = waited
     }

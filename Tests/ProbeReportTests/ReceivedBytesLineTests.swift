@@ -8,7 +8,7 @@ import Testing
 @Suite struct ReceivedBytesLineTests {
     private func rendered(total: Int?, bytes: [UInt8] = []) -> String {
         var failure = StepFailure(at: SourceLocation(file: "t.scn", line: 3, column: 1), step: "assert tls version = 1.3",
-                                  message: "connection #1 does not speak TLS", connection: "connection #1")
+                                  reason: SampleReason(description: "connection #1 does not speak TLS"), connection: "connection #1")
         failure.recentBytes = bytes
         failure.totalReceived = total
         let result = ScenarioResult(path: "t.scn", title: "t", outcome: .failed(failure), duration: .zero, log: [], notes: [])

@@ -76,7 +76,7 @@ import Testing
     /// every run of the sweep carries its own time.
     @Test func aSweepFailingAtOneOffsetIsOneJUnitFailure() throws {
         var failure = StepFailure(at: SampleRun.at("Scenarios/sweep.scn", 4), step: "expect line \"ok\"",
-                                  message: "with the swept message split at offset 2:\nexpected line: \"ok\"")
+                                  reason: SampleReason(description: "with the swept message split at offset 2:\nexpected line: \"ok\""))
         failure.connection = "connection #1"
         var result = ScenarioResult(path: "Scenarios/sweep.scn", title: "sweep", outcome: .failed(failure), duration: .milliseconds(100),
                                     log: [], notes: [])
@@ -96,7 +96,7 @@ import Testing
     /// happened, the segments before it and the one it names among them, and lists the rest, folded.
     static var longFailure: RunReport {
         var failure = StepFailure(at: SampleRun.at("Scenarios/bulk.scn", 7), step: "assert wire from peer terminator crlf",
-                                  message: "wire from peer: a line ends in a bare LF", connection: "connection #1")
+                                  reason: SampleReason(description: "wire from peer: a line ends in a bare LF"), connection: "connection #1")
         failure.namedSegments = [0.450] // the segment with the bare LF, long before the failure
         var result = ScenarioResult(path: "Scenarios/bulk.scn", title: "bulk", outcome: .failed(failure), duration: .seconds(2), log: [], notes: [])
         result.wire = (0..<1200).map { WireEvent(offset: Double($0) / 1000, connection: "connection #1", fromProbe: $0 % 2 == 0,
@@ -195,7 +195,7 @@ import Testing
     /// received; the segment a failed wire check names red; pure ACKs folded behind a checkbox.
     static var withSteps: ScenarioResult {
         var failure = StepFailure(at: SampleRun.at("Scenarios/ping.scn", 6), step: "expect line \"pong\"",
-                                  message: "expected line: \"pong\"\nreceived line: \"pang\"", connection: "connection #1")
+                                  reason: SampleReason(description: "expected line: \"pong\"\nreceived line: \"pang\""), connection: "connection #1")
         failure.namedSegments = [0.011]
         var result = ScenarioResult(path: "Scenarios/ping.scn", title: "ping", outcome: .failed(failure), duration: .milliseconds(20), log: [], notes: [])
         result.steps = [StepSpan(start: 0.001, location: SampleRun.at("Scenarios/ping.scn", 5), text: "send line \"ping\""),

@@ -19,7 +19,7 @@ enum SampleRun {
 
     static var failed: ScenarioResult {
         var failure = StepFailure(at: at("Scenarios/ping.scn", 7), step: "expect line \"pong\"",
-                                  message: "expected line: \"pong\"\nreceived line: \"pang\"\n                 ^ first difference at byte 1",
+                                  reason: SampleReason(description: "expected line: \"pong\"\nreceived line: \"pang\"\n                 ^ first difference at byte 1"),
                                   connection: "connection #1", waited: .milliseconds(3))
         failure.recentBytes = Array("pang\r\n".utf8)
         failure.totalReceived = 6
@@ -33,7 +33,7 @@ enum SampleRun {
 
     static let errored = ScenarioResult(
         path: "Scenarios/spawn.scn", title: "server starts", duration: .milliseconds(12),
-        failure: StepFailure(.environment, at: at("Scenarios/spawn.scn", 2), step: "spawn server \"nope\"", message: "cannot find 'nope'"))
+        failure: StepFailure(at: at("Scenarios/spawn.scn", 2), step: "spawn server \"nope\"", reason: SampleReason(description: "cannot find 'nope'", kind: .environment)))
 
     static let skipped = ScenarioResult(path: "Scenarios/slow.scn", title: "slow one", outcome: .skipped("tag slow"), duration: .zero, log: [], notes: [])
 

@@ -3,7 +3,7 @@ import ProbeResults
 import Testing
 
 /// Each family's failures, pinned: every `x.scn` in Tests/Fixtures/failures fails, and its
-/// failure (kind, line and column, step, message) is exactly `x.err`, ports and pids written as
+/// failure (kind, line and column, step, the reason's type, message) is exactly `x.err`, ports and pids written as
 /// PORT and PID. A reworded message changes its golden file, not a test's `contains`. Run with
 /// TCPPROBE_WRITE_GOLDENS=1 to write the files anew, then read their diff.
 @Suite struct FailureGoldenTests {
@@ -14,7 +14,7 @@ import Testing
 
     /// The families the goldens cover, by the prefix of their files' names.
     @Test func everyFamilyHasGoldens() {
-        for family in ["connection", "framing", "rules", "tls", "websocket", "subjects", "proxy", "network"] {
+        for family in ["connection", "framing", "rules", "tls", "websocket", "subjects", "proxy", "network", "wire", "parallel"] {
             #expect(Self.cases.contains { $0.hasPrefix(family + "-") }, "no failure golden for \(family)")
         }
     }
@@ -43,7 +43,7 @@ import Testing
     private static func render(_ failure: StepFailure?) -> String {
         guard let failure else { return "passed\n" }
         return "\(failure.location.line):\(failure.location.column): \(failure.kind) at `\(failure.step)`"
-            + (failure.connection.map { " on \($0)" } ?? "") + "\n" + failure.message + "\n"
+            + (failure.connection.map { " on \($0)" } ?? "") + " (\(type(of: failure.reason)))\n" + failure.message + "\n"
     }
 
     /// Ports and pids differ from run to run.

@@ -30,21 +30,20 @@ final class ConnectionTable {
             connection = named
         } else {
             guard let current else {
-                throw StepFailure(statement, "no connection to act on: open one with 'connect' or 'accept' first")
+                throw StepFailure(statement, ConnectionFailure.noConnection)
             }
             connection = current
         }
         if !allowClosed, let closedAt = connection.closedAt {
-            throw StepFailure(statement, "\(connection.label) was closed by the probe at \(closedAt.fileAndLine)", connection)
+            throw StepFailure(statement, ConnectionFailure.closedByProbe(connection: connection.label, at: closedAt.fileAndLine), connection)
         }
         return connection
     }
 
     /// The failure of a step that names a connection not open.
     func unknownConnection(_ statement: Statement, named name: String? = nil) -> StepFailure {
-        let open = names
-        let known = open.isEmpty ? "no named connection is open" : "open: " + open.joined(separator: ", ")
-        return StepFailure(statement, "no connection named '\(name ?? statement.prefix ?? "")' (\(known))")
+        StepFailure(statement, CommonFailure.unknown(what: "connection", name: name ?? statement.prefix ?? "", known: names,
+                                                     none: "no named connection is open", listed: "open"))
     }
 
     /// True when a listener is open under `name`, which a proxy then cannot take.

@@ -11,8 +11,6 @@ struct ExpectationMatcher: Sendable {
     /// How many bytes of lines `expect eventually` skips at most when the step names no `max`.
     static let eventuallyMax = 1 << 20
     /// Why a message's head cannot be written or expected under line framing.
-    static let headUnderLines = "a message has a head under set framing length|varint … after N, not under lines"
-
     /// A line check with its values resolved (variables filled in, regex compiled).
     enum LineRule {
         case exact(BytePattern)

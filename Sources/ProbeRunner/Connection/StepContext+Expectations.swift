@@ -20,7 +20,7 @@ extension StepContext {
         case .until(let delimiter, let max):
             let bytes = render(delimiter)
             // The parser refuses a literal empty delimiter; one made of variables is checked here.
-            if bytes.isEmpty { throw StepFailure(statement, "the delimiter is empty once its variables are filled in") }
+            if bytes.isEmpty { throw StepFailure(statement, FramingFailure.emptyDelimiter) }
             return .until(bytes, max: try resolve(max, "a size", Quantity.size))
         case .untilMatch(let literal, let max):
             return .untilMatch(try compile(literal, statement), max: try resolve(max, "a size", Quantity.size))
@@ -55,7 +55,7 @@ extension StepContext {
     /// An expected message's head, checked against the framing as a send's is.
     private func headPattern(_ head: Template?, _ statement: Statement) throws -> BytePattern? {
         guard let head else { return nil }
-        guard case .length(let header) = settings.messageFraming else { throw StepFailure(statement, ExpectationMatcher.headUnderLines) }
+        guard case .length(let header) = settings.messageFraming else { throw StepFailure(statement, FramingFailure.headUnderLines) }
         let expected = pattern(head)
         _ = try headBytesChecked(expected.bytes, header, statement)
         return expected
@@ -63,7 +63,7 @@ extension StepContext {
 
     /// `head` when it is as long as `header`'s head; else the step fails, saying so.
     func headBytesChecked(_ head: [UInt8], _ header: LengthHeader, _ statement: Statement) throws -> [UInt8] {
-        guard head.count == header.after else { throw StepFailure(statement, "the head is \(head.count) bytes, and \(header) takes \(header.after)") }
+        guard head.count == header.after else { throw StepFailure(statement, FramingFailure.wrongHeadSize(got: head.count, header: "\(header)", takes: header.after)) }
         return head
     }
 }

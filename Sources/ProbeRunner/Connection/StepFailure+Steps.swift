@@ -13,14 +13,14 @@ extension StepFailure {
     static func cannotListen(on address: Address, _ error: Error, _ statement: Statement) -> StepFailure {
         let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
         let holders = address.port == 0 ? nil : PortHolders.describe(port: address.port)
-        return StepFailure(.environment, at: statement.location, step: statement.text,
-                           message: "cannot listen on \(address): \(reason)" + (holders.map { "\n" + $0 } ?? ""))
+        return StepFailure(statement, CommonFailure.cannotListen(address: "\(address)", reason: reason, holders: holders))
     }
 
-    /// A failure of `statement` with `message`, on `connection`, after waiting `waited`.
-    init(_ statement: Statement, _ message: String, _ connection: (any ExpectSource)? = nil, waited: Duration? = nil) {
-        self.init(at: statement.location, step: statement.text, message: message, connection: connection?.label, waited: waited)
+    /// A failure of `statement` for `reason`, on `connection`, after waiting `waited`.
+    init(_ statement: Statement, _ reason: some FailureReason, _ connection: (any ExpectSource)? = nil, waited: Duration? = nil) {
+        self.init(at: statement.location, step: statement.text, reason: reason, connection: connection?.label, waited: waited)
     }
+
 
     /// This failure with the last bytes the connection (or proxy direction) received.
     func withRecentBytes(of connection: any ExpectSource) async -> StepFailure {

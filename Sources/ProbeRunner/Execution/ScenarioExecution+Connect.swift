@@ -54,7 +54,7 @@ extension ScenarioExecution {
             return resolved
         }
         guard let address = Address.parse(url.address) else {
-            throw failure(statement, "'\(step.address.text)' gives '\(text)', whose address '\(url.address)' is not HOST:PORT")
+            throw StepFailure(statement, ConnectionFailure.badWebSocketAddress(argument: step.address.text, rendered: text, address: url.address))
         }
         var resolved = step
         resolved.address = Argument(address, text: url.address, at: step.address.location)
@@ -108,33 +108,30 @@ extension ScenarioExecution {
         let tcpFailureExpected = step.expectedFailure.map { $0 != .tlsFailure } ?? false
         switch outcome {
         case .failure(let error as SourceUnavailable):
-            throw StepFailure(.environment, at: statement.location, step: statement.text, message: "\(error)")
+            throw StepFailure(statement, ConnectionFailure.sourceUnavailable("\(error)"))
         case .failure(let error):
             let reason = ConnectFailure(error)
-            if case .noLocalPort = reason.reason {
-                throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot connect to \(address): \(reason)")
-            }
             if let expected = step.expectedFailure {
                 guard reason.matches(expected) else {
-                    throw failure(statement, "expected the connect to \(address) to fail with \(expected.rawValue), but it failed with \(reason)", waited: waited)
+                    throw StepFailure(statement, ConnectionFailure.connectFailedOtherwise(address: "\(address)", expected: expected.rawValue, why: reason), waited: waited)
                 }
                 record(statement, "connect to \(address) failed as expected: \(reason)")
                 return nil
             }
-            throw failure(statement, "cannot connect to \(address): \(reason)", waited: waited)
+            throw StepFailure(statement, ConnectionFailure.cannotConnect(address: "\(address)", why: reason), waited: waited)
         case .success(let connected):
             channel = connected.channel
             if let early = connected.resetWith, !tcpFailureExpected {
                 let connection = keep(ProbeConnection(name: attempt.name, channel: channel, handler: attempt.handler,
                                                       connectedHost: address.host, remotePort: address.port))
                 record(statement, "\(connection.label): connected to \(address), but the peer had already reset it (RST), after sending \(early.count) bytes first")
-                if step.tls ?? options.defaultTLS?.client != nil { throw failure(statement, "no TLS handshake: the peer reset the connection (RST) at once", connection, waited: waited) }
+                if step.tls ?? options.defaultTLS?.client != nil { throw StepFailure(statement, ConnectionFailure.resetBeforeTLS, connection, waited: waited) }
                 return nil
             }
         }
         if let expected = step.expectedFailure, tcpFailureExpected {
             channel.close(promise: nil)
-            throw failure(statement, "expected the connect to \(address) to fail with \(expected.rawValue), but it succeeded", waited: waited)
+            throw StepFailure(statement, ConnectionFailure.connectSucceeded(address: "\(address)", expected: expected.rawValue), waited: waited)
         }
         let connection = keep(ProbeConnection(name: attempt.name, channel: channel, handler: attempt.handler, connectedHost: address.host))
         record(statement, "\(connection.label): connected to \(address) from \(channel.localAddress.map(Self.describe) ?? "?")")
@@ -152,47 +149,5 @@ extension ScenarioExecution {
     static func describe(_ address: SocketAddress) -> String {
         guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
         return Address(host: ip, port: port).description
-    }
-}
-
-/// Why a connect failed, in the terms of `connect ... expect refused|timeout`.
-struct ConnectFailure: CustomStringConvertible {
-    enum Reason { case refused, timeout, reset, noLocalPort, other(String) }
-    let reason: Reason
-
-    init(_ error: Error) {
-        reason = ConnectFailure.classify(error)
-    }
-
-    private static func classify(_ error: Error) -> Reason {
-        if let error = error as? IOError {
-            if error.errnoCode == ECONNREFUSED { return .refused }
-            if error.errnoCode == ETIMEDOUT { return .timeout }
-            if error.errnoCode == ECONNRESET { return .reset }
-            // connect(2) on a socket with no port yet: the kernel found no port to give it.
-            if error.errnoCode == EADDRNOTAVAIL { return .noLocalPort }
-        }
-        if case ChannelError.connectTimeout = error { return .timeout }
-        return .other("\(error)")
-    }
-
-    func matches(_ expected: ConnectStep.Failure) -> Bool {
-        switch (reason, expected) {
-        case (.refused, .refused), (.timeout, .timeout): return true
-        default: return false
-        }
-    }
-
-    var description: String {
-        switch reason {
-        case .refused: return "refused (nothing listens there)"
-        case .timeout: return "timeout (no answer to SYN)"
-        case .reset: return "reset (the peer accepted, then sent RST before the connect completed)"
-        case .noLocalPort:
-            let range = FreePort.ephemeralRange().map { " (\($0.lowerBound)-\($0.upperBound), net.ipv4.ip_local_port_range)" } ?? ""
-            return "no local port left to connect from: the kernel's ephemeral ports\(range) are all taken for this destination; "
-                + "a `from` range (`connect … from 127.0.0.0/8`) gives each source address ports of its own"
-        case .other(let message): return message
-        }
     }
 }

@@ -1,3 +1,4 @@
+import ProbeResults
 import ProbeScript
 
 /// The steps that end or pause a connection: `close`, `shutdown write`, `abort`, `pause
@@ -10,11 +11,11 @@ extension ScenarioExecution {
             try? await connection.close(at: statement.location).get()
             record(statement, "\(connection.label): closed (FIN)")
         case .shutdownWrite:
-            do { try await connection.shutdownWrite() } catch { throw failure(statement, "shutdown write failed: \(error)", connection) }
+            do { try await connection.shutdownWrite() } catch { throw StepFailure(statement, ConnectionFailure.shutdownFailed("\(error)"), connection) }
             record(statement, "\(connection.label): shut down writing (FIN), still reading")
         case .abort:
             try await judgeUnread(connection, statement)
-            do { try await connection.abort(at: statement.location) } catch { throw failure(statement, "abort failed: \(error)", connection) }
+            do { try await connection.abort(at: statement.location) } catch { throw StepFailure(statement, ConnectionFailure.abortFailed("\(error)"), connection) }
             record(statement, "\(connection.label): aborted (RST)")
         case .pauseReading, .resumeReading:
             let pause = statement.kind == .pauseReading

@@ -17,7 +17,7 @@ extension ScenarioExecution {
             return try expect(expectation, rule: .webSocket(.closeOrEnd, session), within: within, on: connection, statement, done: done)
         }
         if connection.webSocket != nil, expectation.readsLines {
-            throw failure(statement, "\(connection.label) is a WebSocket connection: read its messages with expect text or expect binary", connection)
+            throw StepFailure(statement, ConnectionFailure.webSocketReadsMessages(connection: connection.label), connection)
         }
         try expect(expectation, within: within, on: connection, statement, done: done)
     }
@@ -25,7 +25,7 @@ extension ScenarioExecution {
     /// An expect that reads `source`: a connection, or what passes a proxy one way.
     func expect(_ expectation: Expectation, within: Argument<Duration>?, on source: any ExpectSource, _ statement: Statement, done: @escaping StepDone) throws {
         if case .webSocket = expectation {
-            throw failure(statement, "a proxy forwards and watches raw bytes: expect text|binary|ping|pong|close read a WebSocket connection of the probe's own", source)
+            throw StepFailure(statement, ConnectionFailure.proxyReadsBytes, source)
         }
         try expect(expectation, rule: try rule(for: expectation, statement), within: within, on: source, statement, done: done)
     }
@@ -49,8 +49,8 @@ extension ScenarioExecution {
             switch outcome {
             case .matched(let captures, let detail):
                 if byDeadline, silence {
-                    return done(self.failure(statement, "the scenario deadline of \(self.format(self.settings.deadline)) passed during the silence",
-                                             connection, waited: waited))
+                    return done(StepFailure(statement, CommonFailure.deadlinePassed(deadline: self.settings.deadline, when: "during the silence"),
+                                            connection, waited: waited))
                 }
                 if !captures.isEmpty { self.setCaptures(captures) }
                 self.latencies?.record(waited)
@@ -58,12 +58,11 @@ extension ScenarioExecution {
                 self.record(statement, at: now) { "\(label): got \(detail) after \(DurationFormat.short(waited))\(ByteDiff.assignments(captures))" }
                 return done(nil)
             case .failed(let message):
-                failure = self.failure(statement, message, connection, waited: waited)
+                failure = StepFailure(statement, ConnectionFailure.mismatch(message), connection, waited: waited)
             case .timedOut(let waitingFor, let pending, let misframing):
-                let why = byDeadline ? "the scenario deadline of \(self.format(self.settings.deadline)) passed" : "timed out after \(self.format(wait))"
-                var arrived = pending.isEmpty ? "nothing unconsumed had arrived" : "unconsumed so far: \(ByteEscaper.preview(pending))"
-                if let misframing { arrived = misframing + "; " + arrived }
-                failure = self.failure(statement, "\(why) waiting for \(waitingFor); \(arrived)", connection, waited: waited)
+                let reason = ConnectionFailure.timedOut(byDeadline: byDeadline, wait: byDeadline ? self.settings.deadline : wait, waitingFor: waitingFor,
+                                                        misframing: misframing, unconsumed: pending.isEmpty ? nil : ByteEscaper.preview(pending))
+                failure = StepFailure(statement, reason, connection, waited: waited)
             }
             self.onTask { throw await failure.withRecentBytes(of: connection) }.whenFailure(done)
         }

@@ -8,7 +8,7 @@ extension ScenarioExecution {
     func listen(_ name: Name, _ address: Argument<Address>, tls written: TLSOptions?, _ statement: Statement) async throws {
         let options = written ?? self.options.defaultTLS?.server
         let resolved = try resolve(address, "an address HOST:PORT", Address.parse)
-        guard table.listener(named: name.text) == nil else { throw failure(statement, "a listener named '\(name.text)' is already open") }
+        guard table.listener(named: name.text) == nil else { throw StepFailure(statement, CommonFailure.nameTaken(what: "listener", name: name.text, state: "open")) }
         let listener = ProbeListener(name: name.text)
         if resolved.port != 0 { try wire.watch(port: resolved.port, statement) }
         let tls = try options.map { try tlsSteps.tlsContext($0, role: .server, host: nil, writesCertificate: true, statement) }
@@ -37,15 +37,15 @@ extension ScenarioExecution {
     func accept(_ name: Name, on listenerName: Name, within: Argument<Duration>?, expectTLSFailure: Bool, webSocket: [Template]?,
                 _ statement: Statement) async throws {
         guard let listener = table.listener(named: listenerName.text) else {
-            let open = table.listeners.keys.sorted()
-            throw failure(statement, "no listener named '\(listenerName.text)' (\(open.isEmpty ? "none is open" : "open: " + open.joined(separator: ", ")))")
+            throw StepFailure(statement, CommonFailure.unknown(what: "listener", name: listenerName.text, known: table.listeners.keys.sorted(),
+                                                               none: "none is open", listed: "open"))
         }
         let requested = try within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         let (wait, byDeadline) = limit(requested)
         let started = clock.now
         guard let accepted = try await listener.next(within: wait.timeAmount, on: loop) else {
-            let why = byDeadline ? "the scenario deadline of \(format(settings.deadline)) passed" : "no client connected within \(format(wait))"
-            throw failure(statement, "\(why) to listener '\(listenerName.text)'", waited: clock.now - started)
+            throw StepFailure(statement, ConnectionFailure.noClient(listener: listenerName.text, byDeadline: byDeadline, wait: byDeadline ? settings.deadline : wait),
+                              waited: clock.now - started)
         }
         let connection = ProbeConnection(name: name.text, channel: accepted.channel, handler: accepted.handler, connectedHost: nil)
         wire.claim(probePort: connection.localPort, peerPort: connection.remotePort)
@@ -55,7 +55,7 @@ extension ScenarioExecution {
         if let session = accepted.tls {
             try await tlsSteps.finishHandshake(session, on: connection, within: requested, expectFailure: expectTLSFailure, statement)
         } else if expectTLSFailure {
-            throw failure(statement, "'expect tls-failure' needs a listener opened with 'listen … tls'", connection)
+            throw StepFailure(statement, ConnectionFailure.tlsFailureNeedsTLSListener, connection)
         }
         if let webSocket, connection.closedAt == nil { try await webSocketSteps.upgradeAsServer(connection, protocols: webSocket, statement) }
     }

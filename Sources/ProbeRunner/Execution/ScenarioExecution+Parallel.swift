@@ -27,9 +27,9 @@ extension ScenarioExecution {
 
     func parallel(_ count: Argument<Int>, _ body: [Statement], _ statement: Statement) async throws {
         let copies = try resolve(count, "a number of copies", Quantity.integer)
-        guard copies > 0 else { throw failure(statement, "parallel needs at least 1 copy") }
+        guard copies > 0 else { throw StepFailure(statement, ParallelFailure.noCopies) }
         if copyIndex == nil, case .failure(let shortfall) = DescriptorLimit.makeRoom(for: copies * Self.descriptors(of: body) + Self.descriptorReserve) {
-            throw StepFailure(.environment, at: statement.location, step: statement.text, message: "parallel \(copies) \(shortfall)")
+            throw StepFailure(statement, ParallelFailure.tooFewDescriptors(copies: copies, shortfall: "\(shortfall)"))
         }
         let recorder = LatencyRecorder()
         let children = (0..<copies).map { ScenarioExecution(parent: self, copy: $0, latencies: recorder) }
@@ -80,7 +80,7 @@ extension ScenarioExecution {
             await self.closeAll()
             await self.madeSubjects?.stopSubjects(reportOutput: false)
             let copy = self.copyIndex ?? 0
-            promise.succeed(problem.map { $0 as? StepFailure ?? StepFailure(at: parallel.location, step: parallel.text, message: "copy \(copy): \($0)") })
+            promise.succeed(problem.map { $0 as? StepFailure ?? StepFailure(parallel, ParallelFailure.copyFailed(copy: copy, error: "\($0)")) })
         }
         return promise.futureResult
     }

@@ -35,12 +35,12 @@ extension ScenarioExecution {
     func prepareSend(_ step: SendStep, _ statement: Statement) throws -> PreparedSend? {
         let connection = try target(statement)
         if connection.outputClosed {
-            throw failure(statement, "\(connection.label) has shut down writing; nothing more can be sent", connection)
+            throw StepFailure(statement, ConnectionFailure.writeShutDown(connection: connection.label), connection)
         }
         let closed = connection.cutOffSend.map { "the peer closed it during the send at \($0)" }
             ?? (connection.webSocket?.handshakeClosed == true ? "its WebSocket close handshake is done" : nil)
         if let closed {
-            guard settings.cutOff == .skip else { throw failure(statement, "\(connection.label) is closed: \(closed)", connection) }
+            guard settings.cutOff == .skip else { throw StepFailure(statement, ConnectionFailure.closed(connection: connection.label, how: closed), connection) }
             record(statement, "\(connection.label): not sent: \(connection.label) is closed: \(closed) (set cut-off skip)")
             return nil
         }
@@ -121,9 +121,8 @@ extension ScenarioExecution {
     }
 
     private func notClosed(_ send: PreparedSend, sent: Int) -> StepFailure {
-        let within = format(send.closeWithin ?? settings.timeout)
-        return failure(send.statement, "the peer did not close the connection within \(within) of the step's start (\(sent) of \(send.payload.count) bytes sent)",
-                       send.connection, waited: send.closeWithin)
+        StepFailure(send.statement, ConnectionFailure.peerDidNotClose(within: send.closeWithin ?? settings.timeout, sent: sent, total: send.payload.count),
+                    send.connection, waited: send.closeWithin)
     }
 
     /// How the peer ended the connection, in words: "FIN", "RST".
@@ -180,10 +179,10 @@ extension ScenarioExecution {
             // A channel closes when the peer resets it; say so rather than "I/O on closed channel".
             var why = "\(problem)"
             if case ChannelError.ioOnClosedChannel = problem, let end { why = end.description }
-            failure = self.failure(statement, "send failed after \(sent) of \(total) bytes: \(why)", connection)
+            failure = StepFailure(statement, ConnectionFailure.sendFailed(sent: sent, total: total, why: why), connection)
         } else {
-            let why = byDeadline ? "the scenario deadline of \(format(settings.deadline)) passed" : "a write blocked for \(format(wait))"
-            failure = self.failure(statement, "\(why): the peer is not reading (\(sent) of \(total) bytes written)", connection, waited: wait)
+            failure = StepFailure(statement, ConnectionFailure.peerNotReading(byDeadline: byDeadline, wait: byDeadline ? settings.deadline : wait, sent: sent, total: total),
+                                  connection, waited: wait)
         }
         return await failure.withRecentBytes(of: connection)
     }
@@ -235,14 +234,14 @@ extension ScenarioExecution {
         case .message(let template, let head):
             let message = render(template)
             guard case .length(let header) = settings.messageFraming else {
-                if head != nil { throw failure(statement, ExpectationMatcher.headUnderLines) }
+                if head != nil { throw StepFailure(statement, FramingFailure.headUnderLines) }
                 return .bytes(settings.framing.frame(message))
             }
             let headBytes = try head.map { try headBytesChecked(render($0), header, statement) }
             do {
                 return .bytes(try header.frame(message, head: headBytes))
             } catch {
-                throw failure(statement, "\(error)")
+                throw StepFailure(statement, FramingFailure.cannotFrame("\(error)"))
             }
         case .file(let template):
             let path = ScenarioLoader.resolve(template.renderString(lookup), from: statement.location.file)
@@ -253,7 +252,7 @@ extension ScenarioExecution {
             }
         case .webSocket(let frame):
             let framesOf = try step.framesOf.map { try resolve($0, "a size", Quantity.size) }
-            if framesOf == 0 { throw failure(statement, "a frame holds at least 1 byte") }
+            if framesOf == 0 { throw StepFailure(statement, ConnectionFailure.frameOfZero) }
             return .bytes(try webSocketSteps.frame(frame, framesOf: framesOf, on: try target(statement), statement))
         case .random(let size):
             let count = try resolve(size, "a size", Quantity.size)
@@ -264,7 +263,7 @@ extension ScenarioExecution {
 
     /// A file to send that could not be read: the environment's fault, not the peer's.
     private func unreadable(_ error: Error, _ statement: Statement) -> StepFailure {
-        StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot read \(error)")
+        StepFailure(statement, ConnectionFailure.cannotReadFile("\(error)"))
     }
 
     /// The payload's bytes in `range`; ranges are taken in order, which the random stream relies on.
@@ -307,16 +306,16 @@ extension ScenarioExecution {
         var cuts: [Int] = []
         if let chunk = step.chunkSize {
             let size = try resolve(chunk, "a chunk size", Quantity.size)
-            guard size > 0 else { throw failure(statement, "a chunk size must be at least 1") }
+            guard size > 0 else { throw StepFailure(statement, ConnectionFailure.chunkOfZero) }
             cuts = Array(stride(from: size, to: count, by: size))
         } else if !step.splitOffsets.isEmpty {
             cuts = try step.splitOffsets.map { try resolve($0, "an offset", Quantity.integer) }
             guard cuts == cuts.sorted(), Set(cuts).count == cuts.count else {
-                throw failure(statement, "split offsets must increase: \(cuts.map(String.init).joined(separator: ","))")
+                throw StepFailure(statement, ConnectionFailure.splitNotIncreasing(cuts))
             }
-            if let first = cuts.first, first < 1 { throw failure(statement, "split offsets start at 1, not \(first)") }
+            if let first = cuts.first, first < 1 { throw StepFailure(statement, ConnectionFailure.splitBelowOne(first)) }
             if let last = cuts.last, last >= count {
-                throw failure(statement, "split offset \(last) is not inside the \(count) bytes being sent (offsets run from 1 to \(count - 1))")
+                throw StepFailure(statement, ConnectionFailure.splitOutside(offset: last, count: count))
             }
         } else if step.splitSweep {
             cuts = sweepCuts(count, statement)
@@ -362,8 +361,8 @@ extension ScenarioExecution {
         guard try await awaitClose(by: clock.now + settings.timeout, block, { peerHasClosed(in: block) }) else {
             let connection = watched(by: block)
             guard case .repeatBlock(let count, _, _) = block.kind else { return }
-            throw failure(block, "the peer did not close \(connection?.label ?? "the connection") within the repeat's \(try repeatTimes(count)) turns and \(format(settings.timeout)) after them",
-                          connection)
+            throw StepFailure(block, ConnectionFailure.repeatDidNotClose(connection: connection?.label, turns: try repeatTimes(count), timeout: settings.timeout),
+                              connection)
         }
         noteClosed(block, afterTurns: nil)
     }

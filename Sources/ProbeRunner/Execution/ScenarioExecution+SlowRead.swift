@@ -1,5 +1,6 @@
 import NIOCore
 import ProbeFraming
+import ProbeResults
 import ProbeScript
 
 /// The `read slowly` executor: a slowloris reader that keeps the peer's window nearly shut.
@@ -8,7 +9,7 @@ extension ScenarioExecution {
         let connection = try target(statement)
         let bytes = try resolve(read.bytesPerRead, "a size", Quantity.size)
         let interval = try resolve(read.interval, "a duration", Quantity.duration)
-        guard bytes > 0, interval > .zero else { throw failure(statement, "a slow read needs at least 1 byte and a positive interval") }
+        guard bytes > 0, interval > .zero else { throw StepFailure(statement, ConnectionFailure.slowReadArguments) }
         var total: Int?
         var duration: Duration?
         switch read.stop {
@@ -41,7 +42,7 @@ extension ScenarioExecution {
         try await connection.onLoop { try $0.endSlowRead(paused: wasPaused) }
         let received = try await connection.onLoop { $0.recent.total } - before
         if case .eof = read.stop, ended == nil {
-            throw failure(statement, "the peer did not close during the slow read", connection)
+            throw StepFailure(statement, ConnectionFailure.slowReadNoClose, connection)
         }
         let ending = ended.map { "; \($0)" } ?? ""
         record(statement, "\(connection.label): read slowly \(received) bytes in \(reads) reads of at most \(bytes) over \(format(clock.now - started))\(ending)")

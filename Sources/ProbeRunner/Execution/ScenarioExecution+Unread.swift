@@ -33,6 +33,6 @@ extension ScenarioExecution {
             return
         }
         let location = statement?.location ?? scenario.statements.last?.location ?? SourceLocation(file: scenario.path, line: 1, column: 1)
-        throw StepFailure(at: location, step: statement?.text ?? "end of scenario", message: what + " (set unread fail)", connection: connection.label)
+        throw StepFailure(at: location, step: statement?.text ?? "end of scenario", reason: ConnectionFailure.unread(what), connection: connection.label)
     }
 }

@@ -150,7 +150,7 @@ final class ScenarioExecution: @unchecked Sendable {
 
     @inline(never)
     func deadlinePassed(before statement: Statement) -> StepFailure {
-        failure(statement, "the scenario deadline of \(format(settings.deadline)) passed before this step")
+        StepFailure(statement, CommonFailure.deadlinePassed(deadline: settings.deadline, when: "before this step"))
     }
 
     /// Tells the run's watchers that the scenario's own `statement` begins (not a copy's).
@@ -167,11 +167,11 @@ final class ScenarioExecution: @unchecked Sendable {
     /// A length setting with its variables resolved and checked as the parser checks literals.
     private func header(_ setting: LengthSetting, _ statement: Statement) throws -> LengthHeader {
         let after = try setting.after.map { try resolve($0, "a number of head bytes", Quantity.integer) } ?? 0
-        guard after <= LengthSetting.longestHead else { throw failure(statement, "at most \(LengthSetting.longestHead) head bytes come before a length field, not \(after)") }
+        guard after <= LengthSetting.longestHead else { throw StepFailure(statement, FramingFailure.headTooLong(after)) }
         let adjust = try setting.adjust.map { try resolve($0, "a signed whole number", Quantity.signedInteger) } ?? 0
         guard let width = setting.width else { return LengthHeader(field: .varint, after: after) }
         let bytes = try resolve(width, "a length field width (1, 2, 3, 4 or 8 bytes)", Quantity.integer)
-        guard LengthHeader.widths.contains(bytes) else { throw failure(statement, "a length field is 1, 2, 3, 4 or 8 bytes, not \(bytes)") }
+        guard LengthHeader.widths.contains(bytes) else { throw StepFailure(statement, FramingFailure.badLengthWidth(bytes)) }
         return LengthHeader(width: bytes, bigEndian: setting.bigEndian, after: after, adjust: adjust)
     }
 
@@ -194,7 +194,7 @@ final class ScenarioExecution: @unchecked Sendable {
         case .webSocketAutoPong(let on): settings.webSocketAutoPong = on
         case .maxMessage(let value):
             let size = try resolve(value, "a size", Quantity.size)
-            guard (1...(1 << 30)).contains(size) else { throw failure(statement, "max-message takes 1 byte to 1GiB, not \(size)") }
+            guard (1...(1 << 30)).contains(size) else { throw StepFailure(statement, FramingFailure.badMaxMessage(size)) }
             settings.maxMessage = size
         }
     }
@@ -206,7 +206,7 @@ final class ScenarioExecution: @unchecked Sendable {
             variables[name.text] = template.renderString(lookup)
         case .freePort:
             guard let port = run.heldPorts.pick() else {
-                throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot find a free TCP port on 127.0.0.1")
+                throw StepFailure(statement, ConnectionFailure.noFreePort)
             }
             variables[name.text] = String(port)
             record(statement, "\(name.text) = \(port) (free port)")
@@ -227,10 +227,6 @@ final class ScenarioExecution: @unchecked Sendable {
     /// The connection a step acts on: its prefix, else the last `use`d or opened one.
     func target(_ statement: Statement, allowClosed: Bool = false) throws -> ProbeConnection {
         try table.target(statement, allowClosed: allowClosed)
-    }
-
-    func failure(_ statement: Statement, _ message: String, _ connection: (any ExpectSource)? = nil, waited: Duration? = nil) -> StepFailure {
-        StepFailure(statement, message, connection, waited: waited)
     }
 
     /// The wait for a step starting at `now`.
@@ -256,7 +252,7 @@ final class ScenarioExecution: @unchecked Sendable {
 
     /// A sleep the scenario's deadline cut short.
     func sleepCutShort(_ statement: Statement) -> StepFailure {
-        failure(statement, "the scenario deadline of \(format(settings.deadline)) passed during the sleep")
+        StepFailure(statement, CommonFailure.deadlinePassed(deadline: settings.deadline, when: "during the sleep"))
     }
 
     /// Sleeps until `instant`, if it is still ahead.

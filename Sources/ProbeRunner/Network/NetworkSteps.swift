@@ -24,7 +24,7 @@ final class NetworkSteps {
     func run(_ statement: Statement) async throws {
         switch statement.kind {
         case .network(let name, let faults):
-            guard !isCopy else { throw StepFailure(statement, "a network is made once a run: make it before the parallel block") }
+            guard !isCopy else { throw StepFailure(statement, NetworkFailure.madeInCopy) }
             try await open(name, faults, statement)
         case .networkFault(let fault): try self.fault(fault, statement)
         default: preconditionFailure("not a network step: \(statement.text)")
@@ -35,9 +35,9 @@ final class NetworkSteps {
     /// `{NAME.gateway}` (and `{NAME.host6}`, `{NAME.gateway6}` where there is IPv6), and
     /// applies the faults.
     private func open(_ name: Name, _ faults: [NetworkFault], _ statement: Statement) async throws {
-        guard table.network(named: name.text) == nil else { throw StepFailure(statement, "a network named '\(name.text)' is already made") }
+        guard table.network(named: name.text) == nil else { throw StepFailure(statement, CommonFailure.nameTaken(what: "network", name: name.text, state: "made")) }
         if let missing = EmulatedNetwork.missingPrivilege {
-            throw StepFailure(.environment, at: statement.location, step: statement.text, message: missing)
+            throw StepFailure(statement, NetworkFailure.missingPrivilege(missing))
         }
         let changes = try faults.map { try LinkChange($0, context) }
         let index = NetworkTable.nextIndex()
@@ -45,7 +45,7 @@ final class NetworkSteps {
         do {
             network = try await EmulatedNetwork.make(name: name.text, index: index, seed: context.seed &+ UInt64(index))
         } catch {
-            throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot make network '\(name.text)': \(error)")
+            throw StepFailure(statement, NetworkFailure.cannotMake(name: name.text, error: "\(error)"))
         }
         table.add(network, named: name.text)
         // Its losses, jitter, reordering and duplicates are drawn from the run's seed.
@@ -67,11 +67,10 @@ final class NetworkSteps {
     /// `NAME: FAULT` on a network: from the next packet on, with what the link did so far.
     private func fault(_ fault: NetworkFault, _ statement: Statement) throws {
         guard let name = statement.connection?.text, statement.linkNumber == nil else {
-            throw StepFailure(statement, "a network fault names its network alone, as in 'n: \(statement.step)'")
+            throw StepFailure(statement, NetworkFailure.faultNamesLink(step: String(statement.step)))
         }
         guard let network = table.network(named: name) else {
-            let made = table.names
-            throw StepFailure(statement, "no network named '\(name)' (\(made.isEmpty ? "none is made" : "made: " + made.joined(separator: ", ")))")
+            throw StepFailure(statement, CommonFailure.unknown(what: "network", name: name, known: table.names, none: "none is made", listed: "made"))
         }
         try LinkChange(fault, context).apply(to: network.link)
         context.record(statement, "network '\(name)': \(statement.step) from now on; so far \(Self.describe(network.link.counts))")

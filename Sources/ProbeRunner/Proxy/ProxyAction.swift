@@ -2,14 +2,11 @@ import NIOCore
 import ProbeScript
 
 /// What a proxy fault step does, its arguments resolved: close the links now (and later ones
-/// as they come), or change how a direction forwards.
+/// as they come), or change how a direction forwards. Arguments out of range throw a
+/// `ProxyFailure`.
 enum ProxyAction: Equatable {
     case cut, reset
     case change(ProxyFaults.Change)
-
-    struct Invalid: Error, CustomStringConvertible {
-        let description: String
-    }
 
     init(_ fault: ProxyFault, _ arguments: some ArgumentResolver) throws {
         func duration(_ argument: Argument<Duration>) throws -> TimeAmount {
@@ -21,11 +18,11 @@ enum ProxyAction: Equatable {
         case .delay(let delay, let jitter): self = .change(.delay(try duration(delay), jitter: try jitter.map(duration) ?? .zero))
         case .rate(let rate):
             let value = try arguments.resolve(rate, "a rate", Quantity.rate)
-            guard value > 0 else { throw Invalid(description: "a rate must be at least 1 byte a second") }
+            guard value > 0 else { throw ProxyFailure.rateBelowOne }
             self = .change(.rate(value))
         case .slice(let min, let max, let every):
             let (low, high) = (try arguments.resolve(min, "a size", Quantity.integer), try arguments.resolve(max, "a size", Quantity.integer))
-            guard low >= 1, low <= high else { throw Invalid(description: "a slice of \(low)..\(high) bytes: it takes 1 <= N <= M") }
+            guard low >= 1, low <= high else { throw ProxyFailure.badSlice(low: low, high: high) }
             // Without `every`, slices leave the split gap apart: back to back, a reader takes them together.
             self = .change(.slice(min: low, max: high, every: try every.map(duration) ?? Duration.defaultSplitGap.timeAmount))
         case .hold: self = .change(.hold)

@@ -44,7 +44,7 @@ final class ProxySteps {
         let frontAddress = try context.resolve(front, "an address HOST:PORT", Address.parse)
         let backAddress = try context.resolve(back, "an address HOST:PORT", Address.parse)
         guard proxies[name.text] == nil, !connections.hasListener(named: name.text) else {
-            throw StepFailure(statement, "a proxy or listener named '\(name.text)' is already open")
+            throw StepFailure(statement, CommonFailure.nameTaken(what: "proxy or listener", name: name.text, state: "open"))
         }
         let proxy = ProbeProxy(name: name.text, back: (backAddress.host, backAddress.port), seed: context.seed &+ UInt64(proxies.count + 1))
         proxy.joined = claim
@@ -65,11 +65,10 @@ final class ProxySteps {
     /// The proxy a `NAME:` or `NAME.N:` prefix names, and N.
     private func namedProxy(_ statement: Statement, _ keyword: String) throws -> (ProbeProxy, link: Int?) {
         guard let name = statement.connection?.text else {
-            throw StepFailure(statement, "'\(keyword)' acts on a proxy: name it, as in 'p: \(keyword) …'")
+            throw StepFailure(statement, ProxyFailure.unnamed(keyword: keyword))
         }
         guard let proxy = proxies[name] else {
-            let open = proxies.keys.sorted()
-            throw StepFailure(statement, "no proxy named '\(name)' (\(open.isEmpty ? "none is open" : "open: " + open.joined(separator: ", ")))")
+            throw StepFailure(statement, CommonFailure.unknown(what: "proxy", name: name, known: proxies.keys.sorted(), none: "none is open", listed: "open"))
         }
         return (proxy, statement.linkNumber)
     }
@@ -77,13 +76,13 @@ final class ProxySteps {
     private func fault(_ fault: ProxyFault, _ statement: Statement) async throws {
         let step = statement.step
         let (proxy, link) = try namedProxy(statement, String(statement.keyword))
-        if link != nil { throw StepFailure(statement, "a fault applies to every connection of proxy '\(proxy.name)': name the proxy alone") }
+        if link != nil { throw StepFailure(statement, ProxyFailure.faultOnOneLink(proxy: proxy.name)) }
         let direction = fault.direction
         let action: ProxyAction
         do {
             action = try ProxyAction(fault, context)
-        } catch let error as ProxyAction.Invalid {
-            throw StepFailure(statement, error.description)
+        } catch let reason as ProxyFailure {
+            throw StepFailure(statement, reason)
         }
         await proxy.perform(action, direction)
         switch action {
@@ -114,10 +113,8 @@ final class ProxySteps {
             guard context.clock.now < giveUp else { break }
             try await context.pause(for: .milliseconds(2))
         }
-        let links = proxy.all.count
-        let waited = DurationFormat.short(wait)
-        throw StepFailure(statement, number.map { "proxy '\(proxy.name)' has no connection \($0) (\(Self.count(links)) after \(waited))" }
-            ?? "no client connected to proxy '\(proxy.name)' within \(waited)")
+        throw StepFailure(statement, number.map { ProxyFailure.noSuchLink(proxy: proxy.name, number: $0, open: proxy.all.count, waited: wait) }
+            ?? ProxyFailure.noClient(proxy: proxy.name, waited: wait))
     }
 
     /// Closes every proxy, and with it its connections.

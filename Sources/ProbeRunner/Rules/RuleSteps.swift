@@ -22,7 +22,7 @@ final class RuleSteps {
         guard case .on(let rule) = statement.kind else { preconditionFailure("not a rule step: \(statement.text)") }
         let connection = try connections.target(statement, allowClosed: false)
         if connection.webSocket != nil {
-            throw StepFailure(statement, "\(connection.label) is a WebSocket connection: it answers pings by set websocket auto-pong, and on rules read lines and messages")
+            throw StepFailure(statement, RuleFailure.onWebSocket(connection: connection.label))
         }
         let handler = connection.handler
         switch rule {
@@ -34,7 +34,7 @@ final class RuleSteps {
             adding(to: handler) { $0.add(ReadRule(statement: statement, match: match, head: head, framing: framing, answer: reply)) }
         case .every(let interval, let step):
             let every = try context.resolve(interval, "a duration", Quantity.duration)
-            guard every > .zero else { throw StepFailure(statement, "a heartbeat's interval must be more than 0") }
+            guard every > .zero else { throw StepFailure(statement, RuleFailure.heartbeatZero) }
             let send = try answer(step, on: connection, statement)
             adding(to: handler) { $0.addHeartbeat(every: every.timeAmount, on: context.loop, statement) { try? send([:]) } }
         }

@@ -64,8 +64,8 @@ package struct ScenarioRunner: Sendable {
         } catch let failure as StepFailure {
             outcome = .failed(failure)
         } catch {
-            let message = error is CancellationError ? "interrupted" : "unexpected error: \(error)"
-            outcome = .failed(StepFailure(.environment, at: SourceLocation(file: scenario.path, line: 1, column: 1), step: "", message: message))
+            let reason = error is CancellationError ? CommonFailure.interrupted : CommonFailure.unexpected("\(error)")
+            outcome = .failed(StepFailure(at: SourceLocation(file: scenario.path, line: 1, column: 1), step: "", reason: reason))
         }
         var result = ScenarioResult(path: scenario.path, title: scenario.title, outcome: outcome,
                                     duration: execution.elapsed, log: execution.runRecord.log.entries, notes: execution.runRecord.notes)

@@ -17,8 +17,7 @@ extension SubjectSteps {
         case .line(let template): bytes = context.render(template) + [10]
         }
         guard subject.hasInput else {
-            let why = subject.spawnedWithStdin ? "it was closed by 'input \(name) eof'" : "spawn it 'with stdin'"
-            throw StepFailure(statement, "'\(name)' has no standard input to write: \(why)")
+            throw StepFailure(statement, SubjectFailure.noInput(subject: name, closedByInputEOF: subject.spawnedWithStdin))
         }
         let (wait, byDeadline) = context.limit(context.settings.timeout)
         let started = context.clock.now
@@ -26,14 +25,14 @@ extension SubjectSteps {
         while written < bytes.count {
             let count: Int
             do { count = try subject.writeInput(bytes[written...]) } catch {
-                throw StepFailure(statement, "'\(name)' took \(written) of \(bytes.count) bytes: \(error) (\(subject.exitDescription ?? "it is still running"))")
+                throw StepFailure(statement, SubjectFailure.inputFailed(subject: name, written: written, total: bytes.count, error: "\(error)",
+                                                                        state: subject.exitDescription ?? "it is still running"))
             }
             written += count
             guard count == 0 else { continue }
             if context.clock.now - started > wait {
-                let why = byDeadline ? "by the scenario deadline" : "within \(DurationFormat.short(wait))"
-                throw StepFailure(statement, "'\(name)' took only \(written) of \(bytes.count) bytes \(why): it is not reading its standard input",
-                              waited: context.clock.now - started)
+                throw StepFailure(statement, SubjectFailure.notReadingInput(subject: name, written: written, total: bytes.count, byDeadline: byDeadline, within: wait),
+                                  waited: context.clock.now - started)
             }
             try await Task.sleep(for: .milliseconds(5))
         }
@@ -58,7 +57,7 @@ extension SubjectSteps {
             if let line = judged ?? tail.takeLine() {
                 let shown = ByteEscaper.preview(Array(line.utf8))
                 guard var lineMatcher = matcher else {
-                    throw StepFailure(statement, "expected the end of \(source), but it wrote the line \(shown)", waited: context.clock.now - started)
+                    throw StepFailure(statement, SubjectFailure.outputNotEnded(source: source, line: shown), waited: context.clock.now - started)
                 }
                 let verdict = lineMatcher.judge(line: Array(line.utf8))
                 (matcher, judged) = (lineMatcher, verdict == nil ? line : nil)
@@ -71,7 +70,7 @@ extension SubjectSteps {
                 case .failed where skipped != nil:
                     skipped?.add(Array(line.utf8), size: line.utf8.count + 1)
                 case .failed(let message)?:
-                    throw StepFailure(statement, "on \(source):\n\(message)", waited: context.clock.now - started)
+                    throw StepFailure(statement, SubjectFailure.outputMismatch(source: source, verdict: message), waited: context.clock.now - started)
                 case .timedOut?, nil:
                     break
                 }
@@ -83,24 +82,25 @@ extension SubjectSteps {
                 }
                 // A subject's streams mostly end as it exits: give the exit a moment to be seen.
                 if !subject.hasExited { _ = await subject.waitForExit(timeout: .milliseconds(500)) }
-                let after = skipped.map { " (after skipping \($0.summary))" } ?? ""
-                throw StepFailure(statement, "\(source) ended (\(subject.exitDescription ?? "it closed the stream and still runs")) with no line left to match\(after)", waited: context.clock.now - started)
+                throw StepFailure(statement, SubjectFailure.outputEnded(source: source, state: subject.exitDescription ?? "it closed the stream and still runs",
+                                                                        skipped: skipped?.summary),
+                                  waited: context.clock.now - started)
             }
             if context.clock.now - started > wait {
-                let why = byDeadline ? "the scenario deadline of \(DurationFormat.short(context.settings.deadline)) passed" : "timed out after \(DurationFormat.short(wait))"
                 let (dropped, partial) = tail.unreadState
-                var message = "\(why) waiting for \(matcher == nil ? "the end" : "a line") of \(source)"
+                let detail: String
                 if judged != nil, let matcher {
-                    message += matcher.stillSearching
+                    detail = matcher.stillSearching
                 } else {
                     let nothing = tail.tail(lines: 0).total == 0
                     // Nothing at all: most often output held in a block buffer, which the hint names.
-                    message += !partial.isEmpty ? "; it had written \(ByteEscaper.preview(Array(partial.utf8))) without ending the line"
+                    detail = !partial.isEmpty ? "; it had written \(ByteEscaper.preview(Array(partial.utf8))) without ending the line"
                         : nothing ? Self.printed(tail, expectation.stream) : "; no line had arrived"
                 }
-                if dropped > 0 { message += " (\(dropped) lines were dropped: over \(OutputTail.pendingLimit) lines or 1 MiB waited unread)" }
-                if let skipped { message += "; skipped \(skipped.summary)" }
-                throw StepFailure(statement, message, waited: context.clock.now - started)
+                throw StepFailure(statement, SubjectFailure.outputTimedOut(source: source, awaited: matcher == nil ? "the end" : "a line", byDeadline: byDeadline,
+                                                                           wait: byDeadline ? context.settings.deadline : wait, detail: detail,
+                                                                           droppedLines: dropped, skipped: skipped?.summary),
+                                  waited: context.clock.now - started)
             }
             try await Task.sleep(for: .milliseconds(5))
         }

@@ -52,33 +52,31 @@ final class SubjectSteps {
         if !path.hasPrefix("/") { path = joinPath(FileManager.default.currentDirectoryPath, path) }
         var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory else {
-            throw StepFailure(.environment, at: statement.location, step: statement.text,
-                              message: "the subject's working directory \(path) is not a directory")
+            throw StepFailure(statement, SubjectFailure.notADirectory(path: path))
         }
         return path
     }
 
     private func spawn(_ step: SpawnStep, _ statement: Statement) async throws {
-        func environmentError(_ message: String) -> StepFailure {
-            StepFailure(.environment, at: statement.location, step: statement.text, message: message)
+        guard subjects[step.name.text] == nil else {
+            throw StepFailure(statement, CommonFailure.nameTaken(what: "subject", name: step.name.text, state: "running"))
         }
-        guard subjects[step.name.text] == nil else { throw StepFailure(statement, "a subject named '\(step.name.text)' is already running") }
         if let given = step.unlessGiven, context.variables.isGiven(given.text) {
             return context.record(statement, "'\(step.name.text)' not spawned: \(given.text) is given (unless given \(given.text))")
         }
         let command = step.command.renderString(context.lookup)
         var argv: [String]
-        do { argv = try ShellWords.split(command) } catch { throw StepFailure(statement, "bad command: \(error)") }
-        guard !argv.isEmpty else { throw StepFailure(statement, "the command is empty") }
+        do { argv = try ShellWords.split(command) } catch { throw StepFailure(statement, SubjectFailure.badCommand(error: "\(error)")) }
+        guard !argv.isEmpty else { throw StepFailure(statement, SubjectFailure.emptyCommand) }
         let directory = try workingDirectory(step, statement)
         let network = try step.network.map { name in
-            guard let network = networks.network(named: name.text) else { throw StepFailure(statement, "no network named '\(name.text)': make it first with `network \(name.text)`") }
+            guard let network = networks.network(named: name.text) else { throw StepFailure(statement, SubjectFailure.networkNotMade(name: name.text)) }
             return network
         }
         if let network {
             // `ip netns exec` enters the namespace and executes the program in its own process,
             // so the subject's pid stays the program's.
-            do { argv[0] = try Subject.locate(argv[0], from: directory) } catch { throw environmentError("\(error)") }
+            do { argv[0] = try Subject.locate(argv[0], from: directory) } catch { throw StepFailure(statement, SubjectFailure.cannotStart("\(error)")) }
             argv = ["ip", "netns", "exec", network.namespace.name] + argv
         }
         let environment = Dictionary(step.environment.map { ($0.key, $0.value.renderString(context.lookup)) }) { _, last in last }
@@ -96,15 +94,15 @@ final class SubjectSteps {
             // earlier run, say) would pass it while the subject fails to bind. A network's
             // namespace starts empty.
             if network == nil, ListeningSockets.isListening(port: target.port, for: target.host) == true {
-                let holders = PortHolders.describe(port: target.port).map { "\n" + $0 } ?? ""
-                throw environmentError("port \(target.port) already has a listener before '\(step.name.text)' starts, so its readiness cannot be told\(holders)")
+                throw StepFailure(statement, SubjectFailure.portAlreadyListening(subject: step.name.text, port: target.port,
+                                                                                 holders: PortHolders.describe(port: target.port)))
             }
         }
         let subject: Subject
         do {
             subject = try Subject.spawn(name: step.name.text, argv: argv, command: command, in: directory, environment: environment, withStdin: step.withStdin)
         } catch {
-            throw environmentError("\(error)")
+            throw StepFailure(statement, SubjectFailure.cannotStart("\(error)"))
         }
         subjects[step.name.text] = subject
         let started = context.clock.now
@@ -134,7 +132,8 @@ final class SubjectSteps {
                     let searched: RegexSearch.Found?? = line.utf8.count <= RegexSearch.inlineLimit
                         ? .some(search()) : await SearchThreads.shared.result(of: search, within: wait - (context.clock.now - started))
                     guard let searched else {
-                        throw environmentError("'\(step.name.text)' \(stream.rawValue) did not match \(literal.description) within \(DurationFormat.short(wait)); the regex was still searching a line of \(line.utf8.count) bytes")
+                        throw StepFailure(statement, SubjectFailure.readinessStillSearching(subject: step.name.text, stream: stream.rawValue, regex: literal.description,
+                                                                                        within: wait, lineBytes: line.utf8.count))
                     }
                     if let found = searched {
                         context.setCaptures(found.captures)
@@ -143,10 +142,12 @@ final class SubjectSteps {
                     }
                 }
                 if exited {
-                    throw environmentError("'\(step.name.text)' ended (\(subject.exitDescription ?? "?")) before its \(stream.rawValue) matched \(literal.description)")
+                    throw StepFailure(statement, SubjectFailure.endedBeforeReady(subject: step.name.text, exit: subject.exitDescription ?? "?",
+                                                                             stream: stream.rawValue, regex: literal.description))
                 }
                 if context.clock.now - started > wait {
-                    throw environmentError("'\(step.name.text)' \(stream.rawValue) did not match \(literal.description) within \(DurationFormat.short(wait))" + Self.printed(tail, stream))
+                    throw StepFailure(statement, SubjectFailure.notReady(subject: step.name.text, stream: stream.rawValue, regex: literal.description,
+                                                                     within: wait, printed: Self.printed(tail, stream)))
                 }
                 try await Task.sleep(for: .milliseconds(5))
             }
@@ -156,15 +157,12 @@ final class SubjectSteps {
     /// Waits until `subject` listens on `target`, failing when it ends first or `wait` passes.
     private func awaitListening(_ subject: Subject, on target: Address, in namespace: NetworkNamespace?, since started: RunClock.Instant,
                                 within wait: Duration, _ statement: Statement) async throws {
-        func environmentError(_ message: String) -> StepFailure {
-            StepFailure(.environment, at: statement.location, step: statement.text,
-                        message: PortHolders.describe(port: target.port).map { message + "\n" + $0 } ?? message)
-        }
         while true {
             if let exit = subject.exitDescription {
                 // A server that forks into the background first has its child listen soon after.
                 let daemonized = subject.exitCode == 0 && namespace == nil ? await Self.listensSoon(target) : false
-                throw environmentError("'\(subject.name)' ended (\(exit)) before it listened on \(target)" + (daemonized ? "\n" + Self.daemonHint : ""))
+                throw StepFailure(statement, SubjectFailure.endedBeforeListening(subject: subject.name, exit: exit, address: "\(target)", daemonized: daemonized,
+                                                                                 holders: PortHolders.describe(port: target.port)))
             }
             if let namespace {
                 // The namespace's sockets, as the subject's /proc/PID/net shows them once it is in it.
@@ -180,7 +178,8 @@ final class SubjectSteps {
                 return
             }
             if context.clock.now - started > wait {
-                throw environmentError("'\(subject.name)' did not listen on \(target) within \(DurationFormat.short(wait))")
+                throw StepFailure(statement, SubjectFailure.notListening(subject: subject.name, address: "\(target)", within: wait,
+                                                                         holders: PortHolders.describe(port: target.port)))
             }
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -200,9 +199,8 @@ final class SubjectSteps {
     func wentToTheBackground(_ subject: Subject, listeningOn address: Address, _ statement: Statement) -> StepFailure? {
         guard subject.exitCode == 0, !connections.hasListener(onPort: address.port),
               ListeningSockets.isListening(port: address.port, for: address.host) == true else { return nil }
-        var message = "'\(subject.name)' ended (\(subject.exitDescription ?? "?")) while \(address), where it listened, still listens"
-        if let holders = PortHolders.describe(port: address.port) { message += "\n" + holders }
-        return StepFailure(.environment, at: statement.location, step: statement.text, message: message + "\n" + Self.daemonHint)
+        return StepFailure(statement, SubjectFailure.wentToTheBackground(subject: subject.name, exit: subject.exitDescription ?? "?", address: "\(address)",
+                                                                         holders: PortHolders.describe(port: address.port)))
     }
 
     /// The subjects made ready on a port that have put their server in the background, as
@@ -213,13 +211,6 @@ final class SubjectSteps {
         }
     }
 
-    /// Why a subject that exits 0 while its port starts listening fails readiness.
-    static let daemonHint = """
-        it seems to have put itself in the background, out of reach of `kill`, `expect exit` and \
-        its output (what listens above is still running; `tcpprobe run` stops it when the \
-        scenario ends): run it in the foreground (nginx -g 'daemon off;', redis-server --daemonize no, \
-        memcached without -d)
-        """
 
     /// True when `address` listens within a second.
     static func listensSoon(_ address: Address) async -> Bool {
@@ -264,22 +255,22 @@ final class SubjectSteps {
         let (wait, byDeadline) = context.limit(requested)
         let started = context.clock.now
         guard await subject.waitForExit(timeout: wait) else {
-            let why = byDeadline ? "the scenario deadline of \(DurationFormat.short(context.settings.deadline)) passed" : "it was still running after \(DurationFormat.short(wait))"
-            throw StepFailure(statement, "expected '\(expectation.name.text)' to exit, but \(why)", waited: context.clock.now - started)
+            throw StepFailure(statement, SubjectFailure.stillRunning(subject: expectation.name.text, byDeadline: byDeadline,
+                                                                     wait: byDeadline ? context.settings.deadline : wait),
+                              waited: context.clock.now - started)
         }
         if let code = expectation.code {
             let expected = try context.resolve(code, "an exit code", Quantity.integer)
             guard subject.exitCode == expected else {
-                throw StepFailure(statement, "expected '\(expectation.name.text)' to exit with code \(expected), but it ended with \(subject.exitDescription ?? "?")",
-                              waited: context.clock.now - started)
+                throw StepFailure(statement, SubjectFailure.wrongExitCode(subject: expectation.name.text, expected: expected, ended: subject.exitDescription ?? "?"),
+                                  waited: context.clock.now - started)
             }
         }
         context.record(statement, "'\(expectation.name.text)' ended: \(subject.exitDescription ?? "?") after \(DurationFormat.short(context.clock.now - started))")
     }
 
     func unknownSubject(_ name: Name, _ statement: Statement) -> StepFailure {
-        let known = subjects.names
-        return StepFailure(statement, "no subject named '\(name.text)' (\(known.isEmpty ? "none was spawned" : "spawned: " + known.joined(separator: ", ")))")
+        StepFailure(statement, CommonFailure.unknown(what: "subject", name: name.text, known: subjects.names, none: "none was spawned", listed: "spawned"))
     }
 
     /// Stops every subject of the run; on failure, their output goes into the report.

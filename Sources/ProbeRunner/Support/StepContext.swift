@@ -39,7 +39,7 @@ extension StepContext {
             let text = template.renderString(lookup)
             guard let value = parse(text) else {
                 throw StepFailure(at: argument.location, step: argument.text,
-                                  message: "'\(argument.text)' gives '\(text)', which is not \(what)")
+                                  reason: CommonFailure.notAValue(argument: argument.text, rendered: text, what: what))
             }
             return value
         }
@@ -70,8 +70,7 @@ extension StepContext {
         do {
             return try regexes.regex(literal, lookup)
         } catch {
-            throw StepFailure(at: statement.location, step: statement.text,
-                              message: "the regex \(literal.description) does not compile once its variables are filled in: \(error)")
+            throw StepFailure(statement, CommonFailure.regexDoesNotCompile(regex: literal.description, error: "\(error)"))
         }
     }
 

@@ -47,11 +47,11 @@ final class TLSSteps {
         setup.applicationProtocols = options.applicationProtocols.map { $0.renderString(context.lookup) }
         setup.ciphers = options.ciphers?.renderString(context.lookup)
         // BoringSSL stops the process on a list it cannot use: a name it does not know is the step's failure.
-        if let ciphers = setup.ciphers, let problem = TLSCipherNames.problem(in: ciphers) { throw StepFailure(statement, problem) }
+        if let ciphers = setup.ciphers, let problem = TLSCipherNames.problem(in: ciphers) { throw StepFailure(statement, TLSFailure.badCiphers(problem)) }
         var runtimeCertificatePath: String?
         switch role {
         case .client:
-            if options.clientCA != nil { throw StepFailure(statement, "client-ca is an option of a TLS server, and this side is the client") }
+            if options.clientCA != nil { throw StepFailure(statement, TLSFailure.clientCAOnClient) }
             setup.trustRoots = try options.ca.map { try certificates($0, "ca", statement) }
             if let name = options.serverName {
                 setup.serverName = name.renderString(context.lookup)
@@ -62,7 +62,7 @@ final class TLSSteps {
             }
         case .server:
             if options.insecure || options.ca != nil || options.serverName != nil {
-                throw StepFailure(statement, "insecure, ca and sni are options of a TLS client, and this side is the server (client-ca asks clients for certificates)")
+                throw StepFailure(statement, TLSFailure.clientOptionsOnServer)
             }
             setup.trustRoots = try options.clientCA.map { try certificates($0, "client-ca", statement) }
         }
@@ -72,11 +72,11 @@ final class TLSSteps {
             do {
                 setup.privateKey = try NIOSSLPrivateKey(file: path, format: .pem)
             } catch {
-                throw StepFailure(statement, "cannot read the private key \(path): \(Self.fileProblem(path, error))")
+                throw StepFailure(statement, TLSFailure.unreadableKey(path: path, problem: Self.fileProblem(path, error)))
             }
         } else if role == .server {
             let runtime: RuntimeCertificate
-            do { runtime = try RuntimeCertificate.shared.get() } catch { throw StepFailure(statement, "cannot make a certificate: \(error)") }
+            do { runtime = try RuntimeCertificate.shared.get() } catch { throw StepFailure(statement, TLSFailure.cannotMakeCertificate(error: "\(error)")) }
             setup.certificateChain = [runtime.certificate]
             setup.privateKey = runtime.privateKey
             if writesCertificate { runtimeCertificatePath = try writeRuntimeCertificate(runtime, statement) }
@@ -84,7 +84,7 @@ final class TLSSteps {
         do {
             return TLSContext(setup: setup, context: try setup.makeContext(keyLog: keyLog), runtimeCertificatePath: runtimeCertificatePath)
         } catch {
-            throw StepFailure(statement, "cannot set up TLS: \(error)")
+            throw StepFailure(statement, TLSFailure.cannotSetUp(error: "\(error)"))
         }
     }
 
@@ -97,12 +97,12 @@ final class TLSSteps {
         let path = file(template, statement)
         do {
             let certificates = try NIOSSLCertificate.fromPEMFile(path)
-            guard !certificates.isEmpty else { throw StepFailure(statement, "\(option) \(path) holds no PEM certificate") }
+            guard !certificates.isEmpty else { throw StepFailure(statement, TLSFailure.noCertificate(option: option, path: path)) }
             return certificates
         } catch let failure as StepFailure {
             throw failure
         } catch {
-            throw StepFailure(statement, "cannot read the certificates of \(option) \(path): \(Self.fileProblem(path, error))")
+            throw StepFailure(statement, TLSFailure.unreadableCertificates(option: option, path: path, problem: Self.fileProblem(path, error)))
         }
     }
 
@@ -120,7 +120,7 @@ final class TLSSteps {
             try Data(runtime.certificatePEM.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             return path
         } catch {
-            throw StepFailure(.environment, at: statement.location, step: statement.text, message: "cannot write the run-time certificate: \(error)")
+            throw StepFailure(statement, TLSFailure.cannotWriteCertificate(error: "\(error)"))
         }
     }
 
@@ -145,12 +145,11 @@ final class TLSSteps {
                 context.record(statement, "\(connection.label): the TLS handshake failed as expected: \(words)")
                 return
             }
-            let deadline = byDeadline ? " (the scenario deadline of \(DurationFormat.short(context.settings.deadline)) cut the wait)" : ""
-            throw StepFailure(statement, "TLS handshake failed: \(words)\(deadline)", connection, waited: waited)
+            throw StepFailure(statement, TLSFailure.handshakeFailed(explained: words, deadline: byDeadline ? context.settings.deadline : nil), connection, waited: waited)
         }
         connection.tls = session
         if expectFailure {
-            throw StepFailure(statement, "expected the TLS handshake to fail, but it succeeded: \(session.summary)", connection, waited: context.clock.now - started)
+            throw StepFailure(statement, TLSFailure.handshakeSucceeded(summary: session.summary), connection, waited: context.clock.now - started)
         }
         context.record(statement, "\(connection.label): TLS handshake done as \(session.role.rawValue) in \(DurationFormat.short(context.clock.now - started)): \(session.summary)")
     }
@@ -159,7 +158,7 @@ final class TLSSteps {
     /// accepted; bytes already read and not yet expected go to the TLS layer.
     private func startTLS(_ options: TLSOptions, expectFailure: Bool, _ statement: Statement) async throws {
         let connection = try connections.target(statement, allowClosed: false)
-        guard connection.tls == nil else { throw StepFailure(statement, "\(connection.label) already speaks TLS", connection) }
+        guard connection.tls == nil else { throw StepFailure(statement, TLSFailure.alreadyTLS(connection: connection.label), connection) }
         let role: Role = connection.connectedHost == nil ? .server : .client
         let tls = try tlsContext(options, role: role, host: connection.connectedHost, statement)
         let session = try await beginTLS(tls, on: connection)
@@ -183,7 +182,7 @@ final class TLSSteps {
     private func assertTLS(_ assertion: TLSAssertion, _ statement: Statement) throws {
         let connection = try connections.target(statement, allowClosed: true)
         guard let session = connection.tls else {
-            throw StepFailure(statement, "\(connection.label) does not speak TLS (open it with 'connect … tls', 'listen … tls' or 'starttls')", connection)
+            throw StepFailure(statement, TLSFailure.notTLS(connection: connection.label), connection)
         }
         let (what, actual, holds): (String, String?, Bool)
         switch assertion {
@@ -202,7 +201,7 @@ final class TLSSteps {
             holds = actual.map { matches(regex, $0, statement) } ?? false
         }
         guard holds else {
-            throw StepFailure(statement, "expected TLS \(what), but it is \(actual.map { "\"\($0)\"" } ?? "none")", connection)
+            throw StepFailure(statement, TLSFailure.assertion(what: what, actual: actual), connection)
         }
         context.record(statement, "\(connection.label): TLS \(what): \(actual ?? "none")")
     }

@@ -38,18 +38,18 @@ final class WebSocketSteps {
         request += "\r\n"
         let head = try await readHead(after: Array(request.utf8), on: connection, within: timeout, statement)
         let response = HTTPHead(head)
-        func refuse(_ why: String) -> StepFailure {
-            StepFailure(statement, "WebSocket upgrade failed: \(why)", connection, waited: context.clock.now - started)
+        func refuse(_ why: WebSocketFailure.Answer) -> StepFailure {
+            StepFailure(statement, WebSocketFailure.upgradeFailed(why), connection, waited: context.clock.now - started)
         }
-        guard response.startLine.hasPrefix("HTTP/1.1 101") else { throw refuse("the server answered \"\(response.startLine)\", not 101 Switching Protocols") }
-        guard response.lists("Upgrade", "websocket") else { throw refuse("the 101 has no \"Upgrade: websocket\"") }
+        guard response.startLine.hasPrefix("HTTP/1.1 101") else { throw refuse(.notSwitching(startLine: response.startLine)) }
+        guard response.lists("Upgrade", "websocket") else { throw refuse(.noUpgradeHeader) }
         let expected = Self.acceptValue(for: key)
         guard response["Sec-WebSocket-Accept"] == expected else {
-            throw refuse("Sec-WebSocket-Accept is \(response["Sec-WebSocket-Accept"].map { "\"\($0)\"" } ?? "missing"), expected \"\(expected)\"")
+            throw refuse(.wrongAccept(got: response["Sec-WebSocket-Accept"], expected: expected))
         }
         let agreed = response["Sec-WebSocket-Protocol"]
-        if let agreed, !protocols.contains(agreed) { throw refuse("the server chose the protocol \"\(agreed)\", which was not offered") }
-        if !protocols.isEmpty, agreed == nil { throw refuse("the server agreed on none of the protocols offered (\(protocols.joined(separator: ", ")))") }
+        if let agreed, !protocols.contains(agreed) { throw refuse(.protocolNotOffered(agreed)) }
+        if !protocols.isEmpty, agreed == nil { throw refuse(.noProtocolAgreed(offered: protocols)) }
         connection.webSocket = WebSocketSession(role: .client, channel: connection.channel, maxMessage: context.settings.maxMessage)
         context.record(statement, "\(connection.label): WebSocket upgrade done: \(response.startLine)" + (agreed.map { ", protocol \($0)" } ?? ""))
     }
@@ -60,29 +60,29 @@ final class WebSocketSteps {
         let started = context.clock.now
         let head = try await readHead(after: [], on: connection, within: context.settings.timeout, statement)
         let request = HTTPHead(head)
-        func refuse(_ why: String) async -> StepFailure {
+        func refuse(_ why: WebSocketFailure.Request) async -> StepFailure {
             _ = try? await connection.send(ByteBuffer(string: "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"), timeout: .seconds(1)).get()
-            return StepFailure(statement, "not a WebSocket upgrade: \(why)", connection, waited: context.clock.now - started)
+            return StepFailure(statement, WebSocketFailure.notAnUpgrade(why), connection, waited: context.clock.now - started)
         }
         guard request.startLine.hasPrefix("GET "), request.startLine.hasSuffix(" HTTP/1.1") else {
-            throw await refuse("the request line is \(ByteEscaper.preview(Array(request.startLine.utf8.prefix(80)))), not GET … HTTP/1.1")
+            throw await refuse(.badRequestLine(preview: ByteEscaper.preview(Array(request.startLine.utf8.prefix(80)))))
         }
         guard request.lists("Upgrade", "websocket"), request.lists("Connection", "upgrade") else {
-            throw await refuse("the request has no \"Upgrade: websocket\" and \"Connection: Upgrade\"")
+            throw await refuse(.noUpgradeHeaders)
         }
-        guard request["Sec-WebSocket-Version"] == "13" else { throw await refuse("Sec-WebSocket-Version is \(request["Sec-WebSocket-Version"] ?? "missing"), not 13") }
+        guard request["Sec-WebSocket-Version"] == "13" else { throw await refuse(.badVersion(request["Sec-WebSocket-Version"])) }
         guard let key = request["Sec-WebSocket-Key"], Data(base64Encoded: key)?.count == 16 else {
-            throw await refuse("Sec-WebSocket-Key is \(request["Sec-WebSocket-Key"].map { "\"\($0)\"" } ?? "missing"), not 16 bytes in base64")
+            throw await refuse(.badKey(request["Sec-WebSocket-Key"]))
         }
         let wanted = offered.map { $0.renderString(context.lookup) }
         let asked = request["Sec-WebSocket-Protocol"]?.split(separator: ",").map(HTTPHead.trimmed) ?? []
         let chosen = wanted.first { asked.contains($0) }
-        if !wanted.isEmpty, chosen == nil { throw await refuse("the client offered no protocol of \(wanted.joined(separator: ", ")) (it offered \(asked.isEmpty ? "none" : asked.joined(separator: ", ")))") }
+        if !wanted.isEmpty, chosen == nil { throw await refuse(.noCommonProtocol(wanted: wanted, offered: asked)) }
         var response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(Self.acceptValue(for: key))\r\n"
         if let chosen { response += "Sec-WebSocket-Protocol: \(chosen)\r\n" }
         response += "\r\n"
         guard try await connection.send(ByteBuffer(string: response), timeout: context.settings.timeout.timeAmount).get() else {
-            throw StepFailure(statement, "the client does not read the 101 answer", connection)
+            throw StepFailure(statement, WebSocketFailure.clientNotReadingAnswer, connection)
         }
         connection.webSocket = WebSocketSession(role: .server, channel: connection.channel, maxMessage: context.settings.maxMessage)
         context.record(statement, "\(connection.label): WebSocket upgrade answered: \(request.startLine)" + (chosen.map { ", protocol \($0)" } ?? ""))
@@ -93,16 +93,16 @@ final class WebSocketSteps {
         let (wait, _) = context.limit(max(timeout, .zero))
         if !request.isEmpty {
             guard try await connection.send(ByteBuffer(bytes: request), timeout: wait.timeAmount).get() else {
-                throw StepFailure(statement, "the peer does not read the upgrade request", connection)
+                throw StepFailure(statement, WebSocketFailure.peerNotReadingRequest, connection)
             }
         }
         let matcher = ExpectationMatcher(.head(max: 16 * 1024), framing: context.settings.lineFraming)
         switch try await connection.expect(matcher, timeout: wait.timeAmount).get() {
         case .matched(let captures, _): return String(decoding: captures["head"] ?? [], as: UTF8.self)
-        case .failed(let message): throw await StepFailure(statement, "WebSocket upgrade failed: \(message)", connection).withRecentBytes(of: connection)
+        case .failed(let message): throw await StepFailure(statement, WebSocketFailure.upgradeFailed(.unreadableHead(message)), connection).withRecentBytes(of: connection)
         case .timedOut(_, let pending, _):
-            let arrived = pending.isEmpty ? "nothing came" : "received \(ByteEscaper.preview(pending))"
-            throw StepFailure(statement, "WebSocket upgrade failed: no HTTP head within \(DurationFormat.short(wait)); \(arrived)", connection, waited: wait)
+            let received = pending.isEmpty ? nil : ByteEscaper.preview(pending)
+            throw StepFailure(statement, WebSocketFailure.upgradeFailed(.noHead(within: wait, received: received)), connection, waited: wait)
         }
     }
 
@@ -110,7 +110,7 @@ final class WebSocketSteps {
     /// with `framesOf` a message fragmented into frames of that many payload bytes.
     func frame(_ send: WebSocketSend, framesOf: Int?, on connection: ProbeConnection, _ statement: Statement) throws -> [UInt8] {
         guard let session = connection.webSocket else {
-            throw StepFailure(statement, "\(connection.label) is not a WebSocket connection (connect ws://… or accept … websocket)", connection)
+            throw StepFailure(statement, WebSocketFailure.notWebSocket(connection: connection.label), connection)
         }
         switch send {
         case .text(let text): return session.encode(.text, context.render(text), fragmentsOf: framesOf)
@@ -138,7 +138,7 @@ final class WebSocketSteps {
     /// A WebSocket expectation resolved against `connection`'s session.
     func webSocketRule(_ expectation: WebSocketExpectation, on connection: ProbeConnection, _ statement: Statement) throws -> ExpectationMatcher.Rule {
         guard let session = connection.webSocket else {
-            throw StepFailure(statement, "\(connection.label) is not a WebSocket connection (connect ws://… or accept … websocket)", connection)
+            throw StepFailure(statement, WebSocketFailure.notWebSocket(connection: connection.label), connection)
         }
         session.autoPong = context.settings.webSocketAutoPong
         let rule: WebSocketRule

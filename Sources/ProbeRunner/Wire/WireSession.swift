@@ -80,8 +80,8 @@ final class WireSession {
         do {
             try PrivateDirectory.prepare(directory, tightened: settings.directoryIsDefault)
         } catch {
-            throw StepFailure(.environment, at: SourceLocation(file: scenario.path, line: 1, column: 1), step: "capture",
-                              message: "cannot capture into \(error)")
+            throw StepFailure(at: SourceLocation(file: scenario.path, line: 1, column: 1), step: "capture",
+                              reason: WireFailure.cannotPrepareCapture(error: "\(error)"))
         }
         // A network's link is a device made during the run: only `any` sees it (and loopback).
         let makesNetwork = scenario.allStatements.contains { if case .network = $0.kind { true } else { false } }
@@ -96,7 +96,7 @@ final class WireSession {
         } catch {
             let location = SourceLocation(file: scenario.path, line: 1, column: 1)
             if settings.required {
-                throw StepFailure(.environment, at: location, step: "capture", message: "cannot capture: \(error) (--require-capture)")
+                throw StepFailure(at: location, step: "capture", reason: WireFailure.cannotCapture(error: "\(error)"))
             }
             unavailable = "\(error)"
             record.notes.append("wire assertions skipped: \(error)")
@@ -113,7 +113,7 @@ final class WireSession {
         do {
             try capture?.watch(port: port)
         } catch {
-            throw StepFailure(.environment, at: statement.location, step: statement.text, message: "\(error)")
+            throw StepFailure(statement, WireFailure.cannotWatchPort(error: "\(error)"))
         }
     }
 

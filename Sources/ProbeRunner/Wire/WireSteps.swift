@@ -35,9 +35,9 @@ final class WireSteps {
                                    payloadPrefix: check.readsPayloads ? .max : WireSession.shownPayload)
         } catch {
             switch error {
-            case .inconclusive(let why): throw StepFailure(statement, "inconclusive: \(why)", connection)
-            case .noPorts: throw StepFailure(statement, "\(leg.label) has no known ports to find it in the capture", connection)
-            case .unreadable(let why): throw StepFailure(statement, "cannot read the capture: \(why)", connection)
+            case .inconclusive(let why): throw StepFailure(statement, WireFailure.inconclusive(why), connection)
+            case .noPorts: throw StepFailure(statement, WireFailure.noPorts(leg: leg.label), connection)
+            case .unreadable(let why): throw StepFailure(statement, WireFailure.unreadableCapture(why), connection)
             }
         }
         let tcpDirection = leg.fromPeer ? trace.fromPeer : trace.fromProbe
@@ -48,11 +48,11 @@ final class WireSteps {
             if case .records = assertion.property { recordsOnly = true }
             switch wire.applicationTrace(of: trace, fromProbe: assertion.direction == .probe, probeIsClient: tls.role == .client, recordsOnly: recordsOnly) {
             case .success(let application): direction = application.trace
-            case .failure(let problem): throw StepFailure(statement, "inconclusive over TLS: \(problem.reason)", connection)
+            case .failure(let problem): throw StepFailure(statement, WireFailure.inconclusiveOverTLS(problem.reason), connection)
             }
             unit = .record
         } else if case .records = assertion.property {
-            throw StepFailure(statement, "records counts TLS records, and \(leg.label) does not speak TLS", connection)
+            throw StepFailure(statement, WireFailure.recordsWithoutTLS(leg: leg.label), connection)
         }
         let key = WireSession.ProgressKey(statement: statement.location, direction: assertion.direction, probePort: trace.probePort, peerPort: trace.peerPort)
         // The other direction over TCP, where a RST may have been provoked (not for TLS records).
@@ -61,21 +61,19 @@ final class WireSteps {
         // A regex may backtrack for minutes over a long line: it searches beside the run, for as long as the deadline allows.
         let judged = Self.searchesByRegex(assertion.property) ? await SearchThreads.shared.result(of: judgement, within: context.remaining) : judgement()
         guard case let (verdict, reached)? = judged else {
-            throw StepFailure(statement, "the scenario deadline of \(DurationFormat.short(context.settings.deadline)) passed while the regex was still searching the captured stream", connection)
+            throw StepFailure(statement, WireFailure.regexOutlastedDeadline(deadline: context.settings.deadline), connection)
         }
         wire.keep(reached, for: key)
         guard verdict.passed else {
             if unit == .record, let connection {
-                let message = "wire \(assertion.direction.phrase), decrypted: \(verdict.summary)" + Self.recordRows(verdict.evidence, wire)
-                throw await StepFailure(statement, message, connection).withRecentBytes(of: connection)
+                let reason = WireFailure.recordsFailed(direction: assertion.direction.phrase, summary: verdict.summary, rows: Self.recordRows(verdict.evidence, wire))
+                throw await StepFailure(statement, reason, connection).withRecentBytes(of: connection)
             }
             let formatter = SegmentFormatter(start: trace.segments.first?.timestamp ?? 0, leftPort: trace.probePort,
                                              windowShifts: ConversationRenderer.windowShifts(trace.segments))
-            var message = "wire \(assertion.direction.phrase): \(verdict.summary)"
-            if !verdict.evidence.isEmpty {
-                message += "\nsegments (→ probe to peer, ← peer to probe; times from the connection's first segment, not the scenario's start):\n" + verdict.evidence.map { "  " + formatter.row($0) }.joined(separator: "\n")
-            }
-            var failed = StepFailure(statement, leg.connection == nil ? "\(leg.label): " + message : message, connection)
+            let reason = WireFailure.segmentsFailed(leg: leg.connection == nil ? leg.label : nil, direction: assertion.direction.phrase,
+                                                    summary: verdict.summary, rows: verdict.evidence.map { "  " + formatter.row($0) })
+            var failed = StepFailure(statement, reason, connection)
             failed.namedSegments = verdict.evidence.map { wire.offset(ofCaptured: $0.timestamp) }
             guard let connection else { throw failed }
             throw await failed.withRecentBytes(of: connection)
@@ -92,10 +90,10 @@ final class WireSteps {
     private func wireLeg(_ direction: WireAssertion.Direction, _ statement: Statement) throws -> WireLeg {
         if let name = statement.connection?.text, let proxy = proxyNamed(name) {
             guard direction != .peer, direction != .probe else {
-                throw StepFailure(statement, "a proxy's wire is 'from client', 'from server', 'to client' or 'to server', not '\(direction.phrase)'")
+                throw StepFailure(statement, WireFailure.probeDirectionOnProxy(direction: direction.phrase))
             }
             guard let link = proxy.link(statement.linkNumber) else {
-                throw StepFailure(statement, "proxy '\(proxy.name)' has no such connection (\(proxy.all.count) so far)")
+                throw StepFailure(statement, WireFailure.noSuchProxyLink(proxy: proxy.name, links: proxy.all.count))
             }
             let front = direction == .client || direction == .toClient
             let ports = front ? link.frontPorts : link.backPorts
@@ -104,21 +102,19 @@ final class WireSteps {
         }
         let connection = try connections.target(statement, allowClosed: true)
         guard direction == .peer || direction == .probe else {
-            throw StepFailure(statement, "'\(direction.phrase)' names a leg of a proxy; \(connection.label) is 'from peer' or 'from probe'", connection)
+            throw StepFailure(statement, WireFailure.proxyDirectionOnConnection(direction: direction.phrase, connection: connection.label), connection)
         }
         return WireLeg(label: connection.label, probePort: connection.localPort, peerPort: connection.remotePort,
                        fromPeer: direction == .peer, connection: connection)
     }
 
     /// The records that show a failure, one row each: when, how long, and their plaintext.
-    private static func recordRows(_ records: [TCPSegment], _ wire: WireSession) -> String {
-        guard !records.isEmpty else { return "" }
-        let rows = records.map { record -> String in
+    private static func recordRows(_ records: [TCPSegment], _ wire: WireSession) -> [String] {
+        records.map { record -> String in
             let time = "+" + DurationFormat.fixed(wire.offset(ofCaptured: record.timestamp), places: 6) + "s"
             let text = ByteEscaper.escape(record.payload.prefix(60))
             return "  \(time)  \(record.length) bytes  \"\(text)\""
         }
-        return "\nrecords (times from the scenario's start):\n" + rows.joined(separator: "\n")
     }
 
     /// Names the cause of the probe's own zero window when the scenario did not ask for it: the
@@ -175,7 +171,7 @@ final class WireSteps {
     /// WebSocket frames, or the current framing.
     private func requireWebSocket(_ leg: WireLeg, _ what: String, _ statement: Statement) throws {
         guard leg.connection?.webSocket == nil else { return }
-        throw StepFailure(statement, "\(what), and \(leg.label) does not speak WebSocket (a proxy's legs are read as bytes)", leg.connection)
+        throw StepFailure(statement, WireFailure.needsWebSocket(check: what, leg: leg.label), leg.connection)
     }
 
     private func messageUnits(of connection: ProbeConnection?) -> MessageUnits {
