@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -268,11 +269,11 @@ public final class DispatchSocketTransport: TCPTransport, @unchecked Sendable {
 }
 
 /// Accepts connections with a Dispatch read source on the listening socket.
-/// Sendable: immutable; its read source is Dispatch's, which is not marked Sendable.
-public final class DispatchSocketListener: TransportListener, @unchecked Sendable {
+public final class DispatchSocketListener: TransportListener, Sendable {
     public let port: Int
     public let connections: AsyncStream<any TCPTransport>
-    private let source: DispatchSourceRead
+    /// Dispatch's read source, which is not marked Sendable: set up here, then only cancelled.
+    private let source: Mutex<any DispatchSourceRead>
 
     public init(host: String, port: Int, makeUnframer: @escaping @Sendable () -> any LineUnframer) throws {
         let (fd, bound) = try PosixSocket.listen(host: host, port: port)
@@ -280,7 +281,7 @@ public final class DispatchSocketListener: TransportListener, @unchecked Sendabl
         let (stream, continuation) = AsyncStream.makeStream(of: (any TCPTransport).self)
         connections = stream
         PosixSocket.setNonBlocking(fd)
-        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "tcpprobe.dispatch.accept"))
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "tcpprobe.dispatch.accept"))
         source.setEventHandler {
             while true {
                 let client = accept(fd, nil, nil)
@@ -293,9 +294,10 @@ public final class DispatchSocketListener: TransportListener, @unchecked Sendabl
             continuation.finish()
         }
         source.resume()
+        self.source = Mutex(source)
     }
 
     public func close() {
-        source.cancel()
+        source.withLock { $0.cancel() }
     }
 }

@@ -126,8 +126,8 @@ public final class NIOTransport: TCPTransport, Sendable {
         }
     }
 
-    /// Sendable: confined to its channel's event loop, where NIO calls its handlers.
-    fileprivate final class Handler: ChannelInboundHandler, @unchecked Sendable {
+    /// Lives on its channel's event loop, where NIO calls its handlers.
+    fileprivate final class Handler: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
         let transport: NIOTransport
         private var failure: (any Error)?

@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import Synchronization
 
 /// An RFC 6455 echo client on NIOWebSocket: it connects to a `ws://` URL and echoes each message
 /// back as it came (masked, as a client's frames are), answers pings and the server's close, and
@@ -36,7 +37,7 @@ public enum WebSocketEchoClient {
             }
             .connect(host: host, port: port).get()
         try await channel.closeFuture.get()
-        if let failure = request.failure { throw failure }
+        if let failure = request.failure.withLock({ $0 }) { throw failure }
     }
 
     /// HOST, PORT and PATH of a `ws://` URL.
@@ -55,14 +56,13 @@ public enum WebSocketEchoClient {
 
     /// Sends the upgrade request once connected (NIO's upgrader adds its headers), and keeps
     /// what failed the upgrade. Frames pass it by once the upgrade is done.
-    /// Sendable: confined to its channel's event loop; `failure` is read once the channel has
-    /// closed.
-    final class UpgradeRequest: ChannelInboundHandler, @unchecked Sendable {
+    final class UpgradeRequest: ChannelInboundHandler, Sendable {
         typealias InboundIn = NIOAny
         typealias OutboundOut = HTTPClientRequestPart
 
         let head: HTTPRequestHead
-        private(set) var failure: Failure?
+        /// Set on the channel's loop, read once the channel has closed.
+        let failure = Mutex<Failure?>(nil)
 
         init(head: HTTPRequestHead) {
             self.head = head
@@ -75,7 +75,7 @@ public enum WebSocketEchoClient {
         }
 
         func errorCaught(context: ChannelHandlerContext, error: Error) {
-            if failure == nil { failure = Failure(description: "the WebSocket upgrade failed: \(error)") }
+            failure.withLock { if $0 == nil { $0 = Failure(description: "the WebSocket upgrade failed: \(error)") } }
             context.close(promise: nil)
         }
     }

@@ -70,8 +70,8 @@ public final class WebSocketTransport: TCPTransport, Sendable {
         if first { write(.connectionClose, [UInt8(code >> 8), UInt8(code & 0xFF)]) }
     }
 
-    /// Sendable: confined to its channel's event loop, where NIO calls its handlers.
-    final class Handler: ChannelInboundHandler, @unchecked Sendable {
+    /// Lives on its channel's event loop, where NIO calls its handlers.
+    final class Handler: ChannelInboundHandler {
         typealias InboundIn = WebSocketFrame
         let transport: WebSocketTransport
         private var peerClosed = false

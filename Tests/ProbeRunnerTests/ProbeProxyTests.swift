@@ -10,9 +10,9 @@ import TestSupport
 @Suite struct ProbeProxyTests {
     @Test func aProxyThatRecordsWithoutReportingStillHandsOverEachConversation() async throws {
         let server = try await TestPeer.start(.echo)
-        let proxy = ProbeProxy(name: "p", back: ("127.0.0.1", server.port), seed: 1)
         let conversations = Mutex<[(CapturedConversation, Int)]>([])
-        proxy.recorded = { conversation, number in conversations.withLock { $0.append((conversation, number)) } }
+        let proxy = ProbeProxy(name: "p", back: ("127.0.0.1", server.port), seed: 1,
+                               recorded: { conversation, number in conversations.withLock { $0.append((conversation, number)) } })
         try await proxy.bind(host: "127.0.0.1", port: 0, group: MultiThreadedEventLoopGroup.singleton)
         let client = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: try #require(proxy.port)).get()

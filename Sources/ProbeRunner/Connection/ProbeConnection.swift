@@ -4,20 +4,34 @@ import ProbeScript
 import Synchronization
 
 /// One TCP connection of a scenario, opened by `connect` or `accept`.
-/// Sendable: what other threads read is in `marks`' Mutex; the rest is touched by the scenario's
-/// steps and its channel's handlers, on the channel's event loop.
-final class ProbeConnection: @unchecked Sendable {
+final class ProbeConnection: Sendable {
     /// The scenario's name for it: `a`, or `#1` for an unnamed one.
     let name: String
     let channel: Channel
     let handler: InboundHandler
+
+    /// What its steps and its reader set and read, from the channel's loop, the scenario's task
+    /// or a send's callbacks: behind one Mutex.
+    private struct State {
+        var closedAt: SourceLocation?
+        var isClosed = false
+        var outputClosed = false
+        var bytesSent = 0
+        var tls: TLSSession?
+        var webSocket: WebSocketSession?
+        var cutOffSend: String?
+    }
+    private let state = Mutex(State())
+
     /// Where the probe closed it, for "connection is closed" messages.
-    private(set) var closedAt: SourceLocation?
-    private(set) var outputClosed = false
-    private(set) var bytesSent = 0
+    var closedAt: SourceLocation? { state.withLock { $0.closedAt } }
+    /// True once the probe closed or aborted it.
+    var isClosed: Bool { state.withLock { $0.isClosed } }
+    var outputClosed: Bool { state.withLock { $0.outputClosed } }
+    var bytesSent: Int { state.withLock { $0.bytesSent } }
 
     /// Counts `count` bytes the socket took.
-    func countSent(_ count: Int) { bytesSent += count }
+    func countSent(_ count: Int) { state.withLock { $0.bytesSent += count } }
 
     /// Where the framing in force took effect (`set framing`), for the wire checks of messages:
     /// they cut the stream from there. Over TLS they read the plaintext sent before the
@@ -55,9 +69,15 @@ final class ProbeConnection: @unchecked Sendable {
     /// The host a `connect` named (a `starttls` client sends it as SNI); nil for an accepted one.
     let connectedHost: String?
     /// Its TLS layer, once a handshake is done (`connect … tls`, `listen … tls`, `starttls`).
-    var tls: TLSSession?
+    var tls: TLSSession? {
+        get { state.withLock { $0.tls } }
+        set { state.withLock { $0.tls = newValue } }
+    }
     /// Its WebSocket layer, once the upgrade is done (`connect ws://…`, `accept … websocket`).
-    var webSocket: WebSocketSession?
+    var webSocket: WebSocketSession? {
+        get { state.withLock { $0.webSocket } }
+        set { state.withLock { $0.webSocket = newValue } }
+    }
 
     /// The ports, kept from the start: a closed channel no longer knows them.
     let localPort: Int?
@@ -77,16 +97,12 @@ final class ProbeConnection: @unchecked Sendable {
     /// How reports name it.
     var label: String { name.utf8.first == UInt8(ascii: "#") ? "connection " + name : "connection '" + name + "'" }
 
-
-    private(set) var isClosed = false
-
     /// Where the peer's close cut off a send (`max-line.scn:7 (after 10 of 10 bytes)`): the
     /// next send fails, naming it.
     var cutOffSend: String? {
-        get { cutOff.withLock { $0 } }
-        set { cutOff.withLock { $0 = newValue } }
+        get { state.withLock { $0.cutOffSend } }
+        set { state.withLock { $0.cutOffSend = newValue } }
     }
-    private let cutOff = Mutex<String?>(nil)
 
     /// Whether the peer has closed the connection (FIN, RST), as far as the probe has read.
     var peerHasClosed: Bool { handler.peerHasClosed }
@@ -134,39 +150,37 @@ final class ProbeConnection: @unchecked Sendable {
     /// close_notify), then release. It completes, never fails, on the channel's loop.
     @discardableResult
     func close(at location: SourceLocation?) -> EventLoopFuture<Void> {
-        closedAt = location
-        isClosed = true
+        state.withLock { $0.closedAt = location; $0.isClosed = true }
         let handler = self.handler
         let channel = self.channel
         let loop = channel.eventLoop
-        let tap = tls?.tap
+        let session = tls
         return loop.onLoop { () -> EventLoopFuture<Void> in
             handler.markClosedByProbe()
-            guard let tap else { return channel.close() }
+            guard let session else { return channel.close() }
             return channel.close(mode: .output).flatMapError { _ in loop.makeSucceededVoidFuture() }.flatMap {
-                tap.closeBelowTLS() ?? channel.close()
+                session.tap.closeBelowTLS() ?? channel.close()
             }
         }.flatMapError { _ in loop.makeSucceededVoidFuture() }
     }
 
     /// Half-close: FIN, and keep reading.
     func shutdownWrite() async throws {
-        outputClosed = true
+        state.withLock { $0.outputClosed = true }
         try await channel.close(mode: .output).get()
     }
 
     /// Reset: SO_LINGER 0, then close, so the kernel sends RST (under a TLS layer, which would
     /// send close_notify first).
     func abort(at location: SourceLocation) async throws {
-        closedAt = location
-        isClosed = true
+        state.withLock { $0.closedAt = location; $0.isClosed = true }
         let provider = channel as! SocketOptionProvider
         try await provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
         let handler = self.handler
-        let tap = tls?.tap
+        let session = tls
         let channel = self.channel
         try? await channel.eventLoop.submit { handler.markClosedByProbe() }.flatMap { _ in
-            tap?.closeBelowTLS() ?? channel.close()
+            session?.tap.closeBelowTLS() ?? channel.close()
         }.get()
     }
 

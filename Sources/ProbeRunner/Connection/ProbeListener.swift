@@ -13,13 +13,11 @@ struct AcceptedConnection {
 
 /// A listening socket of the probe (`listen`): it queues accepted connections until an
 /// `accept` step takes them, in arrival order.
-/// Sendable: what accepted channels touch from their loops is in `queue`'s Mutex; `channel` and
-/// `ownedFile` are set by the scenario's steps, one at a time.
-final class ProbeListener: @unchecked Sendable {
+final class ProbeListener: Sendable {
     let name: String
-    private(set) var channel: Channel?
-    /// A file made for this listener (its run-time certificate), removed when it closes.
-    var ownedFile: String?
+    /// The listening channel, and a file made for this listener (its run-time certificate),
+    /// removed when it closes.
+    private let held = Mutex<(channel: Channel?, ownedFile: String?)>((nil, nil))
     /// Connections ready for an `accept`, and the `accept` waiting for one.
     private struct Queue {
         var accepted: [AcceptedConnection] = []
@@ -32,6 +30,13 @@ final class ProbeListener: @unchecked Sendable {
 
     init(name: String) {
         self.name = name
+    }
+
+    var channel: Channel? { held.withLock { $0.channel } }
+
+    var ownedFile: String? {
+        get { held.withLock { $0.ownedFile } }
+        set { held.withLock { $0.ownedFile = newValue } }
     }
 
     var port: Int? { channel?.localAddress?.port }
@@ -63,11 +68,12 @@ final class ProbeListener: @unchecked Sendable {
                     ready(AcceptedConnection(channel: channel, handler: handler, tls: session))
                 }
             }
-        if let boundSocket {
-            channel = try await bootstrap.withBoundSocket(boundSocket).get()
+        let bound = if let boundSocket {
+            try await bootstrap.withBoundSocket(boundSocket).get()
         } else {
-            channel = try await bootstrap.bind(host: host, port: port).get()
+            try await bootstrap.bind(host: host, port: port).get()
         }
+        held.withLock { $0.channel = bound }
     }
 
     /// Numbers accepted connections in the order the kernel handed them over: each child is set

@@ -6,9 +6,7 @@ import Synchronization
 /// a longer one on a search thread (`SearchThreads`), one search at a time, the next over all
 /// that arrived meanwhile, so a regex that backtracks over a long text never holds the event
 /// loop and the expect's timeout still fires.
-/// Sendable: the text it grows is touched on its connection's event loop; what a search thread
-/// hands back goes through `searches`' Mutex.
-final class RegexSearch: @unchecked Sendable {
+final class RegexSearch: Sendable {
     /// A match: where it ends (in characters), and what its named groups took.
     struct Found: Sendable {
         let length: Int
@@ -30,8 +28,9 @@ final class RegexSearch: @unchecked Sendable {
     /// The line or text message judged, taken from the stream (`size` bytes of it, its
     /// terminator counted) while its search runs; nil for a search of the bytes received.
     let heldLine: (bytes: [UInt8], size: Int, unit: String)?
-    /// The bytes received so far, as the text a search of them reads; touched on the loop only.
-    private var window = ByteText()
+    /// The bytes received so far, as the text a search of them reads; grown on the loop (the
+    /// Mutex is never contended: it lets the class be Sendable without a claim).
+    private let window = Mutex(ByteText())
     private let compiled: CompiledRegex
     /// Called on the search thread when a search finishes.
     private let finished: @Sendable () -> Void
@@ -53,8 +52,11 @@ final class RegexSearch: @unchecked Sendable {
     /// What is known of the buffer's first `limit` bytes, a window that only grows: see
     /// `result(for:bytes:)`.
     func resultForWindow(of buffer: ByteBuffer, limit: Int) -> Result? {
-        window.update(from: buffer, limit: limit)
-        return result(for: window.text, bytes: window.count)
+        let (text, count) = window.withLock { window in
+            window.update(from: buffer, limit: limit)
+            return (window.text, window.count)
+        }
+        return result(for: text, bytes: count)
     }
 
     /// What is known of the line held: read as UTF-8 text, or, when it is not UTF-8, one

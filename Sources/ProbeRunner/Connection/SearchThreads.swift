@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Dispatch
 import ProbeHost
 import Synchronization
 
@@ -7,16 +7,19 @@ import Synchronization
 /// cannot be stopped; on a thread of its own it holds no loop, so timeouts still fire and other
 /// connections go on. A search nobody waits for any longer runs to its end there, its result
 /// dropped. A thread starts when every thread is busy, up to `limit`; past that, work waits.
-/// Sendable: its queue and counts are guarded by `lock`, a condition lock.
-final class SearchThreads: @unchecked Sendable {
+final class SearchThreads: Sendable {
     static let shared = SearchThreads(limit: 16)
 
     private let limit: Int
-    /// True while work waits; guards the fields below.
-    private let lock = ConditionLock(value: false)
-    private var queue: [@Sendable () -> Void] = []
-    private var threads = 0
-    private var idle = 0
+    private struct State {
+        var queue: [@Sendable () -> Void] = []
+        var threads = 0
+        /// Threads waiting for work.
+        var idle = 0
+    }
+    private let state = Mutex(State())
+    /// Counts the work queued: a thread waits on it for its next.
+    private let queued = DispatchSemaphore(value: 0)
 
     init(limit: Int) {
         self.limit = limit
@@ -24,11 +27,13 @@ final class SearchThreads: @unchecked Sendable {
 
     /// Runs `work` on one of the threads, soon.
     func run(_ work: @escaping @Sendable () -> Void) {
-        lock.lock()
-        queue.append(work)
-        let start = queue.count > idle && threads < limit
-        if start { threads += 1 }
-        lock.unlock(withValue: true)
+        let start = state.withLock { state in
+            state.queue.append(work)
+            let start = state.queue.count > state.idle && state.threads < limit
+            if start { state.threads += 1 }
+            return start
+        }
+        queued.signal()
         if start { DetachedThread.run { [self] in serve() } }
     }
 
@@ -68,14 +73,13 @@ final class SearchThreads: @unchecked Sendable {
     private func serve() {
         var returning = false
         while true {
-            lock.lock(whenValue: true)
-            if returning { idle -= 1 }
-            let work = queue.removeFirst()
-            lock.unlock(withValue: !queue.isEmpty)
+            queued.wait()
+            let work = state.withLock { state in
+                if returning { state.idle -= 1 }
+                return state.queue.removeFirst()
+            }
             work()
-            lock.lock()
-            idle += 1
-            lock.unlock(withValue: !queue.isEmpty)
+            state.withLock { $0.idle += 1 }
             returning = true
         }
     }

@@ -6,8 +6,8 @@ import Synchronization
 /// server's hello (version and cipher suite, which BoringSSL does not tell), and keeps the
 /// first bytes the peer sent, to show what a peer that does not speak TLS answered.
 /// All state is touched on the channel's event loop only.
-/// Sendable: confined to its channel's event loop, where NIO calls its handlers.
-final class TLSRecordTap: ChannelDuplexHandler, @unchecked Sendable {
+/// Lives on its channel's event loop, where NIO calls its handlers.
+final class TLSRecordTap: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundIn = ByteBuffer

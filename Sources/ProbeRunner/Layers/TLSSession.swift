@@ -98,9 +98,9 @@ final class TLSSession: @unchecked Sendable {
 /// that the certificate names chat.test, whoever signed it (a self-signed certificate that is
 /// its own trust anchor is a root and the leaf at once). Refused here, the handshake fails
 /// with an alert.
-/// Sendable: written by NIOSSL's verify callback and read by the steps, both on the connection's
-/// event loop.
-final class RefusedCertificate: @unchecked Sendable {
+/// Written by NIOSSL's verify callback and read by the steps, both on the connection's event
+/// loop; its session shares it with nothing else.
+final class RefusedCertificate {
     /// The name the peer's certificate must hold (a client that verifies, with a host name).
     let requiredName: String?
     /// The name or address the certificate is checked against, for the failure's words.

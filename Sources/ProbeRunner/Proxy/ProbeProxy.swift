@@ -7,13 +7,12 @@ import Synchronization
 /// `proxy NAME FRONT to BACK`: listens on FRONT and joins each client to a new connection to
 /// BACK, forwarding both ways through the faults its steps set. A fault applies to the links
 /// open now and to later ones; `cut` and `reset` also close the later ones as they come.
-/// Sendable: links come and go from their loops through `state`'s Mutex; `channel` and the
-/// callbacks are set by the scenario's steps before the proxy listens.
-final class ProbeProxy: @unchecked Sendable {
+/// Links come and go from their loops through `state`'s Mutex.
+final class ProbeProxy: Sendable {
 
     let name: String
     let back: (host: String, port: Int)
-    private(set) var channel: Channel?
+    private let listening = Mutex<Channel?>(nil)
     private let seed: UInt64
     /// Its links and the faults later links start with.
     private struct State {
@@ -26,22 +25,29 @@ final class ProbeProxy: @unchecked Sendable {
     }
     private let state = Mutex(State())
     /// Told of each link once both its legs have closed, and of each back connection that failed.
-    var report: (@Sendable (String) -> Void)?
+    let report: (@Sendable (String) -> Void)?
     /// Given each link's conversation once both its legs have closed: a recording proxy.
-    var recorded: (@Sendable (CapturedConversation, Int) -> Void)?
+    let recorded: (@Sendable (CapturedConversation, Int) -> Void)?
     /// Told the two ports of each leg once a link is joined, for the scenario's capture to claim.
-    var joined: (@Sendable (_ local: Int?, _ remote: Int?) -> Void)?
+    let joined: (@Sendable (_ local: Int?, _ remote: Int?) -> Void)?
 
-    init(name: String, back: (host: String, port: Int), seed: UInt64) {
+    init(name: String, back: (host: String, port: Int), seed: UInt64, report: (@Sendable (String) -> Void)? = nil,
+         recorded: (@Sendable (CapturedConversation, Int) -> Void)? = nil, joined: (@Sendable (_ local: Int?, _ remote: Int?) -> Void)? = nil) {
         self.name = name
         self.back = back
         self.seed = seed
+        self.report = report
+        self.recorded = recorded
+        self.joined = joined
     }
+
+    /// The listening channel, once bound.
+    var channel: Channel? { listening.withLock { $0 } }
 
     var port: Int? { channel?.localAddress?.port }
 
     func bind(host: String, port: Int, group: EventLoopGroup) async throws {
-        channel = try await ServerBootstrap(group: group)
+        let bound = try await ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
@@ -76,6 +82,7 @@ final class ProbeProxy: @unchecked Sendable {
                 }
             }
             .bind(host: host, port: port).get()
+        listening.withLock { $0 = bound }
     }
 
     /// Its links so far, in accept order.

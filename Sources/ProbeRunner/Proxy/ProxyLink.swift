@@ -6,23 +6,28 @@ import NIOCore
 import NIOPosix
 import ProbeCapture
 import ProbeScript
+import Synchronization
 
 /// One client of a proxy joined to its own connection to the back address: the front leg (the
 /// client's connection to the proxy), the back leg (the proxy's to the server), and a pump each
-/// way. Both legs live on one event loop.
-/// Sendable: both legs and its variables live on one event loop.
-final class ProxyLink: @unchecked Sendable {
+/// way. Both legs live on one event loop; what the steps read of the back leg and the
+/// recording is in `joined`'s Mutex.
+final class ProxyLink: Sendable {
     /// Its number in accept order, from 1.
     let number: Int
     let front: Channel
-    private(set) var back: Channel?
     /// Client → server, reading the front leg.
     let upstream: ProxyPump
     /// Server → client, reading the back leg.
     let downstream: ProxyPump
     /// The ports of each leg, kept from the start: a closed channel no longer knows them.
     let frontPorts: (local: Int?, remote: Int?)
-    private(set) var backPorts: (local: Int?, remote: Int?) = (nil, nil)
+    private struct Joined {
+        var back: Channel?
+        var backPorts: (local: Int?, remote: Int?) = (nil, nil)
+        var recording: CapturedConversation?
+    }
+    private let joined = Mutex(Joined())
     private let opened = NIODeadline.now()
     /// The client's address, as `tcpprobe proxy` prints it.
     private let client: String
@@ -42,18 +47,24 @@ final class ProxyLink: @unchecked Sendable {
 
     func pump(_ direction: ProxyDirection) -> ProxyPump { direction == .upstream ? upstream : downstream }
 
+    /// The back leg, once connected.
+    var back: Channel? { joined.withLock { $0.back } }
+    var backPorts: (local: Int?, remote: Int?) { joined.withLock { $0.backPorts } }
     /// What passed both ways, with its times and endings, once `record` began it.
-    private(set) var recording: CapturedConversation?
+    var recording: CapturedConversation? { joined.withLock { $0.recording } }
 
     /// Records what passes from now on (both legs up): `tcpprobe record`'s conversation.
     func record(server: Address) {
         let clientAddress = Address.parse(client) ?? Address(host: "?", port: frontPorts.remote ?? 0)
-        recording = CapturedConversation(client: clientAddress, server: server, startedAt: Date().timeIntervalSince1970)
+        let conversation = CapturedConversation(client: clientAddress, server: server, startedAt: Date().timeIntervalSince1970)
+        joined.withLock { $0.recording = conversation }
         for pump in [upstream, downstream] {
             let fromClient = pump.direction == .upstream
-            pump.onRead = { [unowned self] bytes in recording?.add(bytes.readableBytesView, fromClient: fromClient, at: Date().timeIntervalSince1970) }
+            pump.onRead = { [unowned self] bytes in
+                joined.withLock { $0.recording?.add(bytes.readableBytesView, fromClient: fromClient, at: Date().timeIntervalSince1970) }
+            }
             pump.onEnd = { [unowned self] end in
-                recording?.end(end == .reset ? .rst : .fin, fromClient: fromClient, at: Date().timeIntervalSince1970)
+                joined.withLock { $0.recording?.end(end == .reset ? .rst : .fin, fromClient: fromClient, at: Date().timeIntervalSince1970) }
             }
         }
     }
@@ -70,8 +81,8 @@ final class ProxyLink: @unchecked Sendable {
             }
             .connect(host: host, port: port)
             .map { [self] back in
-                self.back = back
-                backPorts = (back.localAddress?.port, back.remoteAddress?.port)
+                let ports = (back.localAddress?.port, back.remoteAddress?.port)
+                joined.withLock { $0.back = back; $0.backPorts = ports }
                 upstream.start(target: back)
                 downstream.start(target: front)
             }

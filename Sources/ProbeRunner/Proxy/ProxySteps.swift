@@ -46,8 +46,8 @@ final class ProxySteps {
         guard proxies[name.text] == nil, !connections.hasListener(named: name.text) else {
             throw StepFailure(statement, CommonFailure.nameTaken(what: "proxy or listener", name: name.text, state: "open"))
         }
-        let proxy = ProbeProxy(name: name.text, back: (backAddress.host, backAddress.port), seed: context.seed &+ UInt64(proxies.count + 1))
-        proxy.joined = claim
+        let proxy = ProbeProxy(name: name.text, back: (backAddress.host, backAddress.port), seed: context.seed &+ UInt64(proxies.count + 1),
+                               joined: claim)
         if frontAddress.port != 0 { try watchPort(frontAddress.port, statement) }
         try watchPort(backAddress.port, statement)
         do {

@@ -16,9 +16,8 @@ package final class StandaloneProxy: Sendable {
     /// (`delay 50ms downstream`), with literal arguments.
     package init(front: Address, back: Address, faults: [ProxyFault], report: @escaping @Sendable (String) -> Void,
                 recorded: (@Sendable (CapturedConversation, Int) -> Void)? = nil) async throws {
-        proxy = ProbeProxy(name: "proxy", back: (back.host, back.port), seed: UInt64.random(in: 1...UInt64.max))
-        proxy.report = report
-        proxy.recorded = recorded
+        proxy = ProbeProxy(name: "proxy", back: (back.host, back.port), seed: UInt64.random(in: 1...UInt64.max),
+                           report: report, recorded: recorded)
         for fault in faults { await proxy.perform(try ProxyAction(fault, LiteralArguments()), fault.direction) }
         try await proxy.bind(host: front.host, port: front.port, group: MultiThreadedEventLoopGroup.singleton)
     }
