@@ -33,6 +33,21 @@ package enum ByteEscaper {
     /// most `limit` bytes shown (64 as hex) and how many were left out; `total` is the length
     /// of the whole when `bytes` is only its beginning.
     package static func preview<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200, total: Int? = nil) -> String where Bytes.Element == UInt8 {
+        previewing(bytes, limit: limit, total: total)
+    }
+
+    /// The same for an array, compiled here for it: from another module the generic form reads
+    /// each byte through the collection, an allocation a byte (every step's log entry shows one).
+    package static func preview(_ bytes: [UInt8], limit: Int = 200, total: Int? = nil) -> String {
+        previewing(bytes, limit: limit, total: total)
+    }
+
+    /// The same for the start of an array (a send's log shows its first 80 bytes).
+    package static func preview(_ bytes: ArraySlice<UInt8>, limit: Int = 200, total: Int? = nil) -> String {
+        previewing(bytes, limit: limit, total: total)
+    }
+
+    private static func previewing<Bytes: Collection>(_ bytes: Bytes, limit: Int, total: Int?) -> String where Bytes.Element == UInt8 {
         let total = total ?? bytes.count
         guard ScenarioLiteral.isText(bytes) else {
             let shown = min(limit, 64)

@@ -17,6 +17,12 @@ package struct BytePattern: Sendable, Hashable {
         anyByteAt.isEmpty ? bytes.elementsEqual(received) : firstDifference(received) == nil
     }
 
+    /// The same for an array, compiled here for it: called from another module through the
+    /// generic form above, each byte read cost an allocation (an expect judges every line).
+    package func matches(_ received: [UInt8]) -> Bool {
+        anyByteAt.isEmpty ? bytes == received : firstDifference(received) == nil
+    }
+
     /// The offset of the first received byte the pattern does not take; the shorter length
     /// when one is a prefix of the other; nil when they match.
     package func firstDifference(_ received: some Collection<UInt8>) -> Int? {
