@@ -10,26 +10,24 @@ import Testing
         return try #require(result.failure).reason
     }
 
-    @Test func anUnknownConnectionNamesTheConnectionsThereAre() async throws {
-        let reason = try await reason("""
-            set timeout 500ms
+    /// The reason `steps` fail for, after a pair of connections: `c` the probe's client, `s`
+    /// the end its listener accepted (`vars` go first, as `var NAME = "VALUE"` lines).
+    private func reasonOnAPair(timeout: String = "500ms", vars: String = "", _ steps: String) async throws -> any FailureReason {
+        try await reason("set timeout \(timeout)\n" + vars + """
             listen l 127.0.0.1:0
             connect c 127.0.0.1:{l.port}
             accept s on l
-            use nope
-            """)
+
+            """ + steps)
+    }
+
+    @Test func anUnknownConnectionNamesTheConnectionsThereAre() async throws {
+        let reason = try await reasonOnAPair("use nope")
         #expect(reason as? CommonFailure == .unknown(what: "connection", name: "nope", known: ["c", "s"], none: "no named connection is open", listed: "open"))
     }
 
     @Test func aHeartbeatOfZeroIsARuleFailure() async throws {
-        let reason = try await reason("""
-            set timeout 500ms
-            var every = "0ms"
-            listen l 127.0.0.1:0
-            connect c 127.0.0.1:{l.port}
-            accept s on l
-            c: on every {every} send line "ping"
-            """)
+        let reason = try await reasonOnAPair(vars: "var every = \"0ms\"\n", "c: on every {every} send line \"ping\"")
         #expect(reason as? RuleFailure == .heartbeatZero)
     }
 
@@ -56,27 +54,13 @@ import Testing
     }
 
     @Test func aTimedOutExpectSaysWhatWasUnconsumed() async throws {
-        let reason = try await reason("""
-            set timeout 200ms
-            listen l 127.0.0.1:0
-            connect c 127.0.0.1:{l.port}
-            accept s on l
-            s: send "partial"
-            c: expect line "whole"
-            """)
+        let reason = try await reasonOnAPair(timeout: "200ms", "s: send \"partial\"\nc: expect line \"whole\"")
         #expect(reason as? ConnectionFailure == .timedOut(byDeadline: false, wait: .milliseconds(200), waitingFor: "line \"whole\"",
                                                           misframing: nil, unconsumed: "\"partial\""))
     }
 
     @Test func aSplitPastTheEndNamesTheOffsetAndTheCount() async throws {
-        let reason = try await reason("""
-            set timeout 500ms
-            var at = "9"
-            listen l 127.0.0.1:0
-            connect c 127.0.0.1:{l.port}
-            accept s on l
-            c: send line "ping" split at {at}
-            """)
+        let reason = try await reasonOnAPair(vars: "var at = \"9\"\n", "c: send line \"ping\" split at {at}")
         #expect(reason as? ConnectionFailure == .splitOutside(offset: 9, count: 6))
     }
 
@@ -92,24 +76,12 @@ import Testing
     }
 
     @Test func aWebSocketStepOnPlainTCPNamesTheConnection() async throws {
-        let reason = try await reason("""
-            set timeout 500ms
-            listen l 127.0.0.1:0
-            connect c 127.0.0.1:{l.port}
-            accept s on l
-            c: expect text "hello"
-            """)
+        let reason = try await reasonOnAPair("c: expect text \"hello\"")
         #expect(reason as? WebSocketFailure == .notWebSocket(connection: "connection 'c'"))
     }
 
     @Test func aProxyLegOnAProbeConnectionIsAWireFailure() async throws {
-        let reason = try await reason("""
-            set timeout 500ms
-            listen l 127.0.0.1:0
-            connect c 127.0.0.1:{l.port}
-            accept s on l
-            c: assert wire from client terminator crlf
-            """)
+        let reason = try await reasonOnAPair("c: assert wire from client terminator crlf")
         #expect(reason as? WireFailure == .proxyDirectionOnConnection(direction: "from client", connection: "connection 'c'"))
     }
 
