@@ -9,12 +9,17 @@ import Synchronization
 /// loop's clock. A connection's is its `InboundHandler`, a subclass that reads the socket into
 /// it: one object a connection, as ten thousand idle `parallel` copies each hold one.
 /// Touched on its loop only.
-/// Sendable: confined to its event loop.
-class ExpectQueue: @unchecked Sendable {
+class ExpectQueue {
     /// Unconsumed bytes kept even when no expectation asks for them.
     static let highWaterMark = 256 * 1024
     /// What a proxy's watch keeps for its expects.
     static let watchLimit = 1 << 20
+
+    /// The queue a matcher's wake-up decides again, if it is still there.
+    private final class WeakQueue {
+        weak var queue: ExpectQueue?
+        init(_ queue: ExpectQueue) { self.queue = queue }
+    }
 
     /// The expectation waiting for bytes: a class, so an idle connection holds a reference, not
     /// a matcher's room (ten thousand idle `parallel` copies each hold one connection).
@@ -135,7 +140,8 @@ class ExpectQueue: @unchecked Sendable {
         if let wake = wakeUp {
             matcher.wake = wake
         } else {
-            let wake: @Sendable () -> Void = { [weak self] in loop.execute { [weak self] in self?.decide() } }
+            let queue = NIOLoopBound(WeakQueue(self), eventLoop: loop)
+            let wake: @Sendable () -> Void = { loop.execute { queue.value.queue?.decide() } }
             (wakeUp, matcher.wake) = (wake, wake)
         }
         decideAgain = false
@@ -187,7 +193,7 @@ class ExpectQueue: @unchecked Sendable {
 
     private func setTimer(for deadline: NIODeadline, on loop: EventLoop) {
         timer?.task.cancel()
-        timer = (deadline, loop.scheduleTask(deadline: deadline) { [self] in timerFired(at: deadline, on: loop) })
+        timer = (deadline, loop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in timerFired(at: deadline, on: loop) })
     }
 
     /// Times out the pending expect when its deadline has come; sets the timer again for a

@@ -7,8 +7,7 @@ import ProbeFraming
 /// read limit (the high-water mark, or what the pending expectation needs) and the gate is
 /// open, so a flooding peer meets TCP back-pressure instead of growing memory. All state is
 /// touched on the channel's event loop only.
-/// Sendable: confined to its channel's event loop, where NIO calls its handlers.
-final class InboundHandler: ExpectQueue, ChannelInboundHandler, @unchecked Sendable {
+final class InboundHandler: ExpectQueue, ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     /// Whether the handler asks the socket for more bytes.
@@ -117,7 +116,7 @@ final class InboundHandler: ExpectQueue, ChannelInboundHandler, @unchecked Senda
     /// While holding for the capture: looks again every `CaptureHold.recheck`, and reads on
     /// once the capture is under its resume mark or the inbound side has ended.
     private func recheckCapture(_ captureHold: CaptureHold, on loop: EventLoop) {
-        loop.scheduleTask(in: CaptureHold.recheck.timeAmount) { [self] in
+        loop.assumeIsolated().scheduleTask(in: CaptureHold.recheck.timeAmount) { [self] in
             guard case .heldForCapture = gate else { return }
             if end == nil, context != nil, !captureHold.mayResume {
                 recheckCapture(captureHold, on: loop)

@@ -8,7 +8,10 @@ final class ProbeConnection: Sendable {
     /// The scenario's name for it: `a`, or `#1` for an unnamed one.
     let name: String
     let channel: Channel
-    let handler: InboundHandler
+    /// Its reader and expect queue, which lives on the channel's loop.
+    private let boundHandler: NIOLoopBound<InboundHandler>
+    /// Its reader and expect queue: on the channel's loop only.
+    var handler: InboundHandler { boundHandler.value }
 
     /// What its steps and its reader set and read, from the channel's loop, the scenario's task
     /// or a send's callbacks: behind one Mutex.
@@ -84,12 +87,12 @@ final class ProbeConnection: Sendable {
     let remotePort: Int?
 
     /// `remotePort` names the peer's port when the channel no longer knows it (it was reset
-    /// before the connect completed).
+    /// before the connect completed). Made on the channel's loop.
     init(name: String, channel: Channel, handler: InboundHandler, connectedHost: String?, remotePort: Int? = nil) {
         self.name = name
         self.connectedHost = connectedHost
         self.channel = channel
-        self.handler = handler
+        self.boundHandler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
         self.localPort = channel.localAddress?.port
         self.remotePort = channel.remoteAddress?.port ?? remotePort
     }
@@ -151,12 +154,12 @@ final class ProbeConnection: Sendable {
     @discardableResult
     func close(at location: SourceLocation?) -> EventLoopFuture<Void> {
         state.withLock { $0.closedAt = location; $0.isClosed = true }
-        let handler = self.handler
+        let handler = boundHandler
         let channel = self.channel
         let loop = channel.eventLoop
         let session = tls
         return loop.onLoop { () -> EventLoopFuture<Void> in
-            handler.markClosedByProbe()
+            handler.value.markClosedByProbe()
             guard let session else { return channel.close() }
             return channel.close(mode: .output).flatMapError { _ in loop.makeSucceededVoidFuture() }.flatMap {
                 session.tap.closeBelowTLS() ?? channel.close()
@@ -176,10 +179,10 @@ final class ProbeConnection: Sendable {
         state.withLock { $0.closedAt = location; $0.isClosed = true }
         let provider = channel as! SocketOptionProvider
         try await provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
-        let handler = self.handler
+        let handler = boundHandler
         let session = tls
         let channel = self.channel
-        try? await channel.eventLoop.submit { handler.markClosedByProbe() }.flatMap { _ in
+        try? await channel.eventLoop.submit { handler.value.markClosedByProbe() }.flatMap { _ in
             session?.tap.closeBelowTLS() ?? channel.close()
         }.get()
     }
@@ -191,8 +194,8 @@ final class ProbeConnection: Sendable {
 
     /// Runs `body` on the event loop with the handler, and returns its result.
     func onLoop<Result: Sendable>(_ body: @escaping @Sendable (InboundHandler) throws -> Result) async throws -> Result {
-        let handler = self.handler
-        return try await channel.eventLoop.submit { try body(handler) }.get()
+        let handler = boundHandler
+        return try await channel.eventLoop.submit { try body(handler.value) }.get()
     }
 
     /// The last bytes received, for failure reports.

@@ -6,7 +6,7 @@ import Synchronization
 /// A connection a listener accepted, set up and waiting for an `accept` step.
 struct AcceptedConnection {
     let channel: Channel
-    let handler: InboundHandler
+    let handler: NIOLoopBound<InboundHandler>
     /// Its TLS layer, its handshake under way, on a `listen … tls`.
     let tls: TLSSession?
 }
@@ -57,15 +57,15 @@ final class ProbeListener: Sendable {
             .childChannelOption(ChannelOptions.autoRead, value: false)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { [self] channel in
-                let handler = InboundHandler(captureHold: captureHold)
-                return channel.eventLoop.makeCompletedFuture {
+                channel.eventLoop.makeCompletedFuture {
+                    let handler = InboundHandler(captureHold: captureHold)
                     try channel.pipeline.syncOperations.addHandler(handler)
                     let session = try tls.map { make in
                         let session = try make(channel)
                         try session.install(on: channel, early: nil)
                         return session
                     }
-                    ready(AcceptedConnection(channel: channel, handler: handler, tls: session))
+                    ready(AcceptedConnection(channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop), tls: session))
                 }
             }
         let bound = if let boundSocket {

@@ -80,10 +80,11 @@ extension ScenarioExecution {
         let name = step.name?.text ?? table.nextUnnamedName()
         try wire.watch(port: address.port, statement)
         let handler = InboundHandler(captureHold: wire.hold)
+        let boundHandler = NIOLoopBound(handler, eventLoop: loop)
         let wait = limit(connectTimeout).wait
         var bootstrap = ProbeConnection.configure(ClientBootstrap(group: loop))
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(boundHandler.value) }
             }
         let receiveBuffer = try step.receiveBuffer.map { try resolve($0, "a size", Quantity.size) }
         let sendBuffer = try step.sendBuffer.map { try resolve($0, "a size", Quantity.size) }

@@ -47,7 +47,7 @@ extension ScenarioExecution {
             throw StepFailure(statement, ConnectionFailure.noClient(listener: listenerName.text, byDeadline: byDeadline, wait: byDeadline ? settings.deadline : wait),
                               waited: clock.now - started)
         }
-        let connection = ProbeConnection(name: name.text, channel: accepted.channel, handler: accepted.handler, connectedHost: nil)
+        let connection = ProbeConnection(name: name.text, channel: accepted.channel, handler: accepted.handler.value, connectedHost: nil)
         wire.claim(probePort: connection.localPort, peerPort: connection.remotePort)
         table.add(connection)
         let peer = accepted.channel.remoteAddress.map(Self.describe) ?? "?"

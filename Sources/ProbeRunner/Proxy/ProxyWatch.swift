@@ -15,19 +15,19 @@ final class ProxyWatch: ExpectSource, Sendable {
     }
 
     func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount, decided: @escaping @Sendable (MatchOutcome) -> Void) {
-        let watch = pump.watch
+        let pump = self.pump
         let loop = eventLoop
-        loop.execute { watch.expect(matcher, timeout: timeout, on: loop, decided: decided) }
+        loop.execute { pump.watch.expect(matcher, timeout: timeout, on: loop, decided: decided) }
     }
 
     func recentBytes() async -> (bytes: [UInt8], total: Int) {
-        let watch = pump.watch
-        return (try? await eventLoop.submit { (watch.recent.bytes, watch.recent.total) }.get()) ?? ([], 0)
+        let pump = self.pump
+        return (try? await eventLoop.submit { (pump.watch.recent.bytes, pump.watch.recent.total) }.get()) ?? ([], 0)
     }
 
     /// Bytes the watch dropped unread, over its limit.
     func droppedUnread() async -> Int {
-        let watch = pump.watch
-        return (try? await eventLoop.submit { watch.droppedUnread }.get()) ?? 0
+        let pump = self.pump
+        return (try? await eventLoop.submit { pump.watch.droppedUnread }.get()) ?? 0
     }
 }

@@ -169,13 +169,12 @@ final class TLSSteps {
     /// expect consumed; the handshake starts.
     func beginTLS(_ tls: TLSContext, on connection: ProbeConnection) async throws -> TLSSession {
         let channel = connection.channel
-        let handler = connection.handler
-        return try await channel.eventLoop.submit {
+        return try await connection.onLoop { handler in
             let session = try tls.setup.makeSession(tls.context, on: channel.eventLoop)
             connection.markTLSStart()
             try session.install(on: channel, early: handler.takeUnconsumed())
             return session
-        }.get()
+        }
     }
 
     /// `assert tls …` judges the handshake, which stays known after the connection closed.
