@@ -22,11 +22,25 @@ final class RunContext {
     let networks = NetworkTable()
     /// The ports `free-port` picked, held until the scenario's `listen` takes one.
     let heldPorts = HeldPorts()
+    /// The storage single writes are made in, used again once the socket has taken the last
+    /// one (NIO then holds no reference to it): a round trip allocates no buffer. On the loop.
+    private var writeBuffer = ByteBuffer()
+    /// The most bytes `writeBuffer` keeps room for; larger writes get storage of their own.
+    private static let largestReusedWrite = 4096
 
     init(scenario: Scenario, options: RunOptions, loop: EventLoop) {
         self.scenario = scenario
         self.options = options
         self.loop = loop
         start = clock.now
+    }
+
+    /// A buffer holding `bytes` for one write: in `writeBuffer`'s storage when no write still
+    /// holds it and the bytes fit, else in new storage (copy-on-write).
+    func bufferForWrite(_ bytes: [UInt8]) -> ByteBuffer {
+        guard bytes.count <= Self.largestReusedWrite else { return ByteBuffer(bytes: bytes) }
+        writeBuffer.clear()
+        writeBuffer.writeBytes(bytes)
+        return writeBuffer
     }
 }

@@ -19,7 +19,7 @@ extension ScenarioExecution {
             onTask { try await self.send(prepared) }.tell(done)
             return true
         }
-        write(ByteBuffer(bytes: bytes), after: 0, prepared) { problem in
+        write(run.bufferForWrite(bytes), after: 0, prepared) { problem in
             if problem == nil { self.recordSend(prepared, head: bytes, writes: []) }
             if let cut = problem as? SendCutOff {
                 self.noteCutOff(cut, prepared)

@@ -46,6 +46,11 @@ final class StepMachine {
     /// without a turn of the loop of its own.
     private var starting = false
     private var endedWhileStarting = false
+    /// What each step calls when it ends, and what goes on in a turn of the loop of its own:
+    /// made once a machine, not once a step (each closure a step made was an allocation). They
+    /// hold the machine until it ends, which lets them go.
+    private var stepDone: StepDone?
+    private var goOn: (@Sendable () -> Void)?
 
     /// Runs `body` in `execution`, then reports to `ending`; call `advance` on the run's loop.
     init(_ execution: ScenarioExecution, running body: [Statement], then ending: Ending) {
@@ -61,6 +66,17 @@ final class StepMachine {
     /// at once, up to `stepsInOneTurn` in a row.
     func advance() {
         let machine = NIOLoopBound(self, eventLoop: execution.loop)
+        // Not `stepDone ?? {…}`: through the generic `??` a closure comes back in a new thunk.
+        let stepDone: StepDone
+        if let made = self.stepDone {
+            stepDone = made
+        } else {
+            stepDone = { problem in
+                let machine = machine.value
+                if let problem { machine.failed(problem) } else if machine.starting { machine.endedWhileStarting = true } else { machine.goOnInATurnOfItsOwn() }
+            }
+            self.stepDone = stepDone
+        }
         var endedAtOnce = 0
         do {
             while let statement = try nextStatement() {
@@ -75,10 +91,7 @@ final class StepMachine {
                     continue
                 }
                 starting = true
-                let waits = try execution.stepOnLoop(statement) { problem in
-                    let machine = machine.value
-                    if let problem { machine.failed(problem) } else if machine.starting { machine.endedWhileStarting = true } else { machine.goOnInATurnOfItsOwn() }
-                }
+                let waits = try execution.stepOnLoop(statement, done: stepDone)
                 starting = false
                 if waits {
                     guard endedWhileStarting else { return }
@@ -103,8 +116,10 @@ final class StepMachine {
     }
 
     private func goOnInATurnOfItsOwn() {
-        let machine = NIOLoopBound(self, eventLoop: execution.loop)
-        execution.loop.execute { machine.value.advance() }
+        if let goOn { return execution.loop.execute(goOn) }
+        let made: @Sendable () -> Void = { [machine = NIOLoopBound(self, eventLoop: execution.loop)] in machine.value.advance() }
+        goOn = made
+        execution.loop.execute(made)
     }
 
     /// A step not met inside a `non-strict` block ends that block with a note, and the machine
@@ -165,6 +180,7 @@ final class StepMachine {
     }
 
     private func end(_ problem: Error?) {
+        (stepDone, goOn) = (nil, nil)
         switch ending {
         case .scenario(let done):
             if let problem { done.fail(problem) } else { done.succeed() }
