@@ -8,11 +8,15 @@ package struct ParallelSummary: Sendable {
     package var passed: Int
     package var failed: Int { copies - passed }
     /// Expect latencies across all copies (nil when no expect ran).
-    package var p50: Duration?
-    package var p90: Duration?
-    package var p99: Duration?
-    package var max: Duration?
-    package var expects: Int
+    package var p50: Duration? { latency(atPercentile: 50) }
+    package var p90: Duration? { latency(atPercentile: 90) }
+    package var p99: Duration? { latency(atPercentile: 99) }
+    package var p999: Duration? { latency(atPercentile: 99.9) }
+    package var max: Duration? { latency(atPercentile: 100) }
+    package var expects: Int { Int(latencies.totalCount) }
+    /// Every expect's latency, in microseconds: what `assert latency` reads, and what parts of
+    /// one load add up.
+    package var latencies: Histogram<UInt64>
 
     package init(location: SourceLocation, copies: Int, passed: Int, latencies: [Duration]) {
         let recorder = LatencyRecorder()
@@ -26,14 +30,25 @@ package struct ParallelSummary: Sendable {
         self.location = location
         self.copies = copies
         self.passed = passed
-        expects = Int(latencies.totalCount)
-        func percentile(_ percent: Double) -> Duration? {
-            expects == 0 ? nil : .microseconds(Int64(latencies.valueAtPercentile(percent)))
-        }
-        p50 = percentile(50)
-        p90 = percentile(90)
-        p99 = percentile(99)
-        max = expects == 0 ? nil : .microseconds(Int64(latencies.maxRecorded))
+        self.latencies = latencies
+    }
+
+    /// The latency that `percentile` percent of the expects took no longer than (100: the
+    /// longest), to the histogram's precision; nil when no expect ran.
+    package func latency(atPercentile percentile: Double) -> Duration? {
+        guard expects > 0 else { return nil }
+        return .microseconds(Int64(percentile >= 100 ? latencies.maxRecorded : latencies.valueAtPercentile(percentile)))
+    }
+
+    /// How many copies passed, or failed.
+    package func count(_ outcome: ParallelAssertion.CopyOutcome) -> Int {
+        outcome == .passed ? passed : failed
+    }
+
+    /// Whether the copies of `outcome` compare by `op` with `percent` of all copies: in whole
+    /// numbers (millionths of a percent), so 999 of 1,000 is exactly 99.9%.
+    package func holds(_ outcome: ParallelAssertion.CopyOutcome, _ op: ComparisonOperator, share percent: Double) -> Bool {
+        op.holds(count(outcome) * 100_000_000, Int((percent * 1_000_000).rounded()) * copies)
     }
 
     package var description: String {

@@ -66,6 +66,8 @@ package enum Grammar {
             "assert wire from peer|probe fin|rst|no fin|no rst|zero-window", "(OP is = != < <= > >=)",
             "NAME: assert wire from client|server|to client|to server PROPERTY   (a proxy's legs: front to the client, back to the server)",
             "assert tls version = 1.2|1.3", "assert tls alpn = \"P\"", "assert tls cipher /RE/", "assert tls peer subject /RE/",
+            "assert copies passed|failed OP N%|N   (after a parallel block: judged on its copies)",
+            "assert latency p50|p90|p99|p99.9|max OP D   (after a parallel block: its expects' latencies)",
         ], actsOnConnection: true, parse: { try $0.parseAssert() }),
         Entry(keyword: "proxy", synopsis: ["proxy NAME FRONT_HOST:PORT to BACK_HOST:PORT   ({NAME.port}; its connections: NAME:, NAME.2:, ...)"], actsOnConnection: false, parse: { try $0.parseProxy() }),
         Entry(keyword: "network", synopsis: ["network NAME [FAULT [upstream|downstream]]...   (a namespace joined to the probe by a link it drives: {NAME.host}, {NAME.gateway})"],

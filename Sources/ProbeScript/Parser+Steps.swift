@@ -303,7 +303,7 @@ extension Parser {
     }
 
     mutating func parseWireAssertion() throws -> WireAssertion {
-        try keyword(["wire", "tls"], after: "assert")
+        try keyword(["wire", "tls", "copies", "latency"], after: "assert")
         let direction: WireAssertion.Direction
         if try keyword(["from", "to"], after: "assert wire") == "to" {
             direction = try keyword(["client", "server"], after: "assert wire to") == "client" ? .toClient : .toServer

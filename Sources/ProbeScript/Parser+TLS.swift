@@ -52,8 +52,9 @@ extension Parser {
         return options
     }
 
-    /// `assert wire …` or `assert tls …`.
+    /// `assert wire …`, `assert tls …`, `assert copies …` or `assert latency …`.
     mutating func parseAssert() throws -> StatementKind {
+        if current.word == "copies" || current.word == "latency" { return .assertParallel(try parseParallelAssertion()) }
         guard current.word == "tls" else { return .assertWire(try parseWireAssertion()) }
         advance()
         switch try keyword(Grammar.TLSProperty.self, after: "assert tls") {

@@ -271,11 +271,16 @@ package struct Parser {
         if let prefix {
             let isConnectionStep: Bool
             switch kind {
-            case .expectExit, .expectOutput: isConnectionStep = false
+            case .expectExit, .expectOutput, .assertParallel: isConnectionStep = false
             default: isConnectionStep = entry.actsOnConnection
             }
             guard isConnectionStep else {
-                throw failure("'\(keyword)' does not act on a connection, so it takes no '\(prefix.text):' prefix", at: keywordToken)
+                let step = switch kind {
+                case .assertParallel(.copies): "assert copies"
+                case .assertParallel(.latency): "assert latency"
+                default: keyword
+                }
+                throw failure("'\(step)' does not act on a connection, so it takes no '\(prefix.text):' prefix", at: keywordToken)
             }
         }
         return Statement(kind: kind, location: tokens[start].location, connection: prefix, linkNumber: linkNumber, text: text(from: start))
@@ -363,5 +368,23 @@ package struct Parser {
     mutating func parseParallel() throws -> StatementKind {
         let count = try count("a number of copies")
         return .parallel(count, body: try block(after: "parallel"))
+    }
+
+    /// `assert copies passed|failed OP N%|N` or `assert latency p50|p90|p99|p99.9|max OP D`.
+    mutating func parseParallelAssertion() throws -> ParallelAssertion {
+        if take("latency") {
+            let statistic = try keyword(ParallelAssertion.LatencyStatistic.allCases.map(\.rawValue), after: "assert latency")
+            return .latency(ParallelAssertion.LatencyStatistic(rawValue: statistic)!, try comparison(), try duration())
+        }
+        try keyword(["copies"], after: "assert")
+        let outcome = try keyword(ParallelAssertion.CopyOutcome.allCases.map(\.rawValue), after: "assert copies")
+        let op = try comparison()
+        let amount: ParallelAssertion.CopyAmount
+        if current.word?.hasSuffix("%") == true {
+            amount = .share(try argument("a share of the copies", hint: Quantity.percentHint, Quantity.percent))
+        } else {
+            amount = .count(try argument("a number of copies or a share of them", hint: "99.9% or 9990", Quantity.integer))
+        }
+        return .copies(ParallelAssertion.CopyOutcome(rawValue: outcome)!, op, amount)
     }
 }

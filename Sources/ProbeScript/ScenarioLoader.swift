@@ -45,6 +45,7 @@ package struct ScenarioLoader {
         diagnostics += networkDiagnostics
         diagnostics += VariableChecker.check(statements, predefined: predefinedVariables, given: givenTemplates)
         diagnostics += SendChecker.check(statements)
+        diagnostics += ParallelAssertionChecker.check(statements)
         let title = parsed.title.map { $0.renderString { "{\($0)}" } } ?? ScenarioLoader.defaultTitle(path)
         let hasErrors = diagnostics.contains { $0.severity == .error }
         let scenario = hasErrors ? nil : Scenario(path: path, title: title, tags: tags, statements: statements, sources: sources)

@@ -29,6 +29,7 @@ extension StatementKind {
         case .accept(_, _, let within, _, let webSocket): return within.templates + (webSocket ?? [])
         case .startTLS(let options, _): return options.templates
         case .assertTLS(let assertion): return assertion.templates
+        case .assertParallel(let assertion): return assertion.templates
         case .send(let send):
             var templates: [Template]
             switch send.data {

@@ -41,6 +41,8 @@ package indirect enum StatementKind: Sendable, Hashable {
     /// role on an `accept`.
     case startTLS(TLSOptions, expectFailure: Bool)
     case assertTLS(TLSAssertion)
+    /// `assert copies …` or `assert latency …`, judged on the `parallel` block before it.
+    case assertParallel(ParallelAssertion)
     /// `proxy NAME FRONT to BACK`: listens on FRONT and joins each client to a new connection to BACK.
     case proxy(Name, front: Argument<Address>, back: Argument<Address>)
     /// `NAME: delay|rate|slice|hold|release|cut|reset|clear …` on a proxy (or `delay`, `rate`,

@@ -63,7 +63,7 @@ package enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     case greater = ">"
     case greaterOrEqual = ">="
 
-    package func holds(_ lhs: Int, _ rhs: Int) -> Bool {
+    package func holds<Value: Comparable>(_ lhs: Value, _ rhs: Value) -> Bool {
         switch self {
         case .equal: return lhs == rhs
         case .notEqual: return lhs != rhs

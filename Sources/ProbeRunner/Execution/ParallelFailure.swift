@@ -1,4 +1,5 @@
 import ProbeResults
+import ProbeScript
 
 /// Why a `parallel` block failed before or beside its copies' own failures.
 enum ParallelFailure: FailureReason, Equatable {
@@ -7,6 +8,14 @@ enum ParallelFailure: FailureReason, Equatable {
     case tooFewDescriptors(copies: Int, shortfall: String)
     /// A copy failed with an error that is not a step's failure.
     case copyFailed(copy: Int, error: String)
+    /// `assert copies`: the block's copies that passed or failed, against what the step asks.
+    case copiesNotMet(outcome: String, asked: String, counted: Int, copies: Int, block: String)
+    /// `assert latency`: the statistic measured, against what the step asks.
+    case latencyNotMet(statistic: String, asked: String, measured: Duration, expects: Int, block: String)
+    /// `assert latency` after a block none of whose copies' expects completed.
+    case noLatencies(block: String)
+    /// The block the assert judges did not run (a `repeat 0` around it).
+    case blockDidNotRun(block: String)
 
     var kind: StepFailure.Kind {
         if case .tooFewDescriptors = self { .environment } else { .assertion }
@@ -17,6 +26,21 @@ enum ParallelFailure: FailureReason, Equatable {
         case .noCopies: "parallel needs at least 1 copy"
         case .tooFewDescriptors(let copies, let shortfall): "parallel \(copies) \(shortfall)"
         case .copyFailed(let copy, let error): "copy \(copy): \(error)"
+        case .copiesNotMet(let outcome, let asked, let counted, let copies, let block):
+            "copies \(outcome): \(counted) of \(copies) (\(Self.share(counted, of: copies))) in the parallel block at \(block), expected \(asked)"
+        case .latencyNotMet(let statistic, let asked, let measured, let expects, let block):
+            "latency \(statistic): \(DurationFormat.short(measured)) over \(expects) expects of the parallel block at \(block), expected \(asked)"
+        case .noLatencies(let block): "no expect of the parallel block at \(block) completed, so it has no latency to judge"
+        case .blockDidNotRun(let block): "the parallel block at \(block), which this step judges, did not run"
         }
+    }
+
+    /// `count` of `total` as a percentage, to the precision a share of copies is asked in.
+    static func share(_ count: Int, of total: Int) -> String {
+        let thousandths = total == 0 ? 0 : Int((Double(count) * 100_000 / Double(total)).rounded())
+        var fraction = String(thousandths % 1000)
+        fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+        while fraction.last == "0" { fraction.removeLast() }
+        return "\(thousandths / 1000)" + (fraction.isEmpty ? "" : "." + fraction) + "%"
     }
 }

@@ -22,6 +22,8 @@ final class RunContext {
     let networks = NetworkTable()
     /// The ports `free-port` picked, held until the scenario's `listen` takes one.
     let heldPorts = HeldPorts()
+    /// The `parallel` block each `assert copies`/`assert latency` judges.
+    let parallelAssertions: ParallelAssertionChecker.Pairing
     /// The storage single writes are made in, used again once the socket has taken the last
     /// one (NIO then holds no reference to it): a round trip allocates no buffer. On the loop.
     private var writeBuffer = ByteBuffer()
@@ -32,6 +34,7 @@ final class RunContext {
         self.scenario = scenario
         self.options = options
         self.loop = loop
+        parallelAssertions = ParallelAssertionChecker.pairing(scenario.statements)
         start = clock.now
     }
 

@@ -52,6 +52,13 @@ extension ScenarioExecution {
             }
         }
         guard let first = failures.first else { return }
+        if run.parallelAssertions.judgedOnCopies.contains(statement.location) {
+            // An `assert copies` after the block judges its copies; their first failures are noted.
+            for (copy, failure) in failures.prefix(3) {
+                runRecord.notes.append("\(statement.location.fileAndLine) parallel \(copies): copy \(copy) failed: \(failure.location.fileAndLine) \(failure.message)")
+            }
+            return
+        }
         var failure = first.failure
         // The scenario fails at the copy's failing step, and the message names the copy and the tally.
         failure.message = "copy \(first.copy) of parallel \(copies) (\(statement.location.fileAndLine)) failed; \(summary.description)\n" + failure.message
@@ -61,6 +68,47 @@ extension ScenarioExecution {
 }
 
 extension ScenarioExecution {
+    /// `assert copies …` and `assert latency …`: judges the `parallel` block before the step.
+    func judge(_ assertion: ParallelAssertion, _ statement: Statement) throws {
+        guard let blockLocation = run.parallelAssertions.blockOfAssert[statement.location] else {
+            preconditionFailure("the loader pairs every assert with a block: \(statement.text)")
+        }
+        let block = blockLocation.fileAndLine
+        guard let summary = runRecord.parallelSummaries.last(where: { $0.location == blockLocation }) else {
+            throw StepFailure(statement, ParallelFailure.blockDidNotRun(block: block))
+        }
+        switch assertion {
+        case .copies(let outcome, let op, let amount):
+            let counted = summary.count(outcome)
+            let holds: Bool
+            let asked: String
+            switch amount {
+            case .share(let share):
+                let percent = try resolve(share, "a share of the copies", Quantity.percent)
+                holds = summary.holds(outcome, op, share: percent)
+                asked = "\(op.rawValue) \(share.text)"
+            case .count(let count):
+                let number = try resolve(count, "a number of copies", Quantity.integer)
+                holds = op.holds(counted, number)
+                asked = "\(op.rawValue) \(number)"
+            }
+            guard holds else {
+                throw StepFailure(statement, ParallelFailure.copiesNotMet(outcome: outcome.rawValue, asked: asked, counted: counted, copies: summary.copies, block: block))
+            }
+            record(statement, "copies \(outcome.rawValue): \(counted) of \(summary.copies) (\(ParallelFailure.share(counted, of: summary.copies))), \(asked)")
+        case .latency(let statistic, let op, let limit):
+            let bound = try resolve(limit, "a duration", Quantity.duration)
+            guard let measured = summary.latency(atPercentile: statistic.percentile) else {
+                throw StepFailure(statement, ParallelFailure.noLatencies(block: block))
+            }
+            let asked = "\(op.rawValue) \(limit.text)"
+            guard op.holds(measured, bound) else {
+                throw StepFailure(statement, ParallelFailure.latencyNotMet(statistic: statistic.rawValue, asked: asked, measured: measured, expects: summary.expects, block: block))
+            }
+            record(statement, "latency \(statistic.rawValue): \(format(measured)) over \(summary.expects) expects, \(asked)")
+        }
+    }
+
     /// A copy's end: its unread bytes judged when it passed (a copy judges them only under
     /// `set unread fail`), its connections closed and its subjects stopped. A copy that holds
     /// connections only, and passed, ends on the loop with no task.

@@ -22,14 +22,8 @@ extension ScenarioExecution {
         switch statement.kind {
         case .title, .tags, .include:
             return false
-        case .set(let setting):
-            try apply(setting, statement)
-            return false
-        case .variable(let name, let value):
-            try define(name, value, statement)
-            return false
-        case .use(let name):
-            guard table.use(name.text) else { throw table.unknownConnection(statement, named: name.text) }
+        case .set, .variable, .use, .assertParallel:
+            try runAtOnce(statement)
             return false
         case .connect(let step):
             return try startConnect(step, statement, done: done)
@@ -72,6 +66,17 @@ extension ScenarioExecution {
             return task { try await self.wireChecks.run(statement) }
         }
         return true
+    }
+
+    /// The steps that are done as they start: they set, choose or judge what is already there.
+    private func runAtOnce(_ statement: Statement) throws {
+        switch statement.kind {
+        case .set(let setting): try apply(setting, statement)
+        case .variable(let name, let value): try define(name, value, statement)
+        case .use(let name): guard table.use(name.text) else { throw table.unknownConnection(statement, named: name.text) }
+        case .assertParallel(let assertion): try judge(assertion, statement)
+        default: preconditionFailure("not a step done at once: \(statement.text)")
+        }
     }
 
     /// Awaits a step that tells its end through `StepDone`, from a task.
