@@ -4,8 +4,24 @@ import ProbeScript
 /// What a `parallel` block did: how many copies passed, and the latency of their expects.
 package struct ParallelSummary: Sendable {
     package var location: SourceLocation
+    /// The copies it ran: all of the block's, or under `--part` the part's share.
     package var copies: Int
     package var passed: Int
+    /// Under `--part`: which part ran it, and its share of the whole block.
+    package var share: Share?
+
+    /// A part's share of a block: its copies are `firstCopy ..< firstCopy + copies` of `wholeBlock`.
+    package struct Share: Sendable, Equatable {
+        package var part: String
+        package var firstCopy: Int
+        package var wholeBlock: Int
+
+        package init(part: String, firstCopy: Int, wholeBlock: Int) {
+            self.part = part
+            self.firstCopy = firstCopy
+            self.wholeBlock = wholeBlock
+        }
+    }
     package var failed: Int { copies - passed }
     /// Expect latencies across all copies (nil when no expect ran).
     package var p50: Duration? { latency(atPercentile: 50) }
@@ -52,7 +68,11 @@ package struct ParallelSummary: Sendable {
     }
 
     package var description: String {
+        if let share, copies == 0 { return "no copy of \(share.wholeBlock) falls to part \(share.part)" }
         var text = "\(passed) of \(copies) copies passed, \(failed) failed"
+        if let share {
+            text += " (part \(share.part): copies \(share.firstCopy) to \(share.firstCopy + copies - 1) of \(share.wholeBlock))"
+        }
         if let p50, let p90, let p99, let max {
             let f = DurationFormat.short
             text += "; expect latency over \(expects) expects: p50 \(f(p50)), p90 \(f(p90)), p99 \(f(p99)), max \(f(max))"

@@ -33,6 +33,8 @@ package struct ScenarioResult: Sendable {
     package var sweep: SweepReport?
     /// One summary per `parallel` block that ran.
     package var parallel: [ParallelSummary] = []
+    /// Under `run --part`: the asserts on whole blocks left for `tcpprobe merge`.
+    package var unjudged: [UnjudgedAssertion] = []
     /// The captured segments, when `RunOptions.recordWire` asked for them and capture ran.
     package var wire: [WireEvent] = []
     /// The steps as they began (the first 2,000), when `RunOptions.recordWire` asked for them.

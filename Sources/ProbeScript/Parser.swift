@@ -379,12 +379,7 @@ package struct Parser {
         try keyword(["copies"], after: "assert")
         let outcome = try keyword(ParallelAssertion.CopyOutcome.allCases.map(\.rawValue), after: "assert copies")
         let op = try comparison()
-        let amount: ParallelAssertion.CopyAmount
-        if current.word?.hasSuffix("%") == true {
-            amount = .share(try argument("a share of the copies", hint: Quantity.percentHint, Quantity.percent))
-        } else {
-            amount = .count(try argument("a number of copies or a share of them", hint: "99.9% or 9990", Quantity.integer))
-        }
+        let amount = try argument("a share of the copies or a number of them", hint: ParallelAssertion.CopyAmount.hint, ParallelAssertion.CopyAmount.parse)
         return .copies(ParallelAssertion.CopyOutcome(rawValue: outcome)!, op, amount)
     }
 }

@@ -33,6 +33,17 @@ package enum Quantity {
 
     package static let durationHint = "durations look like 500us, 250ms, 2s, 1.5s, 1m"
 
+    /// `duration` written back as `duration` reads it, in the largest unit that holds it
+    /// exactly: `1h`, `250ms`, `1500us`.
+    package static func text(of duration: Duration) -> String {
+        let nanoseconds = duration / .nanoseconds(1)
+        let units: [(String, Double)] = [("h", 3_600_000_000_000), ("m", 60_000_000_000), ("s", 1_000_000_000), ("ms", 1_000_000), ("us", 1_000)]
+        for (unit, size) in units where nanoseconds != 0 && nanoseconds.truncatingRemainder(dividingBy: size) == 0 {
+            return "\(Int64(nanoseconds / size))\(unit)"
+        }
+        return "\(Int64(nanoseconds))ns"
+    }
+
     /// `512`, `512B`, `4KiB`, `1MiB`, `1GiB`, `4KB`, `1MB`.
     package static func size(_ text: String) -> Int? {
         guard let (number, unit) = splitNumber(text) else { return nil }

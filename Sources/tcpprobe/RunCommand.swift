@@ -18,6 +18,7 @@ struct RunCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var scenarioOptions: ScenarioOptions
+    @OptionGroup var load: LoadPartOptions
 
     @Option(name: .customLong("tag"), help: "Run only scenarios with this tag (repeatable).")
     var tags: [String] = []
@@ -122,7 +123,13 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let variables = try scenarioOptions.parsedVariables()
+        var variables = try scenarioOptions.parsedVariables()
+        let part = try load.loadPart()
+        if let part {
+            // {part} and {parts}, unless --var gave them: a part's own source range, say.
+            variables["part"] = variables["part"] ?? "\(part.index)"
+            variables["parts"] = variables["parts"] ?? "\(part.count)"
+        }
         let (selected, skipped) = try selectScenarios(variables: variables)
         if list {
             for scenario in selected {
@@ -138,6 +145,7 @@ struct RunCommand: AsyncParsableCommand {
                                                           bufferSize: captureBuffer.flatMap(Quantity.size),
                                                           snapLength: min(snaplen ?? PcapCapture.fullSnapLength, PcapCapture.fullSnapLength)))
         options.recordWire = targets.contains { $0.format == .html }
+        options.part = part
         if tls { options.defaultTLS = defaultTLS() }
         // Without a line to draw, steps are not told it: a round trip then pays no call for it.
         if progress.enabled { options.onStep = { path, step in progress.step(path, step) } }
@@ -151,13 +159,16 @@ struct RunCommand: AsyncParsableCommand {
             for path in interruption.keptCaptures { Terminal.printError("kept \(path)") }
             try? ReportWriter.write(redaction.apply(interruption.report), to: targets)
         }
-        let (unredacted, notStarted) = await session.run(selected, skipping: skipped) { result in
+        let late = try await load.holdUntilStart()
+        if let late { Terminal.printError("--start-at: this part started \(DurationFormat.short(late)) late") }
+        var (unredacted, notStarted) = await session.run(selected, skipping: skipped) { result in
             progress.finished {
                 print(reporter.render(redaction.apply(result)))
                 StandardOutput.flush()
             }
         }
         progress.stop()
+        if let late { unredacted.notes.append("--start-at: this part started \(DurationFormat.short(late)) late") }
         let report = redaction.apply(unredacted)
         for note in report.notes { Terminal.printError(note) }
         print(reporter.summary(report))

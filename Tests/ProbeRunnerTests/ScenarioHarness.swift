@@ -8,7 +8,8 @@ import Testing
 /// Runs scenario text against peers and digs into the result.
 enum ScenarioHarness {
     /// Parses `text` (as the file `path`) and runs it with `variables` given as --var.
-    static func run(_ text: String, variables: [String: String] = [:], path: String = "test.scn", seed: UInt64 = 42) async throws -> ScenarioResult {
+    static func run(_ text: String, variables: [String: String] = [:], path: String = "test.scn", seed: UInt64 = 42,
+                    part: LoadPart? = nil) async throws -> ScenarioResult {
         let loaded = ScenarioLoader.load(path, given: variables) { file in
             if file == path { return text }
             return try String(contentsOfFile: file, encoding: .utf8)
@@ -16,7 +17,9 @@ enum ScenarioHarness {
         guard let scenario = loaded.scenario else {
             throw HarnessError.invalid(loaded.diagnostics.map(\.description).joined(separator: "\n"))
         }
-        return await runOnOwnLoop(scenario, options: RunOptions(variables: variables, seed: seed))
+        var options = RunOptions(variables: variables, seed: seed)
+        options.part = part
+        return await runOnOwnLoop(scenario, options: options)
     }
 
     /// Runs `scenario` on an event loop of its own, so a test beside it that keeps a shared loop
@@ -40,8 +43,8 @@ enum ScenarioHarness {
     }
 
     /// Runs against `peer`, whose port is `{port}`.
-    static func run(_ text: String, against peer: TestPeer, variables: [String: String] = [:]) async throws -> ScenarioResult {
-        try await run(text, variables: variables.merging(["port": String(peer.port)]) { a, _ in a })
+    static func run(_ text: String, against peer: TestPeer, variables: [String: String] = [:], part: LoadPart? = nil) async throws -> ScenarioResult {
+        try await run(text, variables: variables.merging(["port": String(peer.port)]) { a, _ in a }, part: part)
     }
 }
 

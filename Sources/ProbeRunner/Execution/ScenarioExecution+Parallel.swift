@@ -26,13 +26,27 @@ extension ScenarioExecution {
     }
 
     func parallel(_ count: Argument<Int>, _ body: [Statement], _ statement: Statement) async throws {
-        let copies = try resolve(count, "a number of copies", Quantity.integer)
-        guard copies > 0 else { throw StepFailure(statement, ParallelFailure.noCopies) }
+        let wholeBlock = try resolve(count, "a number of copies", Quantity.integer)
+        guard wholeBlock > 0 else { throw StepFailure(statement, ParallelFailure.noCopies) }
+        // Under `--part`, the copies that fall to this part, numbered as in the whole load (a
+        // copy runs all of a block inside it: it is in one part already).
+        let part = copyIndex == nil ? options.part : nil
+        let share = part.map { $0.copies(of: wholeBlock) } ?? 0..<wholeBlock
+        let copies = share.count
+        let partShare = part.map { ParallelSummary.Share(part: $0.description, firstCopy: share.lowerBound, wholeBlock: wholeBlock) }
         if copyIndex == nil, case .failure(let shortfall) = DescriptorLimit.makeRoom(for: copies * Self.descriptors(of: body) + Self.descriptorReserve) {
             throw StepFailure(statement, ParallelFailure.tooFewDescriptors(copies: copies, shortfall: "\(shortfall)"))
         }
         let recorder = LatencyRecorder()
-        let children = (0..<copies).map { ScenarioExecution(parent: self, copy: $0, latencies: recorder) }
+        guard copies > 0 else {
+            // More parts than copies: this part runs none of them, and says so in its report.
+            var summary = ParallelSummary(location: statement.location, copies: 0, passed: 0, latencies: recorder.recorded)
+            summary.share = partShare
+            runRecord.parallelSummaries.append(summary)
+            record(statement, "parallel \(wholeBlock): \(summary.description)")
+            return
+        }
+        let children = share.map { ScenarioExecution(parent: self, copy: $0, latencies: recorder) }
         let started = clock.now
         var tally: ParallelTally?
         let failures: [(copy: Int, failure: StepFailure)] = await withCheckedContinuation { continuation in
@@ -40,28 +54,29 @@ extension ScenarioExecution {
             tally = block
             for child in children { StepMachine(child, running: body, then: .copy(of: block)).advance() }
         }
-        let summary = ParallelSummary(location: statement.location, copies: copies, passed: copies - failures.count,
+        var summary = ParallelSummary(location: statement.location, copies: copies, passed: copies - failures.count,
                                       latencies: recorder.recorded)
+        summary.share = partShare
         runRecord.parallelSummaries.append(summary)
         latencies?.add(recorder)
-        record(statement, "parallel \(copies) in \(format(clock.now - started)): \(summary.description)")
+        record(statement, "parallel \(wholeBlock) in \(format(clock.now - started)): \(summary.description)")
         if copyIndex == nil {
-            runRecord.notes.append("\(statement.location.fileAndLine) parallel \(copies): \(summary.description)")
+            runRecord.notes.append("\(statement.location.fileAndLine) parallel \(wholeBlock): \(summary.description)")
             if let unread = tally?.unreadNote {
-                runRecord.notes.append("\(statement.location.fileAndLine) parallel \(copies): \(unread) (no expect read them; `set unread fail` makes this a failure)")
+                runRecord.notes.append("\(statement.location.fileAndLine) parallel \(wholeBlock): \(unread) (no expect read them; `set unread fail` makes this a failure)")
             }
         }
         guard let first = failures.first else { return }
         if run.parallelAssertions.judgedOnCopies.contains(statement.location) {
             // An `assert copies` after the block judges its copies; their first failures are noted.
             for (copy, failure) in failures.prefix(3) {
-                runRecord.notes.append("\(statement.location.fileAndLine) parallel \(copies): copy \(copy) failed: \(failure.location.fileAndLine) \(failure.message)")
+                runRecord.notes.append("\(statement.location.fileAndLine) parallel \(wholeBlock): copy \(copy) failed: \(failure.location.fileAndLine) \(failure.message)")
             }
             return
         }
         var failure = first.failure
         // The scenario fails at the copy's failing step, and the message names the copy and the tally.
-        failure.message = "copy \(first.copy) of parallel \(copies) (\(statement.location.fileAndLine)) failed; \(summary.description)\n" + failure.message
+        failure.message = "copy \(first.copy) of parallel \(wholeBlock) (\(statement.location.fileAndLine)) failed; \(summary.description)\n" + failure.message
         if let connection = failure.connection { failure.connection = "\(connection) of copy \(first.copy)" }
         throw failure
     }
@@ -73,39 +88,29 @@ extension ScenarioExecution {
         guard let blockLocation = run.parallelAssertions.blockOfAssert[statement.location] else {
             preconditionFailure("the loader pairs every assert with a block: \(statement.text)")
         }
+        let check = try resolve(assertion)
+        if options.part != nil {
+            runRecord.unjudged.append(UnjudgedAssertion(location: statement.location, step: check.text, block: blockLocation))
+            record(statement, "\(check.text): left unjudged in part \(options.part!), for the whole load")
+            return
+        }
         let block = blockLocation.fileAndLine
         guard let summary = runRecord.parallelSummaries.last(where: { $0.location == blockLocation }) else {
             throw StepFailure(statement, ParallelFailure.blockDidNotRun(block: block))
         }
+        switch check.judge(summary, block: block) {
+        case .success(let words): record(statement, words)
+        case .failure(let reason): throw StepFailure(statement, reason)
+        }
+    }
+
+    /// The assert with its `{variables}` resolved.
+    private func resolve(_ assertion: ParallelAssertion) throws -> ParallelCheck {
         switch assertion {
         case .copies(let outcome, let op, let amount):
-            let counted = summary.count(outcome)
-            let holds: Bool
-            let asked: String
-            switch amount {
-            case .share(let share):
-                let percent = try resolve(share, "a share of the copies", Quantity.percent)
-                holds = summary.holds(outcome, op, share: percent)
-                asked = "\(op.rawValue) \(share.text)"
-            case .count(let count):
-                let number = try resolve(count, "a number of copies", Quantity.integer)
-                holds = op.holds(counted, number)
-                asked = "\(op.rawValue) \(number)"
-            }
-            guard holds else {
-                throw StepFailure(statement, ParallelFailure.copiesNotMet(outcome: outcome.rawValue, asked: asked, counted: counted, copies: summary.copies, block: block))
-            }
-            record(statement, "copies \(outcome.rawValue): \(counted) of \(summary.copies) (\(ParallelFailure.share(counted, of: summary.copies))), \(asked)")
+            return .copies(outcome, op, try resolve(amount, "a share of the copies or a number of them", ParallelAssertion.CopyAmount.parse))
         case .latency(let statistic, let op, let limit):
-            let bound = try resolve(limit, "a duration", Quantity.duration)
-            guard let measured = summary.latency(atPercentile: statistic.percentile) else {
-                throw StepFailure(statement, ParallelFailure.noLatencies(block: block))
-            }
-            let asked = "\(op.rawValue) \(limit.text)"
-            guard op.holds(measured, bound) else {
-                throw StepFailure(statement, ParallelFailure.latencyNotMet(statistic: statistic.rawValue, asked: asked, measured: measured, expects: summary.expects, block: block))
-            }
-            record(statement, "latency \(statistic.rawValue): \(format(measured)) over \(summary.expects) expects, \(asked)")
+            return .latency(statistic, op, try resolve(limit, "a duration", Quantity.duration))
         }
     }
 

@@ -70,6 +70,7 @@ package struct ScenarioRunner: Sendable {
         var result = ScenarioResult(path: scenario.path, title: scenario.title, outcome: outcome,
                                     duration: execution.elapsed, log: execution.runRecord.log.entries, notes: execution.runRecord.notes)
         result.parallel = execution.runRecord.parallelSummaries
+        result.unjudged = execution.runRecord.unjudged
         result.stoppingSubjects = execution.runRecord.stoppingSubjects
         result.failedAt = execution.runRecord.failedAt
         result.wire = execution.wire.events

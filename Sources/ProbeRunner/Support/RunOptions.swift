@@ -14,6 +14,9 @@ package struct RunOptions: Sendable {
     /// `--tls`: the TLS every `connect` (`client`) and `listen` (`server`) without its own `tls`
     /// speaks, to run a plaintext suite over TLS.
     package var defaultTLS: (client: TLSOptions, server: TLSOptions)?
+    /// `--part K/N`: the share of every `parallel` block's copies this process runs; its
+    /// `assert copies`/`assert latency` steps are left for `tcpprobe merge`.
+    package var part: LoadPart?
     /// Told the scenario path and the step as each top-level step starts (for a progress line).
     package var onStep: (@Sendable (_ path: String, _ step: String) -> Void)?
 

@@ -11,6 +11,8 @@ struct RunRecord {
     /// Facts worth reporting even on success, such as the random seed.
     var notes: [String] = []
     var parallelSummaries: [ParallelSummary] = []
+    /// Under `--part`: the `assert copies`/`assert latency` steps left for `tcpprobe merge`.
+    var unjudged: [UnjudgedAssertion] = []
     /// How long stopping its subjects took, at `kill` and at the end.
     var stoppingSubjects: Duration = .zero
     /// When the step that failed the run failed.
