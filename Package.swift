@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        // zlib, for HdrHistogram's compressed encoding in a part's report.
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         .target(name: "ProbeScript"),
@@ -28,7 +30,8 @@ let package = Package(
         // What a run found, as the reports read it: no NIO, no runner.
         .target(
             name: "ProbeResults",
-            dependencies: ["ProbeScript", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["ProbeScript", .product(name: "Histogram", package: "hdrhistogram-swift"),
+                           .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio")]
         ),
         // How a byte stream is cut into messages and a message put on it: one codec for each
         // framing, read by the runner's connections and by the capture's wire checks.
@@ -111,7 +114,7 @@ let package = Package(
         ),
         .testTarget(name: "ProbeScriptTests", dependencies: ["ProbeScript"]),
         .testTarget(name: "ProbeHostTests", dependencies: ["ProbeHost", "TestSupport"]),
-        .testTarget(name: "ProbeResultsTests", dependencies: ["ProbeResults", "ProbeScript"]),
+        .testTarget(name: "ProbeResultsTests", dependencies: ["ProbeResults", "ProbeScript", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift")]),
         .testTarget(
             name: "ProbeRunnerTests",
             dependencies: [

@@ -93,6 +93,8 @@ extension Trait where Self == Requirement {
 
     /// Python's jsonschema module.
     public static var jsonschema: Self { .pythonModule("jsonschema", remedy: "pip install jsonschema") }
+    /// HdrHistogram's Python implementation (module `hdrh`), which reads and writes its encoding.
+    public static var hdrhistogram: Self { .pythonModule("hdrh", remedy: "pip install hdrhistogram") }
 
     /// A module python3 imports.
     static func pythonModule(_ module: String, remedy: String) -> Self {
