@@ -87,6 +87,9 @@ let package = Package(
             dependencies: ["Transports", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "ProbeReport", dependencies: ["ProbeScript", "ProbeResults", "ProbeHost"]),
+        // `tcpprobe merge`: the parts of one load split across machines, judged as one.
+        .target(name: "ProbeMerge", dependencies: ["ProbeRunner", "ProbeReport", "ProbeResults", "ProbeScript",
+                                                  .product(name: "Histogram", package: "hdrhistogram-swift")]),
         // Autobahn|Testsuite's drivers on tcpprobe's WebSocket suites: the `autobahn` commands' work.
         .target(name: "ProbeAutobahn", dependencies: ["ProbeScript", "ProbeRunner", "ProbeReport", "ProbeResults", "ProbeHost"]),
         // bench/run's floor for round trips over SwiftNIO (a bench tool, not shipped).
@@ -98,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "tcpprobe",
             dependencies: [
-                "ProbeScript", "ProbeRunner", "ProbeReport", "ProbeCapture", "ProbeHost", "ProbeResults", "ProbeAutobahn",
+                "ProbeScript", "ProbeRunner", "ProbeReport", "ProbeCapture", "ProbeHost", "ProbeResults", "ProbeAutobahn", "ProbeMerge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

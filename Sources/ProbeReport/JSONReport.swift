@@ -3,12 +3,12 @@ import ProbeResults
 import ProbeScript
 
 /// The run as JSON, following docs/report-schema.json. The nested types are that schema;
-/// absent optionals leave their keys out.
-enum JSONReport {
+/// absent optionals leave their keys out. `merge` reads parts' reports back through them.
+package enum JSONReport {
     static func render(_ run: RunReport) -> String {
         let document = Document(
             startedAt: run.startedAt, durationSeconds: seconds(run.duration), interrupted: run.interrupted,
-            notes: run.notes.isEmpty ? nil : run.notes,
+            notes: run.notes.isEmpty ? nil : run.notes, part: run.part,
             summary: Summary(total: run.results.count, passed: run.passed, failed: run.failed, errors: run.errored, skipped: run.skipped,
                              skippedWireChecks: run.skippedWireChecks == 0 ? nil : run.skippedWireChecks),
             scenarios: run.results.map(Scenario.init))
@@ -20,33 +20,36 @@ enum JSONReport {
 
     static func seconds(_ duration: Duration) -> Double { Double(DurationFormat.seconds(duration)) ?? 0 }
 
-    struct Document: Encodable {
+    package struct Document: Codable {
         var tool = "tcpprobe"
         var schema = 1
-        var startedAt: String
-        var durationSeconds: Double
+        package var startedAt: String
+        package var durationSeconds: Double
         var interrupted: Bool
-        var notes: [String]?
+        package var notes: [String]?
+        package var part: String?
         var summary: Summary
-        var scenarios: [Scenario]
+        package var scenarios: [Scenario]
     }
 
-    struct Summary: Encodable {
+    struct Summary: Codable {
         var total, passed, failed, errors, skipped: Int
         var skippedWireChecks: Int?
     }
 
-    struct Scenario: Encodable {
-        var path, title: String
-        var durationSeconds: Double
-        var notes: [String]
+    package struct Scenario: Codable {
+        package var path, title: String
+        package var durationSeconds: Double
+        package var notes: [String]
         var log: [LogItem]
-        var outcome: String
+        package var outcome: String
         var skipReason: String?
-        var failure: Failure?
+        package var failure: Failure?
         var splitSweep: SplitSweepItem?
-        var parallel: [ParallelItem]?
+        package var parallel: [ParallelItem]?
         var skippedWireChecks: Int?
+        package var digest: String?
+        package var unjudged: [UnjudgedItem]?
 
         init(_ result: ScenarioResult) {
             path = result.path
@@ -70,17 +73,28 @@ enum JSONReport {
             }
             if !result.parallel.isEmpty { parallel = result.parallel.map(ParallelItem.init) }
             if result.skippedWireChecks > 0 { skippedWireChecks = result.skippedWireChecks }
+            digest = result.digest
+            if !result.unjudged.isEmpty {
+                unjudged = result.unjudged.map { UnjudgedItem(line: $0.location.line, step: $0.step, blockLine: $0.block.line) }
+            }
         }
     }
 
-    struct LogItem: Encodable {
+    /// An `assert copies`/`assert latency` a part left for `merge`.
+    package struct UnjudgedItem: Codable {
+        package var line: Int
+        package var step: String
+        package var blockLine: Int
+    }
+
+    struct LogItem: Codable {
         var offsetSeconds: Double
         var message: String
         var location: String?
     }
 
-    struct Failure: Encodable {
-        var location, step, message: String
+    package struct Failure: Codable {
+        package var location, step, message: String
         var connection: String?
         var waitedSeconds: Double?
         var lastBytesReceived: String?
@@ -99,8 +113,8 @@ enum JSONReport {
         }
     }
 
-    struct SplitSweepItem: Encodable {
-        struct Offset: Encodable {
+    struct SplitSweepItem: Codable {
+        struct Offset: Codable {
             var offset: Int
             var passed: Bool
         }
@@ -110,9 +124,15 @@ enum JSONReport {
         var offsets: [Offset]
     }
 
-    struct ParallelItem: Encodable {
-        var line, copies, passed, failed, expects: Int
-        var p50Seconds, p90Seconds, p99Seconds, maxSeconds: Double?
+    package struct ParallelItem: Codable {
+        package var line, copies, passed, failed, expects: Int
+        var p50Seconds, p90Seconds, p99Seconds, p999Seconds, maxSeconds: Double?
+        /// Under `run --part`: the part, its first copy and the whole block's, and the
+        /// latencies in HdrHistogram's compressed encoding with their exact maximum.
+        package var part: String?
+        package var firstCopy, wholeBlock: Int?
+        package var latencyHistogram: String?
+        package var maxMicroseconds: UInt64?
 
         init(_ summary: ParallelSummary) {
             line = summary.location.line
@@ -124,7 +144,15 @@ enum JSONReport {
             p50Seconds = seconds(summary.p50)
             p90Seconds = seconds(summary.p90)
             p99Seconds = seconds(summary.p99)
+            p999Seconds = seconds(summary.p999)
             maxSeconds = seconds(summary.max)
+            if let share = summary.share {
+                part = share.part
+                firstCopy = share.firstCopy
+                wholeBlock = share.wholeBlock
+                latencyHistogram = HdrHistogramEncoding.encode(summary.latencies)
+                maxMicroseconds = summary.expects > 0 ? summary.latencies.maxRecorded : nil
+            }
         }
     }
 }

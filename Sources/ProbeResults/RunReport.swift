@@ -11,6 +11,8 @@ package struct RunReport: Sendable {
     /// What the run says beside its scenarios: processes subjects left running that tcpprobe
     /// stopped when the run ended.
     package var notes: [String]
+    /// Under `run --part`: which part of the load this run was (`3/8`).
+    package var part: String?
 
     package init(results: [ScenarioResult], startedAt: String, duration: Duration, interrupted: Bool = false, notes: [String] = []) {
         self.results = results

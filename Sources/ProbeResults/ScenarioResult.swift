@@ -35,6 +35,9 @@ package struct ScenarioResult: Sendable {
     package var parallel: [ParallelSummary] = []
     /// Under `run --part`: the asserts on whole blocks left for `tcpprobe merge`.
     package var unjudged: [UnjudgedAssertion] = []
+    /// Under `run --part`: the SHA-256 of the scenario's text and its includes', so parts of
+    /// different scenarios are not merged as one load.
+    package var digest: String?
     /// The captured segments, when `RunOptions.recordWire` asked for them and capture ran.
     package var wire: [WireEvent] = []
     /// The steps as they began (the first 2,000), when `RunOptions.recordWire` asked for them.

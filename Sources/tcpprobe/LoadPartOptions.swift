@@ -3,12 +3,12 @@ import FoundationEssentials
 import ProbeRunner
 
 /// `run --part` and `--start-at`: one part of a load split across machines, started by an engine
-/// the user already runs (a Kubernetes Indexed Job, a CI matrix).
+/// the user already runs (a Kubernetes Indexed Job, a CI matrix); `tcpprobe merge` joins the parts.
 struct LoadPartOptions: ParsableArguments {
     @Option(help: ArgumentHelp("""
         Run the K-th of N parts of one load: of every parallel block, the copies that fall to part K \
         ({copy} keeps its number in the whole load; {part} and {parts} are K and N). Its assert copies \
-        and assert latency steps are left unjudged, for the whole load. auto: K is JOB_COMPLETION_INDEX + 1 \
+        and assert latency steps are left for tcpprobe merge, which judges them on the whole load. auto: K is JOB_COMPLETION_INDEX + 1 \
         (a Kubernetes Indexed Job), N is TCPPROBE_PARTS.
         """, valueName: "K/N|auto"))
     var part: String?

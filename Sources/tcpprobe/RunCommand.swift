@@ -168,6 +168,7 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         progress.stop()
+        unredacted.part = part?.description
         if let late { unredacted.notes.append("--start-at: this part started \(DurationFormat.short(late)) late") }
         let report = redaction.apply(unredacted)
         for note in report.notes { Terminal.printError(note) }

@@ -4,12 +4,26 @@ import ProbeScript
 /// An `assert copies` or `assert latency` with its values resolved, judged on a `parallel`
 /// block's summary: in a run, or by `tcpprobe merge` on the whole load's. `text` is the step
 /// as judged (`assert copies passed >= 99.9%`), which a part's report carries unjudged.
-enum ParallelCheck: Equatable, Sendable {
+package enum ParallelCheck: Equatable, Sendable {
     case copies(ParallelAssertion.CopyOutcome, ComparisonOperator, ParallelAssertion.CopyAmount)
     case latency(ParallelAssertion.LatencyStatistic, ComparisonOperator, Duration)
 
+    /// The check a step written as `text` (`assert copies passed >= 99.9%`, no variables) makes.
+    package init?(text: String) {
+        let parsed = Parser.parse(SourceFile(path: "step", text: text))
+        guard parsed.diagnostics.isEmpty, parsed.statements.count == 1, case .assertParallel(let assertion) = parsed.statements[0].kind else { return nil }
+        switch assertion {
+        case .copies(let outcome, let op, let amount):
+            guard let amount = amount.literal else { return nil }
+            self = .copies(outcome, op, amount)
+        case .latency(let statistic, let op, let limit):
+            guard let limit = limit.literal else { return nil }
+            self = .latency(statistic, op, limit)
+        }
+    }
+
     /// The step as judged.
-    var text: String {
+    package var text: String {
         switch self {
         case .copies(let outcome, let op, let amount): "assert copies \(outcome.rawValue) \(op.rawValue) \(amount)"
         case .latency(let statistic, let op, let limit): "assert latency \(statistic.rawValue) \(op.rawValue) \(Quantity.text(of: limit))"
@@ -17,7 +31,7 @@ enum ParallelCheck: Equatable, Sendable {
     }
 
     /// What the block's summary says of it: the log's words when it holds, else why not.
-    func judge(_ summary: ParallelSummary, block: String) -> Result<String, ParallelFailure> {
+    package func judge(_ summary: ParallelSummary, block: String) -> Result<String, ParallelFailure> {
         switch self {
         case .copies(let outcome, let op, let amount):
             let counted = summary.count(outcome)

@@ -2,7 +2,7 @@ import ProbeResults
 import ProbeScript
 
 /// Why a `parallel` block failed before or beside its copies' own failures.
-enum ParallelFailure: FailureReason, Equatable {
+package enum ParallelFailure: FailureReason, Equatable {
     case noCopies
     /// The descriptors the copies need are more than the process may open: how many short.
     case tooFewDescriptors(copies: Int, shortfall: String)
@@ -16,12 +16,17 @@ enum ParallelFailure: FailureReason, Equatable {
     case noLatencies(block: String)
     /// The block the assert judges did not run (a `repeat 0` around it).
     case blockDidNotRun(block: String)
+    /// `merge`: a part of the load failed on its own (outside the asserts on whole blocks).
+    case partFailed(part: String, message: String, environment: Bool)
 
-    var kind: StepFailure.Kind {
-        if case .tooFewDescriptors = self { .environment } else { .assertion }
+    package var kind: StepFailure.Kind {
+        switch self {
+        case .tooFewDescriptors, .partFailed(_, _, environment: true): .environment
+        default: .assertion
+        }
     }
 
-    var description: String {
+    package var description: String {
         switch self {
         case .noCopies: "parallel needs at least 1 copy"
         case .tooFewDescriptors(let copies, let shortfall): "parallel \(copies) \(shortfall)"
@@ -32,6 +37,7 @@ enum ParallelFailure: FailureReason, Equatable {
             "latency \(statistic): \(DurationFormat.short(measured)) over \(expects) expects of the parallel block at \(block), expected \(asked)"
         case .noLatencies(let block): "no expect of the parallel block at \(block) completed, so it has no latency to judge"
         case .blockDidNotRun(let block): "the parallel block at \(block), which this step judges, did not run"
+        case .partFailed(let part, let message, _): "part \(part) failed: \(message)"
         }
     }
 

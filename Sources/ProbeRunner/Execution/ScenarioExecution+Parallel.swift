@@ -91,7 +91,7 @@ extension ScenarioExecution {
         let check = try resolve(assertion)
         if options.part != nil {
             runRecord.unjudged.append(UnjudgedAssertion(location: statement.location, step: check.text, block: blockLocation))
-            record(statement, "\(check.text): left unjudged in part \(options.part!), for the whole load")
+            record(statement, "\(check.text): left for tcpprobe merge (part \(options.part!)), which judges the whole load")
             return
         }
         let block = blockLocation.fileAndLine

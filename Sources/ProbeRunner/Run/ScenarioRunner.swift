@@ -1,3 +1,4 @@
+import Crypto
 import NIOCore
 import NIOPosix
 import ProbeResults
@@ -71,6 +72,7 @@ package struct ScenarioRunner: Sendable {
                                     duration: execution.elapsed, log: execution.runRecord.log.entries, notes: execution.runRecord.notes)
         result.parallel = execution.runRecord.parallelSummaries
         result.unjudged = execution.runRecord.unjudged
+        if options.part != nil { result.digest = Self.digest(of: scenario) }
         result.stoppingSubjects = execution.runRecord.stoppingSubjects
         result.failedAt = execution.runRecord.failedAt
         result.wire = execution.wire.events
@@ -79,5 +81,15 @@ package struct ScenarioRunner: Sendable {
             result.skippedWireChecks = scenario.allStatements.filter { if case .assertWire = $0.kind { true } else { false } }.count
         }
         return (result, execution.sweep.sweptLength)
+    }
+
+    /// The SHA-256 of the scenario's text and its includes' (in the order read, not their
+    /// paths, which differ from machine to machine), in hex: parts of one load ran the same text.
+    static func digest(of scenario: Scenario) -> String {
+        var hash = SHA256()
+        for source in scenario.sources {
+            hash.update(data: Array(source.text.utf8) + [0])
+        }
+        return hash.finalize().map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
     }
 }
