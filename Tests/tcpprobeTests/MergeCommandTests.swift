@@ -81,6 +81,28 @@ import TestSupport
         }
     }
 
+    @Test func aPartKnowsItsPlaceAndAutoReadsAnIndexedJob() async throws {
+        // {part} and {parts}, as a subject prints them; `want` is what it must print.
+        let place = "var part = \"1\"\nvar parts = \"1\"\nspawn s \"echo part {part} of {parts}\"\nexpect stdout s line \"{want}\"\n"
+        try await ProbeProcess.inDirectory(holding: ["place.scn": place]) { directory in
+            func run(_ arguments: [String], want: String, environment: [String: String] = [:]) async throws -> ProbeProcess.Output {
+                try await ProbeProcess.run(["run", "place.scn", "--var", "want=\(want)"] + arguments, in: directory, environment: environment)
+            }
+            let alone = try await run([], want: "part 1 of 1")
+            #expect(alone.status == 0, "\(alone.stdout)\(alone.stderr)")
+            let second = try await run(["--part", "2/3"], want: "part 2 of 3")
+            #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
+            let auto = try await run(["--part", "auto"], want: "part 4 of 4", environment: ["JOB_COMPLETION_INDEX": "3", "TCPPROBE_PARTS": "4"])
+            #expect(auto.status == 0, "\(auto.stdout)\(auto.stderr)")
+            let outOfRange = try await run(["--part", "auto"], want: "", environment: ["JOB_COMPLETION_INDEX": "4", "TCPPROBE_PARTS": "4"])
+            #expect(outOfRange.status == 2 && outOfRange.stderr.contains("--part auto: JOB_COMPLETION_INDEX is '4', not 0 to 3, as TCPPROBE_PARTS is 4"))
+            let notAMoment = try await run(["--start-at", "tomorrow"], want: "part 1 of 1")
+            #expect(notAMoment.status == 2 && notAMoment.stderr.contains("--start-at takes a moment in RFC 3339"))
+            let past = try await run(["--start-at", "2026-01-01T00:00:00Z"], want: "part 1 of 1")
+            #expect(past.status == 0 && past.stderr.contains("--start-at: this part started ") && past.stderr.contains(" late"), "\(past.stderr)")
+        }
+    }
+
     @Test(.jsonschema) func aPartsReportFollowsTheSchema() async throws {
         try await ProbeProcess.inDirectory(holding: ["load.scn": Self.passing]) { directory in
             let part = try await ProbeProcess.run(["run", "load.scn", "--part", "2/3", "--report", "json=part.json"], in: directory)
