@@ -72,7 +72,7 @@ package enum HdrHistogramEncoding {
         guard payload.readableBytes >= headerSize, let inner = payload.readInteger(as: UInt32.self), inner & ~0xf0 == encodingCookie & ~0xf0,
               let payloadLength = payload.readInteger(as: Int32.self), let offset = payload.readInteger(as: Int32.self),
               let digits = payload.readInteger(as: Int32.self), let lowest = payload.readInteger(as: UInt64.self),
-              let highest = payload.readInteger(as: UInt64.self), let ratio = payload.readInteger(as: UInt64.self),
+              payload.readInteger(as: UInt64.self) != nil, let ratio = payload.readInteger(as: UInt64.self), // the highest value: it resizes
               Int(payloadLength) <= payload.readableBytes else {
             throw Invalid(description: "its header is not a V2 histogram's")
         }
@@ -80,7 +80,6 @@ package enum HdrHistogramEncoding {
             throw Invalid(description: "a histogram of lowest value \(lowest), \(digits) digits and offset \(offset): only lowest 1, offset 0 are read")
         }
         var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: significant)
-        _ = highest
         let layout = Layout(histogram)
         var counts = payload.readSlice(length: Int(payloadLength))!
         var index = 0

@@ -89,9 +89,9 @@ extension ScenarioExecution {
             preconditionFailure("the loader pairs every assert with a block: \(statement.text)")
         }
         let check = try resolve(assertion)
-        if options.part != nil {
+        if let part = options.part {
             runRecord.unjudged.append(UnjudgedAssertion(location: statement.location, step: check.text, block: blockLocation))
-            record(statement, "\(check.text): left for tcpprobe merge (part \(options.part!)), which judges the whole load")
+            record(statement, "\(check.text): left for tcpprobe merge (part \(part)), which judges the whole load")
             return
         }
         let block = blockLocation.fileAndLine
