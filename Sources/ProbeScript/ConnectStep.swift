@@ -17,6 +17,8 @@ package struct ConnectStep: Sendable, Hashable {
     package var tls: TLSOptions?
     /// `ws://…` or `wss://…`: the connection upgrades to WebSocket as part of the step.
     package var webSocket: WebSocketTarget?
+    /// `h2://…` or `h2s://…`: the connection speaks HTTP/2; the handshake is part of the step.
+    package var http2: HTTP2Target?
 
     package init(name: Name?, address: Argument<Address>, timeout: Argument<Duration>? = nil,
                 receiveBuffer: Argument<Int>? = nil, sendBuffer: Argument<Int>? = nil, expectedFailure: Failure? = nil) {

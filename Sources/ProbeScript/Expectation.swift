@@ -22,6 +22,8 @@ package enum Expectation: Sendable, Hashable {
     case nothing(for: Argument<Duration>)
     /// `expect text|binary|ping|pong|close CODE` on a WebSocket connection.
     case webSocket(WebSocketExpectation)
+    /// `expect frame …`, `expect connection error …`, `expect stream error …` on HTTP/2.
+    case http2(HTTP2Expectation)
 }
 
 /// How one line is matched: exactly, by regex search, by substring, or any line.

@@ -2,7 +2,7 @@
 /// `send`, `expect`, and the others. Their raw values are the spellings.
 extension Grammar {
     enum SettingWord: String, Keyword {
-        case timeout, deadline, terminator, maxLine = "max-line", capture, unread, cutOff = "cut-off", framing, maxMessage = "max-message", websocket
+        case timeout, deadline, terminator, maxLine = "max-line", capture, unread, cutOff = "cut-off", framing, maxMessage = "max-message", websocket, http2
     }
 
     /// What follows `set framing`, and the options of a length field.
@@ -24,7 +24,7 @@ extension Grammar {
     }
 
     enum SendForm: String, Keyword {
-        case line, message, file, random, text, binary, ping, pong, close, frame
+        case line, message, file, random, text, binary, ping, pong, close, frame, preface
     }
 
     enum SendModifier: String, Keyword {
@@ -33,6 +33,7 @@ extension Grammar {
 
     enum ExpectForm: String, Keyword {
         case line, message, text, binary, ping, pong, lines, bytes, until, eventually, any, eof, reset, close, nothing, exit, stdout, stderr, upstream, downstream
+        case frame, connection, stream
     }
 
     /// What `expect line` takes besides a "string" or a /regex/.

@@ -49,6 +49,9 @@ package struct Lexer {
                 index += 1; kind = .closeBrace
             case "{" where !startsInterpolation(at: index):
                 index += 1; kind = .openBrace
+            case "=" where index + 1 < scalars.count && scalars[index + 1] == "/":
+                // `"name"=/re/`: the `=` is a word, and the regex follows.
+                index += 1; kind = .word("=")
             default:
                 let word = lexWord()
                 if word == "hex", index < scalars.count, scalars[index] == "\"" {

@@ -11,6 +11,11 @@ extension Parser {
         case .websocket:
             try keyword(["auto-pong"], after: "set websocket")
             return .webSocketAutoPong(try keyword(["on", "off"], after: "set websocket auto-pong") == "on")
+        case .http2:
+            let what = try keyword(["handshake", "auto-ack"], after: "set http2")
+            speaksHTTP2 = true
+            let on = try keyword(["on", "off"], after: "set http2 \(what)") == "on"
+            return what == "handshake" ? .http2Handshake(on) : .http2AutoAck(on)
         case .framing: return .framing(try messageFraming())
         case .maxMessage:
             let size = try size("a maximum message size")
@@ -195,20 +200,25 @@ extension Parser {
             name = try self.name("a connection name")
         }
         var step: ConnectStep
-        if let text = current.word, let url = WebSocketTarget.split(text, at: current.location) {
+        if let text = current.word, let url = SchemeURL.split(text, schemes: ["ws", "wss", "h2", "h2s"], at: current.location) {
             let token = advance()
             let template = Template.word(url.address, at: url.addressAt)
             let address: Argument<Address>
             if template.variables.isEmpty {
                 guard let parsed = Address.parse(url.address) else {
-                    throw failure("'\(url.address)' in '\(text)' is not HOST:PORT", at: token, hint: "connect ws://127.0.0.1:{port}/chat")
+                    throw failure("'\(url.address)' in '\(text)' is not HOST:PORT", at: token, hint: "connect \(url.scheme)://127.0.0.1:{port}/")
                 }
                 address = Argument(parsed, text: url.address, at: url.addressAt)
             } else {
                 address = Argument(interpolated: template, text: url.address, at: url.addressAt)
             }
             step = ConnectStep(name: name, address: address)
-            step.webSocket = url.target
+            if url.scheme.hasPrefix("h2") {
+                step.http2 = HTTP2Target(secure: url.scheme == "h2s", path: url.path)
+                speaksHTTP2 = true
+            } else {
+                step.webSocket = WebSocketTarget(secure: url.scheme == "wss", path: url.path)
+            }
         } else {
             step = ConnectStep(name: name, address: try address())
         }

@@ -20,7 +20,10 @@ extension Parser {
             case .close:
                 let code = atStatementEnd || isData ? nil : try count("a close code")
                 data = .webSocket(.close(code: code, reason: isData ? try self.data("a reason") : nil))
-            case .frame: data = .webSocket(.frame(try rawFrame()))
+            case .frame: data = startsHTTP2Frame ? .http2(.frame(try http2Frame())) : .webSocket(.frame(try rawFrame()))
+            case .preface:
+                speaksHTTP2 = true
+                data = .http2(.preface)
             case .file: data = .file(try string("a file path"))
             case .random: data = .random(try size("a size of random data"))
             }
@@ -121,6 +124,14 @@ extension Parser {
                     if word == "max" { max = try size("a maximum size") } else { unless = try regex() }
                 }
                 expectation = .eventually(match, max: max, unless: unless)
+            case .frame: expectation = .http2(.frame(try http2FrameMatch()))
+            case .connection:
+                try keyword(["error"], after: "expect connection")
+                expectation = .http2(.connectionError(try http2ErrorCodes()))
+            case .stream:
+                try keyword(["error"], after: "expect stream")
+                let stream = try count("a stream number")
+                expectation = .http2(.streamError(stream, try http2ErrorCodes()))
             case .text: expectation = .webSocket(.text(try lineMatch()))
             case .binary:
                 if take("bytes") {

@@ -9,6 +9,9 @@ package struct Parser {
     let source: SourceFile
     var title: Template?
     var tags: [String] = []
+    /// The file speaks HTTP/2 (an `h2://` connect, `set http2`, `send preface`): `send frame
+    /// ping` and `continuation` are HTTP/2 frames from then on, not WebSocket ones.
+    var speaksHTTP2 = false
     /// The file's regexes, compiled before parsing.
     let regexProblems: RegexProblems
 

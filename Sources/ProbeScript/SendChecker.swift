@@ -81,7 +81,7 @@ package struct SendChecker {
             case .length(let header)?: return template.literalCount.map { $0 + header.size(announcing: $0) }
             case nil: return nil
             }
-        case .file, .random, .webSocket: return nil
+        case .file, .random, .webSocket, .http2: return nil
         }
     }
 }

@@ -12,6 +12,8 @@ package struct SendStep: Sendable, Hashable {
         case random(Argument<Int>)
         /// One WebSocket frame (`send text "x"`, `send ping`, …).
         case webSocket(WebSocketSend)
+        /// `send preface` or one HTTP/2 frame (`send frame settings ack`, …).
+        case http2(HTTP2Send)
     }
 
     package var data: Data

@@ -25,6 +25,7 @@ extension StatementKind {
         case .connect(let connect):
             return connect.address.templates + connect.source.templates + connect.timeout.templates + connect.receiveBuffer.templates + connect.sendBuffer.templates
                 + (connect.tls?.templates ?? []) + (connect.webSocket?.templates ?? [])
+                + (connect.http2.map { [$0.path] } ?? [])
         case .listen(_, let address, let tls): return address.templates + (tls?.templates ?? [])
         case .accept(_, _, let within, _, let webSocket): return within.templates + (webSocket ?? [])
         case .startTLS(let options, _): return options.templates
@@ -36,6 +37,7 @@ extension StatementKind {
             case .bytes(let template), .line(let template), .file(let template): templates = [template]
             case .message(let template, let head): templates = [template] + (head.map { [$0] } ?? [])
             case .webSocket(let frame): templates = frame.templates
+            case .http2(let send): templates = send.templates
             case .random(let size): templates = size.templates
             }
             return templates + send.chunkSize.templates + send.framesOf.templates + send.splitOffsets.flatMap(\.templates)
@@ -118,6 +120,7 @@ extension Expectation {
         case .eventually(let match, let max, let unless): return match.templates + max.templates + (unless.map { [$0.template] } ?? [])
         case .nothing(let duration): return duration.templates
         case .webSocket(let expectation): return expectation.templates
+        case .http2(let expectation): return expectation.templates
         case .any, .eof, .reset, .close: return []
         }
     }

@@ -72,6 +72,10 @@ package enum Setting: Sendable, Hashable {
     case maxMessage(Argument<Int>)
     /// `set websocket auto-pong on|off`: whether the probe answers pings itself.
     case webSocketAutoPong(Bool)
+    /// `set http2 handshake on|off`: whether `connect h2://` exchanges the preface and SETTINGS.
+    case http2Handshake(Bool)
+    /// `set http2 auto-ack on|off`: whether SETTINGS are acked and PINGs answered in the background.
+    case http2AutoAck(Bool)
 }
 
 /// What a message is on the wire: a line, or a length header and its payload. The header is

@@ -18,13 +18,7 @@ package struct WebSocketTarget: Sendable, Hashable {
     /// Splits `ws://HOST:PORT/PATH` written at `location` into its target and the address
     /// text (HOST:PORT) with where that starts; nil when `text` is not a WebSocket URL.
     package static func split(_ text: String, at location: SourceLocation) -> (target: WebSocketTarget, address: String, addressAt: SourceLocation)? {
-        let secure: Bool
-        if text.hasPrefix("ws://") { secure = false } else if text.hasPrefix("wss://") { secure = true } else { return nil }
-        let rest = text.dropFirst(secure ? 6 : 5)
-        let addressEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-        let path = addressEnd == rest.endIndex ? "/" : String(rest[addressEnd...])
-        let start = location.advanced(by: secure ? 6 : 5)
-        return (WebSocketTarget(secure: secure, path: Template.word(path, at: start.advanced(by: rest.distance(from: rest.startIndex, to: addressEnd)))),
-                String(rest[..<addressEnd]), start)
+        guard let url = SchemeURL.split(text, schemes: ["ws", "wss"], at: location) else { return nil }
+        return (WebSocketTarget(secure: url.scheme == "wss", path: url.path), url.address, url.addressAt)
     }
 }

@@ -14,7 +14,7 @@ import Testing
 
     /// The families the goldens cover, by the prefix of their files' names.
     @Test func everyFamilyHasGoldens() {
-        for family in ["connection", "framing", "rules", "tls", "websocket", "subjects", "proxy", "network", "wire", "parallel"] {
+        for family in ["connection", "framing", "rules", "tls", "websocket", "subjects", "proxy", "network", "wire", "parallel", "http2"] {
             #expect(Self.cases.contains { $0.hasPrefix(family + "-") }, "no failure golden for \(family)")
         }
     }

@@ -59,6 +59,8 @@ extension Trait where Self == Requirement {
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted { $0.compare($1, options: .numeric) == .orderedDescending }
         return .executable("postgres", versions.map { "/usr/lib/postgresql/\($0)/bin/postgres" }, remedy: "apt-get install postgresql")
     }
+    /// nghttp2's HTTP/2 server.
+    public static var nghttpd: Self { .executable("nghttpd", ["/usr/sbin/nghttpd", "/usr/bin/nghttpd"], remedy: "apt-get install nghttp2-server") }
     public static var haproxy: Self { .executable("haproxy", ["/usr/sbin/haproxy", "/usr/local/sbin/haproxy"], remedy: "apt-get install haproxy") }
     public static var tcpdump: Self { .executable("tcpdump", ["/usr/bin/tcpdump", "/usr/sbin/tcpdump"], remedy: "apt-get install tcpdump") }
     public static var memcached: Self { .executable("memcached", ["/usr/bin/memcached"], remedy: "apt-get install memcached") }

@@ -64,6 +64,15 @@ class ExpectQueue {
         }
     }
 
+    /// The connection's HTTP/2 layer: it takes whole frames as they arrive (answering SETTINGS
+    /// and PINGs) before the rules or any expect see them.
+    var layer: HTTP2Session? {
+        didSet {
+            withBuffer { layer?.take(from: &$0) }
+            decide()
+        }
+    }
+
     init() {}
 
     /// Called, on the loop, when what the reader may read has changed: an expect was decided
@@ -78,7 +87,10 @@ class ExpectQueue {
         bytes.withUnsafeReadableBytes { recent.append($0) }
         var bytes = bytes
         buffer.writeBuffer(&bytes)
-        withBuffer { rules?.take(from: &$0) }
+        withBuffer {
+            layer?.take(from: &$0)
+            rules?.take(from: &$0)
+        }
         if let limit, buffer.readableBytes > limit, pending == nil {
             let excess = buffer.readableBytes - limit
             buffer.moveReaderIndex(forwardBy: excess)

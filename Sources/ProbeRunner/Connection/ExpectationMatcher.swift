@@ -41,6 +41,8 @@ struct ExpectationMatcher: Sendable {
         case nothing
         /// The next WebSocket message or control frame, read by the connection's session.
         case webSocket(WebSocketRule, WebSocketSession)
+        /// The next HTTP/2 frames, cut by the connection's session, until one decides.
+        case http2(HTTP2Rule, NIOLoopBound<HTTP2Session>)
         /// An HTTP head: bytes up to a blank line, at most `max`, captured as `head`.
         case head(max: Int)
     }
@@ -78,6 +80,7 @@ struct ExpectationMatcher: Sendable {
         case .until(let delimiter, let max): return max + delimiter.count
         case .any, .eof, .reset, .close, .nothing: return 1
         case .webSocket(_, let session): return session.bufferNeeded
+        case .http2(_, let session): return session.value.maxPayload + HTTP2Frame.headerSize
         case .head(let max): return max
         }
     }
@@ -101,6 +104,7 @@ struct ExpectationMatcher: Sendable {
         case .close: return "the peer to close (FIN or RST)"
         case .nothing: return "silence"
         case .webSocket(let rule, _): return rule.waitingFor
+        case .http2(let rule, _): return rule.waitingFor + rule.skippedNote
         case .head: return "an HTTP head (up to a blank line)"
         }
     }
@@ -148,6 +152,7 @@ struct ExpectationMatcher: Sendable {
         case .any: return expectAny(in: &buffer, end: end)
         case .eof, .reset, .close: return expectEnd(buffer, end: end)
         case .webSocket(let rule, let session): return expectWebSocket(rule, session, in: &buffer, end: end)
+        case .http2(let rule, let session): return expectHTTP2(rule, session, in: &buffer, end: end)
         case .head(let max): return expectHead(max: max, in: &buffer, end: end)
         case .nothing: return expectNothing(buffer, end: end)
         }
@@ -291,6 +296,30 @@ struct ExpectationMatcher: Sendable {
                 return outcome
             }
         }
+    }
+
+    /// The HTTP/2 frames the session has cut, judged in order until one decides; frames the
+    /// rule passes over are named with the outcome.
+    private mutating func expectHTTP2(_ rule: HTTP2Rule, _ bound: NIOLoopBound<HTTP2Session>, in buffer: inout ByteBuffer,
+                                      end: InboundEnd?) -> MatchOutcome? {
+        let session = bound.value
+        var rule = rule
+        defer { self.rule = .http2(rule, bound) }
+        session.autoAck = rule.autoAck
+        session.take(from: &buffer)
+        while let received = session.next() {
+            switch rule.judge(received, session: session) {
+            case .passed(let detail): return .matched(captures: [:], detail: MatchDetail(detail + rule.skippedNote))
+            case .failed(let why): return .failed(why + rule.skippedNote)
+            case .skipped: continue
+            }
+        }
+        if let violation = session.violation { return .failed("expected \(rule.waitingFor), got " + violation + rule.skippedNote) }
+        guard let end else { return nil }
+        if buffer.readableBytes > 0 {
+            return .failed("expected \(rule.waitingFor), but \(end) in the middle of a frame: " + ByteEscaper.preview(buffer.readableBytesView.prefix(80)) + rule.skippedNote)
+        }
+        return rule.judge(end: end)
     }
 
     /// An HTTP head: the bytes up to a blank line, within `max`.

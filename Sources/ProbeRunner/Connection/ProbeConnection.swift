@@ -22,6 +22,7 @@ final class ProbeConnection: Sendable {
         var bytesSent = 0
         var tls: TLSSession?
         var webSocket: WebSocketSession?
+        var http2: NIOLoopBound<HTTP2Session>?
         var cutOffSend: String?
     }
     private let state = Mutex(State())
@@ -80,6 +81,11 @@ final class ProbeConnection: Sendable {
     var webSocket: WebSocketSession? {
         get { state.withLock { $0.webSocket } }
         set { state.withLock { $0.webSocket = newValue } }
+    }
+    /// Its HTTP/2 layer (`connect h2://…`), reached on the channel's loop.
+    var http2: NIOLoopBound<HTTP2Session>? {
+        get { state.withLock { $0.http2 } }
+        set { state.withLock { $0.http2 = newValue } }
     }
 
     /// The ports, kept from the start: a closed channel no longer knows them.

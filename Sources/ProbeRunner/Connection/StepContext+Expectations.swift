@@ -32,7 +32,7 @@ extension StepContext {
         case .reset: return .reset
         case .close: return .close
         case .nothing: return .nothing
-        case .webSocket: preconditionFailure("a WebSocket expectation is resolved against its connection")
+        case .webSocket, .http2: preconditionFailure("a WebSocket or HTTP/2 expectation is resolved against its connection")
         }
     }
 

@@ -13,7 +13,7 @@ extension ScenarioExecution {
     /// with TLS or WebSocket as a task.
     func startConnect(_ written: ConnectStep, _ statement: Statement, done: @escaping StepDone) throws -> Bool {
         let step = try webSocketURL(written, statement)
-        guard step.tls == nil, step.webSocket == nil, options.defaultTLS?.client == nil else {
+        guard step.tls == nil, step.webSocket == nil, step.http2 == nil, options.defaultTLS?.client == nil else {
             onTask { try await self.connect(step, statement) }.tell(done)
             return true
         }
@@ -25,8 +25,10 @@ extension ScenarioExecution {
     /// synchronous, so a waiting `parallel` copy keeps no large frame from it.
     func connect(_ step: ConnectStep, _ statement: Statement) async throws {
         let attempt = try prepareConnect(step, statement)
-        let secureWebSocket = step.webSocket?.secure == true ? TLSOptions() : nil
-        let tls = try (step.tls ?? options.defaultTLS?.client ?? secureWebSocket).map { try tlsSteps.tlsContext($0, role: .client, host: attempt.address.host, statement) }
+        let secureURL = step.webSocket?.secure == true || step.http2?.secure == true ? TLSOptions() : nil
+        var tlsOptions = step.tls ?? options.defaultTLS?.client ?? secureURL
+        if step.http2?.secure == true, tlsOptions?.applicationProtocols.isEmpty == true { tlsOptions?.applicationProtocols = [Template.word("h2", at: step.address.location)] }
+        let tls = try tlsOptions.map { try tlsSteps.tlsContext($0, role: .client, host: attempt.address.host, statement) }
         let started = clock.now
         guard let connection = try await open(attempt, step, statement).get() else { return }
         if let tls {
@@ -36,6 +38,9 @@ extension ScenarioExecution {
         }
         if let webSocket = step.webSocket, connection.closedAt == nil {
             try await webSocketSteps.upgradeAsClient(connection, webSocket, host: attempt.address.description, within: attempt.timeout - (clock.now - started), statement)
+        }
+        if let http2 = step.http2, connection.closedAt == nil {
+            try await http2Steps.start(connection, http2, address: attempt.address.description, timeout: attempt.timeout, started: started, statement)
         }
     }
 

@@ -12,6 +12,9 @@ extension ScenarioExecution {
         if case .webSocket(let frame) = expectation {
             return try expect(expectation, rule: try webSocketSteps.webSocketRule(frame, on: connection, statement), within: within, on: connection, statement, done: done)
         }
+        if case .http2(let http2) = expectation {
+            return try expect(expectation, rule: try http2Steps.rule(http2, on: connection, statement), within: within, on: connection, statement, done: done)
+        }
         // On a WebSocket connection `expect close` takes the close frame, or TCP's end without one.
         if case .close = expectation, let session = connection.webSocket {
             return try expect(expectation, rule: .webSocket(.closeOrEnd, session), within: within, on: connection, statement, done: done)
@@ -24,8 +27,9 @@ extension ScenarioExecution {
 
     /// An expect that reads `source`: a connection, or what passes a proxy one way.
     func expect(_ expectation: Expectation, within: Argument<Duration>?, on source: any ExpectSource, _ statement: Statement, done: @escaping StepDone) throws {
-        if case .webSocket = expectation {
-            throw StepFailure(statement, ConnectionFailure.proxyReadsBytes, source)
+        switch expectation {
+        case .webSocket, .http2: throw StepFailure(statement, ConnectionFailure.proxyReadsBytes, source)
+        default: break
         }
         try expect(expectation, rule: try rule(for: expectation, statement), within: within, on: source, statement, done: done)
     }

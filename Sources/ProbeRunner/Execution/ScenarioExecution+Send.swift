@@ -204,6 +204,9 @@ extension ScenarioExecution {
         if case .webSocket = send.data, case .bytes(let bytes) = payload, let frames = WebSocketWireFrame.summary(of: bytes) {
             notes += ", " + frames
         }
+        if case .http2 = send.data, case .bytes(let bytes) = payload, let frames = HTTP2Frame.summary(ofSent: bytes) {
+            notes += ", " + frames
+        }
         if case .random = payload { notes += " (seed \(seed))" }
         if send.heldForCapture > .zero { notes += "; held \(format(send.heldForCapture)) for the capture to catch up" }
         let (label, total, writeCount) = (connection.label, payload.count, cuts.count + 1)
@@ -254,6 +257,8 @@ extension ScenarioExecution {
             let framesOf = try step.framesOf.map { try resolve($0, "a size", Quantity.size) }
             if framesOf == 0 { throw StepFailure(statement, ConnectionFailure.frameOfZero) }
             return .bytes(try webSocketSteps.frame(frame, framesOf: framesOf, on: try target(statement), statement))
+        case .http2(let send):
+            return .bytes(try http2Steps.bytes(send, on: try target(statement), statement))
         case .random(let size):
             let count = try resolve(size, "a size", Quantity.size)
             noteSeed()

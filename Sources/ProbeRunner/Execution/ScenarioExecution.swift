@@ -51,6 +51,7 @@ final class ScenarioExecution: @unchecked Sendable {
     private(set) var madeProxies: ProxySteps?
     private var madeTLS: TLSSteps?
     private var madeWebSocket: WebSocketSteps?
+    private var madeHTTP2: HTTP2Steps?
     private var madeRules: RuleSteps?
     private var madeWireChecks: WireSteps?
     private var madeNetworks: NetworkSteps?
@@ -192,6 +193,8 @@ final class ScenarioExecution: @unchecked Sendable {
             // The wire checks of messages cut each open connection's streams from here.
             table.all.forEach { $0.markFramingStart() }
         case .webSocketAutoPong(let on): settings.webSocketAutoPong = on
+        case .http2Handshake(let on): settings.http2Handshake = on
+        case .http2AutoAck(let on): settings.http2AutoAck = on
         case .maxMessage(let value):
             let size = try resolve(value, "a size", Quantity.size)
             guard (1...(1 << 30)).contains(size) else { throw StepFailure(statement, FramingFailure.badMaxMessage(size)) }
@@ -315,6 +318,10 @@ extension ScenarioExecution {
 
     var webSocketSteps: WebSocketSteps {
         door(&madeWebSocket) { WebSocketSteps(context: self) }
+    }
+
+    var http2Steps: HTTP2Steps {
+        door(&madeHTTP2) { HTTP2Steps(context: self) }
     }
 
     var rules: RuleSteps {

@@ -17,6 +17,10 @@ struct Settings {
     var maxMessage = 1 << 20
     /// The probe answers a WebSocket peer's pings itself (`set websocket auto-pong`).
     var webSocketAutoPong = true
+    /// `connect h2://` sends the preface and exchanges SETTINGS (`set http2 handshake`).
+    var http2Handshake = true
+    /// SETTINGS are acked and PINGs answered in the background (`set http2 auto-ack`).
+    var http2AutoAck = true
 
     /// The framing `send line` and the line expects use under these settings.
     var lineFraming: any Framing { TerminatedLineFraming(terminator: terminator.bytes, maxLine: maxLine) }

@@ -1,0 +1,164 @@
+import ProbeFraming
+import ProbeScript
+
+/// An HTTP/2 expectation with its values resolved, and the frames it skipped so far: a frame
+/// of a type and stream (with fields), a connection error, a stream error, or the handshake's
+/// SETTINGS exchange.
+struct HTTP2Rule: Sendable {
+    enum Want: Sendable {
+        case frame(FrameWant)
+        case connectionError(codes: [Int])
+        case streamError(stream: Int, codes: [Int])
+        /// The peer's SETTINGS (acked) and the ACK of ours, other frames skipped.
+        case handshake
+    }
+
+    /// What a frame must be: its type, stream and flags pick it (others are skipped), the
+    /// other fields judge it, each only when the step names it.
+    struct FrameWant: Sendable {
+        var type: UInt8
+        var stream: Int?
+        var flags: UInt8
+        var codes: [Int]
+        var lastStream: Int?
+        var status: Int?
+        var headers: [(name: String, value: ExpectationMatcher.LineRule)]
+        var payload: ExpectationMatcher.LineRule?
+    }
+
+    /// What judging one frame says.
+    enum Verdict {
+        case passed(String)
+        case failed(String)
+        case skipped
+    }
+
+    var want: Want
+    /// `set http2 auto-ack` when the step began: the session answers by it from then on.
+    let autoAck: Bool
+    /// The frames passed over, as the log names them.
+    private(set) var skipped: [String] = []
+    private var sawSettings = false
+    private var sawAck = false
+
+    init(_ want: Want, autoAck: Bool) {
+        self.want = want
+        self.autoAck = autoAck
+    }
+
+    var waitingFor: String {
+        switch want {
+        case .frame(let frame): return Self.describe(frame)
+        case .connectionError(let codes): return "a connection error: GOAWAY " + Self.names(codes) + ", or the connection closed"
+        case .streamError(let stream, let codes):
+            return "a stream error on stream \(stream): RST_STREAM " + Self.names(codes) + ", or a connection error (GOAWAY " + Self.names(codes) + " or the connection closed)"
+        case .handshake: return "the peer's SETTINGS and the ACK of ours"
+        }
+    }
+
+    /// What the frames skipped were, for a log or a failure: "" when none.
+    var skippedNote: String {
+        guard !skipped.isEmpty else { return "" }
+        let shown = skipped.count > 6 ? skipped.prefix(3) + ["…"] + skipped.suffix(2) : skipped[...]
+        return "; skipped \(skipped.count) frame\(skipped.count == 1 ? "" : "s"): " + shown.joined(separator: ", ")
+    }
+
+    /// Judges the next frame: it passes, fails, or is passed over for the next one.
+    mutating func judge(_ received: HTTP2ReceivedFrame, session: HTTP2Session) -> Verdict {
+        let frame = received.frame
+        switch want {
+        case .frame(let want):
+            guard frame.type == want.type, want.stream.map({ $0 == frame.stream }) ?? true, frame.flags & want.flags == want.flags else {
+                return skip(received)
+            }
+            if let why = Self.mismatch(received, want) { return .failed("expected \(Self.describe(want)), got \(received.description)" + ": " + why) }
+            return .passed(received.description)
+        case .connectionError(let codes):
+            guard frame.type == 0x7 else { return skip(received) }
+            return frame.errorCode.map(codes.contains) == true ? .passed("the peer chose GOAWAY: " + received.description)
+                : .failed("expected \(waitingFor), got \(received.description)")
+        case .streamError(let stream, let codes):
+            if frame.type == 0x3, frame.stream == stream {
+                return frame.errorCode.map(codes.contains) == true ? .passed("the peer chose RST_STREAM: " + received.description)
+                    : .failed("expected \(waitingFor), got \(received.description)")
+            }
+            guard frame.type == 0x7 else { return skip(received) }
+            return frame.errorCode.map(codes.contains) == true ? .passed("the peer chose a connection error, GOAWAY: " + received.description)
+                : .failed("expected \(waitingFor), got \(received.description)")
+        case .handshake:
+            if frame.type == 0x4, frame.has(0x1) {
+                sawAck = true
+            } else if frame.type == 0x4 {
+                // With auto-ack off the handshake still acks the peer's first SETTINGS.
+                if received.answered == nil { session.send(HTTP2Frame(type: 0x4, flags: 0x1, stream: 0, payload: [])) }
+                sawSettings = true
+            } else {
+                return skip(received)
+            }
+            return sawSettings && sawAck ? .passed("SETTINGS exchanged") : .skipped
+        }
+    }
+
+    /// How the stream's end, with no frame left, decides the rule.
+    func judge(end: InboundEnd) -> MatchOutcome {
+        switch want {
+        case .connectionError, .streamError:
+            guard end != .closedByProbe else { return .failed("expected \(waitingFor), but \(end)" + skippedNote) }
+            let form = end == .reset ? "the connection reset (RST) with no GOAWAY before it" : "the connection closed (\(end)) with no GOAWAY before it"
+            return .matched(captures: [:], detail: MatchDetail("the peer chose to close: " + form + skippedNote))
+        case .frame, .handshake:
+            return .failed("expected \(waitingFor), but \(end)" + skippedNote)
+        }
+    }
+
+    private mutating func skip(_ received: HTTP2ReceivedFrame) -> Verdict {
+        skipped.append(received.description)
+        return .skipped
+    }
+
+    /// Why a frame of the wanted type and stream is not the one wanted; nil when it is.
+    private static func mismatch(_ received: HTTP2ReceivedFrame, _ want: FrameWant) -> String? {
+        let frame = received.frame
+        if !want.codes.isEmpty, !(frame.errorCode.map(want.codes.contains) ?? false) {
+            return "error code " + (frame.errorCode.map(HTTP2Names.errorName) ?? "missing")
+        }
+        if let last = want.lastStream, frame.lastStream != last { return "last stream \(frame.lastStream.map(String.init) ?? "missing")" }
+        if want.status != nil || !want.headers.isEmpty, let problem = received.blockProblem { return problem }
+        if let status = want.status, received.field(":status") != String(status) {
+            return ":status " + (received.field(":status") ?? "missing")
+        }
+        for (name, rule) in want.headers {
+            guard let value = received.field(name) else { return "no \(name) field" }
+            if !matches(rule, Array(value.utf8)) { return "\(name) is \(ByteEscaper.preview(Array(value.utf8)))" }
+        }
+        if let payload = want.payload, !matches(payload, Array(frame.opaqueData)) {
+            return "its payload is " + ByteEscaper.preview(Array(frame.opaqueData.prefix(200)), total: frame.opaqueData.count)
+        }
+        return nil
+    }
+
+    private static func matches(_ rule: ExpectationMatcher.LineRule, _ bytes: [UInt8]) -> Bool {
+        switch rule {
+        case .exact(let pattern): return pattern.matches(bytes)
+        case .regex(let regex): return (try? regex.regex.firstMatch(in: String(decoding: bytes, as: UTF8.self))) != nil
+        case .contains(let needle): return needle.isEmpty || (0...max(0, bytes.count - needle.count)).contains { bytes[$0...].starts(with: needle) }
+        case .any: return true
+        case .length(let count): return bytes.count == count
+        }
+    }
+
+    private static func names(_ codes: [Int]) -> String {
+        codes.map(HTTP2Names.errorName).joined(separator: " or ")
+    }
+
+    private static func describe(_ want: FrameWant) -> String {
+        var text = HTTP2Names.typeName(want.type)
+        if let stream = want.stream { text += " stream \(stream)" }
+        if want.flags != 0 { text += " " + HTTP2Names.flagNames(want.flags, of: want.type) }
+        if !want.codes.isEmpty { text += " " + names(want.codes) }
+        if let last = want.lastStream { text += " last stream \(last)" }
+        if let status = want.status { text += " :status \(status)" }
+        for (name, _) in want.headers { text += " with \(name)" }
+        return text
+    }
+}

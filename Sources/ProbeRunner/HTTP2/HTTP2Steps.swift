@@ -1,0 +1,128 @@
+import NIOCore
+import NIOHPACK
+import ProbeFraming
+import ProbeResults
+import ProbeScript
+
+/// HTTP/2 (RFC 9113) on a connection, for the scenario or `parallel` copy that `context` is:
+/// the session and handshake of `connect h2://…`, the bytes of `send preface` and `send frame`,
+/// and the rules `expect frame`, `expect connection error` and `expect stream error` judge by.
+/// It has no statements of its own: the connection steps call it.
+final class HTTP2Steps {
+    private unowned let context: any StepContext
+
+    init(context: any StepContext) {
+        self.context = context
+    }
+
+    /// The SETTINGS the handshake sends: h2spec's, an initial window of 65,535.
+    private static let handshakeSettings = HTTP2Frame(type: 0x4, flags: 0, stream: 0, payload: [0x00, 0x04] + HTTP2Frame.bigEndian(65535))
+
+    /// Gives `connection` its HTTP/2 layer; unless `set http2 handshake off`, sends the
+    /// preface and SETTINGS and waits for the peer's SETTINGS (acked) and its ACK of ours.
+    /// `timeout` is the connect's, counted from `started`.
+    func start(_ connection: ProbeConnection, _ target: HTTP2Target, address: String, timeout: Duration, started: RunClock.Instant,
+               _ statement: Statement) async throws {
+        let (maxPayload, autoAck) = (max(context.settings.maxMessage, 16_384), context.settings.http2AutoAck)
+        let session = try await connection.channel.eventLoop.submit {
+            let session = NIOLoopBound(HTTP2Session(channel: connection.channel, maxPayload: maxPayload), eventLoop: connection.channel.eventLoop)
+            session.value.autoAck = autoAck
+            connection.handler.layer = session.value
+            return session
+        }.get()
+        connection.http2 = session
+        let url = "h2\(target.secure ? "s" : "")://\(address)" + target.path.renderString(context.lookup)
+        guard context.settings.http2Handshake else {
+            return context.record(statement, "\(connection.label): HTTP/2 (\(url)), no handshake (set http2 handshake off)")
+        }
+        let (wait, _) = context.limit(max(timeout - (context.clock.now - started), .zero))
+        guard try await connection.send(ByteBuffer(bytes: HTTP2Frame.preface + Self.handshakeSettings.encoded()), timeout: wait.timeAmount).get() else {
+            throw StepFailure(statement, HTTP2Failure.handshakeFailed("the peer does not read the preface"), connection)
+        }
+        let matcher = ExpectationMatcher(.http2(HTTP2Rule(.handshake, autoAck: autoAck), session), framing: context.settings.lineFraming)
+        switch try await connection.expect(matcher, timeout: wait.timeAmount).get() {
+        case .matched(_, let detail): context.record(statement, "\(connection.label): HTTP/2 (\(url)): \(detail)")
+        case .failed(let why): throw StepFailure(statement, HTTP2Failure.handshakeFailed(why), connection)
+        case .timedOut(let waitingFor, _, _): throw StepFailure(statement, HTTP2Failure.handshakeTimedOut(within: timeout, waitingFor: waitingFor), connection, waited: wait)
+        }
+    }
+
+    /// The bytes of `send preface` or `send frame …` on `connection`.
+    func bytes(_ send: HTTP2Send, on connection: ProbeConnection, _ statement: Statement) throws -> [UInt8] {
+        guard connection.http2 != nil else { throw StepFailure(statement, HTTP2Failure.notHTTP2(connection: connection.label), connection) }
+        guard case .frame(let written) = send else { return HTTP2Frame.preface }
+        func value(_ argument: Argument<Int>, _ field: String, _ range: ClosedRange<Int>) throws -> Int {
+            let value = try context.resolve(argument, field, HTTP2Names.number)
+            guard range.contains(value) else { throw StepFailure(statement, HTTP2Failure.outOfRange(field: field, value: value, range: range), connection) }
+            return value
+        }
+        let word = 0...0xFFFF_FFFF
+        var payload: [UInt8]
+        switch written.payload {
+        case .bytes(let template): payload = context.render(template)
+        case .block(let template): payload = context.render(template)
+        case .fields(let fields): payload = try encode(fields, on: connection, statement)
+        case .priority(let priority): payload = try self.priority(priority, value)
+        case .errorCode(let code): payload = HTTP2Frame.bigEndian(UInt32(try value(code, "error code", word)))
+        case .settings(let settings):
+            payload = try settings.flatMap { setting -> [UInt8] in
+                let id = try value(setting.id, "SETTINGS parameter", 0...0xFFFF)
+                return [UInt8(id >> 8), UInt8(id & 0xFF)] + HTTP2Frame.bigEndian(UInt32(try value(setting.value, "SETTINGS value", word)))
+            }
+        case .goaway(let last, let code, let debug):
+            payload = HTTP2Frame.bigEndian(UInt32(try value(last, "last stream", word))) + HTTP2Frame.bigEndian(UInt32(try value(code, "error code", word)))
+                + (debug.map(context.render) ?? [])
+        case .windowUpdate(let increment): payload = HTTP2Frame.bigEndian(UInt32(try value(increment, "window size increment", word)))
+        }
+        if let priority = written.priority { payload = try self.priority(priority, value) + payload }
+        if let promised = written.promisedStream { payload = HTTP2Frame.bigEndian(UInt32(try value(promised, "promised stream", word))) + payload }
+        if let padding = written.padding {
+            let count = try value(padding, "padding", 0...255)
+            payload = [UInt8(count)] + payload + [UInt8](repeating: 0, count: count)
+        }
+        let stream = try written.stream.map { try value($0, "stream", word) } ?? 0
+        let frame = HTTP2Frame(type: written.type, flags: written.flags, stream: UInt32(stream), payload: payload)
+        return frame.encoded(length: try written.length.map { try value($0, "length", 0...0xFF_FFFF) })
+    }
+
+    /// PRIORITY's five bytes: E and the stream it depends on, and the weight less one.
+    private func priority(_ priority: HTTP2Priority, _ value: (Argument<Int>, String, ClosedRange<Int>) throws -> Int) throws -> [UInt8] {
+        let dependsOn = UInt32(try value(priority.dependsOn, "depends-on", 0...0x7FFF_FFFF)) | (priority.exclusive ? 0x8000_0000 : 0)
+        return HTTP2Frame.bigEndian(dependsOn) + [UInt8(try value(priority.weight, "weight", 1...256) - 1)]
+    }
+
+    /// Header fields in HPACK, by NIOHPACK, each a literal that the peer's table does not keep,
+    /// so every send encodes alone and the peer's dynamic table stays empty.
+    private func encode(_ fields: [HTTP2Field], on connection: ProbeConnection, _ statement: Statement) throws -> [UInt8] {
+        var encoder = HPACKEncoder(allocator: ByteBufferAllocator())
+        do {
+            try encoder.beginEncoding(allocator: ByteBufferAllocator())
+            for field in fields {
+                try encoder.appendNonIndexed(header: field.name.renderString(context.lookup), value: field.value.renderString(context.lookup))
+            }
+            return Array(try encoder.endEncoding().readableBytesView)
+        } catch {
+            throw StepFailure(statement, HTTP2Failure.unencodable("\(error)"), connection)
+        }
+    }
+
+    /// An HTTP/2 expectation resolved against `connection`'s session.
+    func rule(_ expectation: HTTP2Expectation, on connection: ProbeConnection, _ statement: Statement) throws -> ExpectationMatcher.Rule {
+        guard let session = connection.http2 else { throw StepFailure(statement, HTTP2Failure.notHTTP2(connection: connection.label), connection) }
+        let codes = { (codes: [Argument<Int>]) in try codes.map { try self.context.resolve($0, "an error code", HTTP2Names.errorCode) } }
+        let want: HTTP2Rule.Want
+        switch expectation {
+        case .connectionError(let written): want = .connectionError(codes: try codes(written))
+        case .streamError(let stream, let written):
+            want = .streamError(stream: try context.resolve(stream, "a stream", HTTP2Names.number), codes: try codes(written))
+        case .frame(let match):
+            let headers = try match.headers.map { (name: $0.name.renderString(context.lookup), value: try context.lineRule($0.value, statement)) }
+            want = .frame(HTTP2Rule.FrameWant(
+                type: match.type, stream: try match.stream.map { try context.resolve($0, "a stream", HTTP2Names.number) }, flags: match.flags,
+                codes: try codes(match.errorCodes), lastStream: try match.lastStream.map { try context.resolve($0, "a stream", HTTP2Names.number) },
+                status: try match.status.map { try context.resolve($0, "a status", Quantity.integer) }, headers: headers,
+                payload: try match.payload.map { try context.lineRule($0, statement) }))
+        }
+        return .http2(HTTP2Rule(want, autoAck: context.settings.http2AutoAck), session)
+    }
+}

@@ -1,0 +1,52 @@
+/// One frame as written: its type and flags, its stream, what its payload holds, and the
+/// liberties a test takes (padding, a length field that lies, any type or flag bits).
+package struct HTTP2FrameSend: Sendable, Hashable {
+    /// What follows the frame header, by type.
+    package enum Payload: Sendable, Hashable {
+        /// DATA's bytes, a PING's eight, or any frame's payload as given (`type 0x0b … hex"…"`).
+        case bytes(Template)
+        /// Header fields, HPACK-encoded when sent (HEADERS, CONTINUATION, PUSH_PROMISE).
+        case fields([HTTP2Field])
+        /// A header block's bytes as written (`block hex"…"`): what no encoder would send.
+        case block(Template)
+        case priority(HTTP2Priority)
+        /// RST_STREAM's error code.
+        case errorCode(Argument<Int>)
+        /// SETTINGS' parameters, in order (none for an ACK).
+        case settings([HTTP2Setting])
+        case goaway(lastStream: Argument<Int>, code: Argument<Int>, debug: Template?)
+        case windowUpdate(Argument<Int>)
+    }
+
+    package var type: UInt8
+    /// The flag bits named (`end-stream`, `ack`, …) and given (`flags 0x..`), ORed.
+    package var flags: UInt8 = 0
+    package var stream: Argument<Int>?
+    package var payload: Payload
+    /// HEADERS' priority fields (the PRIORITY flag is set with them).
+    package var priority: HTTP2Priority?
+    /// PUSH_PROMISE's promised stream.
+    package var promisedStream: Argument<Int>?
+    /// `padded N`: N bytes of padding (the PADDED flag is set).
+    package var padding: Argument<Int>?
+    /// `length N`: the frame header says N, whatever the payload's length.
+    package var length: Argument<Int>?
+
+    package init(type: UInt8, payload: Payload) {
+        self.type = type
+        self.payload = payload
+    }
+
+    package var templates: [Template] {
+        var templates = stream.templates + promisedStream.templates + padding.templates + length.templates + priority.templates
+        switch payload {
+        case .bytes(let bytes), .block(let bytes): templates.append(bytes)
+        case .fields(let fields): templates += fields.flatMap { [$0.name, $0.value] }
+        case .priority(let priority): templates += priority.templates
+        case .errorCode(let code), .windowUpdate(let code): templates += code.templates
+        case .settings(let settings): templates += settings.flatMap { $0.id.templates + $0.value.templates }
+        case .goaway(let last, let code, let debug): templates += last.templates + code.templates + (debug.map { [$0] } ?? [])
+        }
+        return templates
+    }
+}
