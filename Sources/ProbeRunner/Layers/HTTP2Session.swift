@@ -21,9 +21,6 @@ final class HTTP2Session {
     private(set) var violation: String?
     /// Acks SETTINGS and answers PINGs (`set http2 auto-ack`).
     var autoAck = true
-    /// SETTINGS frames received without ACK, and ACKs received: the handshake waits for one each.
-    private(set) var settingsReceived = 0
-    private(set) var settingsAcked = 0
     /// Bytes of frames held for expects: past `heldLimit` the layer stops taking, and the
     /// socket's reads stop with the connection's unread bytes (a peer that floods frames).
     private var heldBytes = 0
@@ -53,9 +50,7 @@ final class HTTP2Session {
     private func receive(_ frame: HTTP2Frame) {
         var answered: String?
         switch frame.type {
-        case 0x4 where frame.has(0x1): settingsAcked += 1
-        case 0x4:
-            settingsReceived += 1
+        case 0x4 where !frame.has(0x1):
             if autoAck {
                 send(HTTP2Frame(type: 0x4, flags: 0x1, stream: 0, payload: []))
                 answered = "acked"
@@ -107,9 +102,6 @@ final class HTTP2Session {
         heldBytes -= frame.frame.payload.count + HTTP2Frame.headerSize
         return frame
     }
-
-    /// Frames received that no expect has taken: unread, as bytes in the buffer are.
-    var undelivered: [HTTP2ReceivedFrame] { frames }
 
     /// Writes a frame at once, outside any step's send (an ACK, a PING's answer).
     func send(_ frame: HTTP2Frame) {
