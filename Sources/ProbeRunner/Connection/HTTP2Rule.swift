@@ -129,22 +129,12 @@ struct HTTP2Rule: Sendable {
         }
         for (name, rule) in want.headers {
             guard let value = received.field(name) else { return "no \(name) field" }
-            if !matches(rule, Array(value.utf8)) { return "\(name) is \(ByteEscaper.preview(Array(value.utf8)))" }
+            if !ExpectationMatcher.matches(rule, Array(value.utf8)) { return "\(name) is \(ByteEscaper.preview(Array(value.utf8)))" }
         }
-        if let payload = want.payload, !matches(payload, Array(frame.opaqueData)) {
+        if let payload = want.payload, !ExpectationMatcher.matches(payload, Array(frame.opaqueData)) {
             return "its payload is " + ByteEscaper.preview(Array(frame.opaqueData.prefix(200)), total: frame.opaqueData.count)
         }
         return nil
-    }
-
-    private static func matches(_ rule: ExpectationMatcher.LineRule, _ bytes: [UInt8]) -> Bool {
-        switch rule {
-        case .exact(let pattern): return pattern.matches(bytes)
-        case .regex(let regex): return (try? regex.regex.firstMatch(in: String(decoding: bytes, as: UTF8.self))) != nil
-        case .contains(let needle): return needle.isEmpty || (0...max(0, bytes.count - needle.count)).contains { bytes[$0...].starts(with: needle) }
-        case .any: return true
-        case .length(let count): return bytes.count == count
-        }
     }
 
     private static func names(_ codes: [Int]) -> String {
