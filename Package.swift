@@ -94,6 +94,7 @@ let package = Package(
                                                   .product(name: "Histogram", package: "hdrhistogram-swift")]),
         // Autobahn|Testsuite's drivers on tcpprobe's WebSocket suites: the `autobahn` commands' work.
         .target(name: "ProbeAutobahn", dependencies: ["ProbeScript", "ProbeRunner", "ProbeReport", "ProbeResults", "ProbeHost"]),
+        .target(name: "ProbeH2Spec", dependencies: ["ProbeScript", "ProbeRunner", "ProbeReport", "ProbeResults"]),
         // bench/run's floor for round trips over SwiftNIO (a bench tool, not shipped).
         .executableTarget(
             name: "nio-pingpong",
@@ -103,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "tcpprobe",
             dependencies: [
-                "ProbeScript", "ProbeRunner", "ProbeReport", "ProbeCapture", "ProbeHost", "ProbeResults", "ProbeAutobahn", "ProbeMerge",
+                "ProbeScript", "ProbeRunner", "ProbeReport", "ProbeCapture", "ProbeHost", "ProbeResults", "ProbeAutobahn", "ProbeH2Spec", "ProbeMerge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -5,10 +5,8 @@ package struct HTTP2FrameSend: Sendable, Hashable {
     package enum Payload: Sendable, Hashable {
         /// DATA's bytes, a PING's eight, or any frame's payload as given (`type 0x0b … hex"…"`).
         case bytes(Template)
-        /// Header fields, HPACK-encoded when sent (HEADERS, CONTINUATION, PUSH_PROMISE).
-        case fields([HTTP2Field])
-        /// A header block's bytes as written (`block hex"…"`): what no encoder would send.
-        case block(Template)
+        /// A header block (HEADERS, CONTINUATION, PUSH_PROMISE): its pieces in the order written.
+        case headerBlock([HTTP2BlockPiece])
         case priority(HTTP2Priority)
         /// RST_STREAM's error code.
         case errorCode(Argument<Int>)
@@ -31,6 +29,9 @@ package struct HTTP2FrameSend: Sendable, Hashable {
     package var padding: Argument<Int>?
     /// `length N`: the frame header says N, whatever the payload's length.
     package var length: Argument<Int>?
+    /// `continued at N…`: the header block cut at these offsets, the pieces after the first
+    /// sent in CONTINUATION frames (END_HEADERS, if written, on the last).
+    package var continuedAt: [Argument<Int>] = []
 
     package init(type: UInt8, payload: Payload) {
         self.type = type
@@ -39,9 +40,10 @@ package struct HTTP2FrameSend: Sendable, Hashable {
 
     package var templates: [Template] {
         var templates = stream.templates + promisedStream.templates + padding.templates + length.templates + priority.templates
+            + continuedAt.flatMap(\.templates)
         switch payload {
-        case .bytes(let bytes), .block(let bytes): templates.append(bytes)
-        case .fields(let fields): templates += fields.flatMap { [$0.name, $0.value] }
+        case .bytes(let bytes): templates.append(bytes)
+        case .headerBlock(let pieces): templates += pieces.flatMap(\.templates)
         case .priority(let priority): templates += priority.templates
         case .errorCode(let code), .windowUpdate(let code): templates += code.templates
         case .settings(let settings): templates += settings.flatMap { $0.id.templates + $0.value.templates }

@@ -63,6 +63,10 @@ package enum HTTP2Names {
         ("enable-connect-protocol", 0x8),
     ]
 
+    /// The parameters' initial values (RFC 9113 §6.5.2), which hold until a SETTINGS changes
+    /// them; MAX_CONCURRENT_STREAMS and MAX_HEADER_LIST_SIZE have none (unlimited).
+    package static let initialValues: [Int: UInt32] = [0x1: 4096, 0x2: 1, 0x4: 65535, 0x5: 16384, 0x8: 0]
+
     /// A parameter by name or number (`initial-window-size`, `0x4`).
     package static func setting(_ text: String) -> Int? {
         number(text) ?? settings.first { $0.name == text }?.id

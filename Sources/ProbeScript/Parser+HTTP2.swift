@@ -51,7 +51,10 @@ extension Parser {
     /// `CODE [or CODE]...` after `expect connection error` and `expect stream error N`.
     mutating func http2ErrorCodes() throws -> [Argument<Int>] {
         var codes = [try http2ErrorCode()]
-        while take("or") { codes.append(try http2ErrorCode()) }
+        while current.word == "or", next.word != "close" {
+            advance()
+            codes.append(try http2ErrorCode())
+        }
         return codes
     }
 
@@ -69,8 +72,7 @@ extension Parser {
         let type = try http2FrameType()
         var frame = HTTP2FrameSend(type: type, payload: .bytes(Template(parts: [])))
         if Self.streamTypes.contains(type) { frame.stream = try http2Number("a stream number") }
-        var fields: [HTTP2Field] = []
-        var block: Template?
+        var pieces: [HTTP2BlockPiece] = []
         var bytes: Template?
         var errorCode: Argument<Int>?
         var lastStream: Argument<Int>?
@@ -83,10 +85,11 @@ extension Parser {
         while !atStatementEnd {
             if isData {
                 if case .string = current.kind, next.word == "=" {
-                    fields.append(try http2Field())
+                    let field = try http2Field()
+                    if case .fields(let run) = pieces.last { pieces[pieces.count - 1] = .fields(run + [field]) } else { pieces.append(.fields([field])) }
                 } else {
-                    if bytes != nil { throw failure("the frame's payload is given twice", at: current) }
-                    bytes = try data("the payload")
+                    let more = try data("the payload")
+                    bytes = Template(parts: (bytes?.parts ?? []) + more.parts)
                 }
                 continue
             }
@@ -117,7 +120,13 @@ extension Parser {
             case "padded" where flagNames.contains { $0.name == "padded" }:
                 frame.padding = try count("how many bytes of padding")
                 frame.flags |= 0x8
-            case "block" where [0x1, 0x5, 0x9].contains(type): block = try data("the header block")
+            case "block" where [0x1, 0x5, 0x9].contains(type): pieces.append(.raw(try data("the header block")))
+            case "continued" where type == 0x1 || type == 0x5:
+                try keyword(["at"], after: "continued")
+                frame.continuedAt.append(try count("an offset in the header block"))
+                while let next = current.word, HTTP2Names.number(next) != nil || next.hasPrefix("{") {
+                    frame.continuedAt.append(try count("an offset in the header block"))
+                }
             case "depends-on" where type == 0x1 || type == 0x2: dependsOn = try http2Number("the stream it depends on")
             case "weight" where type == 0x1 || type == 0x2: weight = try count("a weight (1-256)")
             case "exclusive" where type == 0x1 || type == 0x2: exclusive = true
@@ -126,10 +135,10 @@ extension Parser {
             default:
                 var options = ["flags", "stream", "length"] + flagNames.map(\.name)
                 switch type {
-                case 0x1: options += ["block", "depends-on", "weight", "exclusive", "\"name\"=\"value\""]
+                case 0x1: options += ["block", "continued", "depends-on", "weight", "exclusive", "\"name\"=\"value\""]
                 case 0x2: options += ["depends-on", "weight", "exclusive"]
                 case 0x3: options += ["an error code"]
-                case 0x5: options += ["block", "promised", "\"name\"=\"value\""]
+                case 0x5: options += ["block", "continued", "promised", "\"name\"=\"value\""]
                 case 0x7: options += ["last-stream", "an error code", "\"debug data\""]
                 case 0x9: options += ["block", "\"name\"=\"value\""]
                 default: break
@@ -141,8 +150,7 @@ extension Parser {
         }
         switch type {
         case 0x1, 0x5, 0x9:
-            if block != nil, !fields.isEmpty { throw failure("a header block is given as fields or as 'block', not both", at: typeToken) }
-            frame.payload = block.map { .block($0) } ?? .fields(fields)
+            frame.payload = .headerBlock(pieces)
             if let dependsOn { frame.priority = HTTP2Priority(dependsOn: dependsOn, weight: weight ?? Self.defaultWeight(at: typeToken), exclusive: exclusive) }
             if frame.priority != nil { frame.flags |= 0x20 }
         case 0x2:
@@ -162,7 +170,7 @@ extension Parser {
         default:
             frame.payload = .bytes(bytes ?? Template(parts: []))
         }
-        if !fields.isEmpty, ![0x1, 0x5, 0x9].contains(type) {
+        if !pieces.isEmpty, ![0x1, 0x5, 0x9].contains(type) {
             throw failure("header fields go in HEADERS, PUSH_PROMISE and CONTINUATION frames", at: typeToken)
         }
         return frame
@@ -202,7 +210,7 @@ extension Parser {
     }
 
     /// `TYPE [STREAM] [FLAG]... [error CODE [or CODE]...] [last-stream N] [status N]
-    /// [header "NAME"="VALUE"|/RE/]... ["DATA"|hex"…"|/RE/]` after `expect frame`.
+    /// [header "NAME"="VALUE"|/RE/]... [length N] ["DATA"|hex"…"|/RE/] [or close]` after `expect frame`.
     mutating func http2FrameMatch() throws -> HTTP2FrameMatch {
         speaksHTTP2 = true
         var match = HTTP2FrameMatch(type: try http2FrameType())
@@ -224,6 +232,10 @@ extension Parser {
             }
             switch word {
             case "stream": match.stream = try http2Number("a stream number")
+            case "length": match.length = try count("a payload length")
+            case "or":
+                try keyword(["close"], after: "or")
+                match.orClose = true
             case "error" where match.type == 0x3 || match.type == 0x7: match.errorCodes = try http2ErrorCodes()
             case "last-stream" where match.type == 0x7: match.lastStream = try http2Number("the last stream")
             case "status" where match.type == 0x1: match.status = try count("a status code")
@@ -232,7 +244,7 @@ extension Parser {
                 try keyword(["="], after: "header \"name\"")
                 match.headers.append(HTTP2FieldMatch(name: name, value: try lineMatch()))
             default:
-                var options = ["stream"] + flagNames.map(\.name)
+                var options = ["stream", "length", "or close"] + flagNames.map(\.name)
                 if match.type == 0x3 || match.type == 0x7 { options.append("error") }
                 if match.type == 0x7 { options.append("last-stream") }
                 if match.type == 0x1 { options += ["status", "header"] }

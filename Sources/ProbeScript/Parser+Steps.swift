@@ -129,9 +129,12 @@ extension Parser {
                 try keyword(["error"], after: "expect connection")
                 expectation = .http2(.connectionError(try http2ErrorCodes()))
             case .stream:
-                try keyword(["error"], after: "expect stream")
-                let stream = try count("a stream number")
-                expectation = .http2(.streamError(stream, try http2ErrorCodes()))
+                if try keyword(["error", "end"], after: "expect stream") == "end" {
+                    expectation = .http2(.streamEnd(try count("a stream number")))
+                } else {
+                    let stream = try count("a stream number")
+                    expectation = .http2(.streamError(stream, try http2ErrorCodes()))
+                }
             case .text: expectation = .webSocket(.text(try lineMatch()))
             case .binary:
                 if take("bytes") {

@@ -96,20 +96,24 @@ package struct Parser {
         }
     }
 
-    /// The most bytes `"…" * N` may make.
-    static let largestRepetition = 16 << 20
-
-    /// `template` N times when `* N` follows it (a count written out), else as it is.
+    /// `template` N times when `* N` follows it (a count written out, or one variable, counted
+    /// when the template is rendered), else as it is.
     mutating func repetition(of template: Template) throws -> Template {
         guard current.word == "*" else { return template }
         let star = advance()
         let count = try self.count("how many times")
+        if case .interpolated(let times) = count.form, times.parts.count == 1, case .variable(let name, let location) = times.parts[0] {
+            guard let bytes = template.literalBytes else {
+                throw failure("'* {\(name)}' repeats a string written out, without variables", at: star)
+            }
+            return Template(parts: [.repeatedByVariable(bytes, times: name, location)])
+        }
         guard let times = count.literal, times >= 1 else {
-            throw failure("'* N' repeats a string N times: N is a number written out, 1 or more", at: star)
+            throw failure("'* N' repeats a string N times: N is a number written out (1 or more) or one {variable}", at: star)
         }
         // A variable or a `??` counts as one byte here: the bound is on what the parser makes.
         let unit = template.literalCount ?? template.parts.reduce(0) { total, part in if case .bytes(let bytes) = part { total + bytes.count } else { total + 1 } }
-        guard unit * times <= Self.largestRepetition else {
+        guard unit * times <= Template.largestRepetition else {
             throw failure("'* \(times)' makes \(unit * times) bytes; a repeated string makes at most 16MiB", at: star)
         }
         guard let bytes = template.literalBytes else { return Template(parts: Array(repeating: template.parts, count: times).flatMap { $0 }) }

@@ -82,12 +82,15 @@ extension StatementKind {
         return []
     }
 
-    /// The variables the statement sets: a `var`, or the named groups of its regex.
+    /// The variables the statement sets: a `var`, the named groups of its regex, a listener's
+    /// port, an HTTP/2 peer's SETTINGS.
     package var definedVariables: [String] {
         switch self {
         case .variable(let name, _): return [name.text]
         case .listen(let name, _, let tls): return ["\(name.text).port"] + (tls == nil ? [] : ["\(name.text).cert"])
         case .proxy(let name, _, _): return ["\(name.text).port"]
+        // An HTTP/2 handshake sets the peer's SETTINGS; the URL may come from a variable.
+        case .connect: return HTTP2Names.settings.map { "http2." + $0.name }
         case .network(let name, _): return ["host", "gateway", "host6", "gateway6"].map { "\(name.text).\($0)" }
         case .expectProxied(_, let expectation, let within): return StatementKind.expect(expectation, within: within).definedVariables
         case .on(.reading(let expectation, _)): return StatementKind.expect(expectation, within: nil).definedVariables

@@ -5,6 +5,9 @@ package struct Template: Sendable, Hashable {
         /// `"…" * N`: a literal run and how many times it repeats, kept this short until the
         /// template is rendered (a suite of 16 MiB messages loads without holding them).
         case repeated([UInt8], times: Int)
+        /// `"…" * {NAME}`: a literal run repeated as many times as the variable says when the
+        /// template is rendered (none when its value is not a whole number; 16 MiB at most).
+        case repeatedByVariable([UInt8], times: String, SourceLocation)
         case variable(String, SourceLocation)
         /// `??` in hex: any one byte, where bytes are expected (the parser refuses it elsewhere).
         case anyByte(SourceLocation)
@@ -40,7 +43,7 @@ package struct Template: Sendable, Hashable {
             switch part {
             case .bytes(let bytes): out += bytes
             case .repeated(let bytes, let times): Self.append(bytes, times: times, to: &out)
-            case .variable, .anyByte: return nil
+            case .variable, .repeatedByVariable, .anyByte: return nil
             }
         }
         return out
@@ -53,7 +56,7 @@ package struct Template: Sendable, Hashable {
             switch part {
             case .bytes(let bytes): count += bytes.count
             case .repeated(let bytes, let times): count += bytes.count * times
-            case .variable, .anyByte: return nil
+            case .variable, .repeatedByVariable, .anyByte: return nil
             }
         }
         return count
@@ -62,8 +65,10 @@ package struct Template: Sendable, Hashable {
     /// The variables the template refers to, with where each is used.
     package var variables: [(name: String, location: SourceLocation)] {
         parts.compactMap { part in
-            if case .variable(let name, let location) = part { return (name, location) }
-            return nil
+            switch part {
+            case .variable(let name, let location), .repeatedByVariable(_, let name, let location): return (name, location)
+            default: return nil
+            }
         }
     }
 
@@ -107,13 +112,14 @@ package struct Template: Sendable, Hashable {
             switch part {
             case .bytes(let bytes): total + bytes.count
             case .repeated(let bytes, let times): total + bytes.count * times
-            case .variable, .anyByte: total
+            case .variable, .repeatedByVariable, .anyByte: total
             }
         })
         for part in parts {
             switch part {
             case .bytes(let bytes): out += bytes
             case .repeated(let bytes, let times): Self.append(bytes, times: times, to: &out)
+            case .repeatedByVariable(let bytes, let name, _): Self.append(bytes, times: Self.times(lookup(name), of: bytes), to: &out)
             case .variable(let name, _):
                 if let value = values[name] { out += value } else { out.append(contentsOf: (lookup(name) ?? "").utf8) }
             case .anyByte:
@@ -135,6 +141,16 @@ package struct Template: Sendable, Hashable {
             out.append(contentsOf: out[start..<(start + min(written, total - written))])
         }
     }
+
+    /// How many copies of `bytes` a variable's `value` asks for, within the 16 MiB a
+    /// repetition makes at most; none when the value is not a whole number.
+    package static func times(_ value: String?, of bytes: [UInt8]) -> Int {
+        guard let value, let times = Int(value), times > 0 else { return 0 }
+        return min(times, largestRepetition / max(bytes.count, 1))
+    }
+
+    /// The most bytes `"…" * N` may make.
+    package static let largestRepetition = 16 << 20
 
     /// The bytes a rendering reserves beyond its literal text.
     static let roomForValues = 32

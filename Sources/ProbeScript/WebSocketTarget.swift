@@ -14,11 +14,4 @@ package struct WebSocketTarget: Sendable, Hashable {
     }
 
     package var templates: [Template] { [path] + protocols + headers }
-
-    /// Splits `ws://HOST:PORT/PATH` written at `location` into its target and the address
-    /// text (HOST:PORT) with where that starts; nil when `text` is not a WebSocket URL.
-    package static func split(_ text: String, at location: SourceLocation) -> (target: WebSocketTarget, address: String, addressAt: SourceLocation)? {
-        guard let url = SchemeURL.split(text, schemes: ["ws", "wss"], at: location) else { return nil }
-        return (WebSocketTarget(secure: url.scheme == "wss", path: url.path), url.address, url.addressAt)
-    }
 }

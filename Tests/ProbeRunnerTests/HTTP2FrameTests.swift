@@ -45,6 +45,32 @@ import Testing
         #expect(result.log.contains { $0.message.hasSuffix(", GOAWAY · PROTOCOL_ERROR · last stream 5 · \"why\"") }, "\(result.log.map(\.message))")
     }
 
+    /// A header block is its pieces in order (raw bytes around encoded fields), `continued at`
+    /// cuts it into a HEADERS and CONTINUATIONs with END_HEADERS on the last, payload pieces
+    /// join, and `* {NAME}` repeats as many times as the variable says when sent.
+    @Test func blockPiecesContinuationsAndVariableRepetitionsHaveTheirLayouts() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            var size = "5"
+            set http2 handshake off
+            connect h2://127.0.0.1:{port}/
+            send frame headers 1 end-stream end-headers block hex"3f 61" block hex"82 86" block hex"84" continued at 1 3
+            send frame data 3 end-stream "x" * {size} "y"
+            """, against: peer)
+        result.expectPassed()
+        try await peer.log.waitForEnd()
+        let expected: [[UInt8]] = [
+            [0, 0, 1, 0x1, 0x1, 0, 0, 0, 1, 0x3f],
+            [0, 0, 2, 0x9, 0x0, 0, 0, 0, 1, 0x61, 0x82],
+            [0, 0, 2, 0x9, 0x4, 0, 0, 0, 1, 0x86, 0x84],
+            [0, 0, 6, 0x0, 0x1, 0, 0, 0, 3] + Array("xxxxxy".utf8),
+        ]
+        #expect(peer.log.received == expected.flatMap { $0 })
+        #expect(result.log.contains { $0.message.contains("HEADERS stream 1 END_STREAM, CONTINUATION stream 1, CONTINUATION stream 1 END_HEADERS") },
+                "\(result.log.map(\.message))")
+    }
+
     /// The peer echoes the frames: a HEADERS without END_HEADERS and its CONTINUATION come back
     /// as one block, decoded; the expect names the frames it passed over.
     @Test func headerFieldsRoundTripThroughHPACKAcrossAContinuation() async throws {

@@ -128,8 +128,18 @@ import Testing
         let after = Template(parts: [.bytes(Array("pre".utf8)), .repeated(Array("abc".utf8), times: 5), .bytes(Array("!".utf8))])
         #expect(after.render { _ in nil } == Array("preabcabcabcabcabc!".utf8), "copies doubled, then cut to the count, after what came before")
         #expect(after.literalCount == 19)
-        #expect(Fixtures.load("send \"x\" * 0").diagnostics.map(\.message) == ["'* N' repeats a string N times: N is a number written out, 1 or more"])
-        #expect(Fixtures.load("send \"x\" * {n}", variables: ["n"]).diagnostics.map(\.message) == ["'* N' repeats a string N times: N is a number written out, 1 or more"])
+        #expect(Fixtures.load("send \"x\" * 0").diagnostics.map(\.message) == ["'* N' repeats a string N times: N is a number written out (1 or more) or one {variable}"])
+        let byVariable = Fixtures.load("send \"ab\" * {n}", variables: ["n"])
+        #expect(byVariable.diagnostics.isEmpty)
+        guard case .send(let step)? = byVariable.scenario?.statements.first?.kind, case .bytes(let counted) = step.data else {
+            Issue.record("not a send of bytes")
+            return
+        }
+        #expect(counted.variables.map(\.name) == ["n"], "the count is a variable the checks know of")
+        #expect(counted.render { $0 == "n" ? "3" : nil } == Array("ababab".utf8))
+        #expect(counted.render { _ in "none" }.isEmpty, "a count that is not a number repeats nothing")
+        #expect(counted.render { _ in "99999999" }.count == 16 << 20, "16 MiB at most")
+        #expect(Fixtures.load("send \"{v}\" * {n}", variables: ["n", "v"]).diagnostics.map(\.message) == ["'* {n}' repeats a string written out, without variables"])
         #expect(Fixtures.load("send \"xy\" * 9000000").diagnostics.map(\.message) == ["'* 9000000' makes 18000000 bytes; a repeated string makes at most 16MiB"])
     }
 

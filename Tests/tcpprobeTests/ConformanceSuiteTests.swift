@@ -14,7 +14,7 @@ import Testing
     /// files.
     static let linechatSuites: [String] = {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: scenarios)) ?? []
-        return entries.filter { $0 != "websocket-server" && $0 != "websocket-client" }.sorted().map { scenarios + "/" + $0 }
+        return entries.filter { !["websocket-server", "websocket-client", "http2-server"].contains($0) }.sorted().map { scenarios + "/" + $0 }
     }()
 
     /// Each bug linechat can plant, and the variable that plants it where it can go: `fault`

@@ -8,7 +8,7 @@ enum ConnectionFailure: FailureReason, Equatable {
     case noConnection
     case closedByProbe(connection: String, at: String)
     // connect and accept
-    case badWebSocketAddress(argument: String, rendered: String, address: String)
+    case badURLAddress(argument: String, rendered: String, address: String)
     /// A `from` source address the machine does not have: its words.
     case sourceUnavailable(String)
     case cannotConnect(address: String, why: ConnectFailure)
@@ -59,7 +59,7 @@ enum ConnectionFailure: FailureReason, Equatable {
         switch self {
         case .noConnection: "no connection to act on: open one with 'connect' or 'accept' first"
         case .closedByProbe(let connection, let at): "\(connection) was closed by the probe at \(at)"
-        case .badWebSocketAddress(let argument, let rendered, let address):
+        case .badURLAddress(let argument, let rendered, let address):
             "'\(argument)' gives '\(rendered)', whose address '\(address)' is not HOST:PORT"
         case .sourceUnavailable(let why): why
         case .cannotConnect(let address, let why): "cannot connect to \(address): \(why)"

@@ -2,13 +2,16 @@ import ProbeFraming
 import ProbeScript
 
 /// An HTTP/2 expectation with its values resolved, and the frames it skipped so far: a frame
-/// of a type and stream (with fields), a connection error, a stream error, or the handshake's
-/// SETTINGS exchange.
+/// of a type and stream (with fields), a connection error, a stream error, a stream's end, or
+/// the handshake's SETTINGS exchange.
 struct HTTP2Rule: Sendable {
     enum Want: Sendable {
         case frame(FrameWant)
         case connectionError(codes: [Int])
         case streamError(stream: Int, codes: [Int])
+        /// DATA or HEADERS with END_STREAM, or RST_STREAM NO_ERROR, on the stream (h2spec's
+        /// "stream closed").
+        case streamEnd(stream: Int)
         /// The peer's SETTINGS (acked) and the ACK of ours, other frames skipped.
         case handshake
     }
@@ -24,6 +27,10 @@ struct HTTP2Rule: Sendable {
         var status: Int?
         var headers: [(name: String, value: ExpectationMatcher.LineRule)]
         var payload: ExpectationMatcher.LineRule?
+        /// The payload length the frame's header says.
+        var length: Int?
+        /// The connection's end passes too.
+        var orClose: Bool
     }
 
     /// What judging one frame says.
@@ -48,7 +55,8 @@ struct HTTP2Rule: Sendable {
 
     var waitingFor: String {
         switch want {
-        case .frame(let frame): return Self.describe(frame)
+        case .frame(let frame): return Self.describe(frame) + (frame.orClose ? ", or the connection closed" : "")
+        case .streamEnd(let stream): return "the end of stream \(stream): DATA or HEADERS with END_STREAM, or RST_STREAM NO_ERROR"
         case .connectionError(let codes): return "a connection error: GOAWAY " + Self.names(codes) + ", or the connection closed"
         case .streamError(let stream, let codes):
             return "a stream error on stream \(stream): RST_STREAM " + Self.names(codes) + ", or a connection error (GOAWAY " + Self.names(codes) + " or the connection closed)"
@@ -85,6 +93,13 @@ struct HTTP2Rule: Sendable {
             guard frame.type == 0x7 else { return skip(received) }
             return frame.errorCode.map(codes.contains) == true ? .passed("the peer chose a connection error, GOAWAY: " + received.description)
                 : .failed("expected \(waitingFor), got \(received.description)")
+        case .streamEnd(let stream):
+            guard frame.stream == stream else { return skip(received) }
+            if frame.type == 0x3 {
+                return frame.errorCode == 0 ? .passed("the peer ended the stream: " + received.description)
+                    : .failed("expected \(waitingFor), got \(received.description)")
+            }
+            return [0x0, 0x1].contains(frame.type) && frame.has(0x1) ? .passed("the peer ended the stream: " + received.description) : skip(received)
         case .handshake:
             if frame.type == 0x4, frame.has(0x1) {
                 sawAck = true
@@ -106,7 +121,10 @@ struct HTTP2Rule: Sendable {
             guard end != .closedByProbe else { return .failed("expected \(waitingFor), but \(end)" + skippedNote) }
             let form = end == .reset ? "the connection reset (RST) with no GOAWAY before it" : "the connection closed (\(end)) with no GOAWAY before it"
             return .matched(captures: [:], detail: MatchDetail("the peer chose to close: " + form + skippedNote))
-        case .frame, .handshake:
+        case .frame(let want) where want.orClose && end != .closedByProbe:
+            let form = end == .reset ? "the connection reset (RST)" : "the connection closed (\(end))"
+            return .matched(captures: [:], detail: MatchDetail("the peer chose to close: " + form + skippedNote))
+        case .frame, .streamEnd, .handshake:
             return .failed("expected \(waitingFor), but \(end)" + skippedNote)
         }
     }
@@ -122,6 +140,7 @@ struct HTTP2Rule: Sendable {
         if !want.codes.isEmpty, !(frame.errorCode.map(want.codes.contains) ?? false) {
             return "error code " + (frame.errorCode.map(HTTP2Names.errorName) ?? "missing")
         }
+        if let length = want.length, frame.payload.count != length { return "length \(frame.payload.count)" }
         if let last = want.lastStream, frame.lastStream != last { return "last stream \(frame.lastStream.map(String.init) ?? "missing")" }
         if want.status != nil || !want.headers.isEmpty, let problem = received.blockProblem { return problem }
         if let status = want.status, received.field(":status") != String(status) {
@@ -147,6 +166,7 @@ struct HTTP2Rule: Sendable {
         if want.flags != 0 { text += " " + HTTP2Names.flagNames(want.flags, of: want.type) }
         if !want.codes.isEmpty { text += " " + names(want.codes) }
         if let last = want.lastStream { text += " last stream \(last)" }
+        if let length = want.length { text += " length \(length)" }
         if let status = want.status { text += " :status \(status)" }
         for (name, _) in want.headers { text += " with \(name)" }
         return text

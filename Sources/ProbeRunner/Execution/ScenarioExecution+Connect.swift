@@ -12,7 +12,7 @@ extension ScenarioExecution {
     /// Starts `connect`: a plain TCP connect with no task (true: `done` is told its end), one
     /// with TLS or WebSocket as a task.
     func startConnect(_ written: ConnectStep, _ statement: Statement, done: @escaping StepDone) throws -> Bool {
-        let step = try webSocketURL(written, statement)
+        let step = try schemeURL(written, statement)
         guard step.tls == nil, step.webSocket == nil, step.http2 == nil, options.defaultTLS?.client == nil else {
             onTask { try await self.connect(step, statement) }.tell(done)
             return true
@@ -44,26 +44,30 @@ extension ScenarioExecution {
         }
     }
 
-    /// `connect {url}` where the variable holds `ws://HOST:PORT/PATH` or `wss://…` (as the
-    /// WebSocket suite takes `--var url=…`): the WebSocket connect that URL names. Only an
-    /// address that starts with a variable is looked at, and one that renders HOST:PORT comes
-    /// back resolved, so no address is rendered twice.
-    func webSocketURL(_ step: ConnectStep, _ statement: Statement) throws -> ConnectStep {
-        guard step.webSocket == nil, case .interpolated(let template) = step.address.form, let first = template.parts.first,
+    /// `connect {url}` where the variable holds `ws://HOST:PORT/PATH`, `wss://…`, `h2://…` or
+    /// `h2s://…` (as the WebSocket and HTTP/2 suites take `--var url=…`): the WebSocket or
+    /// HTTP/2 connect that URL names. Only an address that starts with a variable is looked
+    /// at, and one that renders HOST:PORT comes back resolved, so no address is rendered twice.
+    func schemeURL(_ step: ConnectStep, _ statement: Statement) throws -> ConnectStep {
+        guard step.webSocket == nil, step.http2 == nil, case .interpolated(let template) = step.address.form, let first = template.parts.first,
               case .variable = first else { return step }
         let text = template.renderString(lookup)
-        guard let url = WebSocketTarget.split(text, at: step.address.location) else {
+        guard let url = SchemeURL.split(text, schemes: ["ws", "wss", "h2", "h2s"], at: step.address.location) else {
             guard let address = Address.parse(text) else { return step } // resolving it again says why it is not one
             var resolved = step
             resolved.address = Argument(address, text: step.address.text, at: step.address.location)
             return resolved
         }
         guard let address = Address.parse(url.address) else {
-            throw StepFailure(statement, ConnectionFailure.badWebSocketAddress(argument: step.address.text, rendered: text, address: url.address))
+            throw StepFailure(statement, ConnectionFailure.badURLAddress(argument: step.address.text, rendered: text, address: url.address))
         }
         var resolved = step
         resolved.address = Argument(address, text: url.address, at: step.address.location)
-        resolved.webSocket = url.target
+        if url.scheme.hasPrefix("h2") {
+            resolved.http2 = HTTP2Target(secure: url.scheme == "h2s", path: url.path)
+        } else {
+            resolved.webSocket = WebSocketTarget(secure: url.scheme == "wss", path: url.path)
+        }
         return resolved
     }
 

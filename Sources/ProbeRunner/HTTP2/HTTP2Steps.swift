@@ -41,9 +41,20 @@ final class HTTP2Steps {
         }
         let matcher = ExpectationMatcher(.http2(HTTP2Rule(.handshake, autoAck: autoAck), session), framing: context.settings.lineFraming)
         switch try await connection.expect(matcher, timeout: wait.timeAmount).get() {
-        case .matched(_, let detail): context.record(statement, "\(connection.label): HTTP/2 (\(url)): \(detail)")
+        case .matched(_, let detail):
+            context.record(statement, "\(connection.label): HTTP/2 (\(url)): \(detail)")
+            try await definePeerSettings(of: session, on: connection)
         case .failed(let why): throw StepFailure(statement, HTTP2Failure.handshakeFailed(why), connection)
         case .timedOut(let waitingFor, _, _): throw StepFailure(statement, HTTP2Failure.handshakeTimedOut(within: timeout, waitingFor: waitingFor), connection, waited: wait)
+        }
+    }
+
+    /// Sets `{http2.NAME}` for each SETTINGS parameter: what the peer's SETTINGS said, else its
+    /// initial value; a parameter with neither is left undefined.
+    private func definePeerSettings(of session: NIOLoopBound<HTTP2Session>, on connection: ProbeConnection) async throws {
+        let peer = try await connection.channel.eventLoop.submit { session.value.peerSettings }.get()
+        for (name, id) in HTTP2Names.settings {
+            context.variables["http2." + name] = (peer[id] ?? HTTP2Names.initialValues[id]).map(String.init)
         }
     }
 
@@ -60,8 +71,13 @@ final class HTTP2Steps {
         var payload: [UInt8]
         switch written.payload {
         case .bytes(let template): payload = context.render(template)
-        case .block(let template): payload = context.render(template)
-        case .fields(let fields): payload = try encode(fields, on: connection, statement)
+        case .headerBlock(let pieces):
+            payload = try pieces.flatMap { piece -> [UInt8] in
+                switch piece {
+                case .fields(let fields): return try encode(fields, on: connection, statement)
+                case .raw(let template): return context.render(template)
+                }
+            }
         case .priority(let priority): payload = try self.priority(priority, value)
         case .errorCode(let code): payload = HTTP2Frame.bigEndian(UInt32(try value(code, "error code", word)))
         case .settings(let settings):
@@ -74,6 +90,16 @@ final class HTTP2Steps {
                 + (debug.map(context.render) ?? [])
         case .windowUpdate(let increment): payload = HTTP2Frame.bigEndian(UInt32(try value(increment, "window size increment", word)))
         }
+        var continuations: [[UInt8]] = []
+        if !written.continuedAt.isEmpty {
+            let offsets = try written.continuedAt.map { try value($0, "offset in the header block", 0...payload.count) }
+            for (previous, offset) in zip(offsets, offsets.dropFirst()) where offset < previous {
+                throw StepFailure(statement, HTTP2Failure.outOfRange(field: "offset in the header block", value: offset, range: previous...payload.count), connection)
+            }
+            let cuts = [0] + offsets + [payload.count]
+            continuations = (1..<cuts.count - 1).map { Array(payload[cuts[$0]..<cuts[$0 + 1]]) }
+            payload = Array(payload[..<cuts[1]])
+        }
         if let priority = written.priority { payload = try self.priority(priority, value) + payload }
         if let promised = written.promisedStream { payload = HTTP2Frame.bigEndian(UInt32(try value(promised, "promised stream", word))) + payload }
         if let padding = written.padding {
@@ -81,8 +107,12 @@ final class HTTP2Steps {
             payload = [UInt8(count)] + payload + [UInt8](repeating: 0, count: count)
         }
         let stream = try written.stream.map { try value($0, "stream", word) } ?? 0
-        let frame = HTTP2Frame(type: written.type, flags: written.flags, stream: UInt32(stream), payload: payload)
-        return frame.encoded(length: try written.length.map { try value($0, "length", 0...0xFF_FFFF) })
+        let endHeaders = continuations.isEmpty ? 0 : written.flags & 0x4
+        let frame = HTTP2Frame(type: written.type, flags: written.flags & ~endHeaders, stream: UInt32(stream), payload: payload)
+        let continued = continuations.enumerated().flatMap { index, fragment in
+            HTTP2Frame(type: 0x9, flags: index == continuations.count - 1 ? endHeaders : 0, stream: UInt32(stream), payload: fragment).encoded()
+        }
+        return frame.encoded(length: try written.length.map { try value($0, "length", 0...0xFF_FFFF) }) + continued
     }
 
     /// PRIORITY's five bytes: E and the stream it depends on, and the weight less one.
@@ -115,13 +145,15 @@ final class HTTP2Steps {
         case .connectionError(let written): want = .connectionError(codes: try codes(written))
         case .streamError(let stream, let written):
             want = .streamError(stream: try context.resolve(stream, "a stream", HTTP2Names.number), codes: try codes(written))
+        case .streamEnd(let stream): want = .streamEnd(stream: try context.resolve(stream, "a stream", HTTP2Names.number))
         case .frame(let match):
             let headers = try match.headers.map { (name: $0.name.renderString(context.lookup), value: try context.lineRule($0.value, statement)) }
             want = .frame(HTTP2Rule.FrameWant(
                 type: match.type, stream: try match.stream.map { try context.resolve($0, "a stream", HTTP2Names.number) }, flags: match.flags,
                 codes: try codes(match.errorCodes), lastStream: try match.lastStream.map { try context.resolve($0, "a stream", HTTP2Names.number) },
                 status: try match.status.map { try context.resolve($0, "a status", Quantity.integer) }, headers: headers,
-                payload: try match.payload.map { try context.lineRule($0, statement) }))
+                payload: try match.payload.map { try context.lineRule($0, statement) },
+                length: try match.length.map { try context.resolve($0, "a length", HTTP2Names.number) }, orClose: match.orClose))
         }
         return .http2(HTTP2Rule(want, autoAck: context.settings.http2AutoAck), session)
     }

@@ -19,6 +19,8 @@ final class HTTP2Session {
     private var openBlock: [HTTP2Frame] = []
     /// What makes the stream unreadable from here on: a frame over `maxPayload`.
     private(set) var violation: String?
+    /// The parameters of the peer's SETTINGS frames so far, the last value of each.
+    private(set) var peerSettings: [Int: UInt32] = [:]
     /// Acks SETTINGS and answers PINGs (`set http2 auto-ack`).
     var autoAck = true
     /// Bytes of frames held for expects: past `heldLimit` the layer stops taking, and the
@@ -51,6 +53,7 @@ final class HTTP2Session {
         var answered: String?
         switch frame.type {
         case 0x4 where !frame.has(0x1):
+            for (id, value) in frame.settings { peerSettings[id] = value }
             if autoAck {
                 send(HTTP2Frame(type: 0x4, flags: 0x1, stream: 0, payload: []))
                 answered = "acked"

@@ -1,0 +1,54 @@
+import ProbeRunner
+import ProbeScript
+
+/// What `tcpprobe h2spec` does: runs the HTTP/2 suite's cases that h2spec's arguments select
+/// against one server, and keeps each case's verdict under h2spec's id.
+package struct H2SpecRun {
+    package let options: H2SpecOptions
+    package let suite: String
+    package let catalog: H2SpecCatalog
+    package let selection: H2SpecSelection
+    package let jobs: Int
+
+    package init(options: H2SpecOptions, suite: String, jobs: Int) throws {
+        self.options = options
+        self.suite = suite
+        self.catalog = try H2SpecCatalog.load(suite: suite)
+        self.selection = try H2SpecSelection(options.specs)
+        self.jobs = jobs
+    }
+
+    /// The cases that run: selected, and strict ones only with `-S`, in h2spec's order.
+    package var selectedCases: [H2SpecCatalog.Case] {
+        catalog.cases.filter { (options.strict || !$0.strict) && selection.mode($0.id) == .all }
+    }
+
+    /// Runs the selected cases; the results in h2spec's order, keyed by case id.
+    package func run() async throws -> [String: H2SpecResult] {
+        let wanted = Dictionary(uniqueKeysWithValues: selectedCases.map { ($0.id, $0) })
+        let loaded = try ScenarioCatalog.load([suite], variables: options.variables)
+        if let error = loaded.diagnostics.first(where: { $0.severity == .error }) {
+            throw H2SpecError("the suite does not load: \(error.location.fileAndLine): \(error.message)")
+        }
+        let scenarios = loaded.scenarios.filter { wanted[Self.id(ofTitle: $0.title)] != nil }
+        var runOptions = RunOptions(variables: options.variables)
+        if options.tls && options.insecure {
+            var client = TLSOptions()
+            client.insecure = true
+            runOptions.defaultTLS = (client, TLSOptions())
+        }
+        let session = RunSession(options: runOptions, jobs: jobs, failFast: false, repetitions: 1)
+        let (report, _) = await session.run(scenarios, skipping: []) { _ in }
+        var results: [String: H2SpecResult] = [:]
+        for result in report.results {
+            let id = Self.id(ofTitle: result.title)
+            if let testCase = wanted[id] { results[id] = H2SpecResult(testCase, result) }
+        }
+        return results
+    }
+
+    /// A case's id: its scenario title's first word (`http2/6.9.1/3 Sends …`).
+    static func id(ofTitle title: String) -> String {
+        String(title.prefix { $0 != " " })
+    }
+}

@@ -1,0 +1,15 @@
+import FoundationEssentials
+
+/// Where a suite tcpprobe ships is: `Scenarios/NAME` here, else the one a release installs
+/// beside its `bin/`.
+package enum ShippedSuite {
+    /// The folder of suite `name` (websocket-server, http2-server, …); nil when neither place
+    /// has it, with the two places looked at.
+    package static func folder(_ name: String) -> (folder: String?, lookedAt: [String]) {
+        let here = "Scenarios/" + name
+        if FileManager.default.fileExists(atPath: here) { return (here, [here]) }
+        let installed = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .deletingLastPathComponent().appending(path: "Scenarios/" + name).path(percentEncoded: false)
+        return (FileManager.default.fileExists(atPath: installed) ? installed : nil, [here, installed])
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Glibc
+import TestSupport
+import Testing
+
+/// `tcpprobe h2spec`: h2spec's command line on the HTTP/2 suite, against nghttpd (which real
+/// h2spec passes 145 of 146 cases of: it answers a HEADERS on a stream lower than one already
+/// opened, http2/5.1.1/2, instead of failing the connection), its console layout and summary,
+/// its JUnit layout as well-formed XML, and SPEC selecting as h2spec's does.
+@Suite(.serialized) struct H2SpecCommandTests {
+    static let suite = ConformanceSuiteTests.scenarios + "/http2-server"
+
+    /// nghttpd in cleartext on a free port serving the suite's index.html; 10 s to listen.
+    static func nghttpd() async throws -> (process: Process, port: Int) {
+        let (fd, port) = try LoopbackSocket.bound(listening: false)
+        close(fd)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: FileManager.default.fileExists(atPath: "/usr/sbin/nghttpd") ? "/usr/sbin/nghttpd" : "/usr/bin/nghttpd")
+        process.arguments = ["--no-tls", "-d", suite + "/lib", String(port)]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        if await Eventually.holds(every: .milliseconds(50), { LoopbackSocket.listens(on: port) }) { return (process, port) }
+        process.terminate()
+        throw CancellationError()
+    }
+
+    @Test(.nghttpd) func theWholeSuiteAgainstNghttpdGivesH2specsVerdictAndItsReports() async throws {
+        let server = try await Self.nghttpd()
+        defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
+        try await ProbeProcess.inDirectory(holding: [:]) { directory in
+            let output = try await ProbeProcess.run(["h2spec", "-p", String(server.port), "-j", "report.xml", "--suite", Self.suite], in: directory)
+            #expect(output.status == 1, "a case failed: \(output.stderr)")
+            #expect(output.stdout.hasPrefix("Generic tests for HTTP/2 server\n  1. Starting HTTP/2\n    ✔ 1: Sends a client connection preface\n"), "\(output.stdout.prefix(300))")
+            #expect(output.stdout.contains("\n      6.9.1. The Flow-Control Window\n        ✔ 1: Sends SETTINGS frame to set the initial window size to 1 and sends HEADERS frame\n"))
+            #expect(output.stdout.contains("\nFailures: \n\nHypertext Transfer Protocol Version 2 (HTTP/2)\n  5. Streams and Multiplexing\n    5.1. Stream States\n      5.1.1. Stream Identifiers\n"
+                + "        × 2: Sends stream identifier that is numerically smaller than previous\n"
+                + "          -> The endpoint MUST respond with a connection error of type PROTOCOL_ERROR.\n"), "\(output.stdout)")
+            #expect(output.stdout.hasSuffix("146 tests, 145 passed, 0 skipped, 1 failed\n"), "\(output.stdout.suffix(600))")
+            let xml = try Data(contentsOf: directory.appendingPathComponent("report.xml"))
+            let counter = JUnitCounter()
+            let parser = XMLParser(data: xml)
+            parser.delegate = counter
+            #expect(parser.parse(), "well-formed: \(String(describing: parser.parserError))")
+            #expect(counter.elements["testcase"] == 146)
+            #expect(counter.elements["failure"] == 1)
+            #expect(counter.packages.contains("http2/6.9.1") && counter.packages.contains("hpack/2.3.3"))
+        }
+    }
+
+    @Test func specArgumentsSelectSectionsAndCasesAsH2specDoes() async throws {
+        let output = try await ProbeProcess.run(["h2spec", "--dryrun", "-p", "1", "--suite", Self.suite, "http2/6.5", "hpack/2.3.3/1"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.hasPrefix("Hypertext Transfer Protocol Version 2 (HTTP/2)\n  6. Frame Definitions\n    6.5. SETTINGS\n      1: Sends a SETTINGS frame with ACK flag and payload\n"), "\(output.stdout)")
+        #expect(output.stdout.contains("      6.5.2. Defined SETTINGS Parameters\n        1: SETTINGS_ENABLE_PUSH (0x2): Sends the value other than 0 or 1\n"))
+        #expect(output.stdout.contains("6.5.3. Settings Synchronization"))
+        #expect(output.stdout.contains("      1: Sends a indexed header field representation with invalid index\n"))
+        #expect(!output.stdout.contains("Sends a literal header field representation with invalid index"), "hpack/2.3.3/2 is not selected")
+        #expect(!output.stdout.contains("6.7. PING") && !output.stdout.contains("Generic tests"), "\(output.stdout)")
+    }
+
+    @Test func theStrictCaseRunsOnlyWithS() async throws {
+        let plain = try await ProbeProcess.run(["h2spec", "--dryrun", "-p", "1", "--suite", Self.suite, "http2/5.4.1"])
+        let strict = try await ProbeProcess.run(["h2spec", "--dryrun", "-S", "-p", "1", "--suite", Self.suite, "http2/5.4.1"])
+        #expect(plain.stdout.contains("1: Sends an invalid PING frame for connection close"))
+        #expect(!plain.stdout.contains("2: Sends an invalid PING frame to receive GOAWAY frame"))
+        #expect(strict.stdout.contains("2: Sends an invalid PING frame to receive GOAWAY frame"), "\(strict.stdout)")
+    }
+
+    @Test func aSpecThatIsNotOneIsRefusedSayingWhy() async throws {
+        let output = try await ProbeProcess.run(["h2spec", "-p", "1", "--suite", Self.suite, "http2//1"])
+        #expect(output.status == 2, "\(output.stdout)")
+        #expect(output.stderr.contains("'http2//1' is not a spec, a section or a case"), "\(output.stderr)")
+    }
+}
+
+/// Counts a JUnit report's elements, and the testsuites' packages.
+private final class JUnitCounter: NSObject, XMLParserDelegate {
+    var elements: [String: Int] = [:]
+    var packages: Set<String> = []
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        elements[name, default: 0] += 1
+        if name == "testsuite", let package = attributes["package"] { packages.insert(package) }
+    }
+}
