@@ -13,13 +13,14 @@ import Testing
 @Suite(.serialized) struct H2SpecCommandTests {
     static let suite = ConformanceSuiteTests.scenarios + "/http2-server"
 
-    /// nghttpd in cleartext on a free port serving the suite's index.html; 10 s to listen.
-    static func nghttpd() async throws -> (process: Process, port: Int) {
+    /// nghttpd on a free port serving the suite's index.html, in cleartext or with `tls`
+    /// (its key and certificate); 10 s to listen.
+    static func nghttpd(tls: (certificate: String, key: String)? = nil) async throws -> (process: Process, port: Int) {
         let (fd, port) = try LoopbackSocket.bound(listening: false)
         close(fd)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: FileManager.default.fileExists(atPath: "/usr/sbin/nghttpd") ? "/usr/sbin/nghttpd" : "/usr/bin/nghttpd")
-        process.arguments = ["--no-tls", "-d", suite + "/lib", String(port)]
+        process.arguments = ["-d", suite + "/lib", String(port)] + (tls.map { [$0.key, $0.certificate] } ?? ["--no-tls"])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -49,6 +50,22 @@ import Testing
             #expect(counter.elements["failure"] == 1)
             #expect(counter.packages.contains("http2/6.9.1") && counter.packages.contains("hpack/2.3.3"))
         }
+    }
+
+    /// `-t` speaks TLS with ALPN h2; without `-k` a self-signed server fails verification, saying so.
+    @Test(.nghttpd) func tlsRunsTheCasesOverTLSAndKSkipsVerification() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-h2spec-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await Self.nghttpd(tls: try TestCertificate.make(in: directory))
+        defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
+        let insecure = try await ProbeProcess.run(["h2spec", "-t", "-k", "-p", String(server.port), "--suite", Self.suite, "generic", "http2/6.5"])
+        #expect(insecure.status == 0, "\(insecure.stdout)\(insecure.stderr)")
+        #expect(insecure.stdout.hasSuffix("54 tests, 54 passed, 0 skipped, 0 failed\n"), "\(insecure.stdout.suffix(400))")
+        let verified = try await ProbeProcess.run(["h2spec", "-t", "-p", String(server.port), "--suite", Self.suite, "generic/1"])
+        #expect(verified.status == 1)
+        #expect(verified.stdout.contains("is self-signed and not trusted"), "\(verified.stdout)")
+        #expect(verified.stdout.hasSuffix("1 tests, 0 passed, 0 skipped, 1 failed\n"))
     }
 
     @Test func specArgumentsSelectSectionsAndCasesAsH2specDoes() async throws {
