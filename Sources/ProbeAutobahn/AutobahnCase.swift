@@ -52,11 +52,6 @@ struct AutobahnCase: Encodable {
     package static let compressionCases = (1...5).flatMap { group in (1...18).map { "12.\(group).\($0)" } }
         + (1...7).flatMap { group in (1...18).map { "13.\(group).\($0)" } }
 
-    /// A case's number: its scenario title's first word ("6.4.1 text message in 3 frames …").
-    static func id(ofTitle title: String) -> String {
-        String(title.prefix { $0 != " " })
-    }
-
     /// Case numbers in Autobahn's order: 1.1.2 before 1.1.10, 9.1.1 before 10.1.1.
     static func precedes(_ left: String, _ right: String) -> Bool {
         left.split(separator: ".").map { Int($0) ?? 0 }.lexicographicallyPrecedes(right.split(separator: ".").map { Int($0) ?? 0 })

@@ -47,11 +47,11 @@ package struct AutobahnFuzzingClient {
             if let error = catalog.diagnostics.first(where: { $0.severity == .error }) {
                 throw Refusal.invalidInput("the suite does not load: \(error.message)")
             }
-            let selected = catalog.scenarios.filter { spec.selects(AutobahnCase.id(ofTitle: $0.title), for: server.agent) }
+            let selected = catalog.scenarios.filter { spec.selects(ShippedSuite.caseID(ofTitle: $0.title), for: server.agent) }
             let session = RunSession(options: RunOptions(variables: ["url": server.url]), jobs: jobs, failFast: false, repetitions: 1)
             let (report, _) = await session.run(selected, skipping: []) { _ in }
             var cases = report.results.enumerated().map { index, result in
-                AutobahnCase(id: AutobahnCase.id(ofTitle: result.title), agent: server.agent, result: result, section: "s\(index)")
+                AutobahnCase(id: ShippedSuite.caseID(ofTitle: result.title), agent: server.agent, result: result, section: "s\(index)")
             }
             cases += AutobahnCase.compressionCases.filter { spec.selects($0, for: server.agent) }.map {
                 AutobahnCase(unimplemented: $0, agent: server.agent, why: AutobahnFuzzingServer.compressionDescription)

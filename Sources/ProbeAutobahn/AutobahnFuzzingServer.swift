@@ -42,7 +42,7 @@ package actor AutobahnFuzzingServer {
     package static func cases(in folder: String, selecting selects: (String) -> Bool) -> [Case] {
         let suite = ScenarioCatalog.scenarioFiles(under: folder).compactMap { path -> Case? in
             guard let scenario = load(path, given: ["port": "0"]).scenario else { return nil }
-            let id = AutobahnCase.id(ofTitle: scenario.title)
+            let id = ShippedSuite.caseID(ofTitle: scenario.title)
             guard selects(id) else { return nil }
             return Case(id: id, description: String(scenario.title.dropFirst(id.count + 1)), path: path)
         }

@@ -15,14 +15,14 @@ package struct H2SpecConsole {
     }
 
     /// The report of a run; `verbose` adds each case's step log.
-    package func report(_ results: [String: H2SpecResult], seconds: Double, verbose: Bool) -> String {
+    package func report(_ results: [String: H2SpecResult], elapsed: Duration, verbose: Bool) -> String {
         var out = tree(results, verbose: verbose, failedOnly: false)
         let all = Array(results.values)
         let failed = all.filter { $0.verdict == .failed }.count
         let skipped = all.filter { $0.verdict == .skipped }.count
         guard !all.isEmpty else { return out + "No matched tests found.\n" }
         if failed > 0 { out += "Failures: \n\n" + tree(results, verbose: false, failedOnly: true) }
-        out += "Finished in \(DurationFormat.fixed(seconds, places: 4)) seconds\n"
+        out += "Finished in \(DurationFormat.seconds(elapsed, places: 4)) seconds\n"
         out += "\(all.count) tests, \(all.count - failed - skipped) passed, \(skipped) skipped, \(failed) failed\n"
         return out
     }

@@ -19,7 +19,7 @@ package enum H2SpecJUnit {
                 + " tests=\"\(ran.count)\" skipped=\"\(skipped)\" failures=\"\(failures)\" errors=\"0\">\n"
             for result in ran {
                 out += "    <testcase package=\"\(escape(section.id))\" classname=\"\(escape(result.testCase.description))\""
-                    + " time=\"\(DurationFormat.fixed(result.seconds, places: 4))\""
+                    + " time=\"\(DurationFormat.seconds(result.duration, places: 4))\""
                 switch result.verdict {
                 case .passed: out += "></testcase>\n"
                 case .skipped: out += ">\n      <skipped>\(escape(result.why.joined(separator: "\n")))</skipped>\n    </testcase>\n"

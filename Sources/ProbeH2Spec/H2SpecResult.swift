@@ -8,13 +8,13 @@ package struct H2SpecResult: Sendable {
     package var verdict: Verdict
     /// Where and why it failed (`file:line: step`, then the reason), or why it was skipped.
     package var why: [String]
-    package var seconds: Double
+    package var duration: Duration
     /// The scenario's step log, for `-v`.
     package var log: [String]
 
     package init(_ testCase: H2SpecCatalog.Case, _ result: ScenarioResult) {
         self.testCase = testCase
-        seconds = Double(result.duration.components.seconds) + Double(result.duration.components.attoseconds) / 1e18
+        duration = result.duration
         log = result.log.map { "[\(($0.location.map { "\($0.file.split(separator: "/").last ?? ""):\($0.line)" }) ?? "-")] \($0.message)" }
         switch result.outcome {
         case .passed: (verdict, why) = (.passed, [])

@@ -30,7 +30,7 @@ package struct H2SpecRun {
         if let error = loaded.diagnostics.first(where: { $0.severity == .error }) {
             throw H2SpecError("the suite does not load: \(error.location.fileAndLine): \(error.message)")
         }
-        let scenarios = loaded.scenarios.filter { wanted[Self.id(ofTitle: $0.title)] != nil }
+        let scenarios = loaded.scenarios.filter { wanted[ShippedSuite.caseID(ofTitle: $0.title)] != nil }
         var runOptions = RunOptions(variables: options.variables)
         if options.tls && options.insecure {
             var client = TLSOptions()
@@ -41,14 +41,9 @@ package struct H2SpecRun {
         let (report, _) = await session.run(scenarios, skipping: []) { _ in }
         var results: [String: H2SpecResult] = [:]
         for result in report.results {
-            let id = Self.id(ofTitle: result.title)
+            let id = ShippedSuite.caseID(ofTitle: result.title)
             if let testCase = wanted[id] { results[id] = H2SpecResult(testCase, result) }
         }
         return results
-    }
-
-    /// A case's id: its scenario title's first word (`http2/6.9.1/3 Sends …`).
-    static func id(ofTitle title: String) -> String {
-        String(title.prefix { $0 != " " })
     }
 }

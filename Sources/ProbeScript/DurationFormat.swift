@@ -16,9 +16,9 @@ package enum DurationFormat {
         "+" + seconds(duration) + "s"
     }
 
-    /// Seconds with millisecond precision, as reports want them: `1.502`.
-    package static func seconds(_ duration: Duration) -> String {
-        fixed(Double(duration / .microseconds(1)) / 1e6, places: 3)
+    /// Seconds with millisecond precision (or `places` decimals), as reports want them: `1.502`.
+    package static func seconds(_ duration: Duration, places: Int = 3) -> String {
+        fixed(Double(duration / .microseconds(1)) / 1e6, places: places)
     }
 
     /// `value` with exactly `places` decimals, rounded: `fixed(0.0000015, places: 6)` is `0.000002`.

@@ -97,8 +97,7 @@ struct H2SpecCommand: AsyncParsableCommand {
             Terminal.printError("error: \(error)")
             throw ExitCode.invalidInput
         }
-        let elapsed = clock.now - started
-        print(console.report(results, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, verbose: verbose), terminator: "")
+        print(console.report(results, elapsed: clock.now - started, verbose: verbose), terminator: "")
         if let junitReport {
             try ReportWriter.write(H2SpecJUnit.render(run.catalog, results), to: junitReport)
         }

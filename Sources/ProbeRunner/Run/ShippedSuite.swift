@@ -12,4 +12,10 @@ package enum ShippedSuite {
             .deletingLastPathComponent().appending(path: "Scenarios/" + name).path(percentEncoded: false)
         return (FileManager.default.fileExists(atPath: installed) ? installed : nil, [here, installed])
     }
+
+    /// A case's id in a shipped suite: its scenario title's first word (`6.4.1 text message …`,
+    /// `http2/6.9.1/3 Sends …`).
+    package static func caseID(ofTitle title: String) -> String {
+        String(title.prefix { $0 != " " })
+    }
 }
