@@ -266,7 +266,10 @@ struct NetworkTests {
 
     /// The link carries IPv6 too: linechat on the namespace's IPv6 address, across a delay and
     /// loss. 20 ms each way: no answer in the first 30 ms (a margin of 10 ms for a busy machine
-    /// to start the expect late; 1 ms of margin failed once beside two busy loops).
+    /// to start the expect late; 1 ms of margin failed once beside two busy loops). The seed is
+    /// fixed: with seed 132 the link's first three loss draws (seed + 1, the run's first network)
+    /// all fall under 10%, so a drop is certain; a random seed left all ~50 packets whole once
+    /// (0.9^50 ≈ 0.5%).
     @Test func theLinkCarriesIPv6() async throws {
         let output = try await run("""
             var port = free-port
@@ -282,7 +285,7 @@ struct NetworkTests {
               send line "ping"
               expect line "pong"
             }
-            """)
+            """, ["--seed", "132"])
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.stdout.contains("from [2001:2:"), "\(output.stdout)")
         #expect((dropped("upstream", in: output.stdout) ?? 0) + (dropped("downstream", in: output.stdout) ?? 0) > 0, "\(output.stdout.suffix(600))")
