@@ -86,7 +86,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "linechat",
-            dependencies: ["Transports", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Transports", "ProbeFraming", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "NIOHTTP2", package: "swift-nio-http2")]
         ),
         .target(name: "ProbeReport", dependencies: ["ProbeScript", "ProbeResults", "ProbeHost"]),
         // `tcpprobe merge`: the parts of one load split across machines, judged as one.

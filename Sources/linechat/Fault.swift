@@ -30,6 +30,12 @@ enum Fault: String, CaseIterable, Sendable {
     case wsEchoFragmentedControl = "ws-echo-fragmented-control"
     case wsEchoFragmentsOutOfOrder = "ws-echo-fragments-out-of-order"
     case wsEchoCode1005 = "ws-echo-code-1005"
+    case h2PingUnanswered = "h2-ping-unanswered"
+    case h2DataOnStreamZero = "h2-data-on-stream-0"
+    case h2WrongGoawayCode = "h2-wrong-goaway-code"
+    case h2ResetWithoutGoaway = "h2-rst-without-goaway"
+    case h2WindowOverflow = "h2-window-overflow"
+    case h2HeadersOnClosedStream = "h2-headers-on-closed-stream"
 
     /// A bug in how lines are read, which the client can plant as well as the server.
     var isInReading: Bool {
@@ -61,6 +67,19 @@ enum Fault: String, CaseIterable, Sendable {
         }
     }
 
+    /// The HTTP/2 server's mistake this fault plants, for `serve --http2` only.
+    var http2Quirk: HTTP2Quirks? {
+        switch self {
+        case .h2PingUnanswered: return .ignoresPings
+        case .h2DataOnStreamZero: return .acceptsDataOnStreamZero
+        case .h2WrongGoawayCode: return .wrongGoawayCode
+        case .h2ResetWithoutGoaway: return .resetsWithoutGoaway
+        case .h2WindowOverflow: return .acceptsWindowOverflow
+        case .h2HeadersOnClosedStream: return .acceptsHeadersOnClosedStreams
+        default: return nil
+        }
+    }
+
     /// A mistake of the WebSocket echo server (`serve --websocket --echo`), not the chat's.
     var isInEcho: Bool { rawValue.hasPrefix("ws-echo-") }
 
@@ -80,9 +99,10 @@ enum Fault: String, CaseIterable, Sendable {
         }
     }
 
-    /// Where it can be planted: `serve`, `serve,connect`, `serve --websocket` or `serve --websocket --echo`.
+    /// Where it can be planted: `serve`, `serve,connect`, `serve --websocket`, `serve --websocket --echo` or `serve --http2`.
     var commands: String {
-        isInEcho ? "serve --websocket --echo" : webSocketQuirk != nil ? "serve --websocket" : isInClient ? "serve,connect" : "serve"
+        http2Quirk != nil ? "serve --http2"
+            : isInEcho ? "serve --websocket --echo" : webSocketQuirk != nil ? "serve --websocket" : isInClient ? "serve,connect" : "serve"
     }
 
     var summary: String {
@@ -113,6 +133,12 @@ enum Fault: String, CaseIterable, Sendable {
         case .wsEchoFragmentedControl: return "a fragmented control frame is neither answered nor refused: the connection hangs"
         case .wsEchoFragmentsOutOfOrder: return "a continuation with nothing to continue starts a message; a new message inside a fragmented one continues it"
         case .wsEchoCode1005: return "a close frame without a code is answered with the code 1005, which must never be sent"
+        case .h2PingUnanswered: return "a PING is left unanswered"
+        case .h2DataOnStreamZero: return "DATA on stream 0 is taken without a word instead of a connection error PROTOCOL_ERROR"
+        case .h2WrongGoawayCode: return "every error GOAWAY says INTERNAL_ERROR, whatever the error was"
+        case .h2ResetWithoutGoaway: return "a connection error ends in a TCP reset, with no GOAWAY before it"
+        case .h2WindowOverflow: return "WINDOW_UPDATEs that raise a window past 2^31-1 are taken without a word instead of a FLOW_CONTROL_ERROR"
+        case .h2HeadersOnClosedStream: return "a HEADERS on a stream whose request has ended is taken without a word instead of STREAM_CLOSED"
         }
     }
 }

@@ -34,6 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "With --websocket: echo each message back as it came, text or binary (the WebSocket suite's subject), instead of the chat.")
     var echo = false
 
+    @Flag(help: "Speak HTTP/2 in cleartext (prior knowledge) instead of the chat: every request is answered with a small page (the HTTP/2 suite's subject; nio transport only).")
+    var http2 = false
+
     @Option(help: ArgumentHelp("Send each client \"ping\" every DURATION (250ms, 2s), and drop one that has not answered \"pong\" by the next.", valueName: "DURATION"))
     var heartbeat: HeartbeatInterval?
 
@@ -43,7 +46,13 @@ struct ServeCommand: AsyncParsableCommand {
         if websocket, transport != .nio { throw ValidationError("--websocket runs on the nio transport only") }
         if heartbeat != nil, websocket { throw ValidationError("--heartbeat pings in lines: not with --websocket") }
         if echo, !websocket { throw ValidationError("--echo goes with --websocket") }
-        if let fault, (fault.webSocketQuirk != nil) != websocket {
+        if http2, websocket || !tls.isEmpty || heartbeat != nil || transport != .nio {
+            throw ValidationError("--http2 serves cleartext HTTP/2 on the nio transport: not with --websocket, --tls or --heartbeat")
+        }
+        if let fault, (fault.http2Quirk != nil) != http2 {
+            throw ValidationError(http2 ? "fault \(fault.rawValue) is not an HTTP/2 fault" : "fault \(fault.rawValue) needs --http2")
+        }
+        if let fault, !http2, (fault.webSocketQuirk != nil) != websocket {
             throw ValidationError(websocket ? "fault \(fault.rawValue) is not a WebSocket fault" : "fault \(fault.rawValue) needs --websocket")
         }
         if let fault, websocket, fault.isInEcho != echo {
@@ -59,6 +68,12 @@ struct ServeCommand: AsyncParsableCommand {
             return traceReads ? ReadTracingUnframer(inner: unframer) : unframer
         }
         let serverTLS = tls.isEmpty ? nil : TransportTLS.server(certificate: tls[0], key: tls[1])
+        if http2 {
+            let server = try HTTP2PageServer(host: host, port: port, quirks: fault?.http2Quirk ?? [])
+            announce(port: server.port)
+            try await server.run()
+            return
+        }
         if echo {
             let server = try WebSocketEchoServer(host: host, port: port, maxMessage: Self.largestEcho, tls: serverTLS,
                                              quirks: fault?.webSocketQuirk ?? [])
@@ -86,7 +101,7 @@ extension ServeCommand {
     /// Says where it listens and how, on one line of stdout.
     func announce(port: Int) {
         let line = "linechat listening on \(host.contains(":") ? "[\(host)]" : host):\(port) (transport \(transport.rawValue)"
-            + (tls.isEmpty ? "" : ", TLS") + (websocket ? ", WebSocket" : "") + (echo ? ", echo" : "") + "\(fault.map { ", fault \($0.rawValue)" } ?? ""))"
+            + (tls.isEmpty ? "" : ", TLS") + (websocket ? ", WebSocket" : "") + (http2 ? ", HTTP/2" : "") + (echo ? ", echo" : "") + "\(fault.map { ", fault \($0.rawValue)" } ?? ""))"
         // Straight to descriptor 1, unbuffered: a readiness wait on the line sees it at once.
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }

@@ -23,7 +23,7 @@ import Testing
     /// (WebSocketServerSuiteTests), which these suites skip.
     static func plantings() async -> [(fault: String, variable: String)] {
         guard let faults = try? await ProbeProcess.linechatFaults() else { return [] }
-        return faults.filter { $0.commands != "serve --websocket --echo" }.flatMap { fault, commands in
+        return faults.filter { !["serve --websocket --echo", "serve --http2"].contains($0.commands) }.flatMap { fault, commands in
             commands.split(separator: ",").map { (fault, $0 == "connect" ? "client_fault" : $0 == "serve --websocket" ? "ws_fault" : "fault") }
         }
     }

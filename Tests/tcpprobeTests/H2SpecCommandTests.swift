@@ -42,7 +42,7 @@ import Testing
                 + "          -> The endpoint MUST respond with a connection error of type PROTOCOL_ERROR.\n"), "\(output.stdout)")
             #expect(output.stdout.hasSuffix("146 tests, 145 passed, 0 skipped, 1 failed\n"), "\(output.stdout.suffix(600))")
             let xml = try Data(contentsOf: directory.appendingPathComponent("report.xml"))
-            let counter = JUnitCounter()
+            let counter = JUnitReading()
             let parser = XMLParser(data: xml)
             parser.delegate = counter
             #expect(parser.parse(), "well-formed: \(String(describing: parser.parserError))")
@@ -66,6 +66,78 @@ import Testing
         #expect(verified.status == 1)
         #expect(verified.stdout.contains("is self-signed and not trusted"), "\(verified.stdout)")
         #expect(verified.stdout.hasSuffix("1 tests, 0 passed, 0 skipped, 1 failed\n"))
+    }
+
+    /// linechat's HTTP/2 server (NIOHTTP2) on a free port, with `fault` planted; 10 s to listen.
+    static func linechat(fault: String? = nil) async throws -> (process: Process, port: Int) {
+        let (fd, port) = try LoopbackSocket.bound(listening: false)
+        close(fd)
+        let process = Process()
+        process.executableURL = ProbeProcess.linechat
+        process.arguments = ["serve", "--http2", "--port", String(port)] + (fault.map { ["--fault", $0] } ?? [])
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        if await Eventually.holds(every: .milliseconds(50), { LoopbackSocket.listens(on: port) }) { return (process, port) }
+        process.terminate()
+        throw CancellationError()
+    }
+
+    /// Runs the cases `ids` (with -S) against `port`: the ids of those that failed, and of all that ran.
+    static func verdicts(of ids: [String], port: Int) async throws -> (failed: Set<String>, ran: Set<String>) {
+        let titles = try String(contentsOfFile: suite + "/lib/cases.tsv", encoding: .utf8).split(separator: "\n").reduce(into: [String: String]()) { ids, line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            ids[fields[0].split(separator: "/").dropLast().joined(separator: "/") + "\t" + fields[2]] = String(fields[0])
+        }
+        return try await ProbeProcess.inDirectory(holding: [:]) { directory in
+            _ = try await ProbeProcess.run(["h2spec", "-S", "-p", String(port), "-j", "report.xml", "--suite", suite] + ids, in: directory)
+            let reading = JUnitReading()
+            let parser = XMLParser(data: try Data(contentsOf: directory.appendingPathComponent("report.xml")))
+            parser.delegate = reading
+            #expect(parser.parse())
+            let ran = reading.cases.map { (titles[$0.package + "\t" + $0.title] ?? "?", $0.failed) }
+            return (Set(ran.filter(\.1).map(\.0)), Set(ran.map(\.0)))
+        }
+    }
+
+    /// The project's own HTTP/2 server, on NIOHTTP2, passes every case, the strict one too.
+    @Test func linechatsHTTP2ServerPassesEveryCase() async throws {
+        let server = try await Self.linechat()
+        defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
+        let output = try await ProbeProcess.run(["h2spec", "-S", "-p", String(server.port), "--suite", Self.suite])
+        #expect(output.status == 0, "\(output.stdout.suffix(2000))")
+        #expect(output.stdout.hasSuffix("147 tests, 147 passed, 0 skipped, 0 failed\n"), "\(output.stdout.suffix(2000))")
+    }
+
+    /// Each planted fault of linechat's HTTP/2 server, the cases that must catch it, and cases
+    /// it must leave passing.
+    static let plantedFaults: [(fault: String, caught: [String], unaffected: [String])] = [
+        ("h2-ping-unanswered", ["http2/6.7/1", "generic/3.7/1"], ["http2/6.1/1", "http2/5.1/12"]),
+        ("h2-data-on-stream-0", ["http2/6.1/1"], ["generic/3.1/1", "http2/6.7/1"]),
+        // A close follows its GOAWAY, which passes a connection error as in h2spec: 6.9.1/2 wants the GOAWAY's code.
+        ("h2-wrong-goaway-code", ["http2/6.9.1/2"], ["http2/6.1/1", "http2/6.7/1"]),
+        // The strict case wants the GOAWAY; the others take the reset as the connection's end.
+        ("h2-rst-without-goaway", ["http2/5.4.1/2"], ["http2/5.4.1/1", "http2/6.1/1"]),
+        ("h2-window-overflow", ["http2/6.9.1/2", "http2/6.9.1/3"], ["http2/6.9/1", "http2/6.9.1/1"]),
+        ("h2-headers-on-closed-stream", ["http2/5.1/6", "http2/5.1/12"], ["http2/8.1/1", "generic/2/1"]),
+    ]
+
+    /// A step of `.ci/run` of its own, with the line suites' plantings (TCPPROBE_PLANTINGS=1):
+    /// each waits out a case's timeout or two, about 18 s in all.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TCPPROBE_PLANTINGS"] == "1"), arguments: plantedFaults.indices)
+    func aPlantedHTTP2FaultIsCaughtByTheCasesThatCoverIt(_ index: Int) async throws {
+        let (fault, caught, unaffected) = Self.plantedFaults[index]
+        let server = try await Self.linechat(fault: fault)
+        defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
+        let run = try await Self.verdicts(of: caught + unaffected, port: server.port)
+        #expect(run.ran == Set(caught + unaffected), "\(fault): ran \(run.ran.sorted())")
+        #expect(run.failed == Set(caught), "\(fault): failed \(run.failed.sorted())")
+    }
+
+    /// Every fault `linechat faults` lists for the HTTP/2 server is one of those above.
+    @Test func everyHTTP2FaultIsPlanted() async throws {
+        let faults = try await ProbeProcess.linechatFaults().filter { $0.commands == "serve --http2" }.map(\.fault)
+        #expect(faults.count == 6)
+        #expect(Set(faults) == Set(Self.plantedFaults.map(\.fault)))
     }
 
     @Test func specArgumentsSelectSectionsAndCasesAsH2specDoes() async throws {
@@ -94,13 +166,17 @@ import Testing
     }
 }
 
-/// Counts a JUnit report's elements, and the testsuites' packages.
-private final class JUnitCounter: NSObject, XMLParserDelegate {
+/// Reads a JUnit report: its elements counted, the testsuites' packages, and each testcase's
+/// package, title (h2spec's `classname`) and whether it failed.
+private final class JUnitReading: NSObject, XMLParserDelegate {
     var elements: [String: Int] = [:]
     var packages: Set<String> = []
+    var cases: [(package: String, title: String, failed: Bool)] = []
 
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
         elements[name, default: 0] += 1
         if name == "testsuite", let package = attributes["package"] { packages.insert(package) }
+        if name == "testcase" { cases.append((attributes["package"] ?? "", attributes["classname"] ?? "", false)) }
+        if name == "failure", !cases.isEmpty { cases[cases.count - 1].failed = true }
     }
 }
