@@ -27,7 +27,7 @@ package enum Grammar {
                                                    "connect [NAME] ws://HOST:PORT/PATH|wss://HOST:PORT/PATH [protocol \"P\"] [header \"K: V\"]... [tls OPTIONS] [timeout D]",
                                                    "connect [NAME] h2://HOST:PORT/PATH|h2s://HOST:PORT/PATH [tls OPTIONS] [timeout D]   (HTTP/2: the preface and SETTINGS exchanged)"], actsOnConnection: false, parse: { .connect(try $0.parseConnect()) }),
         Entry(keyword: "listen", synopsis: ["listen NAME HOST:PORT [tls [cert \"FILE\" key \"FILE\"] [client-ca \"FILE\"] [alpn \"P\",...] [version 1.2|1.3] [ciphers \"LIST\"]]   ({NAME.port}, {NAME.cert})"], actsOnConnection: false, parse: { try $0.parseListen() }),
-        Entry(keyword: "accept", synopsis: ["accept NAME on LISTENER [within D] [expect tls-failure] [websocket [protocol \"P\"]]"], actsOnConnection: false, parse: { try $0.parseAccept() }),
+        Entry(keyword: "accept", synopsis: ["accept NAME on LISTENER [within D] [expect tls-failure] [websocket [protocol \"P\"] | http2]"], actsOnConnection: false, parse: { try $0.parseAccept() }),
         Entry(keyword: "use", synopsis: ["use NAME"], actsOnConnection: false, parse: { .use(try $0.name("a connection name")) }),
         Entry(keyword: "send", synopsis: ["send text \"TEXT\"|binary \"BYTES\"|ping [\"BYTES\"]|pong [\"BYTES\"]|close [CODE [\"REASON\"]] [in frames of N]   (WebSocket frames; the modifiers cut the encoded frames)",
                                            "send frame text|binary|continuation|ping|pong|close|0-15 [\"BYTES\"] [fin on|off] [mask on|off] [rsv1|rsv2|rsv3 on|off]",

@@ -55,7 +55,7 @@ extension Grammar {
     }
 
     enum AcceptOption: String, Keyword {
-        case within, expect, websocket
+        case within, expect, websocket, http2
     }
 
     enum ProxyFaultWord: String, Keyword {

@@ -345,19 +345,18 @@ package struct Parser {
         let listener = try self.name("a listener name")
         var within: Argument<Duration>?
         var expectTLSFailure = false
-        var webSocket: [Template]?
+        var speaking: AcceptedProtocol?
         while !atStatementEnd {
             switch try keyword(Grammar.AcceptOption.self, after: "the listener name") {
             case .within: within = try duration()
-            case .websocket:
-                webSocket = []
-                if take("protocol") { webSocket?.append(try string("a subprotocol")) }
+            case .websocket: speaking = .webSocket(take("protocol") ? [try string("a subprotocol")] : [])
+            case .http2: speaking = .http2
             case .expect:
                 try keyword(["tls-failure"], after: "accept ... expect")
                 expectTLSFailure = true
             }
         }
-        return .accept(name, listener: listener, within: within, expectTLSFailure: expectTLSFailure, webSocket: webSocket)
+        return .accept(name, listener: listener, within: within, expectTLSFailure: expectTLSFailure, speaking: speaking)
     }
 
     mutating func parseRepeat() throws -> StatementKind {

@@ -27,7 +27,7 @@ extension StatementKind {
                 + (connect.tls?.templates ?? []) + (connect.webSocket?.templates ?? [])
                 + (connect.http2.map { [$0.path] } ?? [])
         case .listen(_, let address, let tls): return address.templates + (tls?.templates ?? [])
-        case .accept(_, _, let within, _, let webSocket): return within.templates + (webSocket ?? [])
+        case .accept(_, _, let within, _, let speaking): return within.templates + (speaking?.templates ?? [])
         case .startTLS(let options, _): return options.templates
         case .assertTLS(let assertion): return assertion.templates
         case .assertParallel(let assertion): return assertion.templates

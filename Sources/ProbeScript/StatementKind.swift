@@ -15,8 +15,8 @@ package indirect enum StatementKind: Sendable, Hashable {
     case connect(ConnectStep)
     case listen(Name, Argument<Address>, tls: TLSOptions?)
     /// `expectTLSFailure`: the client's handshake on the accepted connection must fail;
-    /// `webSocket`: the probe answers the client's upgrade (offering these subprotocols).
-    case accept(Name, listener: Name, within: Argument<Duration>?, expectTLSFailure: Bool, webSocket: [Template]?)
+    /// `speaking`: WebSocket or HTTP/2, the probe as the server.
+    case accept(Name, listener: Name, within: Argument<Duration>?, expectTLSFailure: Bool, speaking: AcceptedProtocol?)
     case use(Name)
     case send(SendStep)
     case expect(Expectation, within: Argument<Duration>?)

@@ -141,6 +141,42 @@ import TestSupport
         #expect(got.map { !$0.contains("(acked)") } == true, "\(String(describing: got))")
     }
 
+    /// `accept … http2`: the probe as the server of curl, in cleartext with prior knowledge and
+    /// over TLS with ALPN h2; the request that comes with the client's SETTINGS is kept for the
+    /// expect after the handshake.
+    @Test(.curl) func theProbeServesCurlAsAnHTTP2Server() async throws {
+        for (listen, url) in [("127.0.0.1:0", "--http2-prior-knowledge http://"), (#"127.0.0.1:0 tls alpn "h2""#, "--http2 --cacert {l.cert} https://")] {
+            let result = try await ScenarioHarness.run("""
+                set timeout 5s
+                listen l \(listen)
+                spawn client "curl -sS \(url)127.0.0.1:{l.port}/hello"
+                accept s on l within 10s http2
+                expect frame headers 1 end-stream header ":method"="GET" header ":path"="/hello"
+                send frame headers 1 end-headers ":status"="200" "content-type"="text/plain"
+                send frame data 1 end-stream "served over HTTP/2\\n"
+                expect stdout client line "served over HTTP/2"
+                expect exit client code 0
+                """)
+            result.expectPassed()
+            let log = result.log.map(\.message)
+            #expect(log.contains { $0.hasSuffix("connection 's': HTTP/2 (as the server): SETTINGS exchanged") }, "\(log)")
+            #expect(log.contains { $0.contains("got HEADERS stream 1 END_STREAM END_HEADERS · :method GET · :path /hello") }, "\(log)")
+        }
+    }
+
+    /// A client whose first bytes are not HTTP/2's preface fails the accept, naming the 24 the
+    /// preface would take.
+    @Test func aClientPrefaceThatIsNotHTTP2sFailsTheAccept() async throws {
+        let result = try await ScenarioHarness.run("""
+            set timeout 1s
+            listen l 127.0.0.1:0
+            connect c 127.0.0.1:{l.port}
+            c: send "GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n"
+            accept s on l http2
+            """)
+        result.expectFailure(line: 5, containing: "expected the peer's SETTINGS and the ACK of ours, got a connection preface that is not HTTP/2's: \"GET / HTTP/1.1\\r\\nHost: x\\r\"")
+    }
+
     @Test(.nghttpd, .openssl) func h2sSpeaksHTTP2OverTLSWithALPN() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-h2s-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -41,8 +41,8 @@ import Testing
         #expect(ws.webSocket?.protocols == [Template(literal: "chat.v1")] && ws.webSocket?.headers == [Template(literal: "Origin: http://test")])
         #expect(ws.timeout?.literal == .seconds(2))
         #expect(wss.webSocket?.secure == true && wss.address.literal == Address(host: "localhost", port: 8443) && wss.tls?.insecure == true)
-        guard case .accept(_, _, _, _, let protocols) = kinds[3] else { Issue.record("not accept"); return }
-        #expect(protocols == [Template(literal: "chat.v1")])
+        guard case .accept(_, _, _, _, let speaking) = kinds[3] else { Issue.record("not accept"); return }
+        #expect(speaking == .webSocket([Template(literal: "chat.v1")]))
         guard case .send(let text) = kinds[4] else { Issue.record("not send"); return }
         #expect(text.data == .webSocket(.text(Template(literal: "hello"))) && text.splitOffsets.map(\.literal) == [2])
         #expect(kinds[6] == .send(SendStep(data: .webSocket(.ping(nil)))))

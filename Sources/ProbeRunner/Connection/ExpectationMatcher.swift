@@ -307,11 +307,14 @@ struct ExpectationMatcher: Sendable {
         defer { self.rule = .http2(rule, bound) }
         session.autoAck = rule.autoAck
         session.take(from: &buffer)
+        var kept: [HTTP2ReceivedFrame] = []
+        defer { session.keep(kept) }
         while let received = session.next() {
             switch rule.judge(received, session: session) {
             case .passed(let detail): return .matched(captures: [:], detail: MatchDetail(detail + rule.skippedNote))
             case .failed(let why): return .failed(why + rule.skippedNote)
             case .skipped: continue
+            case .kept: kept.append(received)
             }
         }
         if let violation = session.violation { return .failed("expected \(rule.waitingFor), got " + violation + rule.skippedNote) }

@@ -34,7 +34,7 @@ extension ScenarioExecution {
         record(statement, "listening on \(Address(host: resolved.host, port: listener.port ?? resolved.port))\(certificate)")
     }
 
-    func accept(_ name: Name, on listenerName: Name, within: Argument<Duration>?, expectTLSFailure: Bool, webSocket: [Template]?,
+    func accept(_ name: Name, on listenerName: Name, within: Argument<Duration>?, expectTLSFailure: Bool, speaking: AcceptedProtocol?,
                 _ statement: Statement) async throws {
         guard let listener = table.listener(named: listenerName.text) else {
             throw StepFailure(statement, CommonFailure.unknown(what: "listener", name: listenerName.text, known: table.listeners.keys.sorted(),
@@ -57,6 +57,10 @@ extension ScenarioExecution {
         } else if expectTLSFailure {
             throw StepFailure(statement, ConnectionFailure.tlsFailureNeedsTLSListener, connection)
         }
-        if let webSocket, connection.closedAt == nil { try await webSocketSteps.upgradeAsServer(connection, protocols: webSocket, statement) }
+        guard let speaking, connection.closedAt == nil else { return }
+        switch speaking {
+        case .webSocket(let protocols): try await webSocketSteps.upgradeAsServer(connection, protocols: protocols, statement)
+        case .http2: try await http2Steps.accept(connection, timeout: requested, started: started, statement)
+        }
     }
 }

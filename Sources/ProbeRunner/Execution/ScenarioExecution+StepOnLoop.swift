@@ -40,8 +40,8 @@ extension ScenarioExecution {
             return task { try await self.readSlowly(read, statement) }
         case .listen(let name, let address, let tls):
             return task { try await self.listen(name, address, tls: tls, statement) }
-        case .accept(let name, let listener, let within, let expectTLSFailure, let webSocket):
-            return task { try await self.accept(name, on: listener, within: within, expectTLSFailure: expectTLSFailure, webSocket: webSocket, statement) }
+        case .accept(let name, let listener, let within, let expectTLSFailure, let speaking):
+            return task { try await self.accept(name, on: listener, within: within, expectTLSFailure: expectTLSFailure, speaking: speaking, statement) }
         case .parallel(let count, let body):
             return task { try await self.parallel(count, body, statement) }
         case .expectProxied(let direction, let expectation, let within):

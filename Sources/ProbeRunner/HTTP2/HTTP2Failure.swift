@@ -16,7 +16,7 @@ enum HTTP2Failure: FailureReason, Equatable {
     var description: String {
         switch self {
         case .handshakeFailed(let why): "HTTP/2 handshake failed: " + why
-        case .handshakeTimedOut(let within, let waitingFor): "HTTP/2 handshake: waited for \(waitingFor), in vain, within the connect's \(DurationFormat.short(within))"
+        case .handshakeTimedOut(let within, let waitingFor): "HTTP/2 handshake: waited for \(waitingFor), in vain, within the step's \(DurationFormat.short(within))"
         case .outOfRange(let field, let value, let range): "\(field) \(value) does not fit the frame (\(range.lowerBound)-\(range.upperBound))"
         case .unencodable(let why): "the header fields do not encode: " + why
         case .notHTTP2(let connection): "\(connection) is not an HTTP/2 connection (connect h2://… or h2s://…)"

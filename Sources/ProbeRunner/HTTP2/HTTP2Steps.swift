@@ -18,31 +18,46 @@ final class HTTP2Steps {
     /// The SETTINGS the handshake sends: h2spec's, an initial window of 65,535.
     private static let handshakeSettings = HTTP2Frame(type: 0x4, flags: 0, stream: 0, payload: [0x00, 0x04] + HTTP2Frame.bigEndian(65535))
 
-    /// Gives `connection` its HTTP/2 layer; unless `set http2 handshake off`, sends the
-    /// preface and SETTINGS and waits for the peer's SETTINGS (acked) and its ACK of ours.
-    /// `timeout` is the connect's, counted from `started`.
+    /// `connect h2://…`: gives `connection` its HTTP/2 layer; unless `set http2 handshake
+    /// off`, sends the preface and SETTINGS and waits for the peer's SETTINGS (acked) and its
+    /// ACK of ours. `timeout` is the connect's, counted from `started`.
     func start(_ connection: ProbeConnection, _ target: HTTP2Target, address: String, timeout: Duration, started: RunClock.Instant,
                _ statement: Statement) async throws {
-        let (maxPayload, autoAck) = (max(context.settings.maxMessage, 16_384), context.settings.http2AutoAck)
+        let url = "h2\(target.secure ? "s" : "")://\(address)" + target.path.renderString(context.lookup)
+        try await open(connection, asServer: false, named: "HTTP/2 (\(url))", timeout: timeout, started: started, statement)
+    }
+
+    /// `accept … http2`: the server's side. The layer takes the client's preface first;
+    /// unless `set http2 handshake off`, SETTINGS go out once the client's SETTINGS has come,
+    /// and the same exchange is awaited.
+    func accept(_ connection: ProbeConnection, timeout: Duration, started: RunClock.Instant, _ statement: Statement) async throws {
+        try await open(connection, asServer: true, named: "HTTP/2 (as the server)", timeout: timeout, started: started, statement)
+    }
+
+    private func open(_ connection: ProbeConnection, asServer: Bool, named: String, timeout: Duration, started: RunClock.Instant,
+                      _ statement: Statement) async throws {
+        let (maxPayload, autoAck, handshake) = (max(context.settings.maxMessage, 16_384), context.settings.http2AutoAck, context.settings.http2Handshake)
         let session = try await connection.channel.eventLoop.submit {
-            let session = NIOLoopBound(HTTP2Session(channel: connection.channel, maxPayload: maxPayload), eventLoop: connection.channel.eventLoop)
+            let session = NIOLoopBound(HTTP2Session(channel: connection.channel, maxPayload: maxPayload, asServer: asServer),
+                                       eventLoop: connection.channel.eventLoop)
             session.value.autoAck = autoAck
+            if asServer, handshake { session.value.openingSettings = Self.handshakeSettings }
             connection.handler.layer = session.value
             return session
         }.get()
         connection.http2 = session
-        let url = "h2\(target.secure ? "s" : "")://\(address)" + target.path.renderString(context.lookup)
-        guard context.settings.http2Handshake else {
-            return context.record(statement, "\(connection.label): HTTP/2 (\(url)), no handshake (set http2 handshake off)")
+        guard handshake else {
+            return context.record(statement, "\(connection.label): \(named), no handshake (set http2 handshake off)")
         }
         let (wait, _) = context.limit(max(timeout - (context.clock.now - started), .zero))
-        guard try await connection.send(ByteBuffer(bytes: HTTP2Frame.preface + Self.handshakeSettings.encoded()), timeout: wait.timeAmount).get() else {
+        // As the server, the session sends its SETTINGS when the client's comes.
+        if !asServer, try await !connection.send(ByteBuffer(bytes: HTTP2Frame.preface + Self.handshakeSettings.encoded()), timeout: wait.timeAmount).get() {
             throw StepFailure(statement, HTTP2Failure.handshakeFailed("the peer does not read the preface"), connection)
         }
-        let matcher = ExpectationMatcher(.http2(HTTP2Rule(.handshake, autoAck: autoAck), session), framing: context.settings.lineFraming)
+        let matcher = ExpectationMatcher(.http2(HTTP2Rule(.handshake(asServer: asServer), autoAck: autoAck), session), framing: context.settings.lineFraming)
         switch try await connection.expect(matcher, timeout: wait.timeAmount).get() {
         case .matched(_, let detail):
-            context.record(statement, "\(connection.label): HTTP/2 (\(url)): \(detail)")
+            context.record(statement, "\(connection.label): \(named): \(detail)")
             try await definePeerSettings(of: session, on: connection)
         case .failed(let why): throw StepFailure(statement, HTTP2Failure.handshakeFailed(why), connection)
         case .timedOut(let waitingFor, _, _): throw StepFailure(statement, HTTP2Failure.handshakeTimedOut(within: timeout, waitingFor: waitingFor), connection, waited: wait)

@@ -17,26 +17,44 @@ final class HTTP2Session {
     private var frames: [HTTP2ReceivedFrame] = []
     /// HEADERS or PUSH_PROMISE and the CONTINUATIONs so far of a header block not yet ended.
     private var openBlock: [HTTP2Frame] = []
-    /// What makes the stream unreadable from here on: a frame over `maxPayload`.
+    /// What makes the stream unreadable from here on: a frame over `maxPayload`, or (as the
+    /// server) a client preface that is not HTTP/2's.
     private(set) var violation: String?
+    /// As the server: the client's connection preface is still to be read, before any frame.
+    private var awaitsPreface: Bool
     /// The parameters of the peer's SETTINGS frames so far, the last value of each.
     private(set) var peerSettings: [Int: UInt32] = [:]
     /// Acks SETTINGS and answers PINGs (`set http2 auto-ack`).
     var autoAck = true
+    /// As the server, the SETTINGS of the handshake: sent when the client's SETTINGS comes,
+    /// before any answer, so that it is the server's first frame (RFC 9113 §3.4) and no data
+    /// goes out before the client has spoken.
+    var openingSettings: HTTP2Frame?
     /// Bytes of frames held for expects: past `heldLimit` the layer stops taking, and the
     /// socket's reads stop with the connection's unread bytes (a peer that floods frames).
     private var heldBytes = 0
     static let heldLimit = 1 << 20
 
-    init(channel: Channel, maxPayload: Int) {
+    /// `asServer`: the client's connection preface comes first, and is checked.
+    init(channel: Channel, maxPayload: Int, asServer: Bool) {
         self.channel = channel
         self.maxPayload = maxPayload
+        self.awaitsPreface = asServer
         self.decoder = HPACKDecoder(allocator: channel.allocator)
     }
 
     /// Cuts the whole frames out of `buffer` (the connection's unread bytes), decoding header
     /// blocks and answering SETTINGS and PINGs as they come.
     func take(from buffer: inout ByteBuffer) {
+        if awaitsPreface {
+            guard let preface = buffer.getBytes(at: buffer.readerIndex, length: HTTP2Frame.preface.count) else { return }
+            guard preface == HTTP2Frame.preface else {
+                violation = "a connection preface that is not HTTP/2's: " + ByteEscaper.preview(preface)
+                return
+            }
+            buffer.moveReaderIndex(forwardBy: preface.count)
+            awaitsPreface = false
+        }
         while violation == nil, heldBytes < Self.heldLimit {
             switch HTTP2Frame.read(from: &buffer, maxPayload: maxPayload) {
             case nil: return
@@ -54,6 +72,10 @@ final class HTTP2Session {
         switch frame.type {
         case 0x4 where !frame.has(0x1):
             for (id, value) in frame.settings { peerSettings[id] = value }
+            if let opening = openingSettings {
+                send(opening)
+                openingSettings = nil
+            }
             if autoAck {
                 send(HTTP2Frame(type: 0x4, flags: 0x1, stream: 0, payload: []))
                 answered = "acked"
@@ -104,6 +126,12 @@ final class HTTP2Session {
         let frame = frames.removeFirst()
         heldBytes -= frame.frame.payload.count + HTTP2Frame.headerSize
         return frame
+    }
+
+    /// Puts frames an expect left back in front, in their order, for the expects after it.
+    func keep(_ left: [HTTP2ReceivedFrame]) {
+        frames.insert(contentsOf: left, at: 0)
+        heldBytes += left.reduce(0) { $0 + $1.frame.payload.count + HTTP2Frame.headerSize }
     }
 
     /// Writes a frame at once, outside any step's send (an ACK, a PING's answer).
