@@ -13,19 +13,23 @@ extension Parser {
         return speaksHTTP2 || next.word == "ack" || next.word.flatMap(HTTP2Names.number) != nil
     }
 
-    /// The frame type at the cursor: a name, or `type N`.
-    private mutating func http2FrameType() throws -> UInt8 {
+    /// The frame type at the cursor: a name, or `type N`, which is `raw`: its payload is the
+    /// bytes written, whatever layout the type has.
+    private mutating func http2FrameType() throws -> (type: UInt8, raw: Bool) {
         let names = HTTP2Names.frameTypes.map(\.name)
         if take("type") {
             let token = try word("a frame type number")
             guard let type = HTTP2Names.number(token.word!), type <= 0xFF else {
                 throw failure("'\(token.word!)' is not a frame type (0-255, or 0x00-0xff)", at: token, hint: "send frame type 0x0b flags 0x00 stream 0 hex\"00\"")
             }
-            return UInt8(type)
+            return (UInt8(type), true)
         }
         let name = try keyword(names + ["type"], after: "frame")
-        return HTTP2Names.frameTypes.first { $0.name == name }!.type
+        return (HTTP2Names.frameTypes.first { $0.name == name }!.type, false)
     }
+
+    /// How a `type N` frame is read: as a type with no layout (flags, stream, length, bytes).
+    private static let rawLayout: UInt8 = 0xFF
 
     /// A number in decimal or hex, or `{variable}`.
     private mutating func http2Number(_ what: String) throws -> Argument<Int> {
@@ -69,8 +73,9 @@ extension Parser {
     mutating func http2Frame() throws -> HTTP2FrameSend {
         speaksHTTP2 = true
         let typeToken = current
-        let type = try http2FrameType()
-        var frame = HTTP2FrameSend(type: type, payload: .bytes(Template(parts: [])))
+        let (written, raw) = try http2FrameType()
+        var frame = HTTP2FrameSend(type: written, payload: .bytes(Template(parts: [])))
+        let type = raw ? Self.rawLayout : written
         if Self.streamTypes.contains(type) { frame.stream = try http2Number("a stream number") }
         var pieces: [HTTP2BlockPiece] = []
         var bytes: Template?
@@ -144,7 +149,7 @@ extension Parser {
                 default: break
                 }
                 let code = type == 0x3 || type == 0x7 ? Self.closestErrorName(word).map { "did you mean '\($0)'?" } : nil
-                throw failure("'\(word)' is not a field of a \(HTTP2Names.typeName(type)) frame", at: token,
+                throw failure("'\(word)' is not a field of a \(HTTP2Names.typeName(written)) frame", at: token,
                               hint: code ?? Suggestion.hint(for: word, in: options) ?? "it takes " + options.joined(separator: ", "))
             }
         }
@@ -213,7 +218,7 @@ extension Parser {
     /// [header "NAME"="VALUE"|/RE/]... [length N] ["DATA"|hex"…"|/RE/] [or close]` after `expect frame`.
     mutating func http2FrameMatch() throws -> HTTP2FrameMatch {
         speaksHTTP2 = true
-        var match = HTTP2FrameMatch(type: try http2FrameType())
+        var match = HTTP2FrameMatch(type: try http2FrameType().type)
         if let word = current.word, HTTP2Names.number(word) != nil || word.hasPrefix("{") { match.stream = try http2Number("a stream number") }
         let flagNames = HTTP2Names.flags(of: match.type)
         while !atStatementEnd {

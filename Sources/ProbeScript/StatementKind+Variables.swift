@@ -83,14 +83,15 @@ extension StatementKind {
     }
 
     /// The variables the statement sets: a `var`, the named groups of its regex, a listener's
-    /// port, an HTTP/2 peer's SETTINGS.
+    /// port, an HTTP/2 peer's SETTINGS, the stream of a frame taken on any stream.
     package var definedVariables: [String] {
         switch self {
         case .variable(let name, _): return [name.text]
         case .listen(let name, _, let tls): return ["\(name.text).port"] + (tls == nil ? [] : ["\(name.text).cert"])
         case .proxy(let name, _, _): return ["\(name.text).port"]
         // An HTTP/2 handshake sets the peer's SETTINGS; the URL may come from a variable.
-        case .connect: return HTTP2Names.settings.map { "http2." + $0.name }
+        case .connect, .accept(_, _, _, _, .http2): return HTTP2Names.settings.map { "http2." + $0.name }
+        case .expect(.http2(.frame(let match)), _) where match.stream == nil: return ["http2.stream"]
         case .network(let name, _): return ["host", "gateway", "host6", "gateway6"].map { "\(name.text).\($0)" }
         case .expectProxied(_, let expectation, let within): return StatementKind.expect(expectation, within: within).definedVariables
         case .on(.reading(let expectation, _)): return StatementKind.expect(expectation, within: nil).definedVariables

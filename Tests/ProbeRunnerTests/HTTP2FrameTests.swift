@@ -19,11 +19,12 @@ import Testing
             send frame goaway last-stream 5 PROTOCOL_ERROR "why"
             send frame window-update 0 1024
             send frame type 0x0b flags 0x80 stream 7 hex"00"
+            send frame type 0x3 flags 0x1 stream {s} hex"00 00 00"
             send frame data 1 end-stream "ab" padded 2
             send frame data 1 "x" length 16385
             send frame headers 3 end-headers block hex"82" depends-on 0 weight 256
             send frame push-promise 1 end-headers promised 2 block hex"82"
-            """, against: peer)
+            """, against: peer, variables: ["s": "9"])
         result.expectPassed()
         try await peer.log.waitForEnd()
         let expected: [[UInt8]] = [
@@ -36,6 +37,7 @@ import Testing
             [0, 0, 11, 0x7, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 1] + Array("why".utf8),
             [0, 0, 4, 0x8, 0, 0, 0, 0, 0, 0, 0, 4, 0],
             [0, 0, 1, 0x0b, 0x80, 0, 0, 0, 7, 0],
+            [0, 0, 3, 0x3, 0x1, 0, 0, 0, 9, 0, 0, 0],
             [0, 0, 5, 0x0, 0x9, 0, 0, 0, 1, 2, 0x61, 0x62, 0, 0],
             [0x00, 0x40, 0x01, 0x0, 0, 0, 0, 0, 1, 0x78],
             [0, 0, 6, 0x1, 0x24, 0, 0, 0, 3, 0, 0, 0, 0, 255, 0x82],

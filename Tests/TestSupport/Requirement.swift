@@ -61,6 +61,7 @@ extension Trait where Self == Requirement {
     }
     /// nghttp2's HTTP/2 server.
     public static var nghttpd: Self { .executable("nghttpd", ["/usr/sbin/nghttpd", "/usr/bin/nghttpd"], remedy: "apt-get install nghttp2-server") }
+    public static var nghttp: Self { .executable("nghttp", ["/usr/bin/nghttp"], remedy: "apt-get install nghttp2-client") }
     public static var haproxy: Self { .executable("haproxy", ["/usr/sbin/haproxy", "/usr/local/sbin/haproxy"], remedy: "apt-get install haproxy") }
     public static var tcpdump: Self { .executable("tcpdump", ["/usr/bin/tcpdump", "/usr/sbin/tcpdump"], remedy: "apt-get install tcpdump") }
     public static var memcached: Self { .executable("memcached", ["/usr/bin/memcached"], remedy: "apt-get install memcached") }

@@ -311,7 +311,11 @@ struct ExpectationMatcher: Sendable {
         defer { session.keep(kept) }
         while let received = session.next() {
             switch rule.judge(received, session: session) {
-            case .passed(let detail): return .matched(captures: [:], detail: MatchDetail(detail + rule.skippedNote))
+            case .passed(let detail):
+                // A frame taken on whichever stream it came names that stream: `{http2.stream}`.
+                let anyStream = if case .frame(let want) = rule.want { want.stream == nil && received.frame.stream != 0 } else { false }
+                let captures = anyStream ? ["http2.stream": Array(String(received.frame.stream).utf8)] : [:]
+                return .matched(captures: captures, detail: MatchDetail(detail + rule.skippedNote))
             case .failed(let why): return .failed(why + rule.skippedNote)
             case .skipped: continue
             case .kept: kept.append(received)
