@@ -278,14 +278,15 @@ import Testing
     }
 
     /// A failure shows the subjects that exited or wrote something; a silent server still
-    /// running explains nothing.
+    /// running explains nothing. A second for `gone`'s exit to be reaped: 300 ms was too short
+    /// once, beside a loaded build.
     @Test func aFailureShowsOnlySubjectsWithSomethingToSay() async throws {
         let result = try await ScenarioHarness.run("""
             spawn quiet "sleep 5"
             spawn chatty "sh -c 'echo hello from chatty; sleep 5'" ready when stdout /hello/
             spawn gone "true"
-            set deadline 300ms
-            sleep 1s
+            set deadline 1s
+            sleep 2s
             """)
         result.expectFailure(line: 5, containing: "deadline")
         let shown = result.notes.filter { $0.hasPrefix("subject '") }
