@@ -47,11 +47,13 @@ final class HTTP2Session {
     /// blocks and answering SETTINGS and PINGs as they come.
     func take(from buffer: inout ByteBuffer) {
         if awaitsPreface {
-            guard let preface = buffer.getBytes(at: buffer.readerIndex, length: HTTP2Frame.preface.count) else { return }
-            guard preface == HTTP2Frame.preface else {
+            // Judged as the bytes come: an HTTP/1.1 request shorter than the preface fails at once.
+            let preface = buffer.getBytes(at: buffer.readerIndex, length: min(buffer.readableBytes, HTTP2Frame.preface.count)) ?? []
+            guard HTTP2Frame.preface.starts(with: preface) else {
                 violation = "a connection preface that is not HTTP/2's: " + ByteEscaper.preview(preface)
                 return
             }
+            guard preface.count == HTTP2Frame.preface.count else { return }
             buffer.moveReaderIndex(forwardBy: preface.count)
             awaitsPreface = false
         }
