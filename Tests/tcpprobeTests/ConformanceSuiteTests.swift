@@ -29,7 +29,7 @@ import Testing
     }
 
     /// Run from another directory than the repository's: subjects run in their scenario's folder.
-    @Test(arguments: ["bsd", "dispatch", "nio"])
+    @Test(.wholeSuite, arguments: ["bsd", "dispatch", "nio"])
     func theSuitePassesOnEveryTransport(_ transport: String) async throws {
         let output = try await ProbeProcess.run(["run", "--var", "transport=\(transport)"] + Self.linechatSuites, in: FileManager.default.temporaryDirectory)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
@@ -39,7 +39,7 @@ import Testing
     /// The line suites run as a user runs them on their own transport, the server and the
     /// client given by `--var`: here the Python adapter in Tests/Fixtures/reference-adapter,
     /// written from the protocol page alone, passes every scenario of both.
-    @Test func theLineSuitesPassAgainstAnAdapterWrittenFromTheProtocolPage() async throws {
+    @Test(.wholeSuite) func theLineSuitesPassAgainstAnAdapterWrittenFromTheProtocolPage() async throws {
         let adapter = ProbeProcess.fixtures.appendingPathComponent("reference-adapter/chat.py").path
         let server = try await ProbeProcess.run(["run", "-v", "--jobs", "4", "--var", "server=python3 \(adapter) serve {host} {port}",
                                                  "--var", "heartbeat_server=python3 \(adapter) serve {host} {port} --heartbeat 0.2",
@@ -66,7 +66,7 @@ import Testing
 
     /// The whole suite over TLS: every connection of the probe and of linechat speaks TLS, and
     /// the wire checks judge the decrypted records.
-    @Test(.root) func theSuitePassesOverTLS() async throws {
+    @Test(.root, .wholeSuite) func theSuitePassesOverTLS() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-suite-tls-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

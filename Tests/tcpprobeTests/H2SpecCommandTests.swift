@@ -29,7 +29,7 @@ import Testing
         throw CancellationError()
     }
 
-    @Test(.nghttpd) func theWholeSuiteAgainstNghttpdGivesH2specsVerdictAndItsReports() async throws {
+    @Test(.nghttpd, .wholeSuite) func theWholeSuiteAgainstNghttpdGivesH2specsVerdictAndItsReports() async throws {
         let server = try await Self.nghttpd()
         defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
         try await ProbeProcess.inDirectory(holding: [:]) { directory in
@@ -53,7 +53,7 @@ import Testing
     }
 
     /// `-t` speaks TLS with ALPN h2; without `-k` a self-signed server fails verification, saying so.
-    @Test(.nghttpd) func tlsRunsTheCasesOverTLSAndKSkipsVerification() async throws {
+    @Test(.nghttpd, .wholeSuite) func tlsRunsTheCasesOverTLSAndKSkipsVerification() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-h2spec-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -100,7 +100,7 @@ import Testing
     }
 
     /// The project's own HTTP/2 server, on NIOHTTP2, passes every case, the strict one too.
-    @Test func linechatsHTTP2ServerPassesEveryCase() async throws {
+    @Test(.wholeSuite) func linechatsHTTP2ServerPassesEveryCase() async throws {
         let server = try await Self.linechat()
         defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
         let output = try await ProbeProcess.run(["h2spec", "-S", "-p", String(server.port), "--suite", Self.suite])

@@ -3,9 +3,9 @@ import TestSupport
 import Testing
 
 /// The HTTP/2 client suite (Scenarios/http2-client, h2spec's client cases), the probe as the
-/// server of real clients, each case's verdict against what each client is known to do. curl
-/// and nghttp here; python's httpx, slower to start, with them in a step of .ci/run
-/// (Tests/Fixtures/http2-peers/compare-peers).
+/// server of real clients, each case's verdict against what each client is known to do: curl
+/// and nghttp here (TCPPROBE_SUITES=1, a step of .ci/run), python's httpx, slower to start, with
+/// them in Tests/Fixtures/http2-peers/compare-peers.
 @Suite(.serialized) struct HTTP2ClientSuiteTests {
     static let suite = ConformanceSuiteTests.scenarios + "/http2-client"
 
@@ -23,14 +23,14 @@ import Testing
     }
 
     /// curl answers every case as HTTP/2 requires.
-    @Test(.curl) func curlPassesEveryCase() async throws {
+    @Test(.curl, .wholeSuite) func curlPassesEveryCase() async throws {
         let run = try await Self.failedCases(client: "curl -s -o /dev/null --http2-prior-knowledge {url}")
         #expect(run.count == 57)
         #expect(run.failed.isEmpty, "\(run.failed.sorted())")
     }
 
     /// nghttp, nghttp2's client, too.
-    @Test(.nghttp) func nghttpPassesEveryCase() async throws {
+    @Test(.nghttp, .wholeSuite) func nghttpPassesEveryCase() async throws {
         let run = try await Self.failedCases(client: "nghttp -n {url}")
         #expect(run.count == 57)
         #expect(run.failed.isEmpty, "\(run.failed.sorted())")

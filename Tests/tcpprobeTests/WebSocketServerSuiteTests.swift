@@ -46,7 +46,7 @@ import Testing
     /// is named, not the server merely broken. (A close frame with reserved bits, 3.7, is answered
     /// with a clean close by ws-echo-ignores-rsv: the suite notes the code, which Autobahn judges
     /// apart from the verdict.)
-    @Test(arguments: plantedFaults)
+    @Test(.wholeSuite, arguments: plantedFaults)
     func plantedFaultIsCaught(fault: String, caught: [String], unaffected: [String]) async throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
