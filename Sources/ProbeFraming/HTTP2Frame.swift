@@ -44,10 +44,15 @@ package struct HTTP2Frame: Sendable, Hashable {
         case tooLong(length: Int, header: [UInt8])
     }
 
+    /// The payload length a frame's 9-byte header says.
+    package static func payloadLength(ofHeader header: [UInt8]) -> Int {
+        Int(header[0]) << 16 | Int(header[1]) << 8 | Int(header[2])
+    }
+
     /// The next whole frame in `buffer`, consumed; nil while it is incomplete.
     package static func read(from buffer: inout ByteBuffer, maxPayload: Int) -> Read? {
         guard let header = buffer.getBytes(at: buffer.readerIndex, length: headerSize) else { return nil }
-        let length = Int(header[0]) << 16 | Int(header[1]) << 8 | Int(header[2])
+        let length = payloadLength(ofHeader: header)
         if length > maxPayload { return .tooLong(length: length, header: header) }
         guard buffer.readableBytes >= headerSize + length else { return nil }
         buffer.moveReaderIndex(forwardBy: headerSize)

@@ -57,8 +57,8 @@ final class HTTP2WireFilter: ChannelDuplexHandler {
         switch frame.type {
         case 0x6 where quirks.contains(.ignoresPings): return frame.has(0x1)
         case 0x0 where frame.stream == 0 && quirks.contains(.acceptsDataOnStreamZero): return false
-        case 0x8 where quirks.contains(.acceptsWindowOverflow) && frame.payload.count == 4:
-            let increment = Int(frame.payload[0] & 0x7F) << 24 | Int(frame.payload[1]) << 16 | Int(frame.payload[2]) << 8 | Int(frame.payload[3])
+        case 0x8 where quirks.contains(.acceptsWindowOverflow):
+            guard let increment = frame.windowIncrement else { break }
             let window = windows[frame.stream, default: 65_535] + increment
             guard window <= Self.largestWindow else { return false }
             windows[frame.stream] = window
@@ -83,7 +83,7 @@ final class HTTP2WireFilter: ChannelDuplexHandler {
             }
             // NIOHTTP2 writes each frame's header whole, and a GOAWAY's payload with it.
             guard let header = buffer.getBytes(at: offset, length: HTTP2Frame.headerSize) else { break }
-            let length = Int(header[0]) << 16 | Int(header[1]) << 8 | Int(header[2])
+            let length = HTTP2Frame.payloadLength(ofHeader: header)
             let code = buffer.getInteger(at: offset + HTTP2Frame.headerSize + 4, as: UInt32.self)
             if header[3] == 0x7, let code, code != 0 {
                 goaway = true
