@@ -87,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "linechat",
             dependencies: ["Transports", "ProbeFraming", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "NIOHTTP2", package: "swift-nio-http2")]
+                           .product(name: "NIOHTTP2", package: "swift-nio-http2"), .product(name: "NIOSSL", package: "swift-nio-ssl")]
         ),
         .target(name: "ProbeReport", dependencies: ["ProbeScript", "ProbeResults", "ProbeHost"]),
         // `tcpprobe merge`: the parts of one load split across machines, judged as one.

@@ -37,8 +37,7 @@ package enum WireEvaluator {
             let messages = units.messages(in: trace.stream, from: start)
             if let split = messages.first(where: { trace.carriers(of: $0.range).count > 1 }) {
                 let carriers = trace.carriers(of: split.range)
-                let text = ByteEscaper.escape(split.payload.prefix(60))
-                return WireVerdict(passed: false, summary: "the \(units.name) \"\(text)\" (\(split.range.count) bytes at offset \(split.range.lowerBound)) was split across \(unit.count(carriers.count))",
+                return WireVerdict(passed: false, summary: "the \(units.name) \(units.describe(split)) (\(split.range.count) bytes at offset \(split.range.lowerBound)) was split across \(unit.count(carriers.count))",
                                    evidence: carriers.map(\.segment))
             }
             guard !messages.isEmpty else { return nothingSent("\(units.name)", trace) }

@@ -60,6 +60,23 @@ package struct HTTP2Frame: Sendable, Hashable {
         return .frame(HTTP2Frame(type: header[3], flags: header[4], stream: stream, payload: buffer.readBytes(length: length)!))
     }
 
+    /// The whole frames of a captured stream, each with the stream range it took: from the
+    /// start, or after the client's preface when the stream begins with it (the frames of a
+    /// client); a stream that is still only part of the preface holds none.
+    package static func frames(inCaptured stream: [UInt8]) -> [(range: Range<Int>, frame: HTTP2Frame)] {
+        var start = 0
+        if stream.count < preface.count, preface.starts(with: stream) { return [] }
+        if stream.starts(with: preface) { start = preface.count }
+        var buffer = ByteBuffer(bytes: stream[start...])
+        var frames: [(range: Range<Int>, frame: HTTP2Frame)] = []
+        while case .frame(let frame)? = read(from: &buffer, maxPayload: stream.count) {
+            let end = start + headerSize + frame.payload.count
+            frames.append((start..<end, frame))
+            start = end
+        }
+        return frames
+    }
+
     // MARK: - The fields of the payload (RFC 9113 §6)
 
     /// How many bytes the PADDED flag's length byte and its padding take, or nil when the

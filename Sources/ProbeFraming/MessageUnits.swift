@@ -3,7 +3,7 @@ import ProbeScript
 
 /// How a captured stream is cut into the messages that wire checks of messages read: lines
 /// ended by a terminator, length-prefixed messages (each by the codec a connection reads
-/// them with), or the messages or frames of a WebSocket connection.
+/// them with), the messages or frames of a WebSocket connection, or HTTP/2's frames.
 package enum MessageUnits: Sendable {
     case lines(terminator: [UInt8])
     case length(LengthHeader)
@@ -12,11 +12,15 @@ package enum MessageUnits: Sendable {
     case webSocket
     /// WebSocket frames, each on its own (`frames unsplit`).
     case webSocketFrames
+    /// HTTP/2 frames, each whole (header and payload), after the client's preface.
+    case http2Frames
 
-    private var isWebSocket: Bool {
+    /// Whether the units begin where the protocol says (after an upgrade or a preface), not
+    /// where `set framing` took effect.
+    private var findsItsOwnStart: Bool {
         switch self {
         case .lines, .length: false
-        case .webSocket, .webSocketFrames: true
+        case .webSocket, .webSocketFrames, .http2Frames: true
         }
     }
 
@@ -25,17 +29,24 @@ package enum MessageUnits: Sendable {
         switch self {
         case .lines: return "line"
         case .length, .webSocket: return "message"
-        case .webSocketFrames: return "frame"
+        case .webSocketFrames, .http2Frames: return "frame"
         }
     }
 
+    /// One in a verdict: `"hello"` (its payload, quoted), or an HTTP/2 frame decoded.
+    package func describe(_ message: FramedRange) -> String {
+        if case .http2Frames = self, let frame = HTTP2Frame.frames(inCaptured: message.payload).first?.frame { return frame.summary }
+        return "\"" + ByteEscaper.escape(message.payload.prefix(60)) + "\""
+    }
+
     /// The complete messages in order: each one's stream range with its framing (terminator,
-    /// header, frame header and mask), and its payload without (a frame's unmasked); an
-    /// incomplete last one is left out. Lines and length-prefixed messages are cut from
-    /// `start`, where the framing took effect: the bytes before it are no message. (WebSocket
-    /// frames begin after the upgrade's HTTP head, wherever that ends.)
+    /// header, frame header and mask), and its payload without (a WebSocket frame's unmasked;
+    /// an HTTP/2 frame's payload is the whole frame, header too); an incomplete last one is
+    /// left out. Lines and length-prefixed messages are cut from `start`, where the framing
+    /// took effect: the bytes before it are no message. (WebSocket frames begin after the
+    /// upgrade's HTTP head, HTTP/2's after the preface.)
     package func messages(in stream: [UInt8], from start: Int = 0) -> [FramedRange] {
-        if start > 0, !isWebSocket {
+        if start > 0, !findsItsOwnStart {
             guard start < stream.count else { return [] }
             return messages(in: Array(stream[start...])).map { FramedRange(range: $0.range.lowerBound + start..<$0.range.upperBound + start, payload: $0.payload) }
         }
@@ -48,6 +59,8 @@ package enum MessageUnits: Sendable {
             return WebSocketWireFrame.framesAfterUpgrade(in: stream).map { FramedRange(range: $0.range, payload: $0.payload) }
         case .webSocket:
             return Self.webSocketMessages(WebSocketWireFrame.framesAfterUpgrade(in: stream))
+        case .http2Frames:
+            return HTTP2Frame.frames(inCaptured: stream).map { FramedRange(range: $0.range, payload: Array(stream[$0.range])) }
         }
     }
 

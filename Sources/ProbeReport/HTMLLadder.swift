@@ -2,7 +2,7 @@ import ProbeResults
 import ProbeScript
 
 /// A scenario's ladder diagram as an HTML table: a row per segment (or TLS record, WebSocket
-/// frame, step-log line without capture), in time order, each with its time, the step that
+/// or HTTP/2 frame, step-log line without capture), in time order, each with its time, the step that
 /// was running (its source line, on the step's first row), an arrow between the lifelines
 /// (probe and peer; with a proxy, client, proxy and server) and the segment's label in full.
 /// Rows carry their step's number, so the page's script lights a step's rows on hover and

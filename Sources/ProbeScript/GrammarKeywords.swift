@@ -68,7 +68,7 @@ extension Grammar {
     }
 
     enum WireProperty: String, Keyword {
-        case terminator, lines, line, messages, message, frames, masked, unmasked, records, segments, retransmissions, maxSegment = "max-segment", bytes, fin, rst, no, zeroWindow = "zero-window"
+        case terminator, lines, line, messages, message, frames, frame, masked, unmasked, records, segments, retransmissions, maxSegment = "max-segment", bytes, fin, rst, no, zeroWindow = "zero-window"
     }
 
     enum TLSOption: String, Keyword {

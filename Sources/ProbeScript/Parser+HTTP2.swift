@@ -15,7 +15,7 @@ extension Parser {
 
     /// The frame type at the cursor: a name, or `type N`, which is `raw`: its payload is the
     /// bytes written, whatever layout the type has.
-    private mutating func http2FrameType() throws -> (type: UInt8, raw: Bool) {
+    mutating func http2FrameType() throws -> (type: UInt8, raw: Bool) {
         let names = HTTP2Names.frameTypes.map(\.name)
         if take("type") {
             let token = try word("a frame type number")
@@ -87,7 +87,8 @@ extension Parser {
         var weight: Argument<Int>?
         var exclusive = false
         let flagNames = HTTP2Names.flags(of: type)
-        while !atStatementEnd {
+        // The frame's fields end where the send's modifiers begin (`split at 5`, `in chunks of 1`).
+        while !atStatementEnd, current.word.flatMap(Grammar.SendModifier.init(rawValue:)) == nil {
             if isData {
                 if case .string = current.kind, next.word == "=" {
                     let field = try http2Field()

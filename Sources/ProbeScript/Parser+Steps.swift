@@ -221,11 +221,16 @@ extension Parser {
     /// `MATCH in 1 segment|record` after `assert wire … line` or `… message`.
     mutating func matchInOneSegment(_ what: String) throws -> LineMatch {
         let match = try lineMatch()
+        try inOneSegment(after: what)
+        return match
+    }
+
+    /// `in 1 segment` (or `record`), after what is to arrive whole.
+    mutating func inOneSegment(after what: String) throws {
         try keyword(["in"], after: what)
         let countToken = current
         guard try count("a segment count").literal == 1 else { throw failure("only 'in 1 segment' is supported", at: countToken) }
         try keyword(["segment", "segments", "record"], after: "in 1")
-        return match
     }
 
     /// True when the next token is a "string" or hex"..".
@@ -338,6 +343,10 @@ extension Parser {
         case .frames:
             try keyword(["unsplit"], after: "frames")
             property = .framesUnsplit
+        case .frame:
+            let type = try http2FrameType().type
+            try inOneSegment(after: "the frame")
+            property = .frameInOneSegment(type: type)
         case .message: property = .messageInOneSegment(try matchInOneSegment("the message"))
         case .masked: property = .masked
         case .unmasked: property = .unmasked

@@ -19,8 +19,10 @@ package struct WireAssertion: Sendable, Hashable {
         case lineInOneSegment(LineMatch)
         /// `messages unsplit`: no message (in the current framing) spans two segments.
         case messagesUnsplit
-        /// `frames unsplit`: no WebSocket frame spans two segments.
+        /// `frames unsplit`: no WebSocket or HTTP/2 frame spans two segments.
         case framesUnsplit
+        /// `frame TYPE in 1 segment|record`: every HTTP/2 frame of that type arrived whole.
+        case frameInOneSegment(type: UInt8)
         /// `message … in 1 segment|record`.
         case messageInOneSegment(LineMatch)
         /// `records OP N`: TLS application data records.
@@ -43,7 +45,8 @@ package struct WireAssertion: Sendable, Hashable {
     /// the decrypted records; the rest are properties of TCP.
     package var readsPlaintext: Bool {
         switch property {
-        case .terminator, .linesUnsplit, .lineInOneSegment, .records, .messagesUnsplit, .framesUnsplit, .messageInOneSegment, .masked, .unmasked: return true
+        case .terminator, .linesUnsplit, .lineInOneSegment, .records, .messagesUnsplit, .framesUnsplit, .frameInOneSegment, .messageInOneSegment, .masked,
+             .unmasked: return true
         default: return false
         }
     }

@@ -9,14 +9,17 @@ public enum TransportTLS: Sendable {
     /// when nil), verifying the server's certificate for `serverName` (sent as SNI) when given.
     case client(trusting: String?, serverName: String?)
 
-    /// The BoringSSL context for this side; throws when a file cannot be read or parsed.
-    func makeContext() throws -> NIOSSLContext {
+    /// The BoringSSL context for this side, a server offering the protocols `alpn` (HTTP/2's
+    /// `h2`); throws when a file cannot be read or parsed.
+    public func makeContext(alpn: [String] = []) throws -> NIOSSLContext {
         switch self {
         case .server(let certificate, let key):
             let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
             // Read as PEM whatever its name: NIOSSL's `.file` takes a `.key` file for DER.
             let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
-            return try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey)))
+            var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
+            configuration.applicationProtocols = alpn
+            return try NIOSSLContext(configuration: configuration)
         case .client(let trusting, _):
             var configuration = TLSConfiguration.makeClientConfiguration()
             if let trusting { configuration.trustRoots = .file(trusting) }

@@ -34,7 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "With --websocket: echo each message back as it came, text or binary (the WebSocket suite's subject), instead of the chat.")
     var echo = false
 
-    @Flag(help: "Speak HTTP/2 in cleartext (prior knowledge) instead of the chat: every request is answered with a small page (the HTTP/2 suite's subject; nio transport only).")
+    @Flag(help: "Speak HTTP/2 instead of the chat, in cleartext (prior knowledge) or with --tls over TLS (ALPN h2): every request is answered with a small page (the HTTP/2 suite's subject; nio transport only).")
     var http2 = false
 
     @Option(help: ArgumentHelp("Send each client \"ping\" every DURATION (250ms, 2s), and drop one that has not answered \"pong\" by the next.", valueName: "DURATION"))
@@ -46,8 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
         if websocket, transport != .nio { throw ValidationError("--websocket runs on the nio transport only") }
         if heartbeat != nil, websocket { throw ValidationError("--heartbeat pings in lines: not with --websocket") }
         if echo, !websocket { throw ValidationError("--echo goes with --websocket") }
-        if http2, websocket || !tls.isEmpty || heartbeat != nil || transport != .nio {
-            throw ValidationError("--http2 serves cleartext HTTP/2 on the nio transport: not with --websocket, --tls or --heartbeat")
+        if http2, websocket || heartbeat != nil || transport != .nio {
+            throw ValidationError("--http2 serves HTTP/2 on the nio transport: not with --websocket or --heartbeat")
         }
         if let fault, (fault.http2Quirk != nil) != http2 {
             throw ValidationError(http2 ? "fault \(fault.rawValue) is not an HTTP/2 fault" : "fault \(fault.rawValue) needs --http2")
@@ -69,7 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let serverTLS = tls.isEmpty ? nil : TransportTLS.server(certificate: tls[0], key: tls[1])
         if http2 {
-            let server = try HTTP2PageServer(host: host, port: port, quirks: fault?.http2Quirk ?? [])
+            let server = try HTTP2PageServer(host: host, port: port, quirks: fault?.http2Quirk ?? [], tls: serverTLS)
             announce(port: server.port)
             try await server.run()
             return

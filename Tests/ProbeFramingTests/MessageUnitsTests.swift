@@ -99,4 +99,23 @@ import Testing
             + orphan + codec.frame(.text, Array("d".utf8), masked: false)
         #expect(MessageUnits.webSocket.messages(in: ended).map { Array($0.payload) } == [Array("ab".utf8)])
     }
+
+    /// HTTP/2 frames are cut after the client's preface (when the stream starts with it), each
+    /// whole, header and payload; a frame cut short is left out, and so is everything while
+    /// the stream is still only part of the preface. A verdict names a frame decoded.
+    @Test func http2FramesAfterThePreface() {
+        let settings = HTTP2Frame(type: 0x4, flags: 0, stream: 0, payload: [0, 4, 0, 0, 0xFF, 0xFF]).encoded()
+        let ping = HTTP2Frame(type: 0x6, flags: 0, stream: 0, payload: Array("12345678".utf8)).encoded()
+        let cut = Array(HTTP2Frame(type: 0x0, flags: 1, stream: 1, payload: [1, 2, 3]).encoded().dropLast())
+        let preface = HTTP2Frame.preface
+        #expect(ranges(.http2Frames, preface + settings + ping + cut) == [24..<39, 39..<56])
+        #expect(ranges(.http2Frames, settings + ping) == [0..<15, 15..<32])
+        #expect(ranges(.http2Frames, Array(preface.prefix(10))).isEmpty)
+        let frames = MessageUnits.http2Frames.messages(in: settings + ping)
+        #expect(frames[1].payload == ping)
+        #expect(MessageUnits.http2Frames.describe(frames[1]) == "PING · \"12345678\"")
+        #expect(MessageUnits.lines(terminator: [10]).describe(FramedRange(range: 0..<3, payload: Array("hi\n".utf8))) == "\"hi\\n\"")
+        // Framing set after the preface does not move where frames start.
+        #expect(MessageUnits.http2Frames.messages(in: preface + settings, from: 5).map(\.range) == [24..<39])
+    }
 }

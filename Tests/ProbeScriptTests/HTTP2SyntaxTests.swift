@@ -54,4 +54,25 @@ import Testing
         let result = Fixtures.load("connect h2://127.0.0.1:{port}/\nsend frame data 1 \"x\" * {http2.max-frame-size} \"x\"", variables: ["port"])
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.message))")
     }
+
+    /// `frame TYPE in 1 segment|record` names a type (or `type N`); a send's modifiers end a
+    /// frame's fields, so a frame goes out in pieces as any send does.
+    @Test func wireChecksNameAFrameTypeAndFramesSplitAsAnySend() throws {
+        let statements = try Fixtures.statements("""
+            connect h2://127.0.0.1:{port}/
+            assert wire from peer frame settings in 1 segment
+            assert wire from probe frame type 0x0b in 1 record
+            send frame ping "12345678" split at 5 every 10ms
+            """)
+        guard case .assertWire(let settings) = statements[1].kind, case .assertWire(let unknown) = statements[2].kind,
+              case .send(let ping) = statements[3].kind, case .http2(.frame(let frame)) = ping.data else {
+            Issue.record("\(statements.map(\.kind))")
+            return
+        }
+        #expect(settings.property == .frameInOneSegment(type: 0x4) && settings.readsPlaintext)
+        #expect(unknown.property == .frameInOneSegment(type: 0x0b) && unknown.direction == .probe)
+        #expect(ping.splitOffsets.map(\.literal) == [5] && ping.interval != nil)
+        guard case .bytes(let payload) = frame.payload else { Issue.record("no payload"); return }
+        #expect(payload.literalBytes == Array("12345678".utf8))
+    }
 }

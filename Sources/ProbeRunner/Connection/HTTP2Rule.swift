@@ -125,19 +125,22 @@ struct HTTP2Rule: Sendable {
 
     /// How the stream's end, with no frame left, decides the rule.
     func judge(end: InboundEnd) -> MatchOutcome {
+        var detail: MatchDetail
         switch want {
         case .connectionError, .streamError:
             guard end != .closedByProbe else { return .failed("expected \(waitingFor), but \(end)" + skippedNote) }
-            guard let offCode else {
-                return .matched(captures: [:], detail: MatchDetail("the peer chose to close: \(end) with no GOAWAY before it" + skippedNote))
+            if let offCode {
+                detail = MatchDetail("the peer chose to close: \(end) after \(offCode), a code not asked for (the close passes, as in h2spec)" + Self.note(skipped))
+            } else {
+                detail = MatchDetail("the peer chose to close: \(end) with no GOAWAY before it" + skippedNote)
             }
-            return .matched(captures: [:], detail: MatchDetail("the peer chose to close: \(end) after \(offCode), a code not asked for"
-                + " (the close passes, as in h2spec)" + Self.note(skipped)))
         case .frame(let want) where want.orClose && end != .closedByProbe:
-            return .matched(captures: [:], detail: MatchDetail("the peer chose to close: \(end)" + skippedNote))
+            detail = MatchDetail("the peer chose to close: \(end)" + skippedNote)
         case .frame, .streamEnd, .handshake:
             return .failed("expected \(waitingFor), but \(end)" + skippedNote)
         }
+        detail.decidedByReset = end == .reset
+        return .matched(captures: [:], detail: detail)
     }
 
     /// A GOAWAY or RST_STREAM that may end a connection or stream error: its code passes it,

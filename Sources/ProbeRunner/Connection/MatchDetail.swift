@@ -10,6 +10,9 @@ package struct MatchDetail: Sendable, Equatable, CustomStringConvertible, Expres
     private let after: String
     /// A binary message's head and length field, shown apart from its payload.
     private var header: FramedHeader?
+    /// True when the peer's RST decided it (an HTTP/2 error answered by a reset): the RST may
+    /// have discarded bytes sent before it, unread, which the capture can show.
+    var decidedByReset = false
 
     /// `words`, then the escaped `bytes` when given, then `after`.
     init(_ words: String, showing bytes: [UInt8]? = nil, after: String = "") {
@@ -50,6 +53,7 @@ package struct MatchDetail: Sendable, Equatable, CustomStringConvertible, Expres
     func adding(_ more: String) -> MatchDetail {
         var added = MatchDetail(words, showing: shown, after: after + more)
         added.header = header
+        added.decidedByReset = decidedByReset
         return added
     }
 

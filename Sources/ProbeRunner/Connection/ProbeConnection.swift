@@ -37,6 +37,10 @@ final class ProbeConnection: Sendable {
     /// Counts `count` bytes the socket took.
     func countSent(_ count: Int) { state.withLock { $0.bytesSent += count } }
 
+    /// `countSent` for a layer that writes on its own (an ACK, a pong), without keeping the
+    /// connection alive: the layer lives in the connection's state.
+    var sentCounter: @Sendable (Int) -> Void { { [weak self] in self?.countSent($0) } }
+
     /// Where the framing in force took effect (`set framing`), for the wire checks of messages:
     /// they cut the stream from there. Over TLS they read the plaintext sent before the
     /// handshake and then the decrypted records, so the bytes the reader had taken and handed
@@ -57,6 +61,12 @@ final class ProbeConnection: Sendable {
     func markTLSStart() {
         let handedOver = handler.unconsumedBytes
         marks.withLock { $0.toTLS = handedOver }
+    }
+
+    /// How many bytes have come from the peer, counted as the wire checks count its stream
+    /// (over TLS, the decrypted one); on the channel's loop.
+    var receivedAsCaptured: Int {
+        handler.recent.total - marks.withLock { $0.toTLS }
     }
 
     /// What has been sent, and what expects have consumed, so far; on the channel's loop.

@@ -57,6 +57,9 @@ extension ScenarioExecution {
                                             connection, waited: waited))
                 }
                 if !captures.isEmpty { self.setCaptures(captures) }
+                if detail.decidedByReset, let probe = connection as? ProbeConnection {
+                    self.wire.noteReset(statement, probe, received: probe.receivedAsCaptured)
+                }
                 self.latencies?.record(waited)
                 let label = connection.label
                 self.record(statement, at: now) { "\(label): got \(detail) after \(DurationFormat.short(waited))\(ByteDiff.assignments(captures))" }

@@ -139,7 +139,7 @@ final class ScenarioExecution: @unchecked Sendable {
         await madeSubjects?.stopSubjects(reportOutput: !passed)
         runRecord.stoppingSubjects += madeSubjects?.stoppingTime ?? .zero
         if copy == nil { run.networks.removeAll { record(nil, $0) } }
-        wire.verifyInjectedSplits(&runRecord)
+        wire.verifyAtEnd(&runRecord)
         wire.finish(passed: passed, options.capture, keepingEventsOf: options.recordWire ? table.all : nil,
                     proxyLegs: madeProxies?.legs ?? [], dropped: run.networks.dropped, &runRecord)
     }

@@ -38,7 +38,8 @@ final class HTTP2Steps {
                       _ statement: Statement) async throws {
         let (maxPayload, autoAck, handshake) = (max(context.settings.maxMessage, 16_384), context.settings.http2AutoAck, context.settings.http2Handshake)
         let session = try await connection.channel.eventLoop.submit {
-            let session = NIOLoopBound(HTTP2Session(channel: connection.channel, maxPayload: maxPayload, asServer: asServer),
+            let session = NIOLoopBound(HTTP2Session(channel: connection.channel, maxPayload: maxPayload, asServer: asServer,
+                                                    countSent: connection.sentCounter),
                                        eventLoop: connection.channel.eventLoop)
             session.value.autoAck = autoAck
             if asServer, handshake { session.value.openingSettings = Self.handshakeSettings }

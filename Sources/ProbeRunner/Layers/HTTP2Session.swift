@@ -35,9 +35,13 @@ final class HTTP2Session {
     private var heldBytes = 0
     static let heldLimit = 1 << 20
 
+    /// Told the size of each frame the session writes on its own once the socket took it.
+    private let countSent: @Sendable (Int) -> Void
+
     /// `asServer`: the client's connection preface comes first, and is checked.
-    init(channel: Channel, maxPayload: Int, asServer: Bool) {
+    init(channel: Channel, maxPayload: Int, asServer: Bool, countSent: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.channel = channel
+        self.countSent = countSent
         self.maxPayload = maxPayload
         self.awaitsPreface = asServer
         self.decoder = HPACKDecoder(allocator: channel.allocator)
@@ -138,6 +142,6 @@ final class HTTP2Session {
 
     /// Writes a frame at once, outside any step's send (an ACK, a PING's answer).
     func send(_ frame: HTTP2Frame) {
-        channel.writeAndFlush(ByteBuffer(bytes: frame.encoded()), promise: nil)
+        channel.writeAndFlush(ByteBuffer(bytes: frame.encoded()), counting: countSent)
     }
 }

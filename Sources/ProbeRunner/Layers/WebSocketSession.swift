@@ -30,9 +30,13 @@ final class WebSocketSession: @unchecked Sendable {
     /// The close handshake is done: nothing more may be sent.
     private(set) var handshakeClosed = false
 
-    init(role: Role, channel: Channel, maxMessage: Int) {
+    /// Told the size of each frame the session writes on its own once the socket took it.
+    private let countSent: @Sendable (Int) -> Void
+
+    init(role: Role, channel: Channel, maxMessage: Int, countSent: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.role = role
         self.channel = channel
+        self.countSent = countSent
         self.maxMessage = maxMessage
         self.joiner = WebSocketMessageJoiner(maxMessage: maxMessage)
     }
@@ -53,7 +57,7 @@ final class WebSocketSession: @unchecked Sendable {
     func sendNow(_ opcode: WebSocketOpcode, _ payload: [UInt8]) {
         let codec = loopCodec ?? WebSocketFrameCodec()
         loopCodec = codec
-        channel.writeAndFlush(ByteBuffer(bytes: encode(opcode, payload, with: codec)), promise: nil)
+        channel.writeAndFlush(ByteBuffer(bytes: encode(opcode, payload, with: codec)), counting: countSent)
     }
 
     /// The next message or control frame from `buffer` (whose bytes it takes), a violation of

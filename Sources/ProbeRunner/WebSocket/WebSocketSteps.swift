@@ -50,7 +50,8 @@ final class WebSocketSteps {
         let agreed = response["Sec-WebSocket-Protocol"]
         if let agreed, !protocols.contains(agreed) { throw refuse(.protocolNotOffered(agreed)) }
         if !protocols.isEmpty, agreed == nil { throw refuse(.noProtocolAgreed(offered: protocols)) }
-        connection.webSocket = WebSocketSession(role: .client, channel: connection.channel, maxMessage: context.settings.maxMessage)
+        connection.webSocket = WebSocketSession(role: .client, channel: connection.channel, maxMessage: context.settings.maxMessage,
+                                                 countSent: connection.sentCounter)
         context.record(statement, "\(connection.label): WebSocket upgrade done: \(response.startLine)" + (agreed.map { ", protocol \($0)" } ?? ""))
     }
 
@@ -84,7 +85,8 @@ final class WebSocketSteps {
         guard try await connection.send(ByteBuffer(string: response), timeout: context.settings.timeout.timeAmount).get() else {
             throw StepFailure(statement, WebSocketFailure.clientNotReadingAnswer, connection)
         }
-        connection.webSocket = WebSocketSession(role: .server, channel: connection.channel, maxMessage: context.settings.maxMessage)
+        connection.webSocket = WebSocketSession(role: .server, channel: connection.channel, maxMessage: context.settings.maxMessage,
+                                                 countSent: connection.sentCounter)
         context.record(statement, "\(connection.label): WebSocket upgrade answered: \(request.startLine)" + (chosen.map { ", protocol \($0)" } ?? ""))
     }
 

@@ -21,8 +21,9 @@ enum WireFailure: FailureReason, Equatable {
     case probeDirectionOnProxy(direction: String)
     case noSuchProxyLink(proxy: String, links: Int)
     case proxyDirectionOnConnection(direction: String, connection: String)
-    /// `check` ("frames unsplit checks WebSocket frames") on a leg that does not speak it.
-    case needsWebSocket(check: String, leg: String)
+    /// `check` ("masked and unmasked check WebSocket frames") on a leg that does not speak
+    /// `protocols` ("WebSocket", "WebSocket or HTTP/2").
+    case needsProtocol(check: String, leg: String, protocols: String)
 
     var kind: StepFailure.Kind {
         switch self {
@@ -54,7 +55,7 @@ enum WireFailure: FailureReason, Equatable {
         case .noSuchProxyLink(let proxy, let links): "proxy '\(proxy)' has no such connection (\(links) so far)"
         case .proxyDirectionOnConnection(let direction, let connection):
             "'\(direction)' names a leg of a proxy; \(connection) is 'from peer' or 'from probe'"
-        case .needsWebSocket(let check, let leg): "\(check), and \(leg) does not speak WebSocket (a proxy's legs are read as bytes)"
+        case .needsProtocol(let check, let leg, let protocols): "\(check), and \(leg) does not speak \(protocols) (a proxy's legs are read as bytes)"
         }
     }
 }

@@ -32,6 +32,7 @@ final class WireSession {
     /// Why there is no capture although the scenario asks for one.
     private(set) var unavailable: String?
     private var injectedSplits: [InjectedSplit] = []
+    private var resetEnds: [ResetEnd] = []
     /// The traces of earlier wire checks, extended by later ones.
     private var traceCache = ConnectionTraceCache()
     private var progress: [ProgressKey: WireProgress] = [:]
@@ -135,6 +136,13 @@ final class WireSession {
         injectedSplits.append(InjectedSplit(statement: statement, connection: connection, cuts: cuts))
     }
 
+    /// Keeps an HTTP/2 expect that a RST decided, with how much of the peer's stream the probe
+    /// had read, to show on the wire what the RST discarded.
+    func noteReset(_ statement: Statement, _ connection: ProbeConnection, received: Int) {
+        guard capture != nil else { return }
+        resetEnds.append(ResetEnd(statement: statement, connection: connection, received: received))
+    }
+
     /// Why a connection's traffic cannot be judged.
     enum TraceProblem: Error {
         /// The capture dropped packets or cut payloads: a verdict would be a guess.
@@ -195,26 +203,39 @@ final class WireSession {
                                             tcp: fromClient ? client : server, plaintextBefore: !recordsOnly))
     }
 
-    /// Checks each chunked or split send on the wire, and notes whether its writes left as
-    /// separate segments (over TLS: as separate records, and those as separate segments).
-    func verifyInjectedSplits(_ record: inout RunRecord) {
-        guard let capture, !injectedSplits.isEmpty else { return }
+    /// Makes the checks kept for the run's end, from one read of the capture, and notes each
+    /// under its step: whether each chunked or split send's writes left as separate segments
+    /// (over TLS: as separate records, and those as separate segments), and for each HTTP/2
+    /// expect a RST decided, what the peer sent that the probe never read (a GOAWAY the RST
+    /// lost, or nothing).
+    func verifyAtEnd(_ record: inout RunRecord) {
+        guard let capture, !injectedSplits.isEmpty || !resetEnds.isEmpty else { return }
         capture.sync()
-        let readsPayloads = injectedSplits.contains { $0.connection.tls != nil }
+        let readsPayloads = !resetEnds.isEmpty || injectedSplits.contains { $0.connection.tls != nil }
         guard let segments = try? capture.segments(payloadPrefix: readsPayloads ? .max : 0) else { return }
-        for split in injectedSplits {
-            guard let probePort = split.connection.localPort, let peerPort = split.connection.remotePort else { continue }
+        func note(_ statement: Statement, _ connection: ProbeConnection, fromProbe: Bool,
+                  _ verdict: (_ tcp: DirectionTrace, _ application: TLSApplicationTrace?) -> String) {
+            guard let probePort = connection.localPort, let peerPort = connection.remotePort else { return }
             let trace = ConnectionTrace(segments: segments, probePort: probePort, peerPort: peerPort)
-            let verdict: String
-            if let tls = split.connection.tls {
-                switch applicationTrace(of: trace, fromProbe: true, probeIsClient: tls.role == .client) {
-                case .success(let application): verdict = split.verdict(on: application, tcp: trace.fromProbe)
-                case .failure(let problem): verdict = "not verified: \(problem.reason)"
+            let tcp = fromProbe ? trace.fromProbe : trace.fromPeer
+            let text: String
+            if let tls = connection.tls {
+                switch applicationTrace(of: trace, fromProbe: fromProbe, probeIsClient: tls.role == .client) {
+                case .success(let application): text = verdict(tcp, application)
+                case .failure(let problem): text = "not verified: \(problem.reason)"
                 }
             } else {
-                verdict = split.verdict(on: trace.fromProbe)
+                text = verdict(tcp, nil)
             }
-            record.notes.append("\(split.statement.location.fileAndLine) \(split.statement.text): \(verdict)")
+            record.notes.append("\(statement.location.fileAndLine) \(statement.text): \(text)")
+        }
+        for split in injectedSplits {
+            note(split.statement, split.connection, fromProbe: true) { tcp, application in
+                application.map { split.verdict(on: $0, tcp: tcp) } ?? split.verdict(on: tcp)
+            }
+        }
+        for end in resetEnds {
+            note(end.statement, end.connection, fromProbe: false) { tcp, application in end.verdict(on: application?.trace ?? tcp) }
         }
     }
 
@@ -255,14 +276,14 @@ final class WireSession {
     }
 
     /// Keeps the segments of `connections` (at most 2000) for the ladder diagram, and over TLS
-    /// their records, decrypted, and over WebSocket their frames, each at the time of the
+    /// their records, decrypted, and over WebSocket or HTTP/2 their frames, each at the time of the
     /// segment that completed it; and the segments of each proxy's legs, on their own lifeline
     /// (a probe connection that is one of those legs seen from its other end is left out); and
     /// the packets of those connections a network's link dropped.
     private func keepEvents(of connections: [ProbeConnection], _ proxyLegs: [ProxyLegPorts],
                                      _ dropped: [(network: String, packets: [PacketLink.Dropped])], _ capture: any PacketCapture) {
         capture.sync()
-        let readsPayloads = connections.contains { $0.tls != nil || $0.webSocket != nil }
+        let readsPayloads = connections.contains { $0.tls != nil || $0.webSocket != nil || $0.http2 != nil }
         guard let segments = try? capture.segments(payloadPrefix: readsPayloads ? .max : Self.shownPayload) else { return }
         var legs: Set<[Int]> = []
         for proxyLeg in proxyLegs {
@@ -276,7 +297,7 @@ final class WireSession {
             keepSegments(of: trace, connection.label, leg: nil)
             for (network, packets) in dropped { keepDrops(packets, by: network, of: trace, connection.label) }
             if let tls = connection.tls { keepRecords(of: trace, tls, connection.label) }
-            if connection.webSocket != nil { keepFrames(of: trace, connection) }
+            if connection.webSocket != nil || connection.http2 != nil { keepFrames(of: trace, connection) }
         }
         events.sort { $0.offset < $1.offset }
         if events.count > 2000 { events = Array(events.prefix(2000)) }
@@ -323,19 +344,26 @@ final class WireSession {
         }
     }
 
-    /// The WebSocket frames of `connection` both ways (over TLS, in the decrypted stream).
+    /// The WebSocket or HTTP/2 frames of `connection` both ways (over TLS, in the decrypted
+    /// stream), each named as the step log names it.
     private func keepFrames(of trace: ConnectionTrace, _ connection: ProbeConnection) {
+        let webSocket = connection.webSocket != nil
         for fromProbe in [true, false] {
             var direction = fromProbe ? trace.fromProbe : trace.fromPeer
             if let tls = connection.tls {
                 guard case .success(let application) = applicationTrace(of: trace, fromProbe: fromProbe, probeIsClient: tls.role == .client) else { continue }
                 direction = application.trace
             }
-            for frame in WebSocketWireFrame.framesAfterUpgrade(in: direction.stream) {
+            let frames: [(range: Range<Int>, payload: Int, name: String)] = webSocket
+                ? WebSocketWireFrame.framesAfterUpgrade(in: direction.stream).map { frame in
+                    let preview = frame.payload.isEmpty ? "" : " \"" + ByteEscaper.escape(frame.payload.prefix(40)) + "\""
+                    return (frame.range, frame.payload.count, "WebSocket " + frame.summary + preview)
+                }
+                : HTTP2Frame.frames(inCaptured: direction.stream).map { ($0.range, $0.frame.payload.count, "HTTP/2 " + $0.frame.summary) }
+            for frame in frames {
                 guard let carrier = direction.carriers(of: (frame.range.upperBound - 1)..<frame.range.upperBound).last?.segment else { continue }
-                let preview = frame.payload.isEmpty ? "" : " \"" + ByteEscaper.escape(frame.payload.prefix(40)) + "\""
-                events.append(WireEvent(offset: offset(ofCaptured: carrier.timestamp), connection: connection.label, fromProbe: fromProbe, flags: "WebSocket",
-                                        length: frame.payload.count, preview: "", unit: "WebSocket " + frame.summary + preview))
+                events.append(WireEvent(offset: offset(ofCaptured: carrier.timestamp), connection: connection.label, fromProbe: fromProbe,
+                                        flags: webSocket ? "WebSocket" : "HTTP/2", length: frame.payload, preview: "", unit: frame.name))
             }
         }
     }

@@ -149,10 +149,14 @@ final class WireSteps {
             return .messageInOneSegment(description: description, units: units, from: start, matches: matches)
         case .messagesUnsplit: return .messagesUnsplit(units, from: start)
         case .framesUnsplit:
-            try requireWebSocket(leg, "frames unsplit checks WebSocket frames", statement)
+            if leg.connection?.http2 != nil { return .messagesUnsplit(.http2Frames) }
+            try require(leg, speaks: "WebSocket or HTTP/2", leg.connection?.webSocket != nil, "frames unsplit checks WebSocket or HTTP/2 frames", statement)
             return .messagesUnsplit(.webSocketFrames)
+        case .frameInOneSegment(let type):
+            try require(leg, speaks: "HTTP/2", leg.connection?.http2 != nil, "frame … in 1 segment checks HTTP/2 frames", statement)
+            return .messageInOneSegment(description: HTTP2Names.typeName(type), units: .http2Frames, matches: { $0.count >= HTTP2Frame.headerSize && $0[3] == type })
         case .masked, .unmasked:
-            try requireWebSocket(leg, "masked and unmasked check WebSocket frames", statement)
+            try require(leg, speaks: "WebSocket", leg.connection?.webSocket != nil, "masked and unmasked check WebSocket frames", statement)
             return .framesMasked(property == .masked)
         case .records(let op, let count): return .records(op, try context.resolve(count, "a count", Quantity.integer))
         case .segments(let op, let count): return .segments(op, try context.resolve(count, "a count", Quantity.integer))
@@ -167,13 +171,14 @@ final class WireSteps {
         }
     }
 
-    /// How `connection`'s stream is cut into messages, for the wire checks of messages: its
-    /// WebSocket frames, or the current framing.
-    private func requireWebSocket(_ leg: WireLeg, _ what: String, _ statement: Statement) throws {
-        guard leg.connection?.webSocket == nil else { return }
-        throw StepFailure(statement, WireFailure.needsWebSocket(check: what, leg: leg.label), leg.connection)
+    /// Fails `statement`'s `check` unless the leg `speaks` the protocols it reads.
+    private func require(_ leg: WireLeg, speaks protocols: String, _ speaks: Bool, _ check: String, _ statement: Statement) throws {
+        guard !speaks else { return }
+        throw StepFailure(statement, WireFailure.needsProtocol(check: check, leg: leg.label, protocols: protocols), leg.connection)
     }
 
+    /// How `connection`'s stream is cut into messages, for the wire checks of messages: its
+    /// WebSocket messages, or the current framing.
     private func messageUnits(of connection: ProbeConnection?) -> MessageUnits {
         if connection?.webSocket != nil { return .webSocket }
         switch context.settings.messageFraming {
