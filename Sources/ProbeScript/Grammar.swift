@@ -60,6 +60,9 @@ package enum Grammar {
         Entry(keyword: "abort", synopsis: ["abort"], actsOnConnection: true, parse: { _ in .abort }),
         Entry(keyword: "repeat", synopsis: ["repeat N { ... } [until closed]   ({i} is the iteration, from 0; until closed: ends when the peer closes)"], actsOnConnection: false, parse: { try $0.parseRepeat() }),
         Entry(keyword: "parallel", synopsis: ["parallel N { ... }   ({copy} is the copy, from 0)"], actsOnConnection: false, parse: { try $0.parseParallel() }),
+        Entry(keyword: "skip", synopsis: ["skip \"REASON\" unless { ... }   (a step not met ends the scenario as skipped)",
+                                          "skip \"REASON\" unless defined NAME   (skipped when the variable has no value)"], actsOnConnection: false,
+              parse: { try $0.parseSkip() }),
         Entry(keyword: "non-strict", synopsis: ["non-strict { ... }   (a step not met ends the block with a note, not the scenario)"], actsOnConnection: false,
               parse: { try $0.parseNonStrict() }),
         Entry(keyword: "assert", synopsis: [

@@ -25,7 +25,7 @@ package struct NetworkFaultResolver {
         statements.reduce(into: []) { names, statement in
             if let name = made(statement.kind) { names.insert(name.text) }
             switch statement.kind {
-            case .repeatBlock(_, let body, _), .parallel(_, let body), .nonStrict(let body): names.formUnion(Self.names(body, made: made))
+            case .repeatBlock(_, let body, _), .parallel(_, let body), .nonStrict(let body, _): names.formUnion(Self.names(body, made: made))
             default: break
             }
         }
@@ -52,8 +52,8 @@ package struct NetworkFaultResolver {
                 statement.kind = .repeatBlock(count, body: map(body), untilClosed: untilClosed)
             case .parallel(let count, let body):
                 statement.kind = .parallel(count, body: map(body))
-            case .nonStrict(let body):
-                statement.kind = .nonStrict(body: map(body))
+            case .nonStrict(let body, let skip):
+                statement.kind = .nonStrict(body: map(body), skip: skip)
             default:
                 break
             }

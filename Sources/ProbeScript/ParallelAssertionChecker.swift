@@ -34,7 +34,7 @@ package struct ParallelAssertionChecker {
             case .parallel(_, let body):
                 _ = walk(body, after: nil)
                 last = statement
-            case .repeatBlock(_, let body, _), .nonStrict(let body):
+            case .repeatBlock(_, let body, _), .nonStrict(let body, _):
                 last = walk(body, after: last)
             case .assertParallel(let assertion):
                 guard let block = last else {

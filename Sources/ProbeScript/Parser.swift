@@ -371,6 +371,15 @@ package struct Parser {
         .nonStrict(body: try block(after: "non-strict"))
     }
 
+    /// `skip "REASON" unless { … }` or `skip "REASON" unless defined NAME`.
+    mutating func parseSkip() throws -> StatementKind {
+        let reason = try string("the reason to skip")
+        try keyword(["unless"], after: "skip \"REASON\"")
+        guard take("defined") else { return .nonStrict(body: try block(after: "skip \"REASON\" unless"), skip: reason) }
+        let token = try word("a variable's name")
+        return .skipUnlessDefined(reason: reason, name: token.word!, at: token.location)
+    }
+
     mutating func parseParallel() throws -> StatementKind {
         let count = try count("a number of copies")
         return .parallel(count, body: try block(after: "parallel"))

@@ -22,7 +22,7 @@ package struct Scenario: Sendable {
             for statement in statements {
                 out.append(statement)
                 switch statement.kind {
-                case .repeatBlock(_, let body, _), .parallel(_, let body), .nonStrict(let body): walk(body)
+                case .repeatBlock(_, let body, _), .parallel(_, let body), .nonStrict(let body, _): walk(body)
                 default: break
                 }
             }

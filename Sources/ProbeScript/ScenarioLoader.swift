@@ -90,8 +90,8 @@ package struct ScenarioLoader {
             case .parallel(let count, let body):
                 statement.kind = .parallel(count, body: splice(body, includedFrom: chain))
                 out.append(statement)
-            case .nonStrict(let body):
-                statement.kind = .nonStrict(body: splice(body, includedFrom: chain))
+            case .nonStrict(let body, let skip):
+                statement.kind = .nonStrict(body: splice(body, includedFrom: chain), skip: skip)
                 out.append(statement)
             default:
                 out.append(statement)

@@ -28,7 +28,7 @@ package struct SendChecker {
                 if case .message(_, let head?) = send.data { check(head: head, statement) }
             case .expect(.message(_, let head?), _), .expect(.messageOfLength(_, let head?), _):
                 check(head: head, statement)
-            case .repeatBlock(_, let body, _), .parallel(_, let body), .nonStrict(let body):
+            case .repeatBlock(_, let body, _), .parallel(_, let body), .nonStrict(let body, _):
                 walk(body)
             default:
                 break

@@ -69,7 +69,9 @@ extension StatementKind {
             }
         case .on(.reading(let expectation, let answer)): return expectation.templates + (answer.map { StatementKind.send($0).templates } ?? [])
         case .on(.every(let interval, let send)): return interval.templates + StatementKind.send(send).templates
-        case .tags, .set, .variable(_, .freePort), .include, .kill, .use, .pauseReading, .resumeReading, .on(.off), .nonStrict,
+        case .nonStrict(_, let skip): return skip.map { [$0] } ?? []
+        case .skipUnlessDefined(let reason, let name, let location): return [reason, Template(parts: [.variable(name, location)])]
+        case .tags, .set, .variable(_, .freePort), .include, .kill, .use, .pauseReading, .resumeReading, .on(.off),
              .close, .shutdownWrite, .abort:
             return []
         }

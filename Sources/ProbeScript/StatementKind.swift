@@ -34,8 +34,13 @@ package indirect enum StatementKind: Sendable, Hashable {
     case repeatBlock(Argument<Int>, body: [Statement], untilClosed: Bool)
     case parallel(Argument<Int>, body: [Statement])
     /// `non-strict { … }`: a step of the block that is not met ends the block with a note on the
-    /// scenario instead of failing it (Autobahn's NON-STRICT: allowed, not ideal).
-    case nonStrict(body: [Statement])
+    /// scenario instead of failing it (Autobahn's NON-STRICT: allowed, not ideal). With `skip`,
+    /// `skip "REASON" unless { … }`: a step not met ends the scenario as skipped, for that
+    /// reason (a precondition the subject does not meet, as h2spec skips a case).
+    case nonStrict(body: [Statement], skip: Template? = nil)
+    /// `skip "REASON" unless defined NAME`: the scenario ends as skipped when the variable has
+    /// no value (a SETTINGS parameter the peer did not send).
+    case skipUnlessDefined(reason: Template, name: String, at: SourceLocation)
     case assertWire(WireAssertion)
     /// `starttls`: upgrades the current connection in place, client role on a `connect`, server
     /// role on an `accept`.

@@ -46,10 +46,13 @@ package struct VariableChecker {
                 var inner = known
                 inner.insert(Self.parallelCopy)
                 walk(body, known: &inner)
-            case .nonStrict(let body):
+            case .nonStrict(let body, nil):
                 // A step not met ends the block early: what it would have set stays unknown after it.
                 var inner = known
                 walk(body, known: &inner)
+            case .nonStrict(let body, _?):
+                // A step not met in a `skip … unless` block ends the scenario: after it, the block ran whole.
+                walk(body, known: &known)
             default:
                 break
             }

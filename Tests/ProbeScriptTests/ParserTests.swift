@@ -104,7 +104,7 @@ import Testing
 
     @Test func aNonStrictBlockHoldsItsStepsAndKeepsItsNamesInside() throws {
         let statements = try Fixtures.statements("non-strict {\n  expect line /(?<who>\\w+)/\n  send line \"{who}\"\n}")
-        guard case .nonStrict(let body) = statements[0].kind else { Issue.record("not non-strict: \(statements[0].kind)"); return }
+        guard case .nonStrict(let body, nil) = statements[0].kind else { Issue.record("not non-strict: \(statements[0].kind)"); return }
         #expect(body.map(\.text) == ["expect line /(?<who>\\w+)/", "send line \"{who}\""])
         let leaked = Fixtures.load("non-strict { expect line /(?<who>\\w+)/ }\nsend line \"{who}\"")
         #expect(leaked.diagnostics.map(\.message) == ["unknown variable 'who'"])

@@ -108,6 +108,23 @@ import Testing
         #expect(output.stdout.hasSuffix("147 tests, 147 passed, 0 skipped, 0 failed\n"), "\(output.stdout.suffix(2000))")
     }
 
+    /// The cases h2spec skips when the page has no body are skipped here too, saying why, and
+    /// a skip is no failure: the exit status is 0 and the JUnit report counts it.
+    @Test func casesH2specSkipsAreSkippedWithTheReason() async throws {
+        let server = try await Self.linechat()
+        defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("h2spec-skip-\(UUID().uuidString).xml").path
+        defer { try? FileManager.default.removeItem(atPath: junit) }
+        let output = try await ProbeProcess.run(["h2spec", "-p", String(server.port), "-P", "/empty", "-j", junit, "--suite", Self.suite,
+                                                 "http2/6.5.3", "http2/6.9.1/1", "http2/6.9.2"])
+        #expect(output.status == 0, "\(output.stdout)")
+        #expect(output.stdout.hasSuffix("6 tests, 2 passed, 4 skipped, 0 failed\n"), "\(output.stdout)")
+        #expect(output.stdout.contains("        2: Sends a SETTINGS frame for window size to be negative\n"
+                                       + "             Skipped: the answer at /empty has a body under 5 bytes: h2spec skips this case then"), "\(output.stdout)")
+        let report = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(report.contains(#"package="http2/6.9.2" id="6.9.2" tests="3" skipped="2" failures="0""#), "\(report)")
+    }
+
     /// Each planted fault of linechat's HTTP/2 server, the cases that must catch it, and cases
     /// it must leave passing.
     static let plantedFaults: [(fault: String, caught: [String], unaffected: [String])] = [

@@ -90,6 +90,10 @@ struct HTTP2Rule: Sendable {
         let frame = received.frame
         switch want {
         case .frame(let want):
+            // DATA on a stream the peer has ended (HEADERS with END_STREAM, or RST_STREAM) can never come.
+            if want.type == 0x0, let stream = want.stream, frame.stream == stream, frame.type == 0x3 || (frame.type == 0x1 && frame.has(0x1)) {
+                return .failed("expected \(Self.describe(want)), but the peer ended stream \(stream) first: \(received.description)" + skippedNote)
+            }
             guard frame.type == want.type, want.stream.map({ $0 == frame.stream }) ?? true, frame.flags & want.flags == want.flags else {
                 return skip(received)
             }

@@ -18,7 +18,7 @@ extension ScenarioExecution {
             case .connect, .listen, .accept: return total + 1
             case .spawn: return total + 4
             case .proxy: return total + 3
-            case .repeatBlock(_, let inner, _), .nonStrict(let inner): return total + descriptors(of: inner)
+            case .repeatBlock(_, let inner, _), .nonStrict(let inner, _): return total + descriptors(of: inner)
             case .parallel(let count, let inner): return total + (count.literal ?? 1) * descriptors(of: inner)
             default: return total
             }

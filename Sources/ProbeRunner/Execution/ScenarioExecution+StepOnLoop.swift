@@ -48,6 +48,10 @@ extension ScenarioExecution {
             return task { try await self.expect(expectation, within: within, watching: direction, statement) }
         case .repeatBlock, .nonStrict:
             preconditionFailure("a StepMachine runs the blocks")
+        case .skipUnlessDefined(let reason, let name, _):
+            guard lookup(name) != nil else { throw ScenarioSkipped(reason: reason.renderString(lookup) + " (\(name) has no value)") }
+            record(statement, "\(name) = \(lookup(name) ?? ""): not skipped")
+            return false
         // The families, one door each.
         case .on:
             try rules.run(statement)

@@ -219,10 +219,22 @@ final class ScenarioExecution: @unchecked Sendable {
     /// A step of the `non-strict` block `block` was not met: the scenario goes on, and its
     /// result says what was allowed rather than ideal.
     func noteNonStrict(_ block: Statement, _ failure: StepFailure) {
-        let message = failure.message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? failure.message
-        let note = "non-strict: line \(failure.location.line) \(failure.step): \(message)"
+        let note = "non-strict: " + Self.summary(of: failure)
         runRecord.notes.append(note)
         record(block, note)
+    }
+
+    /// Why a `skip … unless { … }` block skips the scenario: its reason, and the step not met.
+    func skipping(_ block: Statement, reason: Template, _ failure: StepFailure) -> ScenarioSkipped {
+        let why = reason.renderString(lookup) + " (" + Self.summary(of: failure) + ")"
+        record(block, "skipped: " + why)
+        return ScenarioSkipped(reason: why)
+    }
+
+    /// "line 4 expect frame data 1: expected …": a failed step on one line.
+    private static func summary(of failure: StepFailure) -> String {
+        let message = failure.message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? failure.message
+        return "line \(failure.location.line) \(failure.step): \(message)"
     }
 
     // MARK: - Helpers shared by the executors

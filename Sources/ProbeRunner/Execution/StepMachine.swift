@@ -86,7 +86,7 @@ final class StepMachine {
                     try enter(body, turns: try execution.repeatTimes(count), untilClosed: untilClosed ? statement : nil)
                     continue
                 }
-                if case .nonStrict(let body) = statement.kind {
+                if case .nonStrict(let body, _) = statement.kind {
                     if !body.isEmpty { positions.append(Position(body: body, turns: 1, outerTurn: execution.repeatTurn, nonStrict: statement)) }
                     continue
                 }
@@ -123,10 +123,12 @@ final class StepMachine {
     }
 
     /// A step not met inside a `non-strict` block ends that block with a note, and the machine
-    /// goes on after it; anything else, or outside one, ends the machine.
+    /// goes on after it; inside a `skip … unless` block it ends the machine, skipped; anything
+    /// else, or outside one, ends the machine.
     private func failed(_ problem: Error) {
         guard let failure = problem as? StepFailure, failure.kind == .assertion,
               let index = positions.lastIndex(where: { $0.nonStrict != nil }), let block = positions[index].nonStrict else { return end(problem) }
+        if case .nonStrict(_, let reason?) = block.kind { return end(execution.skipping(block, reason: reason, failure)) }
         execution.repeatTurn = positions[index].outerTurn
         positions.removeSubrange(index...)
         awaitingClose = nil

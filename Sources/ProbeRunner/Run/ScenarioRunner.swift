@@ -64,6 +64,8 @@ package struct ScenarioRunner: Sendable {
             outcome = .passed
         } catch let failure as StepFailure {
             outcome = .failed(failure)
+        } catch let skipped as ScenarioSkipped {
+            outcome = .skipped(skipped.reason)
         } catch {
             let reason = error is CancellationError ? CommonFailure.interrupted : CommonFailure.unexpected("\(error)")
             outcome = .failed(StepFailure(at: SourceLocation(file: scenario.path, line: 1, column: 1), step: "", reason: reason))
