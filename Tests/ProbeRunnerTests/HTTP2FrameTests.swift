@@ -100,6 +100,21 @@ import Testing
             send frame priority 1 depends-on 0 weight {w}
             """, against: peer, variables: ["w": "300"])
         result.expectFailure(line: 3, containing: "weight 300 does not fit the frame (1-256)")
+        // A payload over 2^24-1 bytes has no length field that says it (nginx's
+        // SETTINGS_MAX_FRAME_SIZE is 2^24-1, so h2spec's frame one byte over it is one such);
+        // a header that lies about it may still be written.
+        let long = try await ScenarioHarness.run("""
+            set http2 handshake off
+            connect h2://127.0.0.1:{port}/
+            send frame data 1 "x" * 16777215 "x"
+            """, against: peer)
+        long.expectFailure(line: 3, containing: "payload length 16777216 does not fit the frame (0-16777215)")
+        let lying = try await ScenarioHarness.run("""
+            set http2 handshake off
+            connect h2://127.0.0.1:{port}/
+            send frame data 1 "x" * 16777215 "x" length 1
+            """, against: peer)
+        lying.expectPassed()
     }
 
     @Test func aFrameStepOnAConnectionWithoutHTTP2FailsSayingSo() async throws {

@@ -122,6 +122,10 @@ final class HTTP2Steps {
             let count = try value(padding, "padding", 0...255)
             payload = [UInt8(count)] + payload + [UInt8](repeating: 0, count: count)
         }
+        // A length field holds 24 bits: a longer payload has no header that says it, unless the step writes one that lies.
+        if written.length == nil, payload.count > 0xFF_FFFF {
+            throw StepFailure(statement, HTTP2Failure.outOfRange(field: "payload length", value: payload.count, range: 0...0xFF_FFFF), connection)
+        }
         let stream = try written.stream.map { try value($0, "stream", word) } ?? 0
         let endHeaders = continuations.isEmpty ? 0 : written.flags & 0x4
         let frame = HTTP2Frame(type: written.type, flags: written.flags & ~endHeaders, stream: UInt32(stream), payload: payload)

@@ -20,6 +20,15 @@ final class TLSKeyLog: Sendable {
         sharedFile = environment["SSLKEYLOGFILE"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// The process's `$SSLKEYLOGFILE`, read once: every scenario makes a key log, and reading
+    /// the environment into a dictionary each time was 3% of a run of short scenarios.
+    private static let processEnvironment = ["SSLKEYLOGFILE": ProcessInfo.processInfo.environment["SSLKEYLOGFILE"] ?? ""]
+
+    /// A key log appending to the process's `$SSLKEYLOGFILE`, when set.
+    convenience init() {
+        self.init(environment: Self.processEnvironment)
+    }
+
     /// Takes one line from the TLS layer's key log callback.
     func add(_ buffer: ByteBuffer) {
         let line = String(buffer: buffer).trimmingTrailingNewlines

@@ -45,7 +45,7 @@ final class WireSession {
     let keyLog: TLSKeyLog
 
     init() {
-        keyLog = TLSKeyLog(environment: ProcessInfo.processInfo.environment)
+        keyLog = TLSKeyLog()
     }
 
     /// A copy of a `parallel` block's session: the parent's capture, nothing judged yet.
