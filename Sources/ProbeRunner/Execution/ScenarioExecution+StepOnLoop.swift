@@ -49,8 +49,8 @@ extension ScenarioExecution {
         case .repeatBlock, .nonStrict:
             preconditionFailure("a StepMachine runs the blocks")
         case .skipUnlessDefined(let reason, let name, _):
-            guard lookup(name) != nil else { throw ScenarioSkipped(reason: reason.renderString(lookup) + " (\(name) has no value)") }
-            record(statement, "\(name) = \(lookup(name) ?? ""): not skipped")
+            guard let value = lookup(name) else { throw ScenarioSkipped(reason: reason.renderString(lookup) + " (\(name) has no value)") }
+            record(statement, "\(name) = \(value): not skipped")
             return false
         // The families, one door each.
         case .on:

@@ -2,9 +2,10 @@ import ProbeCapture
 import ProbeFraming
 import ProbeScript
 
-/// An HTTP/2 expect that the peer's RST decided, to check on the wire once the run ends: a
-/// RST makes the kernel drop what the probe had not yet read, so a GOAWAY sent just before it
-/// may never reach the expect; the capture shows whether one did go out.
+/// An HTTP/2 expect that the peer's RST decided, to check on the wire once the run ends: bytes
+/// the peer sent before its RST may never reach the expect (a reader that gives up on the
+/// reset, a kernel that drops them), and a peer that resets with its GOAWAY still unsent never
+/// sends it; the capture shows which.
 struct ResetEnd {
     var statement: Statement
     var connection: ProbeConnection
