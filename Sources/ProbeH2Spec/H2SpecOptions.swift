@@ -9,6 +9,8 @@ package struct H2SpecOptions: Sendable {
     package var maxHeaderLength = 4000
     package var tls = false
     package var insecure = false
+    /// `-c`: the TLS 1.2 cipher suites offered, OpenSSL's names joined by colons.
+    package var ciphers: String?
     /// `-S`: the strict cases too.
     package var strict = false
     /// SPEC arguments: `generic`, `http2/6.5`, `hpack/2.3.3/1`.

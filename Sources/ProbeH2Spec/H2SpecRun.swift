@@ -32,9 +32,10 @@ package struct H2SpecRun {
         }
         let scenarios = loaded.scenarios.filter { wanted[ShippedSuite.caseID(ofTitle: $0.title)] != nil }
         var runOptions = RunOptions(variables: options.variables)
-        if options.tls && options.insecure {
+        if options.tls && (options.insecure || options.ciphers != nil) {
             var client = TLSOptions()
-            client.insecure = true
+            client.insecure = options.insecure
+            client.ciphers = options.ciphers.map { Template(literal: $0) }
             runOptions.defaultTLS = (client, TLSOptions())
         }
         let session = RunSession(options: runOptions, jobs: jobs, failFast: false, repetitions: 1)

@@ -52,6 +52,10 @@ struct H2SpecCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("k"), .long], help: "Do not verify the server's certificate.")
     var insecure = false
 
+    @Option(name: [.customShort("c"), .long], help: ArgumentHelp("The TLS 1.2 cipher suites to offer, colon-separated (OpenSSL's names).",
+                                                                 valueName: "ciphers"))
+    var ciphers: String?
+
     @Flag(name: [.customShort("v"), .long], help: "Print each case's step log.")
     var verbose = false
 
@@ -72,6 +76,7 @@ struct H2SpecCommand: AsyncParsableCommand {
         var options = H2SpecOptions()
         (options.host, options.port, options.path, options.timeout) = (host, port, path, timeout)
         (options.maxHeaderLength, options.tls, options.insecure, options.strict, options.specs) = (maxHeaderLength, tls, insecure, strict, specs)
+        options.ciphers = ciphers
         let run: H2SpecRun
         do {
             let found = ShippedSuite.folder("http2-server")

@@ -69,12 +69,12 @@ import Testing
     }
 
     /// linechat's HTTP/2 server (NIOHTTP2) on a free port, with `fault` planted; 10 s to listen.
-    static func linechat(fault: String? = nil) async throws -> (process: Process, port: Int) {
+    static func linechat(fault: String? = nil, tls: [String] = []) async throws -> (process: Process, port: Int) {
         let (fd, port) = try LoopbackSocket.bound(listening: false)
         close(fd)
         let process = Process()
         process.executableURL = ProbeProcess.linechat
-        process.arguments = ["serve", "--http2", "--port", String(port)] + (fault.map { ["--fault", $0] } ?? [])
+        process.arguments = ["serve", "--http2", "--port", String(port)] + (fault.map { ["--fault", $0] } ?? []) + (tls.isEmpty ? [] : ["--tls"] + tls)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         if await Eventually.holds(every: .milliseconds(50), { LoopbackSocket.listens(on: port) }) { return (process, port) }
@@ -123,6 +123,22 @@ import Testing
                                        + "             Skipped: the answer at /empty has a body under 5 bytes: h2spec skips this case then"), "\(output.stdout)")
         let report = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(report.contains(#"package="http2/6.9.2" id="6.9.2" tests="3" skipped="2" failures="0""#), "\(report)")
+    }
+
+    /// `-c` offers those TLS 1.2 cipher suites, as h2spec's does: a name BoringSSL does not know
+    /// fails the connect that would offer it, saying which.
+    @Test func ciphersAreOfferedOverTLS() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("h2spec-ciphers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (certificate, key) = try TestCertificate.make(in: folder)
+        let server = try await Self.linechat(tls: [certificate, key])
+        defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
+        let arguments = ["h2spec", "-t", "-k", "-p", String(server.port), "--suite", Self.suite, "generic/1"]
+        let known = try await ProbeProcess.run(arguments + ["-c", "ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES128-GCM-SHA256"])
+        #expect(known.status == 0 && known.stdout.hasSuffix("1 tests, 1 passed, 0 skipped, 0 failed\n"), "\(known.stdout)")
+        let unknown = try await ProbeProcess.run(arguments + ["--ciphers", "BOGUS"])
+        #expect(unknown.status == 1 && unknown.stdout.contains("'BOGUS' is not a TLS 1.2 cipher suite tcpprobe knows"), "\(unknown.stdout)")
     }
 
     /// Each planted fault of linechat's HTTP/2 server, the cases that must catch it, and cases
