@@ -104,8 +104,10 @@ final class CannedCapture: PacketCapture, @unchecked Sendable {
     @Test func aWireRegexStillSearchingFailsAtTheDeadline() async throws {
         let peer = try await TestPeer.start(.finAfter(Array("+OK\r\n".utf8)))
         defer { Task { await peer.stop() } }
-        // The canned capture says the peer sent 3,000 bytes without a space: about 0.7 s on the search thread, which it finishes after the test.
-        let wire = String(repeating: "a", count: 3000) + "\r\n"
+        // The canned capture says the peer sent 6,000 bytes without a space: the search backtracks
+        // over n²/2 positions, 1-3 s on the search thread (0.7 s for 3,000 bytes on a slow
+        // machine, under the deadline on a fast one), which it finishes after the test.
+        let wire = String(repeating: "a", count: 6000) + "\r\n"
         let searching = try await run("""
             set deadline 300ms
             connect 127.0.0.1:{port}
