@@ -46,15 +46,10 @@ final class ScenarioExecution: @unchecked Sendable {
 
     /// Where this run stands in a `split sweep` (copies of a `parallel` block take the parent's).
     var sweep: SweepRun
-    /// The executor of each family of steps, made by its first use (most copies use few).
-    private(set) var madeSubjects: SubjectSteps?
-    private(set) var madeProxies: ProxySteps?
-    private var madeTLS: TLSSteps?
-    private var madeWebSocket: WebSocketSteps?
-    private var madeHTTP2: HTTP2Steps?
-    private var madeRules: RuleSteps?
-    private var madeWireChecks: WireSteps?
-    private var madeNetworks: NetworkSteps?
+    /// The executor of each family of steps, made by its first use (most copies use none).
+    private var made: FamilyExecutors?
+    var madeSubjects: SubjectSteps? { made?.subjects }
+    var madeProxies: ProxySteps? { made?.proxies }
 
     init(scenario: Scenario, options: RunOptions, loop: EventLoop, sweep: SweepRun.Mode = .discover) {
         self.run = RunContext(scenario: scenario, options: options, loop: loop)
@@ -133,7 +128,7 @@ final class ScenarioExecution: @unchecked Sendable {
     /// Closes what the run left open, stops its subjects and its capture.
     private func finish(passed: Bool) async {
         if copy == nil { run.heldPorts.releaseAll() }
-        if let madeRules { table.all.forEach(madeRules.end) }
+        if let rules = made?.rules { table.all.forEach(rules.end) }
         await closeAll()
         runRecord.notes += madeProxies?.problems ?? []
         await madeSubjects?.stopSubjects(reportOutput: !passed)
@@ -254,9 +249,7 @@ final class ScenarioExecution: @unchecked Sendable {
     /// goes into it only when the deadline cuts the sleep short.
     func startSleep(_ duration: Argument<Duration>, _ statement: Statement, done: @escaping StepDone) throws {
         let (wait, byDeadline) = limit(try resolve(duration, "a duration", Quantity.duration))
-        let timer = byDeadline ? loop.scheduleTask(in: wait.timeAmount) { throw self.sleepCutShort(statement) }
-                               : loop.scheduleTask(in: wait.timeAmount) {}
-        timer.futureResult.tell(done)
+        try loop.scheduleCallback(in: wait.timeAmount, handler: SleepCallback(done: done, failure: byDeadline ? sleepCutShort(statement) : nil))
     }
 
     func sleep(for duration: Duration, _ statement: Statement) async throws {
@@ -300,6 +293,14 @@ extension ScenarioExecution: StepContext {
 
 /// The door of each family: its executor, made on first use with what it needs.
 extension ScenarioExecution {
+    /// The executors made so far, made themselves at the first door used.
+    private var families: FamilyExecutors {
+        if let made { return made }
+        let families = FamilyExecutors()
+        made = families
+        return families
+    }
+
     /// Makes `stored` with `make` when it is not made yet.
     private func door<Family>(_ stored: inout Family?, _ make: () -> Family) -> Family {
         if let stored { return stored }
@@ -309,11 +310,11 @@ extension ScenarioExecution {
     }
 
     var subjects: SubjectSteps {
-        door(&madeSubjects) { SubjectSteps(context: self, connections: table, wire: wire, networks: run.networks) }
+        door(&families.subjects) { SubjectSteps(context: self, connections: table, wire: wire, networks: run.networks) }
     }
 
     var proxies: ProxySteps {
-        door(&madeProxies) {
+        door(&families.proxies) {
             let capture = wire.capture
             return ProxySteps(context: self, connections: table, watchPort: wire.watch(port:_:)) {
                 WireSession.claim(probePort: $0, peerPort: $1, on: capture)
@@ -322,29 +323,29 @@ extension ScenarioExecution {
     }
 
     var tlsSteps: TLSSteps {
-        door(&madeTLS) {
+        door(&families.tls) {
             TLSSteps(context: self, connections: table, keyLog: wire.keyLog,
                      certificateFolder: (options.capture.directory, options.capture.directoryIsDefault))
         }
     }
 
     var webSocketSteps: WebSocketSteps {
-        door(&madeWebSocket) { WebSocketSteps(context: self) }
+        door(&families.webSocket) { WebSocketSteps(context: self) }
     }
 
     var http2Steps: HTTP2Steps {
-        door(&madeHTTP2) { HTTP2Steps(context: self) }
+        door(&families.http2) { HTTP2Steps(context: self) }
     }
 
     var rules: RuleSteps {
-        door(&madeRules) { RuleSteps(context: self, connections: table) { [unowned self] in try self.payloadBytes($0, $1) } }
+        door(&families.rules) { RuleSteps(context: self, connections: table) { [unowned self] in try self.payloadBytes($0, $1) } }
     }
 
     var wireChecks: WireSteps {
-        door(&madeWireChecks) { WireSteps(context: self, connections: table, wire: wire) { [unowned self] in self.madeProxies?.proxy(named: $0) } }
+        door(&families.wireChecks) { WireSteps(context: self, connections: table, wire: wire) { [unowned self] in self.madeProxies?.proxy(named: $0) } }
     }
 
     var networks: NetworkSteps {
-        door(&madeNetworks) { NetworkSteps(context: self, table: run.networks, isCopy: copy != nil) }
+        door(&families.networks) { NetworkSteps(context: self, table: run.networks, isCopy: copy != nil) }
     }
 }
