@@ -11,6 +11,7 @@ package struct ScenarioLoader {
     }
 
     private let read: FileReader
+    private let includes: ParsedIncludes?
     private let predefinedVariables: Set<String>
     /// The given values that name variables themselves, by the variable they set.
     private let givenTemplates: [String: Template]
@@ -20,15 +21,18 @@ package struct ScenarioLoader {
 
     /// `predefinedVariables` are known without a value here; `given` are the values from outside
     /// the scenario (`--var` and the like), whose own `{name}`s are checked where they are used.
-    package init(predefinedVariables: Set<String> = [], given: [String: String] = [:], read: @escaping FileReader) {
+    /// `includes` keeps the included files parsed for the loads that share it.
+    package init(predefinedVariables: Set<String> = [], given: [String: String] = [:], includes: ParsedIncludes? = nil, read: @escaping FileReader) {
         self.read = read
+        self.includes = includes
         self.predefinedVariables = predefinedVariables.union(given.keys)
         self.givenTemplates = Template.given(given)
     }
 
     /// Loads `path`; the scenario is nil when any error was found.
-    package static func load(_ path: String, predefinedVariables: Set<String> = [], given: [String: String] = [:], read: @escaping FileReader) -> Result {
-        var loader = ScenarioLoader(predefinedVariables: predefinedVariables, given: given, read: read)
+    package static func load(_ path: String, predefinedVariables: Set<String> = [], given: [String: String] = [:], includes: ParsedIncludes? = nil,
+                             read: @escaping FileReader) -> Result {
+        var loader = ScenarioLoader(predefinedVariables: predefinedVariables, given: given, includes: includes, read: read)
         return loader.load(path)
     }
 
@@ -54,10 +58,15 @@ package struct ScenarioLoader {
 
     private mutating func parse(_ source: SourceFile) -> ParsedFile {
         let parsed = Parser.parse(source)
-        sources.append(source)
+        take(parsed)
+        return parsed
+    }
+
+    /// Keeps a parsed file's source, diagnostics and tags.
+    private mutating func take(_ parsed: ParsedFile) {
+        sources.append(parsed.source)
         diagnostics += parsed.diagnostics.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
         tags += parsed.tags.filter { !tags.contains($0) }
-        return parsed
     }
 
     /// Replaces each `include` with the statements of the file it names.
@@ -72,6 +81,11 @@ package struct ScenarioLoader {
                     diagnostics.append(Diagnostic(at: statement.location, length: statement.text.count, "include cycle: \(cycle)"))
                     continue
                 }
+                if let parsed = includes?[path] {
+                    take(parsed)
+                    out += splice(parsed.statements, includedFrom: chain + [path])
+                    continue
+                }
                 let text: String
                 do {
                     text = try read(path)
@@ -83,6 +97,7 @@ package struct ScenarioLoader {
                     continue
                 }
                 let parsed = parse(SourceFile(path: path, text: text))
+                includes?[path] = parsed
                 out += splice(parsed.statements, includedFrom: chain + [path])
             case .repeatBlock(let count, let body, let untilClosed):
                 statement.kind = .repeatBlock(count, body: splice(body, includedFrom: chain), untilClosed: untilClosed)

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import ProbeScript
 
@@ -236,6 +237,37 @@ import Testing
         #expect(ok.scenario?.statements.count == 2)
         let cycle = Fixtures.load("include \"b.scn\"", files: ["b.scn": "include \"test.scn\""])
         #expect(cycle.diagnostics.map(\.message) == ["include cycle: test.scn -> b.scn -> test.scn"])
+    }
+
+    /// Loads that share `ParsedIncludes` read and parse a file they all include once, and each
+    /// gets what a load of its own gets: the included statements, sources and diagnostics.
+    @Test func sharedIncludesAreReadOnceAndLoadAsBefore() {
+        let files = ["a.scn": "include \"lib/server.inc\"\nsend line \"a\"", "b.scn": "include \"lib/server.inc\"\nsend line \"b\"",
+                     "lib/server.inc": "var host = \"127.0.0.1\"\nsleep soon"]
+        let reads = Mutex<[String]>([])
+        let read: ScenarioLoader.FileReader = { path in
+            reads.withLock { $0.append(path) }
+            guard let text = files[path] else { throw FixtureError.missing(path) }
+            return text
+        }
+        let includes = ParsedIncludes()
+        let shared = ["a.scn", "b.scn"].map { ScenarioLoader.load($0, includes: includes, read: read) }
+        #expect(reads.withLock { $0 } == ["a.scn", "lib/server.inc", "b.scn"])
+        let alone = ["a.scn", "b.scn"].map { ScenarioLoader.load($0, read: read) }
+        for (one, other) in zip(shared, alone) {
+            #expect(one.diagnostics.map(\.description) == other.diagnostics.map(\.description))
+            #expect(one.diagnostics.map(\.location.file) == ["lib/server.inc"])
+            #expect(one.sources.map(\.path) == other.sources.map(\.path))
+        }
+        let fixed = files.merging(["lib/server.inc": "var host = \"127.0.0.1\""]) { $1 }
+        let readFixed: ScenarioLoader.FileReader = { path in
+            guard let text = fixed[path] else { throw FixtureError.missing(path) }
+            return text
+        }
+        let fixedIncludes = ParsedIncludes()
+        let loads = ["a.scn", "b.scn"].map { ScenarioLoader.load($0, includes: fixedIncludes, read: readFixed) }
+        let texts = loads.map { $0.scenario?.statements.map { $0.text } ?? [] }
+        #expect(texts == [["var host = \"127.0.0.1\"", "send line \"a\""], ["var host = \"127.0.0.1\"", "send line \"b\""]])
     }
 
     @Test func pathsResolveFromTheIncludingFileOrFromHereWhenItWasPiped() {

@@ -29,8 +29,9 @@ package struct ScenarioCatalog {
         }
         var included = Set<String>()
         var loaded: [(String, ScenarioLoader.Result)] = []
+        let includes = ParsedIncludes()
         for file in files {
-            let result = ScenarioLoader.load(file, given: variables, read: readFile)
+            let result = ScenarioLoader.load(file, given: variables, includes: includes, read: readFile)
             included.formUnion(result.sources.dropFirst().map(\.path))
             loaded.append((file, result))
         }
