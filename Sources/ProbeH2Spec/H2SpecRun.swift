@@ -32,6 +32,8 @@ package struct H2SpecRun {
         }
         let scenarios = loaded.scenarios.filter { wanted[ShippedSuite.caseID(ofTitle: $0.title)] != nil }
         var runOptions = RunOptions(variables: options.variables)
+        // As documented: `--jobs` cases at once against the one server (h2spec runs them one by one).
+        runOptions.givenServerOneScenarioAtATime = false
         if options.tls && (options.insecure || options.ciphers != nil) {
             var client = TLSOptions()
             client.insecure = options.insecure

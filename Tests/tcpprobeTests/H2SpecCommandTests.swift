@@ -125,6 +125,41 @@ import Testing
         #expect(report.contains(#"package="http2/6.9.2" id="6.9.2" tests="3" skipped="2" failures="0""#), "\(report)")
     }
 
+    /// `--jobs` cases run at once against the one server, as the command's help says (h2spec
+    /// runs them one by one; `tcpprobe run` runs the suite's scenarios against a given server one
+    /// at a time): four cases against a server that accepts and never answers hold four
+    /// connections open at once, each until its handshake times out.
+    @Test func jobsCasesRunAtOnce() async throws {
+        let (listener, port) = try LoopbackSocket.bound(listening: true, backlog: 16)
+        defer { close(listener) }
+        _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
+        let specs = ["generic/2/1", "generic/2/2", "generic/2/3", "generic/2/4"]
+        async let output = ProbeProcess.run(["h2spec", "-p", String(port), "-o", "3", "--jobs", "4", "--suite", Self.suite] + specs)
+        var open: [Int32] = []
+        var most = 0
+        let deadline = Date().addingTimeInterval(15)
+        while most < 4, Date() < deadline {
+            let accepted = accept(listener, nil, nil)
+            if accepted >= 0 { open.append(accepted) }
+            // A connection is still open while reading it finds nothing more yet, not its end (a
+            // FIN or a reset) after what the case sent (its preface and SETTINGS).
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            open = open.filter { fd in
+                var read = recv(fd, &bytes, bytes.count, Int32(MSG_DONTWAIT))
+                for _ in 0..<64 where read > 0 { read = recv(fd, &bytes, bytes.count, Int32(MSG_DONTWAIT)) }
+                if read < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return true }
+                close(fd)
+                return false
+            }
+            most = max(most, open.count)
+            if accepted < 0 { usleep(5_000) }
+        }
+        open.forEach { close($0) }
+        #expect(most == 4, "at most \(most) of the 4 cases' connections were open at once")
+        let result = try await output
+        #expect(result.status == 1 && result.stdout.hasSuffix("4 tests, 0 passed, 0 skipped, 4 failed\n"), "\(result.stdout)")
+    }
+
     /// `-c` offers those TLS 1.2 cipher suites, as h2spec's does: a name BoringSSL does not know
     /// fails the connect that would offer it, saying which.
     @Test func ciphersAreOfferedOverTLS() async throws {

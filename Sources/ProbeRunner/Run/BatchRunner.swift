@@ -2,7 +2,8 @@ import ProbeResults
 import ProbeScript
 
 /// Runs many scenarios, at most `jobs` at a time (those testing one given server one at a
-/// time: `SharedSubjects`), and hands each result over in input order.
+/// time, unless the options say otherwise: `SharedSubjects`), and hands each result over in
+/// input order.
 package struct BatchRunner: Sendable {
     package let runner: ScenarioRunner
     package let jobs: Int
@@ -26,13 +27,14 @@ package struct BatchRunner: Sendable {
         var delivered = 0
         let shared = SharedSubjects()
         let given = runner.options.variables
+        let oneAtATime = runner.options.givenServerOneScenarioAtATime
         await withTaskGroup(of: (Int, ScenarioResult).self) { group in
             func launch() {
                 guard next < work.count, !stopped else { return }
                 let index = next
                 next += 1
                 let (scenario, run) = work[index]
-                let key = SharedSubjects.key(of: scenario, given: given)
+                let key = oneAtATime ? SharedSubjects.key(of: scenario, given: given) : ""
                 group.addTask {
                     var result = await shared.run(key) { await runner.run(scenario) }
                     if repetitions > 1 { result.title += " (run \(run)/\(repetitions))" }

@@ -17,6 +17,10 @@ package struct RunOptions: Sendable {
     /// `--part K/N`: the share of every `parallel` block's copies this process runs; its
     /// `assert copies`/`assert latency` steps are left for `tcpprobe merge`.
     package var part: LoadPart?
+    /// Whether scenarios that test one server given to the run (`spawn … unless given url`) run
+    /// one at a time (`SharedSubjects`), the default; `tcpprobe h2spec` runs its cases, a few
+    /// frames each, `--jobs` at once.
+    package var givenServerOneScenarioAtATime = true
     /// Told the scenario path and the step as each top-level step starts (for a progress line).
     package var onStep: (@Sendable (_ path: String, _ step: String) -> Void)?
 
