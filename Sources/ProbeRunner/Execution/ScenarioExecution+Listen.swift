@@ -6,7 +6,12 @@ import ProbeScript
 extension ScenarioExecution {
     /// Sets `{NAME.port}`, and with TLS `{NAME.cert}`, the certificate's PEM file.
     func listen(_ name: Name, _ address: Argument<Address>, tls written: TLSOptions?, _ statement: Statement) async throws {
-        let options = written ?? self.options.defaultTLS?.server
+        var options = written ?? self.options.defaultTLS?.server
+        // Under `--tls`, a listener whose connections an `accept … http2` takes offers ALPN h2,
+        // as `connect h2s://` asks for it: a client speaks HTTP/2 over TLS only when agreed so.
+        if written == nil, options?.applicationProtocols.isEmpty == true, acceptsHTTP2(on: name) {
+            options?.applicationProtocols = [Template.word("h2", at: address.location)]
+        }
         let resolved = try resolve(address, "an address HOST:PORT", Address.parse)
         guard table.listener(named: name.text) == nil else { throw StepFailure(statement, CommonFailure.nameTaken(what: "listener", name: name.text, state: "open")) }
         let listener = ProbeListener(name: name.text)
@@ -32,6 +37,14 @@ extension ScenarioExecution {
         variables["\(name.text).port"] = String(listener.port ?? resolved.port)
         let certificate = variables["\(name.text).cert"].map { ", TLS with the certificate \($0)" } ?? ""
         record(statement, "listening on \(Address(host: resolved.host, port: listener.port ?? resolved.port))\(certificate)")
+    }
+
+    /// Whether the scenario takes an HTTP/2 connection from the listener `name` (`accept … on NAME … http2`).
+    private func acceptsHTTP2(on name: Name) -> Bool {
+        scenario.allStatements.contains { statement in
+            if case .accept(_, let listener, _, _, .http2?) = statement.kind { return listener.text == name.text }
+            return false
+        }
     }
 
     func accept(_ name: Name, on listenerName: Name, within: Argument<Duration>?, expectTLSFailure: Bool, speaking: AcceptedProtocol?,
