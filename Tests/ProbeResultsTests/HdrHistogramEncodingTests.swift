@@ -66,6 +66,39 @@ import TestSupport
         #expect(theirs.valuesAreEquivalent(theirs.maxRecorded, 5_000_000))
     }
 
+    /// HdrHistogram's Java `HistogramLogProcessor` reads the encoding from a histogram log (one
+    /// interval, as docs/load.md shows how to write from a part's report) and gives the same
+    /// count and percentiles.
+    @Test(.hdrhistogramJava) func hdrhistogramsJavaLogProcessorReadsIt() throws {
+        let histogram = Self.sample()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hlog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("part.hlog")
+        try """
+            #[StartTime: 1764201600.000 (seconds since epoch)]
+            "StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"
+            0.000,1.000,7.654,\(HdrHistogramEncoding.encode(histogram))
+
+            """.write(to: log, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/java")
+        process.arguments = ["-cp", "/usr/share/java/hdrhistogram.jar", "org.HdrHistogram.HistogramLogProcessor", "-i", log.path,
+                             "-o", folder.appendingPathComponent("out").path, "-outputValueUnitRatio", "1"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        // "1.000: I:2003 ( 50% 90% Max ) T:2003 ( 50% 90% 99% 99.9% 99.99% Max )", values in microseconds.
+        let intervals = try String(contentsOf: folder.appendingPathComponent("out"), encoding: .utf8)
+        let line = try #require(intervals.split(separator: "\n").first { $0.hasPrefix("1.000:") })
+        let total = try #require(line.range(of: "T:")).upperBound
+        let numbers = line[total...].split(whereSeparator: { " ()".contains($0) }).compactMap { Double($0) }.map { UInt64($0) }
+        let expected = [histogram.totalCount] + [50, 90, 99, 99.9, 99.99].map { histogram.highestEquivalentForValue(histogram.valueAtPercentile($0)) }
+            + [histogram.highestEquivalentForValue(histogram.maxRecorded)]
+        #expect(numbers == expected, "\(line)")
+    }
+
     @Test func partsAddUpToTheWholeExactly() throws {
         // Four parts' histograms, added after the trip, equal one histogram of every value.
         var whole = Histogram<UInt64>(numberOfSignificantValueDigits: .three)

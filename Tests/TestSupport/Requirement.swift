@@ -99,6 +99,14 @@ extension Trait where Self == Requirement {
     /// HdrHistogram's Python implementation (module `hdrh`), which reads and writes its encoding.
     public static var hdrhistogram: Self { .pythonModule("hdrh", remedy: "pip install hdrhistogram") }
 
+    /// HdrHistogram's Java implementation (its `HistogramLogProcessor`) and a Java to run it.
+    public static var hdrhistogramJava: Self {
+        let jar = "/usr/share/java/hdrhistogram.jar"
+        let found = FileManager.default.isExecutableFile(atPath: "/usr/bin/java") && FileManager.default.fileExists(atPath: jar)
+        return Requirement(name: "HdrHistogram's Java implementation", remedy: "apt-get install default-jre-headless libhdrhistogram-java",
+                           path: found ? jar : nil)
+    }
+
     /// A module python3 imports.
     static func pythonModule(_ module: String, remedy: String) -> Self {
         let process = Process()
