@@ -25,8 +25,8 @@ struct H2SpecCommand: AsyncParsableCommand {
     @Option(name: [.customShort("h"), .long], help: "Target host.")
     var host = "127.0.0.1"
 
-    @Option(name: [.customShort("p"), .long], help: "Target port.")
-    var port: Int
+    @Option(name: [.customShort("p"), .long], help: "Target port (required).")
+    var port: Int?
 
     @Option(name: [.customShort("P"), .long], help: "Target path.")
     var path = "/"
@@ -59,6 +59,9 @@ struct H2SpecCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("v"), .long], help: "Print each case's step log.")
     var verbose = false
 
+    @Flag(name: .customLong("version"), help: "Print tcpprobe's version and exit, as h2spec's --version does.")
+    var printVersion = false
+
     @Option(help: ArgumentHelp("The suite's folder (default: Scenarios/http2-server here, else the installed one).", valueName: "dir"))
     var suite: String?
 
@@ -66,6 +69,8 @@ struct H2SpecCommand: AsyncParsableCommand {
     var jobs = 4
 
     func validate() throws {
+        guard !printVersion else { return }
+        guard let port else { throw ValidationError("-p PORT is required: the port of the server to test") }
         guard (1...65535).contains(port) else { throw ValidationError("-p PORT must be 1-65535") }
         guard timeout >= 1 else { throw ValidationError("-o SECONDS must be at least 1") }
         guard maxHeaderLength >= 1, maxHeaderLength <= 1 << 20 else { throw ValidationError("--max-header-length must be 1 to 1048576") }
@@ -73,6 +78,7 @@ struct H2SpecCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        guard !printVersion, let port else { return print("Version: tcpprobe \(ReleaseVersion.current)") }
         var options = H2SpecOptions()
         (options.host, options.port, options.path, options.timeout) = (host, port, path, timeout)
         (options.maxHeaderLength, options.tls, options.insecure, options.strict, options.specs) = (maxHeaderLength, tls, insecure, strict, specs)

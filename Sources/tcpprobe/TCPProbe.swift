@@ -10,6 +10,7 @@ struct TCPProbe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tcpprobe",
         abstract: "A test harness for TCP transports: scripted scenarios, injected faults, wire assertions.",
+        version: ReleaseVersion.current,
         subcommands: [RunCommand.self, CheckCommand.self, FormatCommand.self, ShowCommand.self, ImportCommand.self, RecordCommand.self, ProxyCommand.self, MergeCommand.self, AutobahnCommand.self, H2SpecCommand.self, GrammarCommand.self]
     )
 

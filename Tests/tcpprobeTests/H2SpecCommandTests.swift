@@ -125,6 +125,17 @@ import Testing
         #expect(report.contains(#"package="http2/6.9.2" id="6.9.2" tests="3" skipped="2" failures="0""#), "\(report)")
     }
 
+    /// `--version` prints a version and exits 0, as h2spec's does, with no port needed; without
+    /// `--version`, `-p` is required. (A release prints its VERSION file's: release/check.)
+    @Test func versionPrintsWithoutAPort() async throws {
+        let version = try await ProbeProcess.run(["h2spec", "--version"])
+        #expect(version.status == 0 && version.stdout == "Version: tcpprobe development build\n", "\(version.stdout)")
+        let root = try await ProbeProcess.run(["--version"])
+        #expect(root.status == 0 && root.stdout == "development build\n", "\(root.stdout)")
+        let noPort = try await ProbeProcess.run(["h2spec", "--suite", Self.suite])
+        #expect(noPort.status == 2 && noPort.stderr.contains("-p PORT is required"), "\(noPort.stderr)")
+    }
+
     /// `--jobs` cases run at once against the one server, as the command's help says (h2spec
     /// runs them one by one; `tcpprobe run` runs the suite's scenarios against a given server one
     /// at a time): four cases against a server that accepts and never answers hold four
