@@ -119,7 +119,7 @@ package final class Subject: Sendable {
     package static func locate(_ program: String, from directory: String) throws -> String {
         if program.hasPrefix("/") { return program }
         if program.contains("/") { return joinPath(directory, program) }
-        var own = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path(percentEncoded: false)
+        var own = OwnBinary.folder.path(percentEncoded: false)
         if own.count > 1, own.hasSuffix("/") { own.removeLast() }
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
         let searched = [own] + path

@@ -6,8 +6,7 @@ import ProbeHost
 /// from the source.
 enum ReleaseVersion {
     static let current: String = {
-        let file = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .deletingLastPathComponent().appending(path: "VERSION")
+        let file = OwnBinary.release.appending(path: "VERSION")
         guard let bytes = try? WholeFile.bytes(atPath: file.path(percentEncoded: false)),
               let version = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).first
         else { return "development build" }

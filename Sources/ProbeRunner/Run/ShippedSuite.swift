@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ProbeHost
 
 /// Where a suite tcpprobe ships is: `Scenarios/NAME` here, else the one a release installs
 /// beside its `bin/`.
@@ -8,8 +9,7 @@ package enum ShippedSuite {
     package static func folder(_ name: String) -> (folder: String?, lookedAt: [String]) {
         let here = "Scenarios/" + name
         if FileManager.default.fileExists(atPath: here) { return (here, [here]) }
-        let installed = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .deletingLastPathComponent().appending(path: "Scenarios/" + name).path(percentEncoded: false)
+        let installed = OwnBinary.release.appending(path: "Scenarios/" + name).path(percentEncoded: false)
         return (FileManager.default.fileExists(atPath: installed) ? installed : nil, [here, installed])
     }
 
