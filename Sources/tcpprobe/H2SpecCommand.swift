@@ -69,7 +69,8 @@ struct H2SpecCommand: AsyncParsableCommand {
     var jobs = 4
 
     func validate() throws {
-        guard !printVersion else { return }
+        // Neither prints anything of a server's, so neither needs its port.
+        guard !printVersion, !dryRun else { return }
         guard let port else { throw ValidationError("-p PORT is required: the port of the server to test") }
         guard (1...65535).contains(port) else { throw ValidationError("-p PORT must be 1-65535") }
         guard timeout >= 1 else { throw ValidationError("-o SECONDS must be at least 1") }
@@ -78,9 +79,9 @@ struct H2SpecCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard !printVersion, let port else { return print("Version: tcpprobe \(ReleaseVersion.current)") }
+        if printVersion { return print("Version: tcpprobe \(ReleaseVersion.current)") }
         var options = H2SpecOptions()
-        (options.host, options.port, options.path, options.timeout) = (host, port, path, timeout)
+        (options.host, options.port, options.path, options.timeout) = (host, port ?? 0, path, timeout)
         (options.maxHeaderLength, options.tls, options.insecure, options.strict, options.specs) = (maxHeaderLength, tls, insecure, strict, specs)
         options.ciphers = ciphers
         let run: H2SpecRun

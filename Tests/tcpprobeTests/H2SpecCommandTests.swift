@@ -125,15 +125,19 @@ import Testing
         #expect(report.contains(#"package="http2/6.9.2" id="6.9.2" tests="3" skipped="2" failures="0""#), "\(report)")
     }
 
-    /// `--version` prints a version and exits 0, as h2spec's does, with no port needed; without
-    /// `--version`, `-p` is required. (A release prints its VERSION file's: release/check.)
-    @Test func versionPrintsWithoutAPort() async throws {
+    /// `--version` prints a version and exits 0, as h2spec's does, and `--dryrun` the titles,
+    /// with no port needed; otherwise `-p` is required. (A release prints its VERSION file's:
+    /// release/check.)
+    @Test func versionAndDryRunNeedNoPort() async throws {
         let version = try await ProbeProcess.run(["h2spec", "--version"])
         #expect(version.status == 0 && version.stdout == "Version: tcpprobe development build\n", "\(version.stdout)")
         let root = try await ProbeProcess.run(["--version"])
         #expect(root.status == 0 && root.stdout == "development build\n", "\(root.stdout)")
         let noPort = try await ProbeProcess.run(["h2spec", "--suite", Self.suite])
         #expect(noPort.status == 2 && noPort.stderr.contains("-p PORT is required"), "\(noPort.stderr)")
+        // --dryrun prints the titles only, as docs/language.md shows it, with no port either.
+        let titles = try await ProbeProcess.run(["h2spec", "--dryrun", "--suite", Self.suite, "generic/1"])
+        #expect(titles.status == 0 && titles.stdout.contains("    1: Sends a client connection preface\n"), "\(titles.stdout)\(titles.stderr)")
     }
 
     /// `--jobs` cases run at once against the one server, as the command's help says (h2spec
