@@ -22,16 +22,32 @@ class ExpectQueue {
     }
 
     /// The expectation waiting for bytes: a class, so an idle connection holds a reference, not
-    /// a matcher's room (ten thousand idle `parallel` copies each hold one connection).
-    private final class Pending {
+    /// a matcher's room (ten thousand idle `parallel` copies each hold one connection). Its
+    /// subclass holds the expect's end inline: a waiting expect is one object.
+    private class Pending {
         var matcher: ExpectationMatcher
         let deadline: NIODeadline
-        let decided: (MatchOutcome) -> Void
 
-        init(matcher: ExpectationMatcher, deadline: NIODeadline, decided: @escaping (MatchOutcome) -> Void) {
+        init(matcher: ExpectationMatcher, deadline: NIODeadline) {
             self.matcher = matcher
             self.deadline = deadline
-            self.decided = decided
+        }
+
+        /// Tells the expect's end its outcome (`PendingTo` overrides it).
+        func decided(_ outcome: MatchOutcome) {}
+    }
+
+    /// A waiting expect and its end.
+    private final class PendingTo<End: ExpectEnd>: Pending {
+        let end: End
+
+        init(matcher: ExpectationMatcher, deadline: NIODeadline, end: End) {
+            self.end = end
+            super.init(matcher: matcher, deadline: deadline)
+        }
+
+        override func decided(_ outcome: MatchOutcome) {
+            end.decided(outcome)
         }
     }
 
@@ -144,6 +160,12 @@ class ExpectQueue {
     /// Calls `decided` with what `matcher` decides, or with a time-out after `timeout` by
     /// `loop`'s clock; at once when the bytes already received decide it.
     func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount, on loop: EventLoop, decided: @escaping (MatchOutcome) -> Void) {
+        expect(matcher, timeout: timeout, on: loop, to: DecidedCallback(call: decided))
+    }
+
+    /// Tells `expectEnd` what `matcher` decides, or a time-out after `timeout` by `loop`'s
+    /// clock; at once when the bytes already received decide it.
+    func expect<End: ExpectEnd>(_ matcher: ExpectationMatcher, timeout: TimeAmount, on loop: EventLoop, to expectEnd: End) {
         loop.preconditionInEventLoop()
         precondition(pending == nil, "one expectation at a time per connection")
         var matcher = matcher
@@ -160,10 +182,10 @@ class ExpectQueue {
         if let outcome = withBuffer({ matcher.evaluate(&$0, end: end) }) {
             compact()
             readLimitChanged()
-            return decided(outcome)
+            return expectEnd.decided(outcome)
         }
         let deadline = loop.now + timeout
-        pending = Pending(matcher: matcher, deadline: deadline, decided: decided)
+        pending = PendingTo(matcher: matcher, deadline: deadline, end: expectEnd)
         if timer.map({ $0.deadline > deadline }) ?? true { setTimer(for: deadline, on: loop) }
         readLimitChanged()
         if decideAgain { decide() }

@@ -8,6 +8,8 @@ protocol ExpectSource: AnyObject, Sendable {
     var eventLoop: EventLoop { get }
     /// Calls `decided`, on `eventLoop`, with what `matcher` decides, or with a time-out after `timeout`.
     func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount, decided: @escaping @Sendable (MatchOutcome) -> Void)
+    /// Tells `end`, on `eventLoop`, what `matcher` decides, or a time-out after `timeout`.
+    func expect<End: ExpectEnd & Sendable>(_ matcher: ExpectationMatcher, timeout: TimeAmount, to end: End)
     /// The last bytes it received, for failure reports.
     func recentBytes() async -> (bytes: [UInt8], total: Int)
 }

@@ -143,6 +143,12 @@ final class ProbeConnection: Sendable {
         handler.expect(matcher, timeout: timeout, on: loop, decided: decided)
     }
 
+    func expect<End: ExpectEnd & Sendable>(_ matcher: ExpectationMatcher, timeout: TimeAmount, to end: End) {
+        let loop = channel.eventLoop
+        guard loop.inEventLoop else { return loop.execute { self.expect(matcher, timeout: timeout, to: end) } }
+        handler.expect(matcher, timeout: timeout, on: loop, to: end)
+    }
+
     /// Writes and flushes `bytes`: true once written, false when the write did not complete
     /// within `timeout` (the peer is not reading and the socket buffers are full).
     func send(_ bytes: ByteBuffer, timeout: TimeAmount) -> EventLoopFuture<Bool> {
@@ -154,13 +160,19 @@ final class ProbeConnection: Sendable {
     /// Writes and flushes `bytes`, then calls `written`, on the channel's loop, once: with true
     /// once written, false when the write did not complete within `timeout`, or the write's error.
     func send(_ bytes: ByteBuffer, timeout: TimeAmount, written: @escaping @Sendable (Result<Bool, Error>) -> Void) {
+        send(bytes, timeout: timeout, to: WrittenCallback(call: written))
+    }
+
+    /// Writes and flushes `bytes`, then tells `end`, on the channel's loop, once: true once
+    /// written, false when the write did not complete within `timeout`, or the write's error.
+    func send<End: WriteEnd>(_ bytes: ByteBuffer, timeout: TimeAmount, to end: End) {
         let loop = channel.eventLoop
-        guard loop.inEventLoop else { return loop.execute { self.send(bytes, timeout: timeout, written: written) } }
+        guard loop.inEventLoop else { return loop.execute { self.send(bytes, timeout: timeout, to: end) } }
         // On the channel's loop (where scenarios run) a write the socket takes at once completes
         // inside writeAndFlush; only a write still pending afterwards needs a timeout timer.
-        let write = TimedWrite(bytes.readableBytes, on: self, written)
+        let write = TimedWrite(bytes.readableBytes, on: self, end)
         let promise = loop.makePromise(of: Void.self)
-        promise.futureResult.assumeIsolated().whenComplete(write.complete)
+        promise.futureResult.assumeIsolated().whenComplete { write.complete($0) }
         channel.writeAndFlush(bytes, promise: promise)
         write.armTimeout(timeout, on: loop)
     }

@@ -1,21 +1,22 @@
 import NIOCore
 
 /// One write of a connection's, whose end is told once, on the channel's loop: when the write
-/// completes or fails, or when its timeout passes first (the peer is not reading). One object
-/// holds what the write's callbacks share, so a round trip allocates no box for each. Touched on
-/// the loop only: its callbacks are the loop's isolated ones.
-final class TimedWrite {
+/// completes or fails, or when its timeout passes first (the peer is not reading). It holds
+/// what its end needs inline (`End`, a value), so a round trip's write is this object and its
+/// promise, with no closure boxed beside them. Touched on the loop only: its callbacks are the
+/// loop's isolated ones.
+final class TimedWrite<End: WriteEnd> {
     private let count: Int
     private let connection: ProbeConnection
-    private let written: (Result<Bool, Error>) -> Void
+    private let end: End
     private var told = false
     private var timer: Scheduled<Void>?
 
     /// A write of `count` bytes on `connection`, which counts them once written.
-    init(_ count: Int, on connection: ProbeConnection, _ written: @escaping (Result<Bool, Error>) -> Void) {
+    init(_ count: Int, on connection: ProbeConnection, _ end: End) {
         self.count = count
         self.connection = connection
-        self.written = written
+        self.end = end
     }
 
     /// The write completed or failed: tells so, unless the timeout was told first.
@@ -24,7 +25,7 @@ final class TimedWrite {
         timer?.cancel()
         guard !told else { return }
         told = true
-        written(result.map { true })
+        end.written(result.map { true })
     }
 
     /// Tells false once `timeout` passes, unless the write has completed by then. A write the
@@ -33,7 +34,7 @@ final class TimedWrite {
         guard !told else { return }
         timer = loop.assumeIsolated().scheduleTask(in: timeout) { [self] in
             told = true
-            written(.success(false))
+            end.written(.success(false))
         }
     }
 }

@@ -45,34 +45,9 @@ extension ScenarioExecution {
         }
         let started = clock.now
         let (wait, byDeadline) = limit(requested, at: started)
-        let silence = matcher.timeoutMeansSuccess
-        connection.expect(matcher, timeout: wait.timeAmount) { outcome in
-            let now = self.clock.now
-            let waited = now - started
-            let failure: StepFailure
-            switch outcome {
-            case .matched(let captures, let detail):
-                if byDeadline, silence {
-                    return done(StepFailure(statement, CommonFailure.deadlinePassed(deadline: self.settings.deadline, when: "during the silence"),
-                                            connection, waited: waited))
-                }
-                if !captures.isEmpty { self.setCaptures(captures) }
-                if detail.decidedByReset, let probe = connection as? ProbeConnection {
-                    self.wire.noteReset(statement, probe, received: probe.receivedAsCaptured)
-                }
-                self.latencies?.record(waited)
-                let label = connection.label
-                self.record(statement, at: now) { "\(label): got \(detail) after \(DurationFormat.short(waited))\(ByteDiff.assignments(captures))" }
-                return done(nil)
-            case .failed(let message):
-                failure = StepFailure(statement, ConnectionFailure.mismatch(message), connection, waited: waited)
-            case .timedOut(let waitingFor, let pending, let misframing):
-                let reason = ConnectionFailure.timedOut(byDeadline: byDeadline, wait: byDeadline ? self.settings.deadline : wait, waitingFor: waitingFor,
-                                                        misframing: misframing, unconsumed: pending.isEmpty ? nil : ByteEscaper.preview(pending))
-                failure = StepFailure(statement, reason, connection, waited: waited)
-            }
-            self.onTask { throw await failure.withRecentBytes(of: connection) }.whenFailure(done)
-        }
+        let step = ExpectStep(execution: self, statement: statement, connection: connection, started: started, wait: wait, byDeadline: byDeadline,
+                              silence: matcher.timeoutMeansSuccess, done: done)
+        connection.expect(matcher, timeout: wait.timeAmount, to: step)
     }
 
     /// `NAME: expect upstream|downstream …`; a failure says when the watch had dropped bytes

@@ -19,14 +19,7 @@ extension ScenarioExecution {
             onTask { try await self.send(prepared) }.tell(done)
             return true
         }
-        write(run.bufferForWrite(bytes), after: 0, prepared) { problem in
-            if problem == nil { self.recordSend(prepared, head: bytes, writes: []) }
-            if let cut = problem as? SendCutOff {
-                self.noteCutOff(cut, prepared)
-                return done(nil)
-            }
-            done(problem)
-        }
+        write(run.bufferForWrite(bytes), after: 0, prepared, wholeSend: true, done: done)
         return true
     }
 
@@ -148,29 +141,24 @@ extension ScenarioExecution {
     /// One write of a send, failing when the peer does not take it within the step's timeout;
     /// `done` is told its end on the connection's loop. A captured run may hold the write first
     /// (a task waits for the capture), and a failure is reported from a task too; a write that
-    /// goes through has no task wait for it.
-    func write(_ bytes: ByteBuffer, after sent: Int, _ send: PreparedSend, done: @escaping StepDone) {
+    /// goes through has no task wait for it. A send of one write (`wholeSend`) is logged, or
+    /// noted cut off, as the write ends.
+    func write(_ bytes: ByteBuffer, after sent: Int, _ send: PreparedSend, wholeSend: Bool = false, done: @escaping StepDone) {
         let (wait, byDeadline) = limit(settings.timeout)
-        guard wire.hold?.mustHold == true else { return writeNow(bytes, wait, byDeadline, after: sent, send, done: done) }
+        let end = StepWrite(execution: self, send: send, sent: sent, wait: wait, byDeadline: byDeadline, wholeSend: wholeSend, done: done)
+        guard wire.hold?.mustHold == true else { return send.connection.send(bytes, timeout: wait.timeAmount, to: end) }
         onTask {
             send.noteHeld(try await self.waitForCapture(upTo: wait, send.statement))
         }.whenComplete { held in
             if case .failure(let problem) = held { return done(problem) }
-            self.writeNow(bytes, wait, byDeadline, after: sent, send, done: done)
-        }
-    }
-
-    private func writeNow(_ bytes: ByteBuffer, _ wait: Duration, _ byDeadline: Bool, after sent: Int, _ send: PreparedSend, done: @escaping StepDone) {
-        send.connection.send(bytes, timeout: wait.timeAmount) { result in
-            if case .success(true) = result { return done(nil) }
-            self.onTask { throw await self.writeFailure(result.failure, wait, byDeadline, after: sent, send) }.whenFailure(done)
+            send.connection.send(bytes, timeout: wait.timeAmount, to: end)
         }
     }
 
     /// Why a write failed: the peer's close (a `SendCutOff`, which the send notes), an error,
     /// or the peer not taking it in time.
     @inline(never)
-    private func writeFailure(_ problem: Error?, _ wait: Duration, _ byDeadline: Bool, after sent: Int, _ send: PreparedSend) async -> Error {
+    func writeFailure(_ problem: Error?, _ wait: Duration, _ byDeadline: Bool, after sent: Int, _ send: PreparedSend) async -> Error {
         let (statement, connection, total) = (send.statement, send.connection, send.payload.count)
         let failure: StepFailure
         if let problem {
@@ -209,15 +197,21 @@ extension ScenarioExecution {
         }
         if case .random = payload { notes += " (seed \(seed))" }
         if send.heldForCapture > .zero { notes += "; held \(format(send.heldForCapture)) for the capture to catch up" }
-        let (label, total, writeCount) = (connection.label, payload.count, cuts.count + 1)
-        record(send.statement) { [notes] in
-            var message = "\(label): sent \(total) bytes " + ByteEscaper.preview(head.prefix(80), limit: 80, total: total)
-            if !writes.isEmpty {
-                let shown = writes.count > 24 ? writes.prefix(12) + ["…"] + writes.suffix(4) : writes[...]
-                message += " in \(writeCount) writes: " + shown.joined(separator: " ")
-            }
-            return message + notes
+        // A send of one write with no notes, the usual, logs from the send alone: a closure
+        // that holds one object needs no box of its own, once a round trip.
+        if notes.isEmpty, writes.isEmpty, cuts.isEmpty { return record(send.statement) { [send] in ScenarioExecution.sentMessage(send, head: send.singleWrite ?? []) } }
+        record(send.statement) { [notes] in ScenarioExecution.sentMessage(send, head: head, writes: writes, notes: notes) }
+    }
+
+    /// A finished send's log message: its bytes, the first 80 shown, and its writes.
+    private static func sentMessage(_ send: PreparedSend, head: [UInt8], writes: [String] = [], notes: String = "") -> String {
+        let total = send.payload.count
+        var message = "\(send.connection.label): sent \(total) bytes " + ByteEscaper.preview(head.prefix(80), limit: 80, total: total)
+        if !writes.isEmpty {
+            let shown = writes.count > 24 ? writes.prefix(12) + ["…"] + writes.suffix(4) : writes[...]
+            message += " in \(send.cuts.count + 1) writes: " + shown.joined(separator: " ")
         }
+        return message + notes
     }
 
     func payloadBytes(_ step: SendStep, _ statement: Statement) throws -> [UInt8] {

@@ -20,6 +20,12 @@ final class ProxyWatch: ExpectSource, Sendable {
         loop.execute { pump.watch.expect(matcher, timeout: timeout, on: loop, decided: decided) }
     }
 
+    func expect<End: ExpectEnd & Sendable>(_ matcher: ExpectationMatcher, timeout: TimeAmount, to end: End) {
+        let pump = self.pump
+        let loop = eventLoop
+        loop.execute { pump.watch.expect(matcher, timeout: timeout, on: loop, to: end) }
+    }
+
     func recentBytes() async -> (bytes: [UInt8], total: Int) {
         let pump = self.pump
         return (try? await eventLoop.submit { (pump.watch.recent.bytes, pump.watch.recent.total) }.get()) ?? ([], 0)
