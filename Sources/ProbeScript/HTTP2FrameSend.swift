@@ -16,6 +16,20 @@ package struct HTTP2FrameSend: Sendable, Hashable {
         case windowUpdate(Argument<Int>)
     }
 
+    /// A Pad Length field that may lie.
+    package enum PadLength: Sendable, Hashable {
+        /// It says N.
+        case exactly(Argument<Int>)
+        /// It says N more than the bytes that follow it in the frame: an overrun of N.
+        case over(Argument<Int>)
+
+        package var argument: Argument<Int> {
+            switch self {
+            case .exactly(let value), .over(let value): return value
+            }
+        }
+    }
+
     package var type: UInt8
     /// The flag bits named (`end-stream`, `ack`, …) and given (`flags 0x..`), ORed.
     package var flags: UInt8 = 0
@@ -27,6 +41,9 @@ package struct HTTP2FrameSend: Sendable, Hashable {
     package var promisedStream: Argument<Int>?
     /// `padded N`: N bytes of padding (the PADDED flag is set).
     package var padding: Argument<Int>?
+    /// `pad-length N`, `pad-length over N`: what the Pad Length field says, whatever padding
+    /// follows (the PADDED flag is set).
+    package var padLength: PadLength?
     /// `length N`: the frame header says N, whatever the payload's length.
     package var length: Argument<Int>?
     /// `continued at N…`: the header block cut at these offsets, the pieces after the first
@@ -39,7 +56,8 @@ package struct HTTP2FrameSend: Sendable, Hashable {
     }
 
     package var templates: [Template] {
-        var templates = stream.templates + promisedStream.templates + padding.templates + length.templates + priority.templates
+        var templates = stream.templates + promisedStream.templates + padding.templates + padLength.map(\.argument).templates + length.templates
+            + priority.templates
             + continuedAt.flatMap(\.templates)
         switch payload {
         case .bytes(let bytes): templates.append(bytes)

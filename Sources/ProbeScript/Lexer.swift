@@ -90,6 +90,11 @@ package struct Lexer {
         var depth = 0
         while index < scalars.count, !isWordBoundary(scalars[index]) {
             let scalar = scalars[index]
+            // `{NAME + 1}` is one interpolation, its spaces and all.
+            if scalar == "{", let close = Identifier.closingBrace(in: scalars, from: index + 1) {
+                index = close + 1
+                continue
+            }
             if scalar == "{" { depth += 1 }
             if scalar == "}" {
                 if depth == 0 { break }
@@ -127,8 +132,7 @@ package struct Lexer {
             case "{":
                 if let close = Identifier.closingBrace(in: scalars, from: index + 1) {
                     flush()
-                    let name = String(scalars: scalars[(index + 1)..<close])
-                    parts.append(.variable(name, here.advanced(by: 1)))
+                    parts.append(.interpolation(String(scalars: scalars[(index + 1)..<close]), at: here.advanced(by: 1)))
                     index = close + 1
                 } else {
                     error("'{' does not start an interpolation here", at: here,
@@ -212,7 +216,7 @@ package struct Lexer {
             let scalar = scalars[index]
             if scalar == "{", pending.isEmpty, let close = Identifier.closingBrace(in: scalars, from: index + 1) {
                 if !bytes.isEmpty { parts.append(.bytes(bytes)); bytes = [] }
-                parts.append(.variable(String(scalars: scalars[(index + 1)..<close]), here.advanced(by: 1)))
+                parts.append(.interpolation(String(scalars: scalars[(index + 1)..<close]), at: here.advanced(by: 1)))
                 index = close + 1
                 continue
             }

@@ -126,7 +126,19 @@ extension Parser {
             case "padded" where flagNames.contains { $0.name == "padded" }:
                 frame.padding = try count("how many bytes of padding")
                 frame.flags |= 0x8
-            case "block" where [0x1, 0x5, 0x9].contains(type): pieces.append(.raw(try data("the header block")))
+            case "pad-length" where flagNames.contains { $0.name == "padded" }:
+                let over = current.word == "over"
+                if over { advance() }
+                let value = try count(over ? "how far the padding overruns the frame" : "what the Pad Length field says")
+                frame.padLength = over ? .over(value) : .exactly(value)
+                frame.flags |= 0x8
+            case "block" where [0x1, 0x5, 0x9].contains(type):
+                if current.word == "table-size" {
+                    advance()
+                    pieces.append(.tableSizeUpdate(try count("a dynamic table size")))
+                } else {
+                    pieces.append(.raw(try data("the header block")))
+                }
             case "continued" where type == 0x1 || type == 0x5:
                 try keyword(["at"], after: "continued")
                 frame.continuedAt.append(try count("an offset in the header block"))
@@ -139,7 +151,7 @@ extension Parser {
             case "last-stream" where type == 0x7: lastStream = try http2Number("the last stream")
             case "promised" where type == 0x5: frame.promisedStream = try http2Number("the promised stream")
             default:
-                var options = ["flags", "stream", "length"] + flagNames.map(\.name)
+                var options = ["flags", "stream", "length"] + flagNames.map(\.name) + (flagNames.contains { $0.name == "padded" } ? ["pad-length"] : [])
                 switch type {
                 case 0x1: options += ["block", "continued", "depends-on", "weight", "exclusive", "\"name\"=\"value\""]
                 case 0x2: options += ["depends-on", "weight", "exclusive"]

@@ -102,11 +102,11 @@ package struct Parser {
         guard current.word == "*" else { return template }
         let star = advance()
         let count = try self.count("how many times")
-        if case .interpolated(let times) = count.form, times.parts.count == 1, case .variable(let name, let location) = times.parts[0] {
+        if case .interpolated(let times) = count.form, times.parts.count == 1, case .variable(let name, let plus, let location) = times.parts[0] {
             guard let bytes = template.literalBytes else {
                 throw failure("'* {\(name)}' repeats a string written out, without variables", at: star)
             }
-            return Template(parts: [.repeatedByVariable(bytes, times: name, location)])
+            return Template(parts: [.repeatedByVariable(bytes, times: name, plus: plus, location)])
         }
         guard let times = count.literal, times >= 1 else {
             throw failure("'* N' repeats a string N times: N is a number written out (1 or more) or one {variable}", at: star)

@@ -43,9 +43,9 @@ package struct RegexLiteral: Sendable, Hashable {
             switch part {
             case .bytes(let bytes): out += String(decoding: bytes, as: UTF8.self)
             case .repeated(let bytes, let times): out += String(repeating: String(decoding: bytes, as: UTF8.self), count: times)
-            case .repeatedByVariable(let bytes, let name, _):
-                out += String(repeating: RegexLiteral.escape(String(decoding: bytes, as: UTF8.self)), count: Template.times(lookup(name), of: bytes))
-            case .variable(let name, _): out += RegexLiteral.escape(lookup(name) ?? "")
+            case .repeatedByVariable(let bytes, let name, let plus, _):
+                out += String(repeating: RegexLiteral.escape(String(decoding: bytes, as: UTF8.self)), count: Template.times(Template.value(lookup(name), plus: plus), of: bytes))
+            case .variable(let name, let plus, _): out += RegexLiteral.escape(Template.value(lookup(name), plus: plus))
             case .anyByte: continue // only hex strings hold `??`, and a regex is text
             }
         }

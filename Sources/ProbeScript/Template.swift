@@ -7,8 +7,10 @@ package struct Template: Sendable, Hashable {
         case repeated([UInt8], times: Int)
         /// `"…" * {NAME}`: a literal run repeated as many times as the variable says when the
         /// template is rendered (none when its value is not a whole number; 16 MiB at most).
-        case repeatedByVariable([UInt8], times: String, SourceLocation)
-        case variable(String, SourceLocation)
+        /// `* {NAME + N}` adds N to the count.
+        case repeatedByVariable([UInt8], times: String, plus: Int = 0, SourceLocation)
+        /// `{NAME}`, or `{NAME + N}` and `{NAME - N}`: the variable's value with N added.
+        case variable(String, plus: Int = 0, SourceLocation)
         /// `??` in hex: any one byte, where bytes are expected (the parser refuses it elsewhere).
         case anyByte(SourceLocation)
     }
@@ -66,7 +68,7 @@ package struct Template: Sendable, Hashable {
     package var variables: [(name: String, location: SourceLocation)] {
         parts.compactMap { part in
             switch part {
-            case .variable(let name, let location), .repeatedByVariable(_, let name, let location): return (name, location)
+            case .variable(let name, _, let location), .repeatedByVariable(_, let name, _, let location): return (name, location)
             default: return nil
             }
         }
@@ -119,9 +121,12 @@ package struct Template: Sendable, Hashable {
             switch part {
             case .bytes(let bytes): out += bytes
             case .repeated(let bytes, let times): Self.append(bytes, times: times, to: &out)
-            case .repeatedByVariable(let bytes, let name, _): Self.append(bytes, times: Self.times(lookup(name), of: bytes), to: &out)
-            case .variable(let name, _):
+            case .repeatedByVariable(let bytes, let name, let plus, _):
+                Self.append(bytes, times: Self.times(Self.value(lookup(name), plus: plus), of: bytes), to: &out)
+            case .variable(let name, 0, _):
                 if let value = values[name] { out += value } else { out.append(contentsOf: (lookup(name) ?? "").utf8) }
+            case .variable(let name, let plus, _):
+                out.append(contentsOf: Self.value(values[name].map { String(decoding: $0, as: UTF8.self) } ?? lookup(name), plus: plus).utf8)
             case .anyByte:
                 anyByteAt?.insert(out.count)
                 out.append(0)
@@ -140,6 +145,17 @@ package struct Template: Sendable, Hashable {
             let written = out.count - start
             out.append(contentsOf: out[start..<(start + min(written, total - written))])
         }
+    }
+
+    /// `{NAME + N}`'s text: the value with `plus` added when it is a whole number, else the
+    /// value and the sum as written (`abc + 1`), which a number's parse then refuses, shown.
+    package static func value(_ value: String?, plus: Int) -> String {
+        guard plus != 0 else { return value ?? "" }
+        if let value, let number = Int(value) {
+            let (sum, overflow) = number.addingReportingOverflow(plus)
+            if !overflow { return String(sum) }
+        }
+        return (value ?? "") + (plus < 0 ? " - \(-plus)" : " + \(plus)")
     }
 
     /// How many copies of `bytes` a variable's `value` asks for, within the 16 MiB a
@@ -181,8 +197,7 @@ package struct Template: Sendable, Hashable {
         while index < scalars.count {
             if scalars[index] == "{", let close = Identifier.closingBrace(in: scalars, from: index + 1) {
                 if !literal.isEmpty { parts.append(.bytes(Array(literal.utf8))); literal = "" }
-                let name = String(scalars: scalars[(index + 1)..<close])
-                parts.append(.variable(name, location.advanced(by: index + 1)))
+                parts.append(.interpolation(String(scalars: scalars[(index + 1)..<close]), at: location.advanced(by: index + 1)))
                 index = close + 1
             } else {
                 literal.unicodeScalars.append(scalars[index])
@@ -191,5 +206,13 @@ package struct Template: Sendable, Hashable {
         }
         if !literal.isEmpty { parts.append(.bytes(Array(literal.utf8))) }
         return Template(parts: parts)
+    }
+}
+
+extension Template.Part {
+    /// The part `{TEXT}` stands for: a variable, with the whole number `+ N` or `- N` adds.
+    package static func interpolation(_ text: String, at location: SourceLocation) -> Template.Part {
+        let (name, offset) = Identifier.sum(text)
+        return .variable(name, plus: offset, location)
     }
 }

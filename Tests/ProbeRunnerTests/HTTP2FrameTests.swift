@@ -73,6 +73,32 @@ import Testing
                 "\(result.log.map(\.message))")
     }
 
+    /// A Pad Length that lies (`pad-length N`, `pad-length over N`, with or without padding
+    /// after) and a dynamic table size update (`block table-size N`, NIOHPACK's integer form,
+    /// from a sum) go out as h2spec's http2/6.2/4 and hpack/6.3/1 write them.
+    @Test func padLengthsThatLieAndTableSizeUpdatesHaveTheirLayouts() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            var limit = "4096"
+            set http2 handshake off
+            connect h2://127.0.0.1:{port}/
+            send frame headers 1 end-stream end-headers pad-length over 2 block hex"82 86"
+            send frame data 1 "ab" padded 1 pad-length 9
+            send frame headers 3 end-headers block table-size {limit + 1} block hex"82"
+            send frame headers 5 end-headers block table-size 30 block hex"82"
+            """, against: peer)
+        result.expectPassed()
+        try await peer.log.waitForEnd()
+        let expected: [[UInt8]] = [
+            [0, 0, 3, 0x1, 0xD, 0, 0, 0, 1, 4, 0x82, 0x86],
+            [0, 0, 4, 0x0, 0x8, 0, 0, 0, 1, 9, 0x61, 0x62, 0],
+            [0, 0, 4, 0x1, 0x4, 0, 0, 0, 3, 0x3f, 0xe2, 0x1f, 0x82],
+            [0, 0, 2, 0x1, 0x4, 0, 0, 0, 5, 0x3e, 0x82],
+        ]
+        #expect(peer.log.received == expected.flatMap { $0 })
+    }
+
     /// The peer echoes the frames: a HEADERS without END_HEADERS and its CONTINUATION come back
     /// as one block, decoded; the expect names the frames it passed over.
     @Test func headerFieldsRoundTripThroughHPACKAcrossAContinuation() async throws {

@@ -22,6 +22,25 @@ import Testing
         #expect(tokens.first == .string(expected))
     }
 
+    /// `{NAME + N}` and `{NAME - N}` are one interpolation, spaces and all, in a word, a string
+    /// and a regex; without the spaces, or with no number, the braces are not one.
+    @Test func interpolationsAddAndTakeAwayWholeNumbers() {
+        let (tokens, diagnostics) = kinds(#"block table-size {http2.header-table-size + 1} "{n - 2}x" {a+1}"#)
+        #expect(diagnostics.isEmpty)
+        #expect(tokens.prefix(3) == [.word("block"), .word("table-size"), .word("{http2.header-table-size + 1}")])
+        let word = Template.word("{http2.header-table-size + 1}", at: SourceLocation(file: "t.scn", line: 1, column: 18))
+        #expect(word.parts == [.variable("http2.header-table-size", plus: 1, SourceLocation(file: "t.scn", line: 1, column: 19))])
+        #expect(word.variables.map(\.name) == ["http2.header-table-size"])
+        #expect(word.renderString { $0 == "http2.header-table-size" ? "4096" : nil } == "4097")
+        guard case .string(let string) = tokens[3] else { Issue.record("\(tokens)"); return }
+        #expect(string.render { $0 == "n" ? "10" : nil } == Array("8x".utf8))
+        #expect(string.render { $0 == "n" ? "ten" : nil } == Array("ten - 2x".utf8), "not a number: the sum stays as written, for the parse to refuse")
+        #expect(Template.word("{a+1}", at: SourceLocation(file: "t.scn", line: 1, column: 1)).variables.isEmpty)
+        let (_, unspaced) = kinds(#""{a+1}""#)
+        #expect(unspaced.map(\.message) == ["'{' does not start an interpolation here"])
+        #expect(Template.value("9223372036854775807", plus: 1) == "9223372036854775807 + 1", "an overflow is not a number either")
+    }
+
     @Test func hexStringsAcceptSpacesAndColons() {
         let (tokens, diagnostics) = kinds(#"send hex"0d 0a:ff-00""#)
         #expect(diagnostics.isEmpty)

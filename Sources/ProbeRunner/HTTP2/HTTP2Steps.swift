@@ -92,6 +92,7 @@ final class HTTP2Steps {
                 switch piece {
                 case .fields(let fields): return try encode(fields, on: connection, statement)
                 case .raw(let template): return context.render(template)
+                case .tableSizeUpdate(let size): return try tableSizeUpdate(to: value(size, "dynamic table size", 0...Int(UInt32.max)), on: connection, statement)
                 }
             }
         case .priority(let priority): payload = try self.priority(priority, value)
@@ -118,9 +119,18 @@ final class HTTP2Steps {
         }
         if let priority = written.priority { payload = try self.priority(priority, value) + payload }
         if let promised = written.promisedStream { payload = HTTP2Frame.bigEndian(UInt32(try value(promised, "promised stream", word))) + payload }
-        if let padding = written.padding {
-            let count = try value(padding, "padding", 0...255)
-            payload = [UInt8(count)] + payload + [UInt8](repeating: 0, count: count)
+        if written.padding != nil || written.padLength != nil {
+            let count = try written.padding.map { try value($0, "padding", 0...255) } ?? 0
+            payload += [UInt8](repeating: 0, count: count)
+            let field: Int
+            switch written.padLength {
+            case nil: field = count
+            case .exactly(let length)?: field = try value(length, "pad length", 0...255)
+            case .over(let overrun)?: field = payload.count + (try value(overrun, "overrun of the padding", 0...255))
+            }
+            // The field is one byte: an overrun past it cannot be written.
+            guard field <= 255 else { throw StepFailure(statement, HTTP2Failure.outOfRange(field: "pad length", value: field, range: 0...255), connection) }
+            payload = [UInt8(field)] + payload
         }
         // A length field holds 24 bits: a longer payload has no header that says it, unless the step writes one that lies.
         if written.length == nil, payload.count > 0xFF_FFFF {
@@ -150,6 +160,20 @@ final class HTTP2Steps {
             for field in fields {
                 try encoder.appendNonIndexed(header: field.name.renderString(context.lookup), value: field.value.renderString(context.lookup))
             }
+            return Array(try encoder.endEncoding().readableBytesView)
+        } catch {
+            throw StepFailure(statement, HTTP2Failure.unencodable("\(error)"), connection)
+        }
+    }
+
+    /// A dynamic table size update to `size`, as NIOHPACK's encoder begins a block after a
+    /// resize: an encoder allowed one more, resized down to `size`. The connection's own encoder
+    /// is not resized.
+    private func tableSizeUpdate(to size: Int, on connection: ProbeConnection, _ statement: Statement) throws -> [UInt8] {
+        var encoder = HPACKEncoder(allocator: ByteBufferAllocator(), maxDynamicTableSize: size + 1)
+        do {
+            try encoder.setDynamicTableSize(size)
+            try encoder.beginEncoding(allocator: ByteBufferAllocator())
             return Array(try encoder.endEncoding().readableBytesView)
         } catch {
             throw StepFailure(statement, HTTP2Failure.unencodable("\(error)"), connection)
