@@ -136,7 +136,7 @@ package struct Lexer {
                     index = close + 1
                 } else {
                     error("'{' does not start an interpolation here", at: here,
-                          hint: "write \\{ for a literal brace, or {name} to insert a variable")
+                          hint: "write \\{ for a literal brace, {name} to insert a variable, or {name + 1} to add to one")
                     bytes.append(UInt8(ascii: "{"))
                     index += 1
                 }
