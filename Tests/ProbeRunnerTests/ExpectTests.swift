@@ -124,7 +124,7 @@ import Testing
 
     /// A regex over a line longer than the inline limit is searched on a search thread, which
     /// wakes the expect when it is done: on any expect of a connection, not only its first.
-    @Test func aSearchOnAThreadDecidesALaterExpectWhenItIsDone() async throws {
+    @Test(.timed) func aSearchOnAThreadDecidesALaterExpectWhenItIsDone() async throws {
         let peer = try await TestPeer.start(.finAfter(Array("x".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 300) + Array(" 42\r\n".utf8)))
         defer { Task { await peer.stop() } }
         let started = ContinuousClock.now

@@ -35,7 +35,7 @@ import TestSupport
 
     /// A result waited for comes back from the thread; one that takes longer than the wait is
     /// nil at the end of the wait, and its work still runs to its end.
-    @Test func aResultIsWaitedForAsLongAsTheLimitSays() async throws {
+    @Test(.timed) func aResultIsWaitedForAsLongAsTheLimitSays() async throws {
         let threads = SearchThreads(limit: 2)
         #expect(await threads.result(of: { 6 * 7 }, within: .seconds(10)) == 42)
         let gate = DispatchSemaphore(value: 0)

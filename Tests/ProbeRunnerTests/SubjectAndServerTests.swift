@@ -108,7 +108,7 @@ import Testing
 
     /// A long line is searched beside the run: a regex that backtracks over it still ends the
     /// wait on time, saying so, and one that does not reads the same line.
-    @Test func readinessOnALongLineEndsOnTimeWhileItsRegexSearches() async throws {
+    @Test(.timed) func readinessOnALongLineEndsOnTimeWhileItsRegexSearches() async throws {
         // 6,000 zeros: about 4 s on the search thread (the search is quadratic), which it
         // finishes after the test; the second the wait allows is for the line to arrive on a
         // busy machine (with 300 ms, it sometimes came after the wait had ended).

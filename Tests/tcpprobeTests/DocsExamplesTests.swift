@@ -91,7 +91,9 @@ import TestSupport
         }
     }
 
-    @Test(.root, arguments: examples)
+    /// One example at a time, and none beside a heavy test: some are timed (a lossy link's
+    /// retries within a step's timeout, a capture that must hold every segment).
+    @Test(.root, .serialized, .timed, arguments: examples)
     func theExampleWorks(_ example: Example) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-doc-\(UUID())")
         try FileManager.default.copyItem(at: Self.root.appendingPathComponent("docs/examples"), to: directory)
