@@ -17,7 +17,6 @@ struct ExpectStep: ExpectEnd, Sendable {
     let done: StepDone
 
     func decided(_ outcome: MatchOutcome) {
-        let execution = execution
         let now = execution.clock.now
         let waited = now - started
         let failure: StepFailure
@@ -42,7 +41,6 @@ struct ExpectStep: ExpectEnd, Sendable {
                                                     misframing: misframing, unconsumed: pending.isEmpty ? nil : ByteEscaper.preview(pending))
             failure = StepFailure(statement, reason, connection, waited: waited)
         }
-        let connection = connection
         execution.onTask { throw await failure.withRecentBytes(of: connection) }.whenFailure(done)
     }
 }

@@ -17,7 +17,6 @@ struct StepWrite: WriteEnd {
             if wholeSend { execution.recordSend(send, head: send.singleWrite ?? [], writes: []) }
             return done(nil)
         }
-        let (execution, send, sent, wait, byDeadline, wholeSend, done) = (execution, send, sent, wait, byDeadline, wholeSend, done)
         execution.onTask { throw await execution.writeFailure(result.failure, wait, byDeadline, after: sent, send) }.whenFailure { problem in
             if wholeSend, let cut = problem as? SendCutOff {
                 execution.noteCutOff(cut, send)
