@@ -13,8 +13,10 @@ package protocol Framing: Sendable {
     func frame(_ message: consuming [UInt8]) -> [UInt8]
 
     /// Takes the next whole message from `buffer`, or says why there is none to come; nil
-    /// means wait for more. `end` is how the inbound side ended, if it has.
-    mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage?
+    /// means wait for more. `end` is how the inbound side ended, if it has. A message that is
+    /// the bytes `expected` comes back as that array itself, not a copy: an expect that
+    /// matches makes none.
+    mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?, sharing expected: [UInt8]?) -> FramedMessage?
 
     /// What came before the payload of the message `nextMessage` last took (a head and a
     /// length field); nil for lines.
@@ -29,6 +31,12 @@ package protocol Framing: Sendable {
 }
 
 extension Framing {
+    /// Takes the next whole message from `buffer`, or says why there is none to come; nil
+    /// means wait for more. `end` is how the inbound side ended, if it has.
+    package mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage? {
+        nextMessage(from: &buffer, end: end, sharing: nil)
+    }
+
     /// The complete messages of a whole stream, as a capture holds it, in order: each one's
     /// range with its framing, and its payload without; an incomplete or broken last one, and
     /// what follows it, are left out.

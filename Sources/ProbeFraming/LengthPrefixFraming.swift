@@ -26,7 +26,7 @@ package struct LengthPrefixFraming: Framing {
 
     package var bufferNeeded: Int { header.longest + maxMessage }
 
-    package mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage? {
+    package mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?, sharing expected: [UInt8]?) -> FramedMessage? {
         let available = buffer.readableBytes
         switch header.read(buffer.readableBytesView) {
         case .needMore:
@@ -48,7 +48,7 @@ package struct LengthPrefixFraming: Framing {
                 return .failure("\(end) after \(available - size) of the \(length) bytes the length header announced")
             }
             lastHeader = FramedHeader(bytes: buffer.readSlice(length: size)!, headLength: header.after, isVarint: header.field == .varint)
-            return .message(buffer.readBytes(length: length)!)
+            return .message(buffer.readBytes(length: length, sharing: expected))
         }
     }
 

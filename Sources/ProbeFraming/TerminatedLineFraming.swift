@@ -38,9 +38,9 @@ package struct TerminatedLineFraming: Framing {
         }
     }
 
-    package mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage? {
+    package mutating func nextMessage(from buffer: inout ByteBuffer, end: InboundEnd?, sharing expected: [UInt8]?) -> FramedMessage? {
         if let index = search.find(terminator, in: buffer, limit: maxLine + terminator.count) {
-            let line = buffer.readBytes(length: index)!
+            let line = buffer.readBytes(length: index, sharing: expected)
             buffer.moveReaderIndex(forwardBy: terminator.count)
             return .message(line)
         }

@@ -1,5 +1,6 @@
 import NIOCore
 @testable import ProbeFraming
+import ProbeScript
 import Testing
 
 /// The line framing on its own: what `send line` puts on the wire and how lines are taken off it.
@@ -50,6 +51,40 @@ struct TerminatedLineFramingTests {
                 #expect(framing.nextMessage(from: &buffer, end: .eof) == nil, "a stream that ends between lines leaves no failure to the framing")
             }
         }
+    }
+
+    /// A line that is the bytes an expect waits for comes back as the expect's own array (an
+    /// expect that matches copies nothing); any other line is a copy of what came. The same
+    /// for a length-prefixed message's payload.
+    @Test func aLineEqualToTheExpectedIsTheExpectedArrayItself() {
+        let expected = Array("ping 7".utf8)
+        var lines = TerminatedLineFraming(terminator: [13, 10], maxLine: 16)
+        var buffer = ByteBuffer(bytes: Array("ping 7\r\nping 8\r\nping 7\r\n".utf8))
+        for (want, shared) in [("ping 7", true), ("ping 8", false)] {
+            guard case .message(let line)? = lines.nextMessage(from: &buffer, end: nil, sharing: expected) else {
+                Issue.record("no line for \(want)")
+                return
+            }
+            #expect(line == Array(want.utf8))
+            #expect(Self.sameStorage(line, expected) == shared, "\(want)")
+        }
+        guard case .message(let copied)? = lines.nextMessage(from: &buffer, end: nil) else {
+            Issue.record("no third line")
+            return
+        }
+        #expect(copied == expected && !Self.sameStorage(copied, expected), "without an expected line, a copy")
+
+        var messages = LengthPrefixFraming(header: LengthHeader(width: 1), maxMessage: 16)
+        var framed = ByteBuffer(bytes: [6] + expected)
+        guard case .message(let payload)? = messages.nextMessage(from: &framed, end: nil, sharing: expected) else {
+            Issue.record("no message")
+            return
+        }
+        #expect(Self.sameStorage(payload, expected))
+    }
+
+    private static func sameStorage(_ one: [UInt8], _ other: [UInt8]) -> Bool {
+        one.withUnsafeBufferPointer { a in other.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
     }
 
     @Test func aLineOverMaxLineAndAStreamEndingMidLineFail() {

@@ -19,6 +19,12 @@ struct ExpectationMatcher: Sendable {
         case any
         /// A message of exactly this many bytes (`expect message bytes N`).
         case length(Int)
+
+        /// The one line this rule takes, when it is plain bytes (no wildcard).
+        var plainBytes: [UInt8]? {
+            guard case .exact(let pattern) = self, pattern.anyByteAt.isEmpty else { return nil }
+            return pattern.bytes
+        }
     }
 
     enum Rule {
@@ -161,7 +167,7 @@ struct ExpectationMatcher: Sendable {
     /// The next line or message, judged by `line`, with its head when the framing has one.
     private mutating func expectLine(_ line: LineRule, head: BytePattern?, in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
         if let held = regexSearch?.heldLine { return judge(line, held.bytes, size: held.size, unit: held.unit) }
-        guard let next = nextLine(&buffer, end: end) else { return nil }
+        guard let next = nextLine(&buffer, end: end, sharing: line.plainBytes) else { return nil }
         switch next {
         case .failure(let message): return .failed(message)
         case .message(let received):
@@ -418,8 +424,9 @@ struct ExpectationMatcher: Sendable {
     }
 
     /// The next line from the framing; when the stream ended between lines, why none comes.
-    private mutating func nextLine(_ buffer: inout ByteBuffer, end: InboundEnd?) -> FramedMessage? {
-        if let next = framing.nextMessage(from: &buffer, end: end) { return next }
+    /// A line that is the bytes `expected` comes as that array, not a copy.
+    private mutating func nextLine(_ buffer: inout ByteBuffer, end: InboundEnd?, sharing expected: [UInt8]? = nil) -> FramedMessage? {
+        if let next = framing.nextMessage(from: &buffer, end: end, sharing: expected) { return next }
         return end.map { .failure("expected \(waitingFor), but \($0)") }
     }
 
