@@ -28,10 +28,10 @@ import Testing
 
     private func expect(_ rule: ExpectationMatcher.Rule, within timeout: TimeAmount, on queue: ExpectQueue, _ loop: EmbeddedEventLoop) -> Verdict {
         let verdict = Verdict()
-        queue.expect(matcher(rule), timeout: timeout, on: loop) { outcome in
+        queue.expect(DecidedCallback(matcher(rule)) { outcome in
             #expect(verdict.outcome == nil, "decided twice")
             (verdict.outcome, verdict.at) = (outcome, loop.now)
-        }
+        }, timeout: timeout, on: loop)
         return verdict
     }
 
@@ -171,9 +171,9 @@ import Testing
         try channel.writeInbound(ByteBuffer(string: "one\r\n"))
         #expect(counter.reads == 2, "a read when the channel becomes active, one when a read completes")
         var first: MatchOutcome?
-        handler.expect(matcher(.line(.exact(BytePattern(Array("one".utf8))))), timeout: .seconds(1), on: channel.embeddedEventLoop) { first = $0 }
+        handler.expect(DecidedCallback(matcher(.line(.exact(BytePattern(Array("one".utf8)))))) { first = $0 }, timeout: .seconds(1), on: channel.embeddedEventLoop)
         var second: MatchOutcome?
-        handler.expect(matcher(.line(.exact(BytePattern(Array("two".utf8))))), timeout: .seconds(1), on: channel.embeddedEventLoop) { second = $0 }
+        handler.expect(DecidedCallback(matcher(.line(.exact(BytePattern(Array("two".utf8)))))) { second = $0 }, timeout: .seconds(1), on: channel.embeddedEventLoop)
         #expect(first != nil && second == nil && counter.reads == 2, "an expect asked again for the pending read")
         try channel.writeInbound(ByteBuffer(string: "two\r\n"))
         #expect(second != nil && counter.reads == 3, "the decision and the read's end asked \(counter.reads - 2) reads, not one")
@@ -196,7 +196,8 @@ import Testing
         try channel.writeInbound(ByteBuffer(repeating: 0x61, count: ExpectQueue.highWaterMark))
         #expect(counter.reads == 3 && handler.stoppedAtHighWater, "it read on past its high-water mark")
         var decided: MatchOutcome?
-        handler.expect(matcher(.byteCount(1000 + ExpectQueue.highWaterMark, equals: nil)), timeout: .seconds(1), on: channel.embeddedEventLoop) { decided = $0 }
+        handler.expect(DecidedCallback(matcher(.byteCount(1000 + ExpectQueue.highWaterMark, equals: nil))) { decided = $0 },
+                       timeout: .seconds(1), on: channel.embeddedEventLoop)
         #expect(decided != nil && counter.reads == 4, "the expect took the bytes: reading goes on")
         try channel.writeInbound(ByteBuffer(string: "x"))
         #expect(counter.reads == 5)
@@ -299,11 +300,10 @@ import Testing
         let close = ByteBuffer(bytes: [0x88, 0x02, 0x03, 0xEA])
         if alreadyThere { queue.receive(close) }
         let verdict = Verdict()
-        queue.expect(ExpectationMatcher(.webSocket(.close(codes: [1002], orNone: false, reason: nil), session), framing: lines),
-                     timeout: .seconds(1), on: loop) { outcome in
+        queue.expect(DecidedCallback(ExpectationMatcher(.webSocket(.close(codes: [1002], orNone: false, reason: nil), session), framing: lines)) { outcome in
             #expect(verdict.outcome == nil, "decided twice")
             verdict.outcome = outcome
-        }
+        }, timeout: .seconds(1), on: loop)
         if !alreadyThere { queue.receive(close) }
         #expect(matched(verdict.outcome), "\(String(describing: verdict.outcome))")
         #expect(queue.end == .reset)

@@ -35,4 +35,23 @@ import Testing
         #expect(log.entries.map(\.message) == (0..<1200).map { "step \($0)" })
         #expect(log.omitted == 0)
     }
+
+    /// An entry still to be built may hold the object that keeps what it shows, an expect's
+    /// step, which holds the run: taking the log lets go of them all.
+    @Test func takingTheLogLetsGoOfWhatItsEntriesHeld() {
+        var record = RunRecord(keepsLog: true)
+        weak var held: Builds?
+        do {
+            let builds = Builds()
+            held = builds
+            for index in 0..<(StepLog.headLimit + 10) {
+                record.log(at: .milliseconds(index), nil) { [builds] in "step \(index) of \(builds.count)" }
+            }
+        }
+        #expect(held != nil, "the latest entries hold their object until the log is read")
+        let entries = record.takeLog()
+        #expect(entries.count == StepLog.headLimit + 10)
+        #expect(held == nil, "taken, the log holds nothing")
+        #expect(record.takeLog().isEmpty)
+    }
 }

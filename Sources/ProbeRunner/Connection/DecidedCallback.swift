@@ -1,8 +1,13 @@
-/// An expect's end told to a closure, for the expects no step waits on in place.
-struct DecidedCallback: ExpectEnd {
-    let call: (MatchOutcome) -> Void
+/// An expect whose outcome goes to a closure, for the expects no step waits on in place.
+final class DecidedCallback: WaitingExpect {
+    private let call: (MatchOutcome) -> Void
 
-    func decided(_ outcome: MatchOutcome) {
+    init(_ matcher: ExpectationMatcher, call: @escaping (MatchOutcome) -> Void) {
+        self.call = call
+        super.init(matcher)
+    }
+
+    override func decided(_ outcome: MatchOutcome) {
         call(outcome)
     }
 }

@@ -21,36 +21,6 @@ class ExpectQueue {
         init(_ queue: ExpectQueue) { self.queue = queue }
     }
 
-    /// The expectation waiting for bytes: a class, so an idle connection holds a reference, not
-    /// a matcher's room (ten thousand idle `parallel` copies each hold one connection). Its
-    /// subclass holds the expect's end inline: a waiting expect is one object.
-    private class Pending {
-        var matcher: ExpectationMatcher
-        let deadline: NIODeadline
-
-        init(matcher: ExpectationMatcher, deadline: NIODeadline) {
-            self.matcher = matcher
-            self.deadline = deadline
-        }
-
-        /// Tells the expect's end its outcome (`PendingTo` overrides it).
-        func decided(_ outcome: MatchOutcome) {}
-    }
-
-    /// A waiting expect and its end.
-    private final class PendingTo<End: ExpectEnd>: Pending {
-        let end: End
-
-        init(matcher: ExpectationMatcher, deadline: NIODeadline, end: End) {
-            self.end = end
-            super.init(matcher: matcher, deadline: deadline)
-        }
-
-        override func decided(_ outcome: MatchOutcome) {
-            end.decided(outcome)
-        }
-    }
-
     /// The one timer for the expects' timeouts, and when it fires. A decided expect leaves it
     /// set: the next expect's deadline is usually later, so the timer, when it fires, sets itself
     /// again for that deadline instead of each expect scheduling and cancelling one (a cancel
@@ -64,7 +34,9 @@ class ExpectQueue {
     private var inBuffer = false
     /// A decide asked for while `inBuffer`, to be made once the buffer is free.
     private var decideAgain = false
-    private var pending: Pending?
+    /// The expect waiting for bytes: an object, so an idle connection holds a reference, not
+    /// a matcher's room (ten thousand idle `parallel` copies each hold one connection).
+    private var pending: WaitingExpect?
     private(set) var end: InboundEnd?
     /// Set once the peer has closed (FIN, RST, or an error): read from any thread.
     private let peerClosed = Atomic<Bool>(false)
@@ -157,35 +129,29 @@ class ExpectQueue {
         return taken
     }
 
-    /// Calls `decided` with what `matcher` decides, or with a time-out after `timeout` by
-    /// `loop`'s clock; at once when the bytes already received decide it.
-    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount, on loop: EventLoop, decided: @escaping (MatchOutcome) -> Void) {
-        expect(matcher, timeout: timeout, on: loop, to: DecidedCallback(call: decided))
-    }
-
-    /// Tells `expectEnd` what `matcher` decides, or a time-out after `timeout` by `loop`'s
+    /// Tells `waiting` what its matcher decides, or a time-out after `timeout` by `loop`'s
     /// clock; at once when the bytes already received decide it.
-    func expect<End: ExpectEnd>(_ matcher: ExpectationMatcher, timeout: TimeAmount, on loop: EventLoop, to expectEnd: End) {
+    func expect(_ waiting: WaitingExpect, timeout: TimeAmount, on loop: EventLoop) {
         loop.preconditionInEventLoop()
         precondition(pending == nil, "one expectation at a time per connection")
-        var matcher = matcher
         // Not `wakeUp ?? {…}`: through the generic `??` a closure comes back wrapped in one
         // more thunk each time, and the thousandth expect's wake ran a thousand thunks deep.
         if let wake = wakeUp {
-            matcher.wake = wake
+            waiting.matcher.wake = wake
         } else {
             let queue = NIOLoopBound(WeakQueue(self), eventLoop: loop)
             let wake: @Sendable () -> Void = { loop.execute { queue.value.queue?.decide() } }
-            (wakeUp, matcher.wake) = (wake, wake)
+            (wakeUp, waiting.matcher.wake) = (wake, wake)
         }
         decideAgain = false
-        if let outcome = withBuffer({ matcher.evaluate(&$0, end: end) }) {
+        if let outcome = withBuffer({ waiting.matcher.evaluate(&$0, end: end) }) {
             compact()
             readLimitChanged()
-            return expectEnd.decided(outcome)
+            return waiting.decided(outcome)
         }
         let deadline = loop.now + timeout
-        pending = PendingTo(matcher: matcher, deadline: deadline, end: expectEnd)
+        waiting.deadline = deadline
+        pending = waiting
         if timer.map({ $0.deadline > deadline }) ?? true { setTimer(for: deadline, on: loop) }
         readLimitChanged()
         if decideAgain { decide() }

@@ -6,10 +6,8 @@ protocol ExpectSource: AnyObject, Sendable {
     var label: String { get }
     /// The loop its bytes arrive on, where an expect's outcome is told.
     var eventLoop: EventLoop { get }
-    /// Calls `decided`, on `eventLoop`, with what `matcher` decides, or with a time-out after `timeout`.
-    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount, decided: @escaping @Sendable (MatchOutcome) -> Void)
-    /// Tells `end`, on `eventLoop`, what `matcher` decides, or a time-out after `timeout`.
-    func expect<End: ExpectEnd & Sendable>(_ matcher: ExpectationMatcher, timeout: TimeAmount, to end: End)
+    /// Tells `waiting`, on `eventLoop`, what its matcher decides, or a time-out after `timeout`.
+    func expect(_ waiting: sending WaitingExpect, timeout: TimeAmount)
     /// The last bytes it received, for failure reports.
     func recentBytes() async -> (bytes: [UInt8], total: Int)
 }
@@ -18,7 +16,7 @@ extension ExpectSource {
     /// What `matcher` decides, or a time-out after `timeout`.
     func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount) -> EventLoopFuture<MatchOutcome> {
         let promise = eventLoop.makePromise(of: MatchOutcome.self)
-        expect(matcher, timeout: timeout) { promise.succeed($0) }
+        expect(DecidedCallback(matcher) { promise.succeed($0) }, timeout: timeout)
         return promise.futureResult
     }
 }

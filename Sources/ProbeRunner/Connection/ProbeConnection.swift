@@ -137,16 +137,13 @@ final class ProbeConnection: Sendable {
 
     var eventLoop: EventLoop { channel.eventLoop }
 
-    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount, decided: @escaping @Sendable (MatchOutcome) -> Void) {
+    func expect(_ waiting: sending WaitingExpect, timeout: TimeAmount) {
         let loop = channel.eventLoop
-        guard loop.inEventLoop else { return loop.execute { self.expect(matcher, timeout: timeout, decided: decided) } }
-        handler.expect(matcher, timeout: timeout, on: loop, decided: decided)
-    }
-
-    func expect<End: ExpectEnd & Sendable>(_ matcher: ExpectationMatcher, timeout: TimeAmount, to end: End) {
-        let loop = channel.eventLoop
-        guard loop.inEventLoop else { return loop.execute { self.expect(matcher, timeout: timeout, to: end) } }
-        handler.expect(matcher, timeout: timeout, on: loop, to: end)
+        guard loop.inEventLoop else {
+            let sent = NIOLoopBoundBox.makeBoxSendingValue(waiting, eventLoop: loop)
+            return loop.execute { self.handler.expect(sent.value, timeout: timeout, on: loop) }
+        }
+        handler.expect(waiting, timeout: timeout, on: loop)
     }
 
     /// Writes and flushes `bytes`: true once written, false when the write did not complete

@@ -1,10 +1,10 @@
 import ProbeResults
 import ProbeScript
 
-/// The end of an `expect` step, held inline by the waiting expect: it judges the outcome,
-/// logs a match and tells the step (`done`) on the connection's loop; a failure's report is
-/// made on a task.
-struct ExpectStep: ExpectEnd, Sendable {
+/// An `expect` step waiting on its connection: it judges the outcome, logs a match and tells
+/// the step (`done`) on the connection's loop; a failure's report is made on a task. A match's
+/// log entry is made from this object, which keeps what it shows: one object an expect.
+final class ExpectStep: WaitingExpect {
     let execution: ScenarioExecution
     let statement: Statement
     let connection: any ExpectSource
@@ -15,8 +15,23 @@ struct ExpectStep: ExpectEnd, Sendable {
     /// True for `expect nothing`, which a time-out passes.
     let silence: Bool
     let done: StepDone
+    /// What a match took and how long it waited, for its log entry; set once, as it is decided.
+    private var match: (detail: MatchDetail, waited: Duration, captures: [String: [UInt8]])?
 
-    func decided(_ outcome: MatchOutcome) {
+    init(_ matcher: ExpectationMatcher, execution: ScenarioExecution, statement: Statement, connection: any ExpectSource,
+         started: RunClock.Instant, wait: Duration, byDeadline: Bool, done: @escaping StepDone) {
+        self.execution = execution
+        self.statement = statement
+        self.connection = connection
+        self.started = started
+        self.wait = wait
+        self.byDeadline = byDeadline
+        self.silence = matcher.timeoutMeansSuccess
+        self.done = done
+        super.init(matcher)
+    }
+
+    override func decided(_ outcome: MatchOutcome) {
         let now = execution.clock.now
         let waited = now - started
         let failure: StepFailure
@@ -31,8 +46,8 @@ struct ExpectStep: ExpectEnd, Sendable {
                 execution.wire.noteReset(statement, probe, received: probe.receivedAsCaptured)
             }
             execution.latencies?.record(waited)
-            let label = connection.label
-            execution.record(statement, at: now) { "\(label): got \(detail) after \(DurationFormat.short(waited))\(ByteDiff.assignments(captures))" }
+            match = (detail, waited, captures)
+            execution.record(statement, at: now) { [self] in matchMessage }
             return done(nil)
         case .failed(let message):
             failure = StepFailure(statement, ConnectionFailure.mismatch(message), connection, waited: waited)
@@ -41,6 +56,13 @@ struct ExpectStep: ExpectEnd, Sendable {
                                                     misframing: misframing, unconsumed: pending.isEmpty ? nil : ByteEscaper.preview(pending))
             failure = StepFailure(statement, reason, connection, waited: waited)
         }
+        let connection = self.connection
         execution.onTask { throw await failure.withRecentBytes(of: connection) }.whenFailure(done)
+    }
+
+    /// The log entry of a match.
+    private var matchMessage: String {
+        guard let match else { return "\(connection.label): got nothing" }
+        return "\(connection.label): got \(match.detail) after \(DurationFormat.short(match.waited))\(ByteDiff.assignments(match.captures))"
     }
 }

@@ -45,9 +45,9 @@ extension ScenarioExecution {
         }
         let started = clock.now
         let (wait, byDeadline) = limit(requested, at: started)
-        let step = ExpectStep(execution: self, statement: statement, connection: connection, started: started, wait: wait, byDeadline: byDeadline,
-                              silence: matcher.timeoutMeansSuccess, done: done)
-        connection.expect(matcher, timeout: wait.timeAmount, to: step)
+        let step = ExpectStep(matcher, execution: self, statement: statement, connection: connection, started: started, wait: wait,
+                              byDeadline: byDeadline, done: done)
+        connection.expect(step, timeout: wait.timeAmount)
     }
 
     /// `NAME: expect upstream|downstream …`; a failure says when the watch had dropped bytes

@@ -91,8 +91,9 @@ final class ScenarioExecution: @unchecked Sendable {
     }
 
     /// Logs the message `message` builds, only if the log keeps it: for the steps a soak repeats
-    /// a million times. `message` captures the values it shows, never the execution. `now`, when
-    /// the step has read the clock already, saves reading it again.
+    /// a million times. `message` captures the values it shows, or one object that keeps them
+    /// (an expect's step, which holds the run until the runner takes the log), never state
+    /// that changes later. `now`, when the step has read the clock already, saves reading it again.
     func record(_ statement: Statement?, at now: RunClock.Instant? = nil, deferred message: @escaping () -> String) {
         guard runRecord.keepsLog else { return }
         runRecord.log(at: (now ?? clock.now) - run.start, statement?.location, message)

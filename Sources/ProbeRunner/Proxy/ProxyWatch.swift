@@ -14,16 +14,11 @@ final class ProxyWatch: ExpectSource, Sendable {
         eventLoop = link.front.eventLoop
     }
 
-    func expect(_ matcher: ExpectationMatcher, timeout: TimeAmount, decided: @escaping @Sendable (MatchOutcome) -> Void) {
+    func expect(_ waiting: sending WaitingExpect, timeout: TimeAmount) {
         let pump = self.pump
         let loop = eventLoop
-        loop.execute { pump.watch.expect(matcher, timeout: timeout, on: loop, decided: decided) }
-    }
-
-    func expect<End: ExpectEnd & Sendable>(_ matcher: ExpectationMatcher, timeout: TimeAmount, to end: End) {
-        let pump = self.pump
-        let loop = eventLoop
-        loop.execute { pump.watch.expect(matcher, timeout: timeout, on: loop, to: end) }
+        let sent = NIOLoopBoundBox.makeBoxSendingValue(waiting, eventLoop: loop)
+        loop.execute { pump.watch.expect(sent.value, timeout: timeout, on: loop) }
     }
 
     func recentBytes() async -> (bytes: [UInt8], total: Int) {

@@ -71,7 +71,7 @@ package struct ScenarioRunner: Sendable {
             outcome = .failed(StepFailure(at: SourceLocation(file: scenario.path, line: 1, column: 1), step: "", reason: reason))
         }
         var result = ScenarioResult(path: scenario.path, title: scenario.title, outcome: outcome,
-                                    duration: execution.elapsed, log: execution.runRecord.log.entries, notes: execution.runRecord.notes)
+                                    duration: execution.elapsed, log: execution.runRecord.takeLog(), notes: execution.runRecord.notes)
         result.parallel = execution.runRecord.parallelSummaries
         result.unjudged = execution.runRecord.unjudged
         if options.part != nil { result.digest = Self.digest(of: scenario) }

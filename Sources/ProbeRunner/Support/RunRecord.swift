@@ -33,6 +33,13 @@ struct RunRecord {
         log(at: offset, location) { message }
     }
 
+    /// The log's entries, leaving it empty: the entries still to be built hold what they show
+    /// (an expect's step, which holds the run), and let go of it here.
+    mutating func takeLog() -> [LogEntry] {
+        defer { log = StepLog() }
+        return log.entries
+    }
+
     /// Logs the message `message` builds, if the log keeps it (see `StepLog`).
     mutating func log(at offset: Duration, _ location: SourceLocation?, _ message: @escaping () -> String) {
         guard keepsLog else { return }
