@@ -8,7 +8,8 @@ import NIOCore
 final class TimedWrite<End: WriteEnd> {
     private let count: Int
     private let connection: ProbeConnection
-    private let end: End
+    /// What the write tells as it ends, and what the end keeps (a send's plan, for its log).
+    let end: End
     private var told = false
     private var timer: Scheduled<Void>?
 
@@ -25,7 +26,7 @@ final class TimedWrite<End: WriteEnd> {
         timer?.cancel()
         guard !told else { return }
         told = true
-        end.written(result.map { true })
+        end.written(result.map { true }, by: self)
     }
 
     /// Tells false once `timeout` passes, unless the write has completed by then. A write the
@@ -34,7 +35,7 @@ final class TimedWrite<End: WriteEnd> {
         guard !told else { return }
         timer = loop.assumeIsolated().scheduleTask(in: timeout) { [self] in
             told = true
-            end.written(.success(false))
+            end.written(.success(false), by: self)
         }
     }
 }

@@ -2,7 +2,7 @@
 struct WrittenCallback: WriteEnd {
     let call: @Sendable (Result<Bool, Error>) -> Void
 
-    func written(_ result: Result<Bool, Error>) {
+    func written(_ result: Result<Bool, Error>, by write: TimedWrite<Self>) {
         call(result)
     }
 }

@@ -12,20 +12,21 @@ extension ScenarioExecution {
     static let largestWrite = 1024 * 1024
 
     /// Starts `send`: false when it is skipped, else true, and `done` is told its end. A single
-    /// write goes with no task; pieces, pacing and `until closed` run as one.
+    /// write goes with no task; pieces, pacing, `until closed` and a write the capture must
+    /// wait for run as one.
     func startSend(_ step: SendStep, _ statement: Statement, done: @escaping StepDone) throws -> Bool {
-        guard let prepared = try prepareSend(step, statement) else { return false }
-        guard let bytes = prepared.singleWrite else {
-            onTask { try await self.send(prepared) }.tell(done)
+        guard let plan = try planSend(step, statement) else { return false }
+        guard let bytes = plan.singleWrite, wire.hold?.mustHold != true else {
+            onTask { try await self.send(plan) }.tell(done)
             return true
         }
-        write(run.bufferForWrite(bytes), after: 0, prepared, wholeSend: true, done: done)
+        write(run.bufferForWrite(bytes), after: 0, plan, wholeSend: true, done: done)
         return true
     }
 
     /// Works out a send's bytes and writes; nothing is written yet. Nil when the send is
     /// skipped (`set cut-off skip` on a connection whose peer closed it during an earlier send).
-    func prepareSend(_ step: SendStep, _ statement: Statement) throws -> PreparedSend? {
+    func planSend(_ step: SendStep, _ statement: Statement) throws -> SendPlan? {
         let connection = try target(statement)
         if connection.outputClosed {
             throw StepFailure(statement, ConnectionFailure.writeShutDown(connection: connection.label), connection)
@@ -41,7 +42,7 @@ extension ScenarioExecution {
         let closeWithin = try step.untilClosed.map { untilClosed in
             try untilClosed.within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         }
-        return PreparedSend(statement: statement, connection: connection, data: step.data, payload: payload,
+        return SendPlan(statement: statement, connection: connection, data: step.data, payload: payload,
                             cuts: try plan(payload, step, statement),
                             interval: try interval(step),
                             rate: try step.rate.map { try resolve($0, "a rate", Quantity.rate) },
@@ -56,9 +57,9 @@ extension ScenarioExecution {
     }
 
     /// Sends what one write cannot (a single write goes from `stepOnLoop` with no task): pieces,
-    /// pacing, writes larger than `largestWrite` and `until closed`. A send the peer's close
-    /// cuts off is noted, not failed.
-    func send(_ send: PreparedSend) async throws {
+    /// pacing, writes larger than `largestWrite`, `until closed` and writes held while the
+    /// capture catches up. A send the peer's close cuts off is noted, not failed.
+    func send(_ send: SendPlan) async throws {
         do {
             try await sendInPieces(send)
         } catch let cut as SendCutOff {
@@ -67,10 +68,11 @@ extension ScenarioExecution {
     }
 
     @inline(never)
-    private func sendInPieces(_ send: PreparedSend) async throws {
+    private func sendInPieces(_ send: SendPlan) async throws {
         let sendStart = clock.now
         let closeBy = send.closeWithin.map { sendStart + $0 }
         var sent = 0
+        var held = Duration.zero
         var head: [UInt8] = []
         var writes: [String] = []
         let pieces = send.pieces
@@ -87,6 +89,7 @@ extension ScenarioExecution {
             for block in stride(from: piece.lowerBound, to: piece.upperBound, by: Self.largestWrite) {
                 let bytes = try take(send.payload, block..<min(piece.upperBound, block + Self.largestWrite), send.statement)
                 if head.count < 80 { head += bytes.readableBytesView.prefix(80 - head.count) }
+                held += try await waitForCapture(upTo: limit(settings.timeout).wait, send.statement)
                 try await awaitStep { write(bytes, after: sent, send, done: $0) }
                 sent += bytes.readableBytes
             }
@@ -100,12 +103,12 @@ extension ScenarioExecution {
                 try await sleep(until: closeBy.map { min(next, $0) } ?? next, send.statement)
             }
         }
-        recordSend(send, head: head, writes: writes)
+        recordSend(send, head: head, writes: writes, held: held)
         if let closeBy { try await waitForPeerClose(send, by: closeBy) }
     }
 
     /// `until closed`, once every byte is sent: waits for the peer's close until `closeBy`.
-    private func waitForPeerClose(_ send: PreparedSend, by closeBy: RunClock.Instant) async throws {
+    private func waitForPeerClose(_ send: SendPlan, by closeBy: RunClock.Instant) async throws {
         guard try await awaitClose(by: closeBy, send.statement, { send.connection.peerHasClosed }) else {
             throw notClosed(send, sent: send.payload.count)
         }
@@ -113,7 +116,7 @@ extension ScenarioExecution {
         record(send.statement, "\(send.connection.label): the peer closed the connection (\(how)) after the send, as `until closed` waits for")
     }
 
-    private func notClosed(_ send: PreparedSend, sent: Int) -> StepFailure {
+    private func notClosed(_ send: SendPlan, sent: Int) -> StepFailure {
         StepFailure(send.statement, ConnectionFailure.peerDidNotClose(within: send.closeWithin ?? settings.timeout, sent: sent, total: send.payload.count),
                     send.connection, waited: send.closeWithin)
     }
@@ -130,7 +133,7 @@ extension ScenarioExecution {
 
     /// A send the peer's close cut off: noted in the log, and kept on the connection, whose
     /// next send fails naming it. The step itself passes (a send `until closed` wanted it).
-    func noteCutOff(_ cut: SendCutOff, _ send: PreparedSend) {
+    func noteCutOff(_ cut: SendCutOff, _ send: SendPlan) {
         let total = send.payload.count
         let place = "\(send.statement.location.fileAndLine) (after \(cut.sent) of \(total) bytes)"
         if send.closeWithin == nil { send.connection.cutOffSend = place }
@@ -139,26 +142,19 @@ extension ScenarioExecution {
     }
 
     /// One write of a send, failing when the peer does not take it within the step's timeout;
-    /// `done` is told its end on the connection's loop. A captured run may hold the write first
-    /// (a task waits for the capture), and a failure is reported from a task too; a write that
-    /// goes through has no task wait for it. A send of one write (`wholeSend`) is logged, or
-    /// noted cut off, as the write ends.
-    func write(_ bytes: ByteBuffer, after sent: Int, _ send: PreparedSend, wholeSend: Bool = false, done: @escaping StepDone) {
+    /// `done` is told its end on the connection's loop, and a failure is reported from a task;
+    /// a write that goes through has no task wait for it. A send of one write (`wholeSend`) is
+    /// logged, or noted cut off, as the write ends.
+    func write(_ bytes: ByteBuffer, after sent: Int, _ send: SendPlan, wholeSend: Bool = false, done: @escaping StepDone) {
         let (wait, byDeadline) = limit(settings.timeout)
-        let end = StepWrite(execution: self, send: send, sent: sent, wait: wait, byDeadline: byDeadline, wholeSend: wholeSend, done: done)
-        guard wire.hold?.mustHold == true else { return send.connection.send(bytes, timeout: wait.timeAmount, to: end) }
-        onTask {
-            send.noteHeld(try await self.waitForCapture(upTo: wait, send.statement))
-        }.whenComplete { held in
-            if case .failure(let problem) = held { return done(problem) }
-            send.connection.send(bytes, timeout: wait.timeAmount, to: end)
-        }
+        let end = StepWrite(execution: self, plan: send, sent: sent, wait: wait, byDeadline: byDeadline, wholeSend: wholeSend, done: done)
+        send.connection.send(bytes, timeout: wait.timeAmount, to: end)
     }
 
     /// Why a write failed: the peer's close (a `SendCutOff`, which the send notes), an error,
     /// or the peer not taking it in time.
     @inline(never)
-    func writeFailure(_ problem: Error?, _ wait: Duration, _ byDeadline: Bool, after sent: Int, _ send: PreparedSend) async -> Error {
+    func writeFailure(_ problem: Error?, _ wait: Duration, _ byDeadline: Bool, after sent: Int, _ send: SendPlan) async -> Error {
         let (statement, connection, total) = (send.statement, send.connection, send.payload.count)
         let failure: StepFailure
         if let problem {
@@ -175,36 +171,53 @@ extension ScenarioExecution {
         return await failure.withRecentBytes(of: connection)
     }
 
-    /// Logs a finished send, and keeps a multi-write send's cuts to check on the wire.
+    /// Logs a finished send of several writes, or of one the capture held, and keeps its cuts
+    /// to check on the wire.
     @inline(never)
-    func recordSend(_ send: PreparedSend, head: [UInt8], writes: [String]) {
-        let (payload, cuts, connection) = (send.payload, send.cuts, send.connection)
-        if !cuts.isEmpty { wire.noteSplit(send.statement, connection, cuts: cuts.map { send.streamStart + $0 }) }
+    func recordSend(_ send: SendPlan, head: [UInt8], writes: [String], held: Duration) {
+        if !send.cuts.isEmpty { wire.noteSplit(send.statement, send.connection, cuts: send.cuts.map { send.streamStart + $0 }) }
         guard copyIndex == nil else { return } // copies keep no log
-        // The notes (none for a plain send) read state that moves on, so they are made now; the
-        // preview of the bytes is made only if the log keeps the entry.
-        var notes = ""
-        if let before = send.recordsBefore, let tls = connection.tls { notes += tls.noteSend(recordsBefore: before) }
-        if case .message = send.data, case .length(let header) = settings.messageFraming, case .bytes(let bytes) = payload,
-           let summary = header.summary(ofMessage: bytes) {
-            notes += ", one message: " + summary
-        }
-        if case .webSocket = send.data, case .bytes(let bytes) = payload, let frames = WebSocketWireFrame.summary(of: bytes) {
-            notes += ", " + frames
-        }
-        if case .http2 = send.data, case .bytes(let bytes) = payload, let frames = HTTP2Frame.summary(ofSent: bytes) {
-            notes += ", " + frames
-        }
-        if case .random = payload { notes += " (seed \(seed))" }
-        if send.heldForCapture > .zero { notes += "; held \(format(send.heldForCapture)) for the capture to catch up" }
-        // A send of one write with no notes, the usual, logs from the send alone: a closure
-        // that holds one object needs no box of its own, once a round trip.
-        if notes.isEmpty, writes.isEmpty, cuts.isEmpty { return record(send.statement) { [send] in ScenarioExecution.sentMessage(send, head: send.singleWrite ?? []) } }
+        var notes = self.notes(on: send)
+        if held > .zero { notes += "; held \(format(held)) for the capture to catch up" }
         record(send.statement) { [notes] in ScenarioExecution.sentMessage(send, head: head, writes: writes, notes: notes) }
     }
 
+    /// Logs a send of one write as the write ends. With no notes, the usual, the entry keeps the
+    /// write's object alone, which holds the plan: a closure that holds one object needs no
+    /// box of its own, once a round trip.
+    @inline(never)
+    func recordSend(_ write: TimedWrite<StepWrite>) {
+        guard copyIndex == nil else { return } // copies keep no log
+        let send = write.end.plan
+        let notes = self.notes(on: send)
+        guard notes.isEmpty else {
+            return record(send.statement) { [notes] in ScenarioExecution.sentMessage(send, head: send.singleWrite ?? [], notes: notes) }
+        }
+        record(send.statement) { [write] in ScenarioExecution.sentMessage(write.end.plan, head: write.end.plan.singleWrite ?? []) }
+    }
+
+    /// What a send's log entry says beside its bytes (nothing for a plain send): made as the
+    /// send ends, for the state it reads moves on; the preview of the bytes is made only if the
+    /// log keeps the entry.
+    private func notes(on send: SendPlan) -> String {
+        var notes = ""
+        if let before = send.recordsBefore, let tls = send.connection.tls { notes += tls.noteSend(recordsBefore: before) }
+        if send.summary == .message, case .length(let header) = settings.messageFraming, case .bytes(let bytes) = send.payload,
+           let summary = header.summary(ofMessage: bytes) {
+            notes += ", one message: " + summary
+        }
+        if send.summary == .webSocketFrames, case .bytes(let bytes) = send.payload, let frames = WebSocketWireFrame.summary(of: bytes) {
+            notes += ", " + frames
+        }
+        if send.summary == .http2Frames, case .bytes(let bytes) = send.payload, let frames = HTTP2Frame.summary(ofSent: bytes) {
+            notes += ", " + frames
+        }
+        if case .random = send.payload { notes += " (seed \(seed))" }
+        return notes
+    }
+
     /// A finished send's log message: its bytes, the first 80 shown, and its writes.
-    private static func sentMessage(_ send: PreparedSend, head: [UInt8], writes: [String] = [], notes: String = "") -> String {
+    private static func sentMessage(_ send: SendPlan, head: [UInt8], writes: [String] = [], notes: String = "") -> String {
         let total = send.payload.count
         var message = "\(send.connection.label): sent \(total) bytes " + ByteEscaper.preview(head.prefix(80), limit: 80, total: total)
         if !writes.isEmpty {

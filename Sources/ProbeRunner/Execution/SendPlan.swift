@@ -1,14 +1,14 @@
 import ProbeScript
-import Synchronization
 
 /// A `send` worked out before its first write: the connection, the bytes and the writes they
-/// go out in. The async part of a send holds this one reference while it waits, which keeps the
-/// frames of ten thousand waiting `parallel` copies small.
-final class PreparedSend: Sendable {
+/// go out in. A value: a send of one write carries it inline in its write's object (see
+/// `StepWrite`), so the usual send makes no object of its own.
+struct SendPlan: Sendable {
     let statement: Statement
     let connection: ProbeConnection
-    /// What the statement sends (a line, a message, a frame…), for the log.
-    let data: SendStep.Data
+    /// How the log sums the bytes up beside showing them: the kind of what the statement
+    /// sends, not a copy of it (a copy costs a round trip's send its references).
+    let summary: Summary
     let payload: SendPayload
     /// Where the modifiers cut the payload between writes: none for one write.
     let cuts: [Int]
@@ -21,14 +21,29 @@ final class PreparedSend: Sendable {
     let recordsBefore: Int?
     /// `until closed`: how long from the step's start the peer has to close.
     let closeWithin: Duration?
-    /// How long its writes waited for the capture to catch up.
-    private let held = Mutex(Duration.zero)
+    /// The kinds of send whose log entry sums their bytes up.
+    enum Summary {
+        case none
+        /// One message of a length framing: its head and length field.
+        case message
+        case webSocketFrames
+        case http2Frames
+
+        init(_ data: SendStep.Data) {
+            switch data {
+            case .message: self = .message
+            case .webSocket: self = .webSocketFrames
+            case .http2: self = .http2Frames
+            case .bytes, .line, .file, .random: self = .none
+            }
+        }
+    }
 
     init(statement: Statement, connection: ProbeConnection, data: SendStep.Data, payload: SendPayload, cuts: [Int],
          interval: Duration?, rate: Int?, closeWithin: Duration?) {
         self.statement = statement
         self.connection = connection
-        self.data = data
+        self.summary = Summary(data)
         self.payload = payload
         self.cuts = cuts
         self.interval = interval
@@ -36,14 +51,6 @@ final class PreparedSend: Sendable {
         self.closeWithin = closeWithin
         self.streamStart = connection.bytesSent
         self.recordsBefore = connection.tls?.tap.applicationRecordsSent
-    }
-
-    /// How long its writes waited for the capture to catch up.
-    var heldForCapture: Duration { held.withLock { $0 } }
-
-    /// Adds to the time its writes waited for the capture.
-    func noteHeld(_ duration: Duration) {
-        held.withLock { $0 += duration }
     }
 
     /// Ranges of the payload, one per write the modifiers ask for.
