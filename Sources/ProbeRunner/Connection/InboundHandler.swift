@@ -57,6 +57,13 @@ final class InboundHandler: ExpectQueue, ChannelInboundHandler {
         stopTimerIfIdle()
     }
 
+    /// Writes and flushes `bytes` from here, the pipeline's last handler: what a write from the
+    /// channel does, without the pipeline's generic entry (a dynamic cast and a hop a write).
+    func writeAndFlush(_ bytes: ByteBuffer, promise: EventLoopPromise<Void>) {
+        guard let context else { return promise.fail(ChannelError.ioOnClosedChannel) }
+        context.writeAndFlush(NIOAny(bytes), promise: promise)
+    }
+
     func channelActive(context: ChannelHandlerContext) {
         requestRead()
         context.fireChannelActive()

@@ -162,15 +162,15 @@ final class ProbeConnection: Sendable {
 
     /// Writes and flushes `bytes`, then tells `end`, on the channel's loop, once: true once
     /// written, false when the write did not complete within `timeout`, or the write's error.
-    func send<End: WriteEnd>(_ bytes: ByteBuffer, timeout: TimeAmount, to end: End) {
+    func send<End: WriteEnd>(_ bytes: ByteBuffer, timeout: TimeAmount, to end: consuming End) {
         let loop = channel.eventLoop
-        guard loop.inEventLoop else { return loop.execute { self.send(bytes, timeout: timeout, to: end) } }
+        guard loop.inEventLoop else { return loop.execute { [end = copy end] in self.send(bytes, timeout: timeout, to: end) } }
         // On the channel's loop (where scenarios run) a write the socket takes at once completes
         // inside writeAndFlush; only a write still pending afterwards needs a timeout timer.
         let write = TimedWrite(bytes.readableBytes, on: self, end)
         let promise = loop.makePromise(of: Void.self)
         promise.futureResult.assumeIsolated().whenComplete { write.complete($0) }
-        channel.writeAndFlush(bytes, promise: promise)
+        handler.writeAndFlush(bytes, promise: promise)
         write.armTimeout(timeout, on: loop)
     }
 

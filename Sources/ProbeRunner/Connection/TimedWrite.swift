@@ -14,7 +14,7 @@ final class TimedWrite<End: WriteEnd> {
     private var timer: Scheduled<Void>?
 
     /// A write of `count` bytes on `connection`, which counts them once written.
-    init(_ count: Int, on connection: ProbeConnection, _ end: End) {
+    init(_ count: Int, on connection: ProbeConnection, _ end: consuming End) {
         self.count = count
         self.connection = connection
         self.end = end

@@ -145,10 +145,11 @@ extension ScenarioExecution {
     /// `done` is told its end on the connection's loop, and a failure is reported from a task;
     /// a write that goes through has no task wait for it. A send of one write (`wholeSend`) is
     /// logged, or noted cut off, as the write ends.
-    func write(_ bytes: ByteBuffer, after sent: Int, _ send: SendPlan, wholeSend: Bool = false, done: @escaping StepDone) {
+    func write(_ bytes: ByteBuffer, after sent: Int, _ send: consuming SendPlan, wholeSend: Bool = false, done: @escaping StepDone) {
         let (wait, byDeadline) = limit(settings.timeout)
+        let connection = send.connection
         let end = StepWrite(execution: self, plan: send, sent: sent, wait: wait, byDeadline: byDeadline, wholeSend: wholeSend, done: done)
-        send.connection.send(bytes, timeout: wait.timeAmount, to: end)
+        connection.send(bytes, timeout: wait.timeAmount, to: end)
     }
 
     /// Why a write failed: the peer's close (a `SendCutOff`, which the send notes), an error,
