@@ -74,6 +74,20 @@ import Testing
         #expect(clock.now - started < .seconds(2))
     }
 
+    /// A paced send's waits (`PiecewiseSend`, on the loop with no task) end at the deadline as
+    /// a sleep does; the pieces after the cut are not written.
+    @Test func theScenarioDeadlineCutsAPacedSendShort() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = try await ScenarioHarness.run("set deadline 300ms\nconnect 127.0.0.1:{port}\nsend \"abcdef\" in chunks of 1 every 1s", against: peer)
+        result.expectFailure(line: 3, containing: "the scenario deadline of 300ms passed during the sleep")
+        #expect(clock.now - started < .seconds(2))
+        try await peer.log.waitForEnd()
+        #expect(peer.log.received == Array("a".utf8), "one piece went before the deadline")
+    }
+
     @Test func aLongRunKeepsTheFirstAndLastThousandStepsOfItsLog() async throws {
         let peer = try await TestPeer.start(.silent)
         defer { Task { await peer.stop() } }

@@ -11,13 +11,13 @@ extension ScenarioExecution {
     /// send holds one write's bytes at a time and its timeout measures progress, not the whole.
     static let largestWrite = 1024 * 1024
 
-    /// Starts `send`: false when it is skipped, else true, and `done` is told its end. A single
-    /// write goes with no task; pieces, pacing, `until closed` and a write the capture must
-    /// wait for run as one.
+    /// Starts `send`: false when it is skipped, else true, and `done` is told its end. Neither
+    /// a single write nor a send of several writes (pieces, pacing, `until closed`, a write the
+    /// capture must wait for: `PiecewiseSend`) runs as a task.
     func startSend(_ step: SendStep, _ statement: Statement, done: @escaping StepDone) throws -> Bool {
         guard let plan = try planSend(step, statement) else { return false }
         guard let bytes = plan.singleWrite, wire.hold?.mustHold != true else {
-            onTask { try await self.send(plan) }.tell(done)
+            PiecewiseSend(plan, of: self, done: done).start()
             return true
         }
         write(run.bufferForWrite(bytes), after: 0, plan, wholeSend: true, done: done)
@@ -56,79 +56,10 @@ extension ScenarioExecution {
         return step.splitSweep || !step.splitOffsets.isEmpty ? Duration.defaultSplitGap : nil
     }
 
-    /// Sends what one write cannot (a single write goes from `stepOnLoop` with no task): pieces,
-    /// pacing, writes larger than `largestWrite`, `until closed` and writes held while the
-    /// capture catches up. A send the peer's close cuts off is noted, not failed.
-    func send(_ send: SendPlan) async throws {
-        do {
-            try await sendInPieces(send)
-        } catch let cut as SendCutOff {
-            noteCutOff(cut, send)
-        }
-    }
-
-    @inline(never)
-    private func sendInPieces(_ send: SendPlan) async throws {
-        let sendStart = clock.now
-        let closeBy = send.closeWithin.map { sendStart + $0 }
-        var sent = 0
-        var held = Duration.zero
-        var head: [UInt8] = []
-        var writes: [String] = []
-        let pieces = send.pieces
-        for (index, piece) in pieces.enumerated() {
-            if let rate = send.rate {
-                // Token bucket: the bytes already sent must have been "earned" at `rate` bytes/s.
-                let earned = sendStart + .nanoseconds(Int64(Double(sent) / Double(rate) * 1e9))
-                try await sleep(until: closeBy.map { min(earned, $0) } ?? earned, send.statement)
-            }
-            if let closeBy {
-                if send.connection.peerHasClosed { throw SendCutOff(sent: sent, why: await peerEnd(of: send.connection)) }
-                if clock.now >= closeBy { throw notClosed(send, sent: sent) }
-            }
-            for block in stride(from: piece.lowerBound, to: piece.upperBound, by: Self.largestWrite) {
-                let bytes = try take(send.payload, block..<min(piece.upperBound, block + Self.largestWrite), send.statement)
-                if head.count < 80 { head += bytes.readableBytesView.prefix(80 - head.count) }
-                held += try await waitForCapture(upTo: limit(settings.timeout).wait, send.statement)
-                try await awaitStep { write(bytes, after: sent, send, done: $0) }
-                sent += bytes.readableBytes
-            }
-            let written = clock.now
-            if pieces.count > 1 { writes.append("\(piece.count)B@\(format(written - sendStart))") }
-            if let interval = send.interval, interval > .zero, index < pieces.count - 1 {
-                // Pace against the planned times, so the sleeps' own overhead does not accumulate;
-                // but a write that finished late still gets 90% of the gap after it, or the
-                // next piece could leave with the last one and the fault not be made.
-                let next = max(sendStart + interval * (index + 1), written + interval * 0.9)
-                try await sleep(until: closeBy.map { min(next, $0) } ?? next, send.statement)
-            }
-        }
-        recordSend(send, head: head, writes: writes, held: held)
-        if let closeBy { try await waitForPeerClose(send, by: closeBy) }
-    }
-
-    /// `until closed`, once every byte is sent: waits for the peer's close until `closeBy`.
-    private func waitForPeerClose(_ send: SendPlan, by closeBy: RunClock.Instant) async throws {
-        guard try await awaitClose(by: closeBy, send.statement, { send.connection.peerHasClosed }) else {
-            throw notClosed(send, sent: send.payload.count)
-        }
-        let how = await peerEnd(of: send.connection)
-        record(send.statement, "\(send.connection.label): the peer closed the connection (\(how)) after the send, as `until closed` waits for")
-    }
-
-    private func notClosed(_ send: SendPlan, sent: Int) -> StepFailure {
+    /// `until closed`: the peer did not close in time.
+    func notClosed(_ send: SendPlan, sent: Int) -> StepFailure {
         StepFailure(send.statement, ConnectionFailure.peerDidNotClose(within: send.closeWithin ?? settings.timeout, sent: sent, total: send.payload.count),
                     send.connection, waited: send.closeWithin)
-    }
-
-    /// How the peer ended the connection, in words: "FIN", "RST".
-    private func peerEnd(of connection: ProbeConnection) async -> String {
-        switch try? await connection.onLoop({ $0.end }) {
-        case .reset?: return "RST"
-        case .truncated?: return "FIN without close_notify"
-        case .error(let message)?: return message
-        default: return "FIN"
-        }
     }
 
     /// A send the peer's close cut off: noted in the log, and kept on the connection, whose
@@ -281,7 +212,7 @@ extension ScenarioExecution {
 
     /// The payload's bytes in `range`; ranges are taken in order, which the random stream relies on.
     /// Random bytes are made, and a file's read, straight into the buffer that is written.
-    private func take(_ payload: SendPayload, _ range: Range<Int>, _ statement: Statement) throws -> ByteBuffer {
+    func take(_ payload: SendPayload, _ range: Range<Int>, _ statement: Statement) throws -> ByteBuffer {
         switch payload {
         case .bytes(let bytes):
             return ByteBuffer(bytes: bytes[range])
@@ -388,20 +319,5 @@ extension ScenarioExecution {
             try await sleep(until: min(clock.now + .milliseconds(5), deadline), statement)
         }
         return true
-    }
-
-    /// Before a write on a captured run: while the capture's buffer is over
-    /// `CaptureHold.holdAbove` full, waits until it is under `CaptureHold.resumeBelow` or
-    /// `limit` has passed (the capture may then drop packets, and says so). Returns how long
-    /// it waited.
-    func waitForCapture(upTo limit: Duration, _ statement: Statement) async throws -> Duration {
-        guard let captureHold = wire.hold, captureHold.mustHold else { return .zero }
-        let began = clock.now
-        repeat {
-            try await sleep(for: CaptureHold.recheck, statement)
-        } while !captureHold.mayResume && clock.now - began < limit
-        let held = clock.now - began
-        captureHold.heldSending(for: held)
-        return held
     }
 }

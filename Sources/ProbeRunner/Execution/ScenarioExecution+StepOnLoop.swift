@@ -8,7 +8,7 @@ typealias StepDone = @Sendable (Error?) -> Void
 extension ScenarioExecution {
     /// Starts `statement`, except `repeat`, which the machine runs: false when it is done at once,
     /// true when it calls `done` once it ends (possibly before this returns). Connects without TLS
-    /// or WebSocket, single writes, expects and sleeps wait with no task; any other step runs as a
+    /// or WebSocket, sends, expects and sleeps wait with no task; any other step runs as a
     /// task while it lasts. A write and an expect complete through callbacks, with no future of
     /// their own (bench/HISTORY.md 1). The dispatch is synchronous: an async switch over every kind
     /// of statement keeps a frame slot for each case's payload, and that frame stays allocated
