@@ -41,16 +41,17 @@ final class PeerLog: Sendable {
     private struct Seen {
         var received: [UInt8] = []
         var ends: [String] = []
-        var reads: [(at: NIODeadline, count: Int)] = []
+        var reads: [(at: NIODeadline, count: Int, port: Int)] = []
         var stalled = false
         var clientPorts: [Int] = []
     }
     private let seen = Mutex(Seen())
 
-    func append(_ bytes: [UInt8]) {
+    /// Bytes read from the connection whose probe end is `port`.
+    func append(_ bytes: [UInt8], from port: Int) {
         seen.withLock { seen in
             seen.received += bytes
-            seen.reads.append((.now(), bytes.count))
+            seen.reads.append((.now(), bytes.count, port))
         }
     }
 
@@ -68,7 +69,7 @@ final class PeerLog: Sendable {
 
     var received: [UInt8] { seen.withLock { $0.received } }
     var ends: [String] { seen.withLock { $0.ends } }
-    var reads: [(at: NIODeadline, count: Int)] { seen.withLock { $0.reads } }
+    var reads: [(at: NIODeadline, count: Int, port: Int)] { seen.withLock { $0.reads } }
 
     /// Waits (at most `limit`, in 10 ms steps) until `count` connections have ended, so every
     /// byte sent before their FIN has been read and logged.
@@ -211,7 +212,7 @@ private final class PeerHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
-        log.append(Array(buffer.readableBytesView))
+        log.append(Array(buffer.readableBytesView), from: context.channel.remoteAddress?.port ?? 0)
         switch behaviour {
         case .echo:
             context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)

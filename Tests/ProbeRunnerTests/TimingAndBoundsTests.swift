@@ -88,6 +88,29 @@ import Testing
         #expect(peer.log.received == Array("a".utf8), "one piece went before the deadline")
     }
 
+    /// Copies whose sends write many pieces back to back take turns on the loop, a few writes
+    /// each, as their steps do: one copy's send does not wait for the other's to end (the
+    /// socket takes each piece at once, and NIO would write them all in one turn).
+    @Test func copiesSendingManyPiecesTakeTurns() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            parallel 2 {
+              connect 127.0.0.1:{port}
+              send random 20000 in chunks of 1
+            }
+            """, against: peer)
+        result.expectPassed()
+        try await peer.log.waitForEnd(count: 2)
+        let spans = Dictionary(grouping: peer.log.reads, by: \.port).values.map { reads in
+            (first: reads.first!.at.uptimeNanoseconds, last: reads.last!.at.uptimeNanoseconds)
+        }
+        try #require(spans.count == 2)
+        let overlap = Int64(min(spans[0].last, spans[1].last)) - Int64(max(spans[0].first, spans[1].first))
+        let shorter = Int64(min(spans[0].last - spans[0].first, spans[1].last - spans[1].first))
+        #expect(overlap > shorter / 2, "the two connections' bytes arrived over \(spans), overlapping for \(overlap) ns")
+    }
+
     @Test func aLongRunKeepsTheFirstAndLastThousandStepsOfItsLog() async throws {
         let peer = try await TestPeer.start(.silent)
         defer { Task { await peer.stop() } }
