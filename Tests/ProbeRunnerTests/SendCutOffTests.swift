@@ -143,6 +143,44 @@ import Testing
                 "\(result.log.map(\.message))")
     }
 
+    /// A rate's wait ends at `until closed`'s time rather than past it: the bytes earned by
+    /// then are sent (at 0, 100, 200 and 300 ms; the fifth is due at 400) and the failure
+    /// counts them.
+    @Test func aRatesWaitEndsWhenUntilClosedRunsOut() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("connect 127.0.0.1:{port}\nsend random 100 at 10/s until closed within 350ms", against: peer)
+        result.expectFailure(line: 2, containing: "the peer did not close the connection within 350ms of the step's start (")
+        let message = try #require(result.failure?.message)
+        let sent = message.split(separator: "(").last.flatMap { Int($0.prefix { $0.isNumber }) }
+        #expect(sent.map { (3...4).contains($0) } == true, "\(message)")
+    }
+
+    /// A pause between pieces ends at `until closed`'s time too: a drip a byte a second
+    /// `within 300ms` fails at 300 ms, one byte sent, not at the next byte's second.
+    @Test func aPauseEndsWhenUntilClosedRunsOut() async throws {
+        let peer = try await TestPeer.start(.silent)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("connect 127.0.0.1:{port}\nsend \"abc\" in chunks of 1 every 1s until closed within 300ms", against: peer)
+        result.expectFailure(line: 2, containing: "the peer did not close the connection within 300ms of the step's start (1 of 3 bytes sent)")
+        #expect(result.duration < .milliseconds(900), "\(result.duration)")
+    }
+
+    /// Once every byte is sent, `until closed` sees the peer's close within a few
+    /// milliseconds of it, not at the end of the time it gives.
+    @Test func aCloseAfterTheSendIsSeenAsItComes() async throws {
+        let result = try await ScenarioHarness.run("""
+            set timeout 1s
+            \(Self.spawn)
+            connect 127.0.0.1:{port}
+            send "\(String(repeating: "x", count: 1100))" until closed within 5s
+            expect line "ERR line too long"
+            """)
+        result.expectPassed()
+        #expect(result.log.contains { $0.message.contains("after the send, as `until closed` waits for") }, "\(result.log.map(\.message))")
+        #expect(result.duration < .seconds(3), "\(result.duration)")
+    }
+
     /// `until closed within D`: passes when the peer closes within D of the step's start, the
     /// payload sent or not; fails when it does not, on a send and on a repeat block.
     @Test func untilClosedWaitsForThePeersClose() async throws {
