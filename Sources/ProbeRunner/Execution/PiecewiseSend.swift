@@ -33,9 +33,9 @@ final class PiecewiseSend {
     /// `until closed`: the peer must have closed by then.
     private let closeBy: RunClock.Instant?
     private var next = Next.piece
-    /// The piece being written, and the offset of its next byte.
+    /// The piece being written, and the offset of the send's next byte.
     private var piece = 0
-    private var offset: Int
+    private var offset = 0
     private var sent = 0
     /// How long the writes waited for the capture.
     private var held = Duration.zero
@@ -55,7 +55,6 @@ final class PiecewiseSend {
         self.plan = plan
         self.done = done
         pieces = plan.pieces
-        offset = pieces[0].lowerBound
         let now = execution.clock.now
         started = now
         closeBy = plan.closeWithin.map { now + $0 }
@@ -122,9 +121,8 @@ final class PiecewiseSend {
                 next = .sent
                 return proceed()
             }
-            offset = pieces[piece].lowerBound
-            next = .piece
-            guard let interval = plan.interval, interval > .zero else { return proceed() }
+            next = .piece // `offset` runs on into it: the pieces are contiguous
+            guard let interval = plan.interval else { return proceed() } // `every 0`: due at once
             // Pace against the planned times, so the waits' own overhead does not accumulate;
             // but a write that finished late still gets 90% of the gap after it, or the next
             // piece could leave with the last one and the fault not be made.
