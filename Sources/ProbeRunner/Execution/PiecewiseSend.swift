@@ -33,9 +33,8 @@ final class PiecewiseSend {
     /// `until closed`: the peer must have closed by then.
     private let closeBy: RunClock.Instant?
     private var next = Next.piece
-    /// The piece being written, and the offset of the send's next byte.
+    /// The piece being written, and the bytes written so far: the offset of the next.
     private var piece = 0
-    private var offset = 0
     private var sent = 0
     /// How long the writes waited for the capture.
     private var held = Duration.zero
@@ -98,7 +97,7 @@ final class PiecewiseSend {
             }
             proceed()
         case .block:
-            guard offset < pieces[piece].upperBound else {
+            guard sent < pieces[piece].upperBound else {
                 next = .pause
                 return proceed()
             }
@@ -121,7 +120,7 @@ final class PiecewiseSend {
                 next = .sent
                 return proceed()
             }
-            next = .piece // `offset` runs on into it: the pieces are contiguous
+            next = .piece // `sent` is its start: the pieces are contiguous
             guard let interval = plan.interval else { return proceed() } // `every 0`: due at once
             // Pace against the planned times, so the waits' own overhead does not accumulate;
             // but a write that finished late still gets 90% of the gap after it, or the next
@@ -148,7 +147,7 @@ final class PiecewiseSend {
     /// Writes the piece's next block, at most `largestWrite` bytes.
     private func writeBlock() {
         next = .block
-        let range = offset..<min(pieces[piece].upperBound, offset + ScenarioExecution.largestWrite)
+        let range = sent..<min(pieces[piece].upperBound, sent + ScenarioExecution.largestWrite)
         let bytes: ByteBuffer
         do {
             bytes = try execution.take(plan.payload, range, plan.statement)
@@ -163,8 +162,7 @@ final class PiecewiseSend {
     /// A block's write ended: the send goes on, or the peer's close cut it off, or it failed.
     private func wrote(_ range: Range<Int>, _ problem: Error?) {
         guard let problem else {
-            sent += range.count
-            offset = range.upperBound
+            sent = range.upperBound
             return proceed()
         }
         guard let cut = problem as? SendCutOff else { return done(problem) }
