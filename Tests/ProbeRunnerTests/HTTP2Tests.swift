@@ -141,6 +141,42 @@ import TestSupport
         #expect(got.map { !$0.contains("(acked)") } == true, "\(String(describing: got))")
     }
 
+    /// Frames that came and that no expect took are unread, as bytes are: named decoded in a
+    /// note (at the end or at the connection's close), a failure under `set unread fail`;
+    /// frames an expect took are not, and a connection whose frames were all taken has no note.
+    @Test(.nghttpd) func framesNoExpectTookAreUnread() async throws {
+        let root = try Self.documentRoot()
+        let answered = Self.server() + Self.get + "\nexpect frame headers 1 status 200\n"
+        let noted = try await ScenarioHarness.run(answered + "sleep 200ms", variables: ["root": root])
+        noted.expectPassed()
+        #expect(noted.notes.count == 1 && noted.notes[0].hasPrefix("connection #1 had 1 HTTP/2 frame decoded and not read (DATA stream 1 END_STREAM · 9 bytes) when the scenario ended")
+                    && noted.notes[0].hasSuffix("(no expect read them; `set unread fail` makes this a failure)"), "\(noted.notes)")
+        let closed = try await ScenarioHarness.run(answered + "sleep 200ms\nclose", variables: ["root": root])
+        #expect(closed.notes.contains { $0.contains("had 1 HTTP/2 frame decoded and not read (DATA stream 1 END_STREAM · 9 bytes) when it was closed") }, "\(closed.notes)")
+        let failed = try await ScenarioHarness.run("set unread fail\n" + answered + "sleep 200ms", variables: ["root": root])
+        failed.expectFailure(line: 8, containing: "connection #1 had 1 HTTP/2 frame decoded and not read (DATA stream 1 END_STREAM · 9 bytes) when the scenario ended")
+        let allTaken = try await ScenarioHarness.run("set unread fail\n" + answered + "expect frame data 1 end-stream\nsleep 200ms", variables: ["root": root])
+        allTaken.expectPassed()
+        #expect(allTaken.notes.isEmpty, "\(allTaken.notes)")
+    }
+
+    /// The frames of a header block the peer has not ended (a HEADERS without END_HEADERS and
+    /// no CONTINUATION yet) are unread too, said so.
+    @Test func aHeaderBlockNotEndedIsUnread() async throws {
+        let result = try await ScenarioHarness.run("""
+            set timeout 5s
+            set unread fail
+            listen l 127.0.0.1:0
+            connect c 127.0.0.1:{l.port}
+            c: send "PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n"
+            c: send hex"00 00 00 04 00 00 00 00 00  00 00 00 04 01 00 00 00 00  00 00 01 01 00 00 00 00 01 82"
+            accept s on l http2
+            c: expect hex"00 00 06 04 00 00 00 00 00 00 04 00 00 ff ff  00 00 00 04 01 00 00 00 00"   # its SETTINGS and ACK
+            sleep 100ms
+            """)
+        result.expectFailure(line: 9, containing: "connection 's' had 1 HTTP/2 frame decoded and not read (HEADERS stream 1 (its header block not ended yet)) when the scenario ended")
+    }
+
     /// `accept … http2`: the probe as the server of curl, in cleartext with prior knowledge and
     /// over TLS with ALPN h2; the request that comes with the client's SETTINGS is kept for the
     /// expect after the handshake.

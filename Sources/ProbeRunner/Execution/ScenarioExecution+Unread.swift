@@ -18,13 +18,14 @@ extension ScenarioExecution {
         // Copies of a parallel block keep no notes; they can still fail.
         guard settings.unread == .fail || (settings.unread == .note && copyIndex == nil) else { return }
         let session = connection.webSocket
-        guard let (head, count, messages) = try? await connection.onLoop({ ($0.unreadHead(80), $0.unconsumedBytes, session?.undelivered ?? []) }),
-              count > 0 || !messages.isEmpty else { return }
+        guard let (head, count, decoded) = try? await connection.onLoop({ handler in
+            (handler.unreadHead(80), handler.unconsumedBytes, Self.decodedUnread(webSocket: session, http2: handler.layer))
+        }), count > 0 || !decoded.items.isEmpty else { return }
         let when = statement == nil ? "when the scenario ended" : "when it was closed"
         var unread: [String] = []
-        if !messages.isEmpty {
-            let shown = messages.prefix(3).map(\.description).joined(separator: ", ")
-            unread.append("\(messages.count) WebSocket message\(messages.count == 1 ? "" : "s") decoded and not read (\(shown)\(messages.count > 3 ? ", …" : ""))")
+        if !decoded.items.isEmpty {
+            let shown = decoded.items.prefix(3).joined(separator: ", ")
+            unread.append("\(decoded.items.count) \(decoded.noun)\(decoded.items.count == 1 ? "" : "s") decoded and not read (\(shown)\(decoded.items.count > 3 ? ", …" : ""))")
         }
         if count > 0 { unread.append("\(count) unread byte\(count == 1 ? "" : "s")") }
         let what = "\(connection.label) had \(unread.joined(separator: " and ")) \(when)" + (count > 0 ? ": " + ByteEscaper.preview(head, limit: 80, total: count) : "")
@@ -34,5 +35,12 @@ extension ScenarioExecution {
         }
         let location = statement?.location ?? scenario.statements.last?.location ?? SourceLocation(file: scenario.path, line: 1, column: 1)
         throw StepFailure(at: location, step: statement?.text ?? "end of scenario", reason: ConnectionFailure.unread(what), connection: connection.label)
+    }
+
+    /// What a connection's layer decoded that no expect took: WebSocket messages and control
+    /// frames, or HTTP/2 frames (those the probe answered in the background too, marked so).
+    private static func decodedUnread(webSocket: WebSocketSession?, http2: HTTP2Session?) -> (noun: String, items: [String]) {
+        if let webSocket { return ("WebSocket message", webSocket.undelivered.map(\.description)) }
+        return ("HTTP/2 frame", http2?.undelivered.map(\.description) ?? [])
     }
 }

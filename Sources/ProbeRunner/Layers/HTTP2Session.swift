@@ -134,6 +134,12 @@ final class HTTP2Session {
         return frame
     }
 
+    /// Frames cut that no expect has taken, and those of a header block not yet ended: unread,
+    /// as bytes in the buffer are.
+    var undelivered: [HTTP2ReceivedFrame] {
+        frames + openBlock.map { HTTP2ReceivedFrame(frame: $0, blockProblem: "its header block not ended yet") }
+    }
+
     /// Puts frames an expect left back in front, in their order, for the expects after it.
     func keep(_ left: [HTTP2ReceivedFrame]) {
         frames.insert(contentsOf: left, at: 0)
