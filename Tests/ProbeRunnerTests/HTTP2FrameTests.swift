@@ -98,6 +98,39 @@ import Testing
         #expect(received == expected.flatMap { $0 })
     }
 
+    /// Header fields go out as h2spec's encoder (Go's `hpack.Encoder`, one a connection) writes
+    /// them, byte for byte; each expected block below is what Go's encoder wrote for the same
+    /// fields in the same order. A field the tables hold whole is an index (the static table's
+    /// `:method GET`, then the dynamic table's `:authority` and `X-TEST`); any other goes into the
+    /// dynamic table, unless larger than it (`x-big`, 4,097 bytes as HPACK counts, so the
+    /// `x-a` after it is still entry 62); a string is Huffman-coded only when that is shorter
+    /// (`X-TEST` and `ok` are not); after a size update to 0 nothing is indexed.
+    @Test func headerFieldsAreCodedAsH2specsEncoderCodesThem() async throws {
+        let (received, _) = try await sent("""
+            set http2 handshake off
+            connect h2://127.0.0.1:{port}/
+            send frame headers 1 end-stream end-headers ":method"="GET" ":scheme"="http" ":path"="/" ":authority"="127.0.0.1:3000" "X-TEST"="ok"
+            send frame headers 3 end-stream end-headers ":method"="GET" ":authority"="127.0.0.1:3000" "X-TEST"="ok" "x-a"="127.0.0.1"
+            send frame headers 5 end-headers "x-big"="{big}"
+            send frame headers 7 end-headers "x-a"="127.0.0.1"
+            send frame headers 9 end-headers block table-size 0 ":authority"="127.0.0.1:3000"
+            """, variables: ["big": String(repeating: "y", count: 4060)])
+        func headers(_ stream: UInt8, flags: UInt8 = 0x4, _ block: [UInt8]) -> [UInt8] {
+            [0, UInt8(block.count >> 8), UInt8(block.count & 0xFF), 0x1, flags, 0, 0, 0, stream] + block
+        }
+        let big = Array(received.dropFirst(2 * 9 + 26 + 16).prefix(9 + 6))
+        #expect(big.count == 15 && big[3] == 0x1 && Array(big[9...]) == [0x00, 0x84, 0xf2, 0xb4, 0x66, 0x9b], "x-big: a literal not indexed, its name Huffman-coded: \(big)")
+        let bigLength = Int(big[1]) << 8 | Int(big[2])
+        let expected = headers(1, flags: 0x5, [0x82, 0x86, 0x84, 0x41, 0x8a, 0x08, 0x9d, 0x5c, 0x0b, 0x81, 0x70, 0xdc, 0x64, 0x00, 0x07,
+                                               0x40, 0x06, 0x58, 0x2d, 0x54, 0x45, 0x53, 0x54, 0x02, 0x6f, 0x6b])
+            + headers(3, flags: 0x5, [0x82, 0xbf, 0xbe, 0x40, 0x03, 0x78, 0x2d, 0x61, 0x87, 0x08, 0x9d, 0x5c, 0x0b, 0x81, 0x70, 0xff])
+            + Array(received.dropFirst(2 * 9 + 26 + 16).prefix(9 + bigLength))
+            + headers(7, [0xbe])
+            + headers(9, [0x20, 0x01, 0x8a, 0x08, 0x9d, 0x5c, 0x0b, 0x81, 0x70, 0xdc, 0x64, 0x00, 0x07])
+        let firstDifference = received.count == expected.count ? received.indices.first { received[$0] != expected[$0] } : min(received.count, expected.count)
+        #expect(firstDifference == nil, "\(received.count) bytes against \(expected.count), the first difference at \(firstDifference ?? 0): \(received.dropFirst(firstDifference ?? 0).prefix(16))")
+    }
+
     /// The peer echoes the frames: a HEADERS without END_HEADERS and its CONTINUATION come back
     /// as one block, decoded; the expect names the frames it passed over.
     @Test func headerFieldsRoundTripThroughHPACKAcrossAContinuation() async throws {

@@ -10,6 +10,10 @@ import ProbeScript
 /// It has no statements of its own: the connection steps call it.
 final class HTTP2Steps {
     private unowned let context: any StepContext
+    /// Each HTTP/2 connection's header encoding, one a connection as h2spec keeps it: fields go
+    /// into its dynamic table, so a later block refers to them as the peer's decoder follows.
+    /// Made anew when a connection gets its HTTP/2 layer.
+    private var encoders: [ObjectIdentifier: HTTP2HeaderEncoder] = [:]
 
     init(context: any StepContext) {
         self.context = context
@@ -37,6 +41,7 @@ final class HTTP2Steps {
     private func open(_ connection: ProbeConnection, asServer: Bool, named: String, timeout: Duration, started: RunClock.Instant,
                       _ statement: Statement) async throws {
         let (maxPayload, autoAck, handshake) = (max(context.settings.maxMessage, 16_384), context.settings.http2AutoAck, context.settings.http2Handshake)
+        encoders[ObjectIdentifier(connection)] = HTTP2HeaderEncoder()
         let session = try await connection.channel.eventLoop.submit {
             let session = NIOLoopBound(HTTP2Session(channel: connection.channel, maxPayload: maxPayload, asServer: asServer,
                                                     countSent: connection.sentCounter),
@@ -151,30 +156,32 @@ final class HTTP2Steps {
         return HTTP2Frame.bigEndian(dependsOn) + [UInt8(try value(priority.weight, "weight", 1...256) - 1)]
     }
 
-    /// Header fields in HPACK, by NIOHPACK, each a literal that the peer's table does not keep,
-    /// so every send encodes alone and the peer's dynamic table stays empty.
+    /// Header fields in HPACK with the connection's encoding (`HTTP2HeaderEncoder`).
     private func encode(_ fields: [HTTP2Field], on connection: ProbeConnection, _ statement: Statement) throws -> [UInt8] {
-        var encoder = HPACKEncoder(allocator: ByteBufferAllocator())
+        let id = ObjectIdentifier(connection)
+        var encoder = encoders[id] ?? HTTP2HeaderEncoder()
         do {
-            try encoder.beginEncoding(allocator: ByteBufferAllocator())
-            for field in fields {
-                try encoder.appendNonIndexed(header: field.name.renderString(context.lookup), value: field.value.renderString(context.lookup))
-            }
-            return Array(try encoder.endEncoding().readableBytesView)
+            let block = try encoder.encode(fields.map { (name: $0.name.renderString(context.lookup), value: $0.value.renderString(context.lookup)) })
+            encoders[id] = encoder
+            return block
         } catch {
             throw StepFailure(statement, HTTP2Failure.unencodable("\(error)"), connection)
         }
     }
 
     /// A dynamic table size update to `size`, as NIOHPACK's encoder begins a block after a
-    /// resize: an encoder allowed one more, resized down to `size`. The connection's own encoder
-    /// is not resized.
+    /// resize: an encoder allowed one more, resized down to `size`. The peer's table shrinks
+    /// with it, so the connection's encoder starts again with a table of at most `size`: what
+    /// it indexes from then on the peer keeps too (the newest entries go last).
     private func tableSizeUpdate(to size: Int, on connection: ProbeConnection, _ statement: Statement) throws -> [UInt8] {
         var encoder = HPACKEncoder(allocator: ByteBufferAllocator(), maxDynamicTableSize: size + 1)
         do {
             try encoder.setDynamicTableSize(size)
             try encoder.beginEncoding(allocator: ByteBufferAllocator())
-            return Array(try encoder.endEncoding().readableBytesView)
+            let update = Array(try encoder.endEncoding().readableBytesView)
+            let id = ObjectIdentifier(connection)
+            if size < encoders[id]?.tableSize ?? HPACKEncoder.defaultDynamicTableSize { encoders[id] = HTTP2HeaderEncoder(tableSize: size) }
+            return update
         } catch {
             throw StepFailure(statement, HTTP2Failure.unencodable("\(error)"), connection)
         }

@@ -1,0 +1,69 @@
+import NIOCore
+import NIOHPACK
+
+/// A connection's HPACK encoding of the probe's header fields, by NIOHPACK, byte for byte as
+/// h2spec's (Go's) encoder writes them: a field the tables hold whole is an index; any other
+/// is a literal entered into the dynamic table, unless it is larger than the table; each
+/// string is Huffman-coded only when that is shorter. Servers have answered the two codings of
+/// one field differently (h2o a name in capitals: a 400 when Huffman-coded, GOAWAY when not).
+///
+/// NIOHPACK codes every string of an encoder one way, so the connection's encoder writes them
+/// as they are and keeps the table; each string is then put in the shorter of the two forms
+/// NIOHPACK writes for it. A literal is its first byte or two (the representation and the
+/// name's index, or 0x40 / 0x00 and a name string), then the value string.
+struct HTTP2HeaderEncoder {
+    private var table: HPACKEncoder
+    /// Write a string alone, each in one form (behind a one-byte prefix that is dropped).
+    private var huffmanStrings = HPACKEncoder(allocator: ByteBufferAllocator(), useHuffmanEncoding: true, maxDynamicTableSize: 0)
+    private var plainStrings = HPACKEncoder(allocator: ByteBufferAllocator(), useHuffmanEncoding: false, maxDynamicTableSize: 0)
+
+    /// `tableSize`: the dynamic table's size, HPACK's 4,096 unless a size update said less.
+    init(tableSize: Int = HPACKEncoder.defaultDynamicTableSize) {
+        table = HPACKEncoder(allocator: ByteBufferAllocator(), useHuffmanEncoding: false, maxDynamicTableSize: tableSize)
+    }
+
+    /// The size of the dynamic table the encoding keeps.
+    var tableSize: Int { table.allowedDynamicTableSize }
+
+    /// The header block of `fields`, in order; the table keeps what the peer's will.
+    mutating func encode(_ fields: [(name: String, value: String)]) throws -> [UInt8] {
+        var block: [UInt8] = []
+        for (name, value) in fields {
+            try table.beginEncoding(allocator: ByteBufferAllocator())
+            if 32 + name.utf8.count + value.utf8.count <= tableSize {
+                try table.append(header: name, value: value)
+            } else {
+                try table.appendNonIndexed(header: name, value: value)
+            }
+            let field = Array(try table.endEncoding().readableBytesView)
+            // An index (its first bit set) has no strings.
+            guard field[0] & 0x80 == 0 else {
+                block += field
+                continue
+            }
+            let newName = field[0] == 0x40 || field[0] == 0x00
+            let (plainName, plainValue) = (try string(name, huffman: false), try string(value, huffman: false))
+            block += field.prefix(field.count - (newName ? plainName.count : 0) - plainValue.count)
+            if newName { block += try shorter(plainName, name) }
+            block += try shorter(plainValue, value)
+        }
+        return block
+    }
+
+    /// The Huffman-coded form of `text` when it is shorter than `plain`, else `plain`.
+    private mutating func shorter(_ plain: [UInt8], _ text: String) throws -> [UInt8] {
+        let coded = try string(text, huffman: true)
+        return coded.count < plain.count ? coded : plain
+    }
+
+    /// `text` as an HPACK string: its length, then its bytes, Huffman-coded or not.
+    private mutating func string(_ text: String, huffman: Bool) throws -> [UInt8] {
+        func write(with encoder: inout HPACKEncoder) throws -> [UInt8] {
+            try encoder.beginEncoding(allocator: ByteBufferAllocator())
+            // A literal without indexing of static name 1 (`:authority`): the byte 0x01, then the string.
+            try encoder.appendNonIndexed(header: ":authority", value: text)
+            return Array(try encoder.endEncoding().readableBytesView.dropFirst())
+        }
+        return huffman ? try write(with: &huffmanStrings) : try write(with: &plainStrings)
+    }
+}
