@@ -160,6 +160,25 @@ import TestSupport
         #expect(allTaken.notes.isEmpty, "\(allTaken.notes)")
     }
 
+    /// The copies of a `parallel` block keep no notes of their own: the block's one note counts
+    /// the frames they left unread, as it counts bytes.
+    @Test(.nghttpd) func framesCopiesLeftUnreadAreCountedInTheBlocksNote() async throws {
+        let result = try await ScenarioHarness.run("""
+            set timeout 3s
+            var port = free-port
+            spawn server "nghttpd --no-tls -d {root} {port}" ready on 127.0.0.1:{port} within 10s
+            parallel 3 {
+              connect h2://127.0.0.1:{port}/
+              \(Self.get)
+              expect frame headers 1 status 200
+              sleep 200ms
+            }
+            """, variables: ["root": try Self.documentRoot()])
+        result.expectPassed()
+        #expect(result.notes.contains { $0.contains("parallel 3: 3 of 3 copies left 1 HTTP/2 frame unread (the first: DATA stream 1 END_STREAM · 9 bytes)") },
+                "\(result.notes)")
+    }
+
     /// The frames of a header block the peer has not ended (a HEADERS without END_HEADERS and
     /// no CONTINUATION yet) are unread too, said so.
     @Test func aHeaderBlockNotEndedIsUnread() async throws {

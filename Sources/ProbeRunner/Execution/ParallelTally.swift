@@ -10,9 +10,16 @@ final class ParallelTally {
     private var left: Int
     private var failures: [(copy: Int, failure: StepFailure)] = []
     private let done: ([(copy: Int, failure: StepFailure)]) -> Void
-    /// Under `set unread note`: how many copies left bytes no expect read, how many (the least
-    /// and the most), and the first copy's, which the block's one note shows.
-    private var unread: (copies: Int, least: Int, most: Int, head: [UInt8])?
+    /// Under `set unread note`, for bytes and for each kind of decoded unit (WebSocket messages,
+    /// HTTP/2 frames): how many copies left some no expect read, how many (the least and the
+    /// most), and the first copy's, which the block's one note shows; in the order first seen.
+    private var unread: [(unit: String, copies: Int, least: Int, most: Int, first: Shown)] = []
+
+    /// What the note shows of the first copy's: the bytes' head, or the first unit decoded.
+    enum Shown {
+        case bytes([UInt8])
+        case unit(String)
+    }
 
     /// `done` gets the failures in copy order once all `copies` have ended.
     init(_ statement: Statement, copies: Int, done: @escaping ([(copy: Int, failure: StepFailure)]) -> Void) {
@@ -28,23 +35,30 @@ final class ParallelTally {
         if left == 0 { done(failures.sorted { $0.copy < $1.copy }) }
     }
 
-    /// A copy that passed left `count` bytes unread, starting with `head`.
-    func noteUnread(_ count: Int, head: [UInt8]) {
-        guard var noted = unread else {
-            unread = (1, count, count, head)
+    /// A copy that passed left `count` of `unit` ("byte", "HTTP/2 frame") unread, the first shown.
+    func noteUnread(_ count: Int, of unit: String, first: Shown) {
+        guard let index = unread.firstIndex(where: { $0.unit == unit }) else {
+            unread.append((unit, 1, count, count, first))
             return
         }
-        noted.copies += 1
-        noted.least = min(noted.least, count)
-        noted.most = max(noted.most, count)
-        unread = noted
+        unread[index].copies += 1
+        unread[index].least = min(unread[index].least, count)
+        unread[index].most = max(unread[index].most, count)
     }
 
-    /// "3 of 3 copies left 6 bytes unread: "PONG\r\n"", or nil when none did.
+    /// "3 of 3 copies left 6 bytes unread (the first: "PONG\r\n")", a part for bytes and for
+    /// each kind of unit, or nil when no copy left any.
     var unreadNote: String? {
-        guard let unread else { return nil }
-        let bytes = unread.least == unread.most ? "\(unread.least)" : "\(unread.least) to \(unread.most)"
-        return "\(unread.copies) of \(copies) copies left \(bytes) byte\(unread.most == 1 ? "" : "s") unread"
-            + (unread.copies > 1 ? " (the first: " : " (") + ByteEscaper.preview(unread.head, limit: 80, total: unread.least == unread.most ? unread.least : unread.head.count) + ")"
+        guard !unread.isEmpty else { return nil }
+        return unread.map { noted in
+            let count = noted.least == noted.most ? "\(noted.least)" : "\(noted.least) to \(noted.most)"
+            let shown: String
+            switch noted.first {
+            case .bytes(let head): shown = ByteEscaper.preview(head, limit: 80, total: noted.least == noted.most ? noted.least : head.count)
+            case .unit(let description): shown = description
+            }
+            return "\(noted.copies) of \(copies) copies left \(count) \(noted.unit)\(noted.most == 1 ? "" : "s") unread"
+                + (noted.copies > 1 ? " (the first: " : " (") + shown + ")"
+        }.joined(separator: "; ")
     }
 }

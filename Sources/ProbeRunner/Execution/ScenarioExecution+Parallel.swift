@@ -138,13 +138,15 @@ extension ScenarioExecution {
         return promise.futureResult
     }
 
-    /// Under `set unread note` a copy keeps no note of its own: the bytes its open connections
-    /// hold unread go to the block's tally, which names them once for all copies. On the run's
-    /// loop, where the copies' connections read.
+    /// Under `set unread note` a copy keeps no note of its own: the bytes, messages and frames
+    /// its open connections hold unread go to the block's tally, which names them once for all
+    /// copies. On the run's loop, where the copies' connections read.
     private func noteUnread(in tally: ParallelTally) {
         for connection in table.all where !connection.isClosed && connection.eventLoop.inEventLoop {
-            let count = connection.handler.unconsumedBytes
-            if count > 0 { tally.noteUnread(count, head: connection.handler.unreadHead(80)) }
+            let handler = connection.handler
+            let decoded = Self.decodedUnread(webSocket: connection.webSocket, http2: handler.layer)
+            if let first = decoded.items.first { tally.noteUnread(decoded.items.count, of: decoded.noun, first: .unit(first)) }
+            if handler.unconsumedBytes > 0 { tally.noteUnread(handler.unconsumedBytes, of: "byte", first: .bytes(handler.unreadHead(80))) }
         }
     }
 }

@@ -39,7 +39,7 @@ extension ScenarioExecution {
 
     /// What a connection's layer decoded that no expect took: WebSocket messages and control
     /// frames, or HTTP/2 frames (those the probe answered in the background too, marked so).
-    private static func decodedUnread(webSocket: WebSocketSession?, http2: HTTP2Session?) -> (noun: String, items: [String]) {
+    static func decodedUnread(webSocket: WebSocketSession?, http2: HTTP2Session?) -> (noun: String, items: [String]) {
         if let webSocket { return ("WebSocket message", webSocket.undelivered.map(\.description)) }
         return ("HTTP/2 frame", http2?.undelivered.map(\.description) ?? [])
     }
