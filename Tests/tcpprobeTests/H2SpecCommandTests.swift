@@ -69,12 +69,13 @@ import Testing
     }
 
     /// linechat's HTTP/2 server (NIOHTTP2) on a free port, with `fault` planted; 10 s to listen.
-    static func linechat(fault: String? = nil, tls: [String] = []) async throws -> (process: Process, port: Int) {
+    /// `http2: false`: its line server, which speaks no HTTP/2.
+    static func linechat(fault: String? = nil, tls: [String] = [], http2: Bool = true) async throws -> (process: Process, port: Int) {
         let (fd, port) = try LoopbackSocket.bound(listening: false)
         close(fd)
         let process = Process()
         process.executableURL = ProbeProcess.linechat
-        process.arguments = ["serve", "--http2", "--port", String(port)] + (fault.map { ["--fault", $0] } ?? []) + (tls.isEmpty ? [] : ["--tls"] + tls)
+        process.arguments = ["serve"] + (http2 ? ["--http2"] : []) + ["--port", String(port)] + (fault.map { ["--fault", $0] } ?? []) + (tls.isEmpty ? [] : ["--tls"] + tls)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         if await Eventually.holds(every: .milliseconds(50), { LoopbackSocket.listens(on: port) }) { return (process, port) }
@@ -123,6 +124,17 @@ import Testing
                                        + "             Skipped: the answer at /empty has a body under 5 bytes: h2spec skips this case then"), "\(output.stdout)")
         let report = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(report.contains(#"package="http2/6.9.2" id="6.9.2" tests="3" skipped="2" failures="0""#), "\(report)")
+    }
+
+    /// The request those cases make first must be answered: against a server that speaks no
+    /// HTTP/2 they fail, as h2spec's do, rather than skip.
+    @Test func aFailedRequestBeforeASkipFailsTheCase() async throws {
+        let server = try await Self.linechat(http2: false)
+        defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
+        let output = try await ProbeProcess.run(["h2spec", "-p", String(server.port), "-o", "1", "--suite", Self.suite, "http2/6.5.3/1", "http2/6.9.1/1"])
+        #expect(output.status == 1, "\(output.stdout)")
+        #expect(output.stdout.hasSuffix("2 tests, 0 passed, 0 skipped, 2 failed\n"), "\(output.stdout)")
+        #expect(output.stdout.contains("connect body {url}\n") && output.stdout.contains("HTTP/2 handshake"), "\(output.stdout)")
     }
 
     /// `--version` prints a version and exits 0, as h2spec's does, and `--dryrun` the titles,
