@@ -23,6 +23,12 @@ package struct H2SpecRun {
         catalog.cases.filter { (options.strict || !$0.strict) && selection.mode($0.id) == .all }
     }
 
+    /// Why the server cannot be reached over TCP, or nil when it can: checked once before the
+    /// cases, each of which would fail at its connect.
+    package func unreachable() async -> String? {
+        await TCPReachability.problem(host: options.host, port: options.port, within: .seconds(options.timeout))
+    }
+
     /// Runs the selected cases; the results in h2spec's order, keyed by case id.
     package func run() async throws -> [String: H2SpecResult] {
         let wanted = Dictionary(uniqueKeysWithValues: selectedCases.map { ($0.id, $0) })

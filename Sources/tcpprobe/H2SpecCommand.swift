@@ -100,6 +100,11 @@ struct H2SpecCommand: AsyncParsableCommand {
             print(console.dryRun(), terminator: "")
             return
         }
+        if let problem = await run.unreachable() {
+            // h2spec stops so, with its status 1.
+            Terminal.printError("error: cannot connect to \(host):\(port ?? 0): \(problem)")
+            throw ExitCode.failure
+        }
         let clock = ContinuousClock()
         let started = clock.now
         let results: [String: H2SpecResult]

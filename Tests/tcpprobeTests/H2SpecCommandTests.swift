@@ -137,6 +137,17 @@ import Testing
         #expect(output.stdout.contains("connect body {url}\n") && output.stdout.contains("HTTP/2 handshake"), "\(output.stdout)")
     }
 
+    /// A server that is not there is one error, as h2spec stops at its first failed dial, not
+    /// a failure for each case: status 1, nothing on stdout.
+    @Test func aServerThatIsNotThereIsOneError() async throws {
+        let (fd, port) = try LoopbackSocket.bound(listening: false)
+        close(fd)
+        let output = try await ProbeProcess.run(["h2spec", "-p", String(port), "--suite", Self.suite])
+        #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.isEmpty && output.stderr == "error: cannot connect to 127.0.0.1:\(port): refused (nothing listens there)\n",
+                "\(output.stdout)\(output.stderr)")
+    }
+
     /// `--version` prints a version and exits 0, as h2spec's does, and `--dryrun` the titles,
     /// with no port needed; otherwise `-p` is required. (A release prints its VERSION file's:
     /// release/check.)

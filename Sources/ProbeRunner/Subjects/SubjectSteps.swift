@@ -174,7 +174,7 @@ final class SubjectSteps {
                     if let daemonized = wentToTheBackground(subject, listeningOn: target, statement) { throw daemonized }
                     return
                 }
-            } else if await Self.canConnect(to: target, loop: context.loop) {
+            } else if await TCPReachability.problem(host: target.host, port: target.port, within: .milliseconds(200), on: context.loop) == nil {
                 return
             }
             if context.clock.now - started > wait {
@@ -219,13 +219,6 @@ final class SubjectSteps {
         }
     }
 
-    /// True when a TCP connection to `address` succeeds now (it is closed at once).
-    static func canConnect(to address: Address, loop: EventLoop) async -> Bool {
-        guard let channel = try? await ClientBootstrap(group: loop).connectTimeout(.milliseconds(200))
-            .connect(host: address.host, port: address.port).get() else { return false }
-        try? await channel.close().get()
-        return true
-    }
 
     private func kill(_ name: Name, signal: String?, _ statement: Statement) async throws {
         guard let subject = subjects[name.text] else { throw unknownSubject(name, statement) }
