@@ -23,10 +23,28 @@ package struct H2SpecRun {
         catalog.cases.filter { (options.strict || !$0.strict) && selection.mode($0.id) == .all }
     }
 
-    /// Why the server cannot be reached over TCP, or nil when it can: checked once before the
-    /// cases, each of which would fail at its connect.
+    /// Why the server cannot be reached, over TCP and with `-t` through the TLS handshake (ALPN
+    /// h2, the cases' TLS options), or nil when it can: checked once before the cases, each of
+    /// which would fail at its connect, as h2spec stops at its first failed dial.
     package func unreachable() async -> String? {
-        await TCPReachability.problem(host: options.host, port: options.port, within: .seconds(options.timeout))
+        let text = "set timeout {timeout}\nset http2 handshake off\nconnect {url}\n"
+        let loaded = ScenarioLoader.load("reach.scn", given: options.variables) { _ in text }
+        guard let scenario = loaded.scenario else { return loaded.diagnostics.map(\.description).joined(separator: "\n") }
+        return await ScenarioRunner(options: runOptions).run(scenario).failure?.message
+    }
+
+    /// How the cases run: the suite's variables for the server, the TLS options of `-k` and `-c`.
+    private var runOptions: RunOptions {
+        var runOptions = RunOptions(variables: options.variables)
+        // As documented: `--jobs` cases at once against the one server (h2spec runs them one by one).
+        runOptions.givenServerOneScenarioAtATime = false
+        if options.tls && (options.insecure || options.ciphers != nil) {
+            var client = TLSOptions()
+            client.insecure = options.insecure
+            client.ciphers = options.ciphers.map { Template(literal: $0) }
+            runOptions.defaultTLS = (client, TLSOptions())
+        }
+        return runOptions
     }
 
     /// Runs the selected cases; the results in h2spec's order, keyed by case id.
@@ -37,15 +55,6 @@ package struct H2SpecRun {
             throw H2SpecError("the suite does not load: \(error.location.fileAndLine): \(error.message)")
         }
         let scenarios = loaded.scenarios.filter { wanted[ShippedSuite.caseID(ofTitle: $0.title)] != nil }
-        var runOptions = RunOptions(variables: options.variables)
-        // As documented: `--jobs` cases at once against the one server (h2spec runs them one by one).
-        runOptions.givenServerOneScenarioAtATime = false
-        if options.tls && (options.insecure || options.ciphers != nil) {
-            var client = TLSOptions()
-            client.insecure = options.insecure
-            client.ciphers = options.ciphers.map { Template(literal: $0) }
-            runOptions.defaultTLS = (client, TLSOptions())
-        }
         let session = RunSession(options: runOptions, jobs: jobs, failFast: false, repetitions: 1)
         let (report, _) = await session.run(scenarios, skipping: []) { _ in }
         var results: [String: H2SpecResult] = [:]

@@ -102,7 +102,7 @@ struct H2SpecCommand: AsyncParsableCommand {
         }
         if let problem = await run.unreachable() {
             // h2spec stops so, with its status 1.
-            Terminal.printError("error: cannot connect to \(host):\(port ?? 0): \(problem)")
+            Terminal.printError("error: \(problem)")
             throw ExitCode.failure
         }
         let clock = ContinuousClock()

@@ -1,9 +1,8 @@
 import NIOCore
 import NIOPosix
 
-/// Whether a TCP connection to an address can be made now: what a command checks before a run
-/// whose every scenario connects there, so that a server that is not there is one error, not
-/// one failure a scenario (`tcpprobe h2spec`, as h2spec stops at its first failed dial).
+/// Whether a TCP connection to an address can be made now: how `spawn … ready on` learns that
+/// a subject listens where the kernel's tables cannot say.
 package enum TCPReachability {
     /// Why no TCP connection to `host:port` was made within `timeout` ("refused (nothing
     /// listens there)"), or nil when one was (it is closed at once).
