@@ -131,6 +131,26 @@ import Testing
         #expect(firstDifference == nil, "\(received.count) bytes against \(expected.count), the first difference at \(firstDifference ?? 0): \(received.dropFirst(firstDifference ?? 0).prefix(16))")
     }
 
+    /// A peer that announces a header table under HPACK's 4,096 bytes (here 0) in its handshake
+    /// gets a size update at the start of the first block and nothing entered in a table it
+    /// cannot keep: the second block refers to no entry of the first.
+    @Test func aSmallerTableThePeerAnnouncesIsSignalledAndKept() async throws {
+        let result = try await ScenarioHarness.run("""
+            set timeout 5s
+            listen l 127.0.0.1:0
+            connect c 127.0.0.1:{l.port}
+            c: send "PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n"
+            c: send hex"00 00 06 04 00 00 00 00 00  00 01 00 00 00 00   00 00 00 04 01 00 00 00 00"   # SETTINGS_HEADER_TABLE_SIZE 0; ACK
+            accept s on l http2
+            s: send frame headers 1 end-headers ":status"="200" "x-a"="b"
+            s: send frame headers 3 end-headers ":status"="200" "x-a"="b"
+            c: expect hex"00 00 06 04 00 00 00 00 00 00 04 00 00 ff ff  00 00 00 04 01 00 00 00 00"   # its SETTINGS and ACK
+            c: expect hex"00 00 09 01 04 00 00 00 01  20 88 00 03 78 2d 61 01 62"   # a size update to 0, then literals not indexed
+            c: expect hex"00 00 08 01 04 00 00 00 03  88 00 03 78 2d 61 01 62"
+            """)
+        result.expectPassed()
+    }
+
     /// The peer echoes the frames: a HEADERS without END_HEADERS and its CONTINUATION come back
     /// as one block, decoded; the expect names the frames it passed over.
     @Test func headerFieldsRoundTripThroughHPACKAcrossAContinuation() async throws {

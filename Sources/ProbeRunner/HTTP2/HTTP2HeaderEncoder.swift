@@ -11,15 +11,32 @@ import NIOHPACK
 /// as they are and keeps the table; each string is then put in the shorter of the two forms
 /// NIOHPACK writes for it. A literal is its first byte or two (the representation and the
 /// name's index, or 0x40 / 0x00 and a name string), then the value string.
+///
+/// A peer that announces a SETTINGS_HEADER_TABLE_SIZE under HPACK's 4,096 in its handshake
+/// gets a table of that size, signalled by a size update at the start of the first block, as
+/// RFC 7541 §4.2 requires (h2spec keeps 4,096 whatever the peer says).
 struct HTTP2HeaderEncoder {
     private var table: HPACKEncoder
+    /// The table's size is still to be signalled, at the start of the next block.
+    private var signalSize: Bool
     /// Write a string alone, each in one form (behind a one-byte prefix that is dropped).
     private var huffmanStrings = HPACKEncoder(allocator: ByteBufferAllocator(), useHuffmanEncoding: true, maxDynamicTableSize: 0)
     private var plainStrings = HPACKEncoder(allocator: ByteBufferAllocator(), useHuffmanEncoding: false, maxDynamicTableSize: 0)
 
-    /// `tableSize`: the dynamic table's size, HPACK's 4,096 unless a size update said less.
-    init(tableSize: Int = HPACKEncoder.defaultDynamicTableSize) {
+    /// `tableSize`: the dynamic table's size, HPACK's 4,096 unless a size update said less;
+    /// `signalled`: whether the peer knows it already (else the next block begins by saying so).
+    init(tableSize: Int = HPACKEncoder.defaultDynamicTableSize, signalled: Bool = true) {
         table = HPACKEncoder(allocator: ByteBufferAllocator(), useHuffmanEncoding: false, maxDynamicTableSize: tableSize)
+        signalSize = !signalled
+    }
+
+    /// A dynamic table size update to `size`, as NIOHPACK's encoder begins a block after a
+    /// resize: an encoder allowed one more, resized down to `size`.
+    static func sizeUpdate(to size: Int) throws -> [UInt8] {
+        var encoder = HPACKEncoder(allocator: ByteBufferAllocator(), maxDynamicTableSize: size + 1)
+        try encoder.setDynamicTableSize(size)
+        try encoder.beginEncoding(allocator: ByteBufferAllocator())
+        return Array(try encoder.endEncoding().readableBytesView)
     }
 
     /// The size of the dynamic table the encoding keeps.
@@ -27,15 +44,19 @@ struct HTTP2HeaderEncoder {
 
     /// The header block of `fields`, in order; the table keeps what the peer's will.
     mutating func encode(_ fields: [(name: String, value: String)]) throws -> [UInt8] {
-        var block: [UInt8] = []
+        var block = signalSize ? try Self.sizeUpdate(to: tableSize) : []
+        signalSize = false
         for (name, value) in fields {
-            try table.beginEncoding(allocator: ByteBufferAllocator())
+            let field: [UInt8]
             if 32 + name.utf8.count + value.utf8.count <= tableSize {
-                try table.append(header: name, value: value)
+                field = try Self.write(with: &table) { try $0.append(header: name, value: value) }
             } else {
-                try table.appendNonIndexed(header: name, value: value)
+                // Too large for the table (so no entry of it holds the field whole): an index when
+                // the static table holds it whole, as with Go's, else a literal left out of the
+                // table. The string encoders' tables are empty, so theirs says which.
+                let asStatic = try Self.write(with: &plainStrings) { try $0.append(header: name, value: value) }
+                field = asStatic[0] & 0x80 != 0 ? asStatic : try Self.write(with: &table) { try $0.appendNonIndexed(header: name, value: value) }
             }
-            let field = Array(try table.endEncoding().readableBytesView)
             // An index (its first bit set) has no strings.
             guard field[0] & 0x80 == 0 else {
                 block += field
@@ -58,12 +79,16 @@ struct HTTP2HeaderEncoder {
 
     /// `text` as an HPACK string: its length, then its bytes, Huffman-coded or not.
     private mutating func string(_ text: String, huffman: Bool) throws -> [UInt8] {
-        func write(with encoder: inout HPACKEncoder) throws -> [UInt8] {
-            try encoder.beginEncoding(allocator: ByteBufferAllocator())
-            // A literal without indexing of static name 1 (`:authority`): the byte 0x01, then the string.
-            try encoder.appendNonIndexed(header: ":authority", value: text)
-            return Array(try encoder.endEncoding().readableBytesView.dropFirst())
-        }
-        return huffman ? try write(with: &huffmanStrings) : try write(with: &plainStrings)
+        // A literal without indexing of static name 1 (`:authority`): the byte 0x01, then the string.
+        let literal = { (encoder: inout HPACKEncoder) in try encoder.appendNonIndexed(header: ":authority", value: text) }
+        let field = huffman ? try Self.write(with: &huffmanStrings, literal) : try Self.write(with: &plainStrings, literal)
+        return Array(field.dropFirst())
+    }
+
+    /// What `append` writes with `encoder`, as a block of its own.
+    private static func write(with encoder: inout HPACKEncoder, _ append: (inout HPACKEncoder) throws -> Void) throws -> [UInt8] {
+        try encoder.beginEncoding(allocator: ByteBufferAllocator())
+        try append(&encoder)
+        return Array(try encoder.endEncoding().readableBytesView)
     }
 }

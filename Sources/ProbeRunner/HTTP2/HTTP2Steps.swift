@@ -71,11 +71,15 @@ final class HTTP2Steps {
     }
 
     /// Sets `{http2.NAME}` for each SETTINGS parameter: what the peer's SETTINGS said, else its
-    /// initial value; a parameter with neither is left undefined.
+    /// initial value; a parameter with neither is left undefined. A header table the peer
+    /// announces under HPACK's 4,096 bytes is the size of the connection's encoder's.
     private func definePeerSettings(of session: NIOLoopBound<HTTP2Session>, on connection: ProbeConnection) async throws {
         let peer = try await connection.channel.eventLoop.submit { session.value.peerSettings }.get()
         for (name, id) in HTTP2Names.settings {
             context.variables["http2." + name] = (peer[id] ?? HTTP2Names.initialValues[id]).map(String.init)
+        }
+        if let announced = peer[0x1].map(Int.init), announced < HPACKEncoder.defaultDynamicTableSize {
+            encoders[ObjectIdentifier(connection)] = HTTP2HeaderEncoder(tableSize: announced, signalled: false)
         }
     }
 
@@ -169,16 +173,12 @@ final class HTTP2Steps {
         }
     }
 
-    /// A dynamic table size update to `size`, as NIOHPACK's encoder begins a block after a
-    /// resize: an encoder allowed one more, resized down to `size`. The peer's table shrinks
+    /// `block table-size N`: a dynamic table size update to `size`. The peer's table shrinks
     /// with it, so the connection's encoder starts again with a table of at most `size`: what
     /// it indexes from then on the peer keeps too (the newest entries go last).
     private func tableSizeUpdate(to size: Int, on connection: ProbeConnection, _ statement: Statement) throws -> [UInt8] {
-        var encoder = HPACKEncoder(allocator: ByteBufferAllocator(), maxDynamicTableSize: size + 1)
         do {
-            try encoder.setDynamicTableSize(size)
-            try encoder.beginEncoding(allocator: ByteBufferAllocator())
-            let update = Array(try encoder.endEncoding().readableBytesView)
+            let update = try HTTP2HeaderEncoder.sizeUpdate(to: size)
             let id = ObjectIdentifier(connection)
             if size < encoders[id]?.tableSize ?? HPACKEncoder.defaultDynamicTableSize { encoders[id] = HTTP2HeaderEncoder(tableSize: size) }
             return update
