@@ -151,6 +151,25 @@ import Testing
         result.expectPassed()
     }
 
+    /// A field exactly as large as the table (HPACK's count: 32 + name + value) is entered, as
+    /// Go's encoder enters it: on a table of 36, `ab: cd` goes in, and the next block refers to it.
+    @Test func aFieldAsLargeAsTheTableIsEntered() async throws {
+        let result = try await ScenarioHarness.run("""
+            set timeout 5s
+            listen l 127.0.0.1:0
+            connect c 127.0.0.1:{l.port}
+            c: send "PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n"
+            c: send hex"00 00 06 04 00 00 00 00 00  00 01 00 00 00 24   00 00 00 04 01 00 00 00 00"   # SETTINGS_HEADER_TABLE_SIZE 36; ACK
+            accept s on l http2
+            s: send frame headers 1 end-headers "ab"="cd"
+            s: send frame headers 3 end-headers "ab"="cd"
+            c: expect hex"00 00 06 04 00 00 00 00 00 00 04 00 00 ff ff  00 00 00 04 01 00 00 00 00"
+            c: expect hex"00 00 09 01 04 00 00 00 01  3f 05 40 02 61 62 02 63 64"   # a size update to 36, the field entered
+            c: expect hex"00 00 01 01 04 00 00 00 03  be"
+            """)
+        result.expectPassed()
+    }
+
     /// The peer echoes the frames: a HEADERS without END_HEADERS and its CONTINUATION come back
     /// as one block, decoded; the expect names the frames it passed over.
     @Test func headerFieldsRoundTripThroughHPACKAcrossAContinuation() async throws {
