@@ -131,20 +131,29 @@ import Testing
         #expect(firstDifference == nil, "\(received.count) bytes against \(expected.count), the first difference at \(firstDifference ?? 0): \(received.dropFirst(firstDifference ?? 0).prefix(16))")
     }
 
+    /// The probe as the HTTP/2 server `s` of a raw client `c` whose one SETTINGS parameter is
+    /// `setting` (its six bytes in hex) and which acks the probe's; `c` has read the probe's
+    /// SETTINGS and ACK.
+    private static func serving(aClientThatSets setting: String) -> String {
+        """
+        set timeout 5s
+        listen l 127.0.0.1:0
+        connect c 127.0.0.1:{l.port}
+        c: send "PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n"
+        c: send hex"00 00 06 04 00 00 00 00 00  \(setting)  00 00 00 04 01 00 00 00 00"
+        accept s on l http2
+        c: expect hex"00 00 06 04 00 00 00 00 00 00 04 00 00 ff ff  00 00 00 04 01 00 00 00 00"
+
+        """
+    }
+
     /// A peer that announces a header table under HPACK's 4,096 bytes (here 0) in its handshake
     /// gets a size update at the start of the first block and nothing entered in a table it
     /// cannot keep: the second block refers to no entry of the first.
     @Test func aSmallerTableThePeerAnnouncesIsSignalledAndKept() async throws {
-        let result = try await ScenarioHarness.run("""
-            set timeout 5s
-            listen l 127.0.0.1:0
-            connect c 127.0.0.1:{l.port}
-            c: send "PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n"
-            c: send hex"00 00 06 04 00 00 00 00 00  00 01 00 00 00 00   00 00 00 04 01 00 00 00 00"   # SETTINGS_HEADER_TABLE_SIZE 0; ACK
-            accept s on l http2
+        let result = try await ScenarioHarness.run(Self.serving(aClientThatSets: "00 01 00 00 00 00") + """
             s: send frame headers 1 end-headers ":status"="200" "x-a"="b"
             s: send frame headers 3 end-headers ":status"="200" "x-a"="b"
-            c: expect hex"00 00 06 04 00 00 00 00 00 00 04 00 00 ff ff  00 00 00 04 01 00 00 00 00"   # its SETTINGS and ACK
             c: expect hex"00 00 09 01 04 00 00 00 01  20 88 00 03 78 2d 61 01 62"   # a size update to 0, then literals not indexed
             c: expect hex"00 00 08 01 04 00 00 00 03  88 00 03 78 2d 61 01 62"
             """)
@@ -154,16 +163,9 @@ import Testing
     /// A field exactly as large as the table (HPACK's count: 32 + name + value) is entered, as
     /// Go's encoder enters it: on a table of 36, `ab: cd` goes in, and the next block refers to it.
     @Test func aFieldAsLargeAsTheTableIsEntered() async throws {
-        let result = try await ScenarioHarness.run("""
-            set timeout 5s
-            listen l 127.0.0.1:0
-            connect c 127.0.0.1:{l.port}
-            c: send "PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n"
-            c: send hex"00 00 06 04 00 00 00 00 00  00 01 00 00 00 24   00 00 00 04 01 00 00 00 00"   # SETTINGS_HEADER_TABLE_SIZE 36; ACK
-            accept s on l http2
+        let result = try await ScenarioHarness.run(Self.serving(aClientThatSets: "00 01 00 00 00 24") + """
             s: send frame headers 1 end-headers "ab"="cd"
             s: send frame headers 3 end-headers "ab"="cd"
-            c: expect hex"00 00 06 04 00 00 00 00 00 00 04 00 00 ff ff  00 00 00 04 01 00 00 00 00"
             c: expect hex"00 00 09 01 04 00 00 00 01  3f 05 40 02 61 62 02 63 64"   # a size update to 36, the field entered
             c: expect hex"00 00 01 01 04 00 00 00 03  be"
             """)
