@@ -144,8 +144,8 @@ extension ScenarioExecution {
     private func noteUnread(in tally: ParallelTally) {
         for connection in table.all where !connection.isClosed && connection.eventLoop.inEventLoop {
             let handler = connection.handler
-            let decoded = Self.decodedUnread(webSocket: connection.webSocket, http2: handler.layer)
-            if let first = decoded.items.first { tally.noteUnread(decoded.items.count, of: decoded.noun, first: .unit(first)) }
+            let decoded = Self.decodedUnread(webSocket: connection.webSocket, http2: handler.layer, showing: 1)
+            if let first = decoded.shown.first { tally.noteUnread(decoded.count, of: decoded.noun, first: .unit(first)) }
             if handler.unconsumedBytes > 0 { tally.noteUnread(handler.unconsumedBytes, of: "byte", first: .bytes(handler.unreadHead(80))) }
         }
     }

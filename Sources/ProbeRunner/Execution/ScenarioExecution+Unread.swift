@@ -19,13 +19,13 @@ extension ScenarioExecution {
         guard settings.unread == .fail || (settings.unread == .note && copyIndex == nil) else { return }
         let session = connection.webSocket
         guard let (head, count, decoded) = try? await connection.onLoop({ handler in
-            (handler.unreadHead(80), handler.unconsumedBytes, Self.decodedUnread(webSocket: session, http2: handler.layer))
-        }), count > 0 || !decoded.items.isEmpty else { return }
+            (handler.unreadHead(80), handler.unconsumedBytes, Self.decodedUnread(webSocket: session, http2: handler.layer, showing: 3))
+        }), count > 0 || decoded.count > 0 else { return }
         let when = statement == nil ? "when the scenario ended" : "when it was closed"
         var unread: [String] = []
-        if !decoded.items.isEmpty {
-            let shown = decoded.items.prefix(3).joined(separator: ", ")
-            unread.append("\(decoded.items.count) \(decoded.noun)\(decoded.items.count == 1 ? "" : "s") decoded and not read (\(shown)\(decoded.items.count > 3 ? ", …" : ""))")
+        if decoded.count > 0 {
+            let shown = decoded.shown.joined(separator: ", ")
+            unread.append("\(decoded.count) \(decoded.noun)\(decoded.count == 1 ? "" : "s") decoded and not read (\(shown)\(decoded.count > 3 ? ", …" : ""))")
         }
         if count > 0 { unread.append("\(count) unread byte\(count == 1 ? "" : "s")") }
         let what = "\(connection.label) had \(unread.joined(separator: " and ")) \(when)" + (count > 0 ? ": " + ByteEscaper.preview(head, limit: 80, total: count) : "")
@@ -38,9 +38,14 @@ extension ScenarioExecution {
     }
 
     /// What a connection's layer decoded that no expect took: WebSocket messages and control
-    /// frames, or HTTP/2 frames (those the probe answered in the background too, marked so).
-    static func decodedUnread(webSocket: WebSocketSession?, http2: HTTP2Session?) -> (noun: String, items: [String]) {
-        if let webSocket { return ("WebSocket message", webSocket.undelivered.map(\.description)) }
-        return ("HTTP/2 frame", http2?.undelivered.map(\.description) ?? [])
+    /// frames, or HTTP/2 frames (those the probe answered in the background too, marked so);
+    /// how many, and the first `showing` described.
+    static func decodedUnread(webSocket: WebSocketSession?, http2: HTTP2Session?, showing: Int) -> (noun: String, count: Int, shown: [String]) {
+        if let webSocket {
+            let events = webSocket.undelivered
+            return ("WebSocket message", events.count, events.prefix(showing).map(\.description))
+        }
+        let frames = http2?.undelivered ?? []
+        return ("HTTP/2 frame", frames.count, frames.prefix(showing).map(\.description))
     }
 }
