@@ -160,6 +160,27 @@ import Testing
         result.expectPassed()
     }
 
+    /// A smaller table announced after the handshake is followed from the next block on, and a
+    /// larger one announced later leaves it as it is (as Go's transport does): SETTINGS_HEADER_
+    /// TABLE_SIZE 0 once `x-a: b` was entered, then 4,096.
+    @Test func aSmallerTableAnnouncedLaterIsFollowedFromTheNextBlock() async throws {
+        let result = try await ScenarioHarness.run(Self.serving(aClientThatSets: "00 03 00 00 00 64") + """
+            s: send frame headers 1 end-headers "x-a"="b"
+            c: expect hex"00 00 07 01 04 00 00 00 01  40 03 78 2d 61 01 62"   # entered
+            s: send frame headers 3 end-headers "x-a"="b"
+            c: expect hex"00 00 01 01 04 00 00 00 03  be"
+            c: send hex"00 00 06 04 00 00 00 00 00  00 01 00 00 00 00"
+            c: expect hex"00 00 00 04 01 00 00 00 00"
+            s: send frame headers 5 end-headers "x-a"="b"
+            c: expect hex"00 00 08 01 04 00 00 00 05  20 00 03 78 2d 61 01 62"   # a size update to 0, a literal not indexed
+            c: send hex"00 00 06 04 00 00 00 00 00  00 01 00 00 10 00"
+            c: expect hex"00 00 00 04 01 00 00 00 00"
+            s: send frame headers 7 end-headers "x-a"="b"
+            c: expect hex"00 00 07 01 04 00 00 00 07  00 03 78 2d 61 01 62"
+            """)
+        result.expectPassed()
+    }
+
     /// A field exactly as large as the table (HPACK's count: 32 + name + value) is entered, as
     /// Go's encoder enters it: on a table of 36, `ab: cd` goes in, and the next block refers to it.
     @Test func aFieldAsLargeAsTheTableIsEntered() async throws {

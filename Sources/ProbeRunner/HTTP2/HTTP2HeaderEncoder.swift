@@ -12,21 +12,32 @@ import NIOHPACK
 /// NIOHPACK writes for it. A literal is its first byte or two (the representation and the
 /// name's index, or 0x40 / 0x00 and a name string), then the value string.
 ///
-/// A peer that announces a SETTINGS_HEADER_TABLE_SIZE under HPACK's 4,096 in its handshake
-/// gets a table of that size, signalled by a size update at the start of the first block, as
-/// RFC 7541 §4.2 requires (h2spec keeps 4,096 whatever the peer says).
+/// A peer that announces a SETTINGS_HEADER_TABLE_SIZE under the table's size, in its
+/// handshake or later, gets a table of that size, signalled by a size update at the start of
+/// the next block, as RFC 7541 §4.2 requires (h2spec keeps 4,096 whatever the peer says). A
+/// larger size announced later leaves the table as it is, as Go's HTTP/2 transport leaves it.
 struct HTTP2HeaderEncoder {
     private var table: HPACKEncoder
+    /// What the peer announced last, followed at the start of each block.
+    private let announced: HTTP2AnnouncedTableSize
     /// The table's size is still to be signalled, at the start of the next block.
     private var signalSize: Bool
     /// Write a string alone, each in one form (behind a one-byte prefix that is dropped).
     private var huffmanStrings = HPACKEncoder(allocator: ByteBufferAllocator(), useHuffmanEncoding: true, maxDynamicTableSize: 0)
     private var plainStrings = HPACKEncoder(allocator: ByteBufferAllocator(), useHuffmanEncoding: false, maxDynamicTableSize: 0)
 
-    /// `tableSize`: the dynamic table's size, HPACK's 4,096 unless a size update said less;
-    /// `signalled`: whether the peer knows it already (else the next block begins by saying so).
-    init(tableSize: Int = HPACKEncoder.defaultDynamicTableSize, signalled: Bool = true) {
-        table = HPACKEncoder(allocator: ByteBufferAllocator(), useHuffmanEncoding: false, maxDynamicTableSize: tableSize)
+    /// An encoder with HPACK's table of 4,096 bytes, which follows what `announced` says.
+    init(following announced: HTTP2AnnouncedTableSize = HTTP2AnnouncedTableSize()) {
+        self.announced = announced
+        table = HPACKEncoder(allocator: ByteBufferAllocator(), useHuffmanEncoding: false, maxDynamicTableSize: HPACKEncoder.defaultDynamicTableSize)
+        signalSize = false
+    }
+
+    /// Starts the table again empty, `size` bytes large; `signalled`: whether the peer knows
+    /// the size already (else the next block begins by saying so). The peer's table keeps
+    /// older entries the new one does not know; none is referred to, and they go first.
+    mutating func restart(tableSize size: Int, signalled: Bool) {
+        table = HPACKEncoder(allocator: ByteBufferAllocator(), useHuffmanEncoding: false, maxDynamicTableSize: size)
         signalSize = !signalled
     }
 
@@ -44,6 +55,7 @@ struct HTTP2HeaderEncoder {
 
     /// The header block of `fields`, in order; the table keeps what the peer's will.
     mutating func encode(_ fields: [(name: String, value: String)]) throws -> [UInt8] {
+        if announced.value < tableSize { restart(tableSize: announced.value, signalled: false) }
         var block = signalSize ? try Self.sizeUpdate(to: tableSize) : []
         signalSize = false
         for (name, value) in fields {

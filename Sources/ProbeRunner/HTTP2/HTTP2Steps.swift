@@ -1,5 +1,4 @@
 import NIOCore
-import NIOHPACK
 import ProbeFraming
 import ProbeResults
 import ProbeScript
@@ -41,10 +40,11 @@ final class HTTP2Steps {
     private func open(_ connection: ProbeConnection, asServer: Bool, named: String, timeout: Duration, started: RunClock.Instant,
                       _ statement: Statement) async throws {
         let (maxPayload, autoAck, handshake) = (max(context.settings.maxMessage, 16_384), context.settings.http2AutoAck, context.settings.http2Handshake)
-        encoders[ObjectIdentifier(connection)] = HTTP2HeaderEncoder()
+        let announced = HTTP2AnnouncedTableSize()
+        encoders[ObjectIdentifier(connection)] = HTTP2HeaderEncoder(following: announced)
         let session = try await connection.channel.eventLoop.submit {
             let session = NIOLoopBound(HTTP2Session(channel: connection.channel, maxPayload: maxPayload, asServer: asServer,
-                                                    countSent: connection.sentCounter),
+                                                    countSent: connection.sentCounter, announcesTableSize: announced.announce),
                                        eventLoop: connection.channel.eventLoop)
             session.value.autoAck = autoAck
             if asServer, handshake { session.value.openingSettings = Self.handshakeSettings }
@@ -71,15 +71,11 @@ final class HTTP2Steps {
     }
 
     /// Sets `{http2.NAME}` for each SETTINGS parameter: what the peer's SETTINGS said, else its
-    /// initial value; a parameter with neither is left undefined. A header table the peer
-    /// announces under HPACK's 4,096 bytes is the size of the connection's encoder's.
+    /// initial value; a parameter with neither is left undefined.
     private func definePeerSettings(of session: NIOLoopBound<HTTP2Session>, on connection: ProbeConnection) async throws {
         let peer = try await connection.channel.eventLoop.submit { session.value.peerSettings }.get()
         for (name, id) in HTTP2Names.settings {
             context.variables["http2." + name] = (peer[id] ?? HTTP2Names.initialValues[id]).map(String.init)
-        }
-        if let announced = peer[0x1].map(Int.init), announced < HPACKEncoder.defaultDynamicTableSize {
-            encoders[ObjectIdentifier(connection)] = HTTP2HeaderEncoder(tableSize: announced, signalled: false)
         }
     }
 
@@ -180,7 +176,11 @@ final class HTTP2Steps {
         do {
             let update = try HTTP2HeaderEncoder.sizeUpdate(to: size)
             let id = ObjectIdentifier(connection)
-            if size < encoders[id]?.tableSize ?? HPACKEncoder.defaultDynamicTableSize { encoders[id] = HTTP2HeaderEncoder(tableSize: size) }
+            var encoder = encoders[id] ?? HTTP2HeaderEncoder()
+            if size < encoder.tableSize {
+                encoder.restart(tableSize: size, signalled: true)
+                encoders[id] = encoder
+            }
             return update
         } catch {
             throw StepFailure(statement, HTTP2Failure.unencodable("\(error)"), connection)

@@ -37,11 +37,15 @@ final class HTTP2Session {
 
     /// Told the size of each frame the session writes on its own once the socket took it.
     private let countSent: @Sendable (Int) -> Void
+    /// Told each SETTINGS_HEADER_TABLE_SIZE the peer announces, as it comes.
+    private let announcesTableSize: @Sendable (Int) -> Void
 
     /// `asServer`: the client's connection preface comes first, and is checked.
-    init(channel: Channel, maxPayload: Int, asServer: Bool, countSent: @escaping @Sendable (Int) -> Void = { _ in }) {
+    init(channel: Channel, maxPayload: Int, asServer: Bool, countSent: @escaping @Sendable (Int) -> Void = { _ in },
+         announcesTableSize: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.channel = channel
         self.countSent = countSent
+        self.announcesTableSize = announcesTableSize
         self.maxPayload = maxPayload
         self.awaitsPreface = asServer
         self.decoder = HPACKDecoder(allocator: channel.allocator)
@@ -77,7 +81,10 @@ final class HTTP2Session {
         var answered: String?
         switch frame.type {
         case 0x4 where !frame.has(0x1):
-            for (id, value) in frame.settings { peerSettings[id] = value }
+            for (id, value) in frame.settings {
+                peerSettings[id] = value
+                if id == 0x1 { announcesTableSize(Int(value)) }
+            }
             if let opening = openingSettings {
                 send(opening)
                 openingSettings = nil
