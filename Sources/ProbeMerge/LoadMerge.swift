@@ -18,13 +18,22 @@ package enum LoadMerge {
     }
 
     /// Reads and checks the parts: each a part's report, all of one N, each part once, none
-    /// missing, all of the same scenarios.
+    /// missing, all of the same scenarios. `contents` reads a file; what it throws says why
+    /// it could not, naming the file.
     package static func read(_ files: [String], contents: (String) throws -> Data) throws(LoadMergeError) -> [Part] {
         var parts: [Part] = []
         for file in files {
+            let data: Data
+            do {
+                data = try contents(file)
+            } catch {
+                throw .cannotRead("\(error)")
+            }
             let report: JSONReport.Document
             do {
-                report = try JSONDecoder().decode(JSONReport.Document.self, from: try contents(file))
+                report = try JSONDecoder().decode(JSONReport.Document.self, from: data)
+            } catch let error as DecodingError {
+                throw .unreadable(file: file, why: error.plainDescription)
             } catch {
                 throw .unreadable(file: file, why: "\(error)")
             }

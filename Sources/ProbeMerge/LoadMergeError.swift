@@ -1,5 +1,7 @@
 /// Why part reports do not make one load: a usage error (exit 2) naming the files.
 package enum LoadMergeError: Error, Equatable, CustomStringConvertible {
+    /// A file that could not be read, in the reader's words (which name the file).
+    case cannotRead(String)
     case unreadable(file: String, why: String)
     case notAPart(file: String)
     case partsDisagree(file: String, parts: Int, otherFile: String, otherParts: Int)
@@ -9,6 +11,7 @@ package enum LoadMergeError: Error, Equatable, CustomStringConvertible {
 
     package var description: String {
         switch self {
+        case .cannotRead(let why): why
         case .unreadable(let file, let why): "\(file): not a tcpprobe JSON report: \(why)"
         case .notAPart(let file): "\(file): not the report of a part (run with --part K/N)"
         case .partsDisagree(let file, let parts, let otherFile, let otherParts):

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import ProbeHost
 import ProbeMerge
 import ProbeReport
 import ProbeResults
@@ -32,7 +33,7 @@ struct MergeCommand: AsyncParsableCommand {
     func run() async throws {
         let report: RunReport
         do {
-            let parts = try LoadMerge.read(files) { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+            let parts = try LoadMerge.read(files) { Data(try WholeFile.bytes(atPath: $0)) }
             report = try LoadMerge.merge(parts)
         } catch {
             Terminal.printError("error: \(error)")

@@ -81,6 +81,33 @@ import TestSupport
         }
     }
 
+    /// A file that cannot be read or is no report is named with what is wrong, in a sentence:
+    /// the system's reason, or the field of the report that is missing or of the wrong kind.
+    @Test func unreadablePartsAreNamedWithWhatIsWrong() async throws {
+        let files = ["not-json.json": "hello", "no-tool.json": "{}"]
+        try await ProbeProcess.inDirectory(holding: files) { directory in
+            for (file, said) in [("absent.json", "error: absent.json: No such file or directory"),
+                                 ("not-json.json", "error: not-json.json: not a tcpprobe JSON report: not valid JSON"),
+                                 ("no-tool.json", #"error: no-tool.json: not a tcpprobe JSON report: no "tool" field"#)] {
+                let merged = try await ProbeProcess.run(["merge", file], in: directory)
+                #expect(merged.status == 2 && merged.stderr == said + "\n", "\(merged.stderr)")
+            }
+            // A field of the wrong kind in a part's own report is named by its path.
+            _ = try await runParts([Self.passing], in: directory)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("part-1.json"))) as? [String: Any])
+            var scenarios = try #require(json["scenarios"] as? [[String: Any]])
+            var blocks = try #require(scenarios[0]["parallel"] as? [[String: Any]])
+            blocks[0]["copies"] = "six"
+            scenarios[0]["parallel"] = blocks
+            for (file, changed, said) in [("copies-a-word.json", json.merging(["scenarios": scenarios]) { $1 }, #""scenarios[0].parallel[0].copies" is not a number"#),
+                                          ("scenarios-a-number.json", json.merging(["scenarios": 3]) { $1 }, #""scenarios" is not an array"#)] {
+                try JSONSerialization.data(withJSONObject: changed).write(to: directory.appendingPathComponent(file))
+                let merged = try await ProbeProcess.run(["merge", file], in: directory)
+                #expect(merged.status == 2 && merged.stderr == "error: \(file): not a tcpprobe JSON report: \(said)\n", "\(merged.stderr)")
+            }
+        }
+    }
+
     @Test func aPartKnowsItsPlaceAndAutoReadsAnIndexedJob() async throws {
         // {part} and {parts}, as a subject prints them; `want` is what it must print.
         let place = "var part = \"1\"\nvar parts = \"1\"\nspawn s \"echo part {part} of {parts}\"\nexpect stdout s line \"{want}\"\n"
