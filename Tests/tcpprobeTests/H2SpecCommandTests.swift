@@ -164,6 +164,22 @@ import Testing
         #expect(titles.status == 0 && titles.stdout.contains("    1: Sends a client connection preface\n"), "\(titles.stdout)\(titles.stderr)")
     }
 
+    /// A binary built from source finds the suite of the package it was built in, wherever it
+    /// runs (a release finds its own beside `bin/`); a copy found in neither place says where it
+    /// looked.
+    @Test func aBuiltBinaryFindsItsPackagesSuiteFromAnyFolder() async throws {
+        try await ProbeProcess.inDirectory(holding: [:]) { directory in
+            let titles = try await ProbeProcess.run(["h2spec", "--dryrun", "generic/1"], in: directory)
+            #expect(titles.status == 0 && titles.stdout.contains("    1: Sends a client connection preface\n"), "\(titles.stdout)\(titles.stderr)")
+            let copy = directory.appendingPathComponent("tcpprobe")
+            try FileManager.default.copyItem(at: ProbeProcess.binary, to: copy)
+            let lost = try await ProbeProcess.run(["h2spec", "--dryrun", "generic/1"], in: directory, executable: copy)
+            let top = directory.deletingLastPathComponent().resolvingSymlinksInPath().path
+            #expect(lost.status == 2 && lost.stderr == "error: cannot find the suite: neither Scenarios/http2-server nor \(top)/Scenarios/http2-server; name it with --suite\n",
+                    "\(lost.stderr)")
+        }
+    }
+
     /// `--jobs` cases run at once against the one server, as the command's help says (h2spec
     /// runs them one by one; `tcpprobe run` runs the suite's scenarios against a given server one
     /// at a time): four cases against a server that accepts and never answers hold four
