@@ -4,7 +4,8 @@ import FoundationEssentials
 /// order), and pcapng through `PcapngFile`.
 package enum PcapFile {
     package enum ReadError: Error, CustomStringConvertible {
-        case unreadable(String)
+        /// The file could not be opened or mapped, in the system's words.
+        case unreadable(reason: String)
         case tooShort
         case badMagic(UInt32)
         case truncated(recordAt: Int)
@@ -13,7 +14,7 @@ package enum PcapFile {
 
         package var description: String {
             switch self {
-            case .unreadable(let path): return "cannot read \(path)"
+            case .unreadable(let reason): return "cannot be read: \(reason)"
             case .tooShort: return "not a pcap file: shorter than its 24-byte header"
             case .badMagic(let magic): return "not a pcap or pcapng file: magic number 0x\(String(magic, radix: 16))"
             case .malformed(let what): return "the capture is malformed: \(what)"

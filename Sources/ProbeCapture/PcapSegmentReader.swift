@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads the TCP segments of a pcap file that is still growing, a part at a time: each `read`
 /// decodes only the records written since the last, so a scenario that checks the wire after
@@ -22,7 +25,11 @@ package struct PcapSegmentReader {
     /// `payloadLimit` bytes of payload in all it throws `tooLarge` and keeps what it had.
     package mutating func read(allowTruncatedTail: Bool, payloadLimit: Int = PcapFile.defaultPayloadLimit) throws {
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch { throw PcapFile.ReadError.unreadable(path) }
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        } catch {
+            throw PcapFile.ReadError.unreadable(reason: Self.whyUnreadable(path) ?? "\(error)")
+        }
         var added: [TCPSegment] = []
         var payloadBytes = self.payloadBytes
         let end = try data.withUnsafeBytes { raw in
@@ -37,5 +44,16 @@ package struct PcapSegmentReader {
         segments += added
         self.payloadBytes = payloadBytes
         self.end = end
+    }
+
+    /// The system's reason `path` cannot be read ("No such file or directory", "Permission
+    /// denied", "Is a directory"); nil when none is seen.
+    private static func whyUnreadable(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return String(cString: strerror(EISDIR))
     }
 }

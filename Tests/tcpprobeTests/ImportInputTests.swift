@@ -29,6 +29,18 @@ import Testing
         #expect(elsewhere.status == 2 && elsewhere.stderr.contains("no TCP connection on port 1 in the capture"), "\(elsewhere.stderr)")
     }
 
+    /// A capture that cannot be read is named once, with the system's reason, by `import` and
+    /// `show` alike.
+    @Test func aCaptureThatCannotBeReadSaysWhy() async throws {
+        let folder = FileManager.default.temporaryDirectory.path
+        for (path, reason) in [("/tcpprobe-absent-\(UUID().uuidString).pcap", "No such file or directory"), (folder, "Is a directory")] {
+            for command in ["import", "show"] {
+                let output = try await ProbeProcess.run([command, path])
+                #expect(output.status == 2 && output.stderr == "error: \(path): cannot be read: \(reason)\n", "\(command) \(path): \(output.stderr)")
+            }
+        }
+    }
+
     /// Two captures of the same conversation, one after the other in a file: the first
     /// connection's SYN and the rest of both; import lists them and takes the one chosen.
     @Test func severalConnectionsAreListed() async throws {
