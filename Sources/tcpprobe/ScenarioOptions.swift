@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import ProbeHost
 import ProbeResults
 import ProbeRunner
 import ProbeScript
@@ -17,10 +18,6 @@ struct ScenarioOptions: ParsableArguments {
 
     @Option(help: "Colour: auto (on a terminal, unless NO_COLOR is set), always or never.")
     var color: ColourChoice = .auto
-
-    func validate() throws {
-        _ = try parsedVariables()
-    }
 
     /// Loads the scenarios the paths name and prints every diagnostic to stderr, rendered with
     /// the line and a caret; exits 2 when a path cannot be read, and leaves errors to the caller.
@@ -42,11 +39,17 @@ struct ScenarioOptions: ParsableArguments {
 
     /// Every variable given from outside the scenarios: `--vars-file` lines, then the
     /// environment's `TCPPROBE_VAR_NAME` (the name taken as written), then `--var`, each winning
-    /// over the one before.
+    /// over the one before. Called once, first thing: a file may be a pipe (`<(vault read …)`),
+    /// which only one read sees.
     func parsedVariables() throws -> [String: String] {
         var result: [String: String] = [:]
         for file in variableFiles {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw ValidationError("--vars-file: cannot read \(file)") }
+            let text: String
+            do {
+                text = String(decoding: try WholeFile.bytes(atPath: file), as: UTF8.self)
+            } catch {
+                throw ValidationError("--vars-file: \(error)")
+            }
             for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let entry = line.hasSuffix("\r") ? line.dropLast() : line
                 if entry.allSatisfy(\.isWhitespace) || entry.first == "#" { continue }

@@ -36,6 +36,24 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("bad.vars:2: expected NAME=VALUE, got 'not a pair'"), "\(bad.stderr)")
     }
 
+    /// A vars file may be a pipe, as a secret store's output is (`--vars-file <(vault read …)`):
+    /// read once, its variables are there; a file that cannot be read says why.
+    @Test func aVarsFileMayBeAPipe() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = try file("echo.scn", """
+            spawn echo "echo {a}"
+            expect stdout echo line "from a pipe"
+            """)
+        for command in ["check", "run"] {
+            let output = try await ProbeProcess.run(["-c", #""$0" "$1" --vars-file <(printf 'a=from a pipe\n') "$2""#, ProbeProcess.binary.path, command, scenario],
+                                                    executable: URL(fileURLWithPath: "/bin/bash"))
+            #expect(output.status == 0, "\(command): \(output.stdout)\(output.stderr)")
+        }
+        let absent = directory.appendingPathComponent("absent.vars").path
+        let missing = try await ProbeProcess.run(["run", "--vars-file", absent, scenario])
+        #expect(missing.status == 2 && missing.stderr.contains("--vars-file: \(absent): No such file or directory"), "\(missing.stderr)")
+    }
+
     @Test func secretsFromTheEnvironmentStayOutOfReports() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let scenario = try file("secret.scn", """
