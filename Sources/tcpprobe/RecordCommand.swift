@@ -51,7 +51,7 @@ struct RecordCommand: AsyncParsableCommand {
         let proxy: StandaloneProxy
         do {
             proxy = try await StandaloneProxy(front: front, back: back, faults: [], report: { _ in }, recorded: { conversation, number in
-                var writer = ScenarioWriter(source: "tcpprobe record --listen \(front) --to \(back), connection \(number)")
+                var writer = ScenarioWriter(recordedBy: "tcpprobe record --listen \(front) --to \(back)", connection: number)
                 writer.role = role
                 writer.masks = masks
                 let path = Self.path(template, number)

@@ -359,6 +359,7 @@ import Testing
         let recorded = try await ProbeProcess.run(["run", recording.path])
         #expect(recorded.status == 0, "\(recorded.stdout)\(recorded.stderr)")
         let incr = try String(contentsOf: directory.appendingPathComponent("rec-2.scn"), encoding: .utf8)
+        #expect(incr.hasPrefix("# Recorded by `tcpprobe record --listen 127.0.0.1:") && incr.contains(" --to 127.0.0.1:\(port)`, connection 2: 127.0.0.1:"), "\(incr)")
         #expect(incr.contains("send line \"INCR\"\nsend line \"$1\"\nsend line \"n\"\nexpect line /^(?<masked1>:[0-9]+)$/\n"), "\(incr)")
         // redis-cli's FIN, and redis's after it, are recorded as FINs, not resets.
         #expect(incr.hasSuffix("shutdown write\nexpect eof\n"), "\(incr)")

@@ -15,11 +15,18 @@ package struct ScenarioWriter {
     /// Parts of expected lines or messages matching these become regex groups (volatile
     /// values: dates, ids), so a replay passes against a server that varies them.
     package var masks: [String] = []
-    /// What the header comment names as the source.
-    package var source: String
+    /// The header comment's first words, what wrote the scenario from where: "Imported by
+    /// `tcpprobe import` from chat.pcap".
+    package var origin: String
 
+    /// A scenario imported from `source`, a capture file (and the connection chosen in it).
     package init(source: String) {
-        self.source = source
+        origin = "Imported by `tcpprobe import` from \(source)"
+    }
+
+    /// A scenario of connection `connection` that `command` (`tcpprobe record …`) forwarded.
+    package init(recordedBy command: String, connection: Int) {
+        origin = "Recorded by `\(command)`, connection \(connection)"
     }
 
     /// How the bytes are cut into steps.
@@ -33,7 +40,7 @@ package struct ScenarioWriter {
         let framing = Self.framing(of: conversation)
         let probeIsClient = role == .client
         let peer = conversation.server
-        var out = ["# Imported by `tcpprobe import` from \(source): \(conversation.client) → \(conversation.server),",
+        var out = ["# \(origin): \(conversation.client) → \(conversation.server),",
                    "# captured \(Self.timestamp(conversation.startedAt)). The probe plays the \(role.rawValue)."]
         out.append("title \(ScenarioLiteral.string(Array("imported: \(conversation.client) → \(conversation.server)".utf8)))")
         out.append("var host = \(ScenarioLiteral.string(Array(peer.host.utf8)))")
