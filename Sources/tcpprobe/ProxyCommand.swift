@@ -47,7 +47,7 @@ struct ProxyCommand: AsyncParsableCommand {
                 StandardOutput.flush()
             }
         } catch {
-            Terminal.printError("error: cannot listen on \(front): \(error)")
+            Terminal.printError("error: \(error)")
             throw ExitCode.environmentError
         }
         let shown = faults.isEmpty ? "no faults" : "faults: " + faults.joined(separator: "; ")

@@ -64,7 +64,7 @@ struct RecordCommand: AsyncParsableCommand {
                 StandardOutput.flush()
             })
         } catch {
-            Terminal.printError("error: cannot listen on \(front): \(error)")
+            Terminal.printError("error: \(error)")
             throw ExitCode.environmentError
         }
         print("tcpprobe record: listening on \(Address(host: front.host, port: proxy.port)), forwarding to \(back)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `tcpprobe proxy FRONT to BACK --fault …`, run as a subject of a scenario: it forwards through
 /// its faults, prints a line per connection, and stops on Ctrl-C; a bad fault is a usage error
@@ -46,5 +47,18 @@ import Testing
         #expect(output.stderr.contains("\n            ^~~~~~~~"), "\(output.stderr)")
         let addresses = try await ProbeProcess.run(["proxy", "127.0.0.1:0", "127.0.0.1:1"])
         #expect(addresses.status == 2 && addresses.stderr.contains("expected FRONT to BACK"), "\(addresses.stderr)")
+    }
+
+    /// A front someone holds is an environment error (exit 3) in the system's words, with who
+    /// holds it, for `proxy` and `record` as for a scenario's `listen`.
+    @Test func aFrontThatIsHeldSaysWhoHoldsIt() async throws {
+        let holder = try LoopbackSocket.bound(listening: true)
+        defer { close(holder.fd) }
+        for command in [["proxy", "127.0.0.1:\(holder.port)", "to", "127.0.0.1:1"], ["record", "--listen", "127.0.0.1:\(holder.port)", "--to", "127.0.0.1:1"]] {
+            let output = try await ProbeProcess.run(command)
+            #expect(output.status == 3, "\(command[0]): \(output.status)")
+            #expect(output.stderr.hasPrefix("error: cannot listen on 127.0.0.1:\(holder.port): Address already in use\nport \(holder.port) now:\n  LISTEN 127.0.0.1:\(holder.port), pid "),
+                    "\(command[0]): \(output.stderr)")
+        }
     }
 }

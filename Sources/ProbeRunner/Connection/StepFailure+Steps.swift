@@ -1,19 +1,13 @@
 import NIOCore
-import ProbeHost
 import ProbeResults
 import ProbeScript
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The failures executors of every layer build.
 extension StepFailure {
     /// A bind or listen on `address` that failed: an environment error in the system's words
     /// ("Address already in use", not NIO's rendering of the call), with what holds the port.
     static func cannotListen(on address: Address, _ error: Error, _ statement: Statement) -> StepFailure {
-        let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
-        let holders = address.port == 0 ? nil : PortHolders.describe(port: address.port)
-        return StepFailure(statement, CommonFailure.cannotListen(address: "\(address)", reason: reason, holders: holders))
+        StepFailure(statement, CommonFailure.cannotListen(on: address, error))
     }
 
     /// A failure of `statement` for `reason`, on `connection`, after waiting `waited`.

@@ -1,5 +1,10 @@
+import NIOCore
+import ProbeHost
 import ProbeResults
 import ProbeScript
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The reasons steps of every family fail for: names, values, the deadline, a port.
 enum CommonFailure: FailureReason, Equatable {
@@ -45,5 +50,14 @@ enum CommonFailure: FailureReason, Equatable {
         case .interrupted: "interrupted"
         case .unexpected(let error): "unexpected error: \(error)"
         }
+    }
+}
+
+extension CommonFailure {
+    /// A bind or listen on `address` that failed with `error`: the system's words ("Address
+    /// already in use", not NIO's rendering of the call), with what holds the port.
+    static func cannotListen(on address: Address, _ error: Error) -> CommonFailure {
+        let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
+        return .cannotListen(address: "\(address)", reason: reason, holders: address.port == 0 ? nil : PortHolders.describe(port: address.port))
     }
 }
