@@ -182,31 +182,16 @@ final class PiecewiseSend {
         wait(for: instant - now)
     }
 
-    /// Goes on after `duration`; fails, as a sleep does, when the scenario's deadline comes first.
+    /// Goes on after `duration` (as `WaitEnd` rounds it); fails, as a sleep does, when the
+    /// scenario's deadline comes first.
     private func wait(for duration: Duration) {
         let wait: Duration
         (wait, waitEndsByDeadline) = execution.limit(duration)
         do {
-            try execution.loop.assumeIsolated().scheduleCallback(at: Self.end(ofWait: wait, from: .now()), handler: self)
+            try execution.loop.assumeIsolated().scheduleCallback(at: WaitEnd.deadline(after: wait), handler: self)
         } catch {
             done(error)
         }
-    }
-
-    /// The shortest wait that ends on a whole millisecond (`end(ofWait:from:)`).
-    static let coalescedWait = Duration.milliseconds(500)
-
-    /// When a wait of `wait` begun at `now` ends. A wait of half a second or more ends on the
-    /// next whole millisecond of the loop's clock, so that copies dripping at once share the
-    /// loop's wake-ups (10,000 copies writing every second wake it at most 1,000 times a
-    /// second, not 10,000): a write leaves at most 1 ms, 0.2% of its wait, late, and since each
-    /// piece's time is counted from the send's start, no lateness adds up. Shorter waits, where
-    /// a millisecond would show, end when they end.
-    static func end(ofWait wait: Duration, from now: NIODeadline) -> NIODeadline {
-        let end = now + wait.timeAmount
-        guard wait >= coalescedWait else { return end }
-        let millisecond = UInt64(1_000_000)
-        return .uptimeNanoseconds((end.uptimeNanoseconds + millisecond - 1) / millisecond * millisecond)
     }
 
     /// How the peer ended the connection, in words: "FIN", "RST".

@@ -246,11 +246,11 @@ final class ScenarioExecution: @unchecked Sendable {
         return left < wait ? (left, true) : (wait, false)
     }
 
-    /// Starts `sleep`; `done` is told its end. A sleeping copy holds its timer: the statement
-    /// goes into it only when the deadline cuts the sleep short.
+    /// Starts `sleep`; `done` is told its end (as `WaitEnd` rounds it). A sleeping copy holds
+    /// its timer: the statement goes into it only when the deadline cuts the sleep short.
     func startSleep(_ duration: Argument<Duration>, _ statement: Statement, done: @escaping StepDone) throws {
         let (wait, byDeadline) = limit(try resolve(duration, "a duration", Quantity.duration))
-        try loop.scheduleCallback(in: wait.timeAmount, handler: SleepCallback(done: done, failure: byDeadline ? sleepCutShort(statement) : nil))
+        try loop.scheduleCallback(at: WaitEnd.deadline(after: wait), handler: SleepCallback(done: done, failure: byDeadline ? sleepCutShort(statement) : nil))
     }
 
     func sleep(for duration: Duration, _ statement: Statement) async throws {

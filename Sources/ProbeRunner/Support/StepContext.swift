@@ -82,9 +82,10 @@ extension StepContext {
 
     /// Waits on the run's own event loop, whose timer wakes the thread that runs this task:
     /// `Task.sleep` waits on a Dispatch timer, with its leeway, and then hops back to the loop,
-    /// which left `every 10ms` chunks up to 10 ms late on a loaded machine.
+    /// which left `every 10ms` chunks up to 10 ms late on a loaded machine. `WaitEnd` says
+    /// when a long pause ends.
     func pause(for duration: Duration) async throws {
-        let timer = loop.scheduleTask(in: duration.timeAmount) {}
+        let timer = loop.scheduleTask(deadline: WaitEnd.deadline(after: duration)) {}
         try await withTaskCancellationHandler {
             do {
                 try await timer.futureResult.get()
