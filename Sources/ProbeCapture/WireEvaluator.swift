@@ -41,7 +41,7 @@ package enum WireEvaluator {
                                    evidence: carriers.map(\.segment))
             }
             guard !messages.isEmpty else { return nothingSent("\(units.name)", trace) }
-            return WireVerdict(passed: true, summary: "\(messages.count) \(units.name)s, none split across \(unit.plural)")
+            return WireVerdict(passed: true, summary: unsplit(messages.count, units.name, unit))
         case .framesMasked(let masked):
             return checkMasking(masked, trace)
         case .records(let op, let count):
@@ -69,8 +69,18 @@ package enum WireEvaluator {
         case .zeroWindow:
             return trace.zeroWindows == 0
                 ? WireVerdict(passed: false, summary: "no segment advertised a zero window", evidence: Array(trace.segments.suffix(10)))
-                : WireVerdict(passed: true, summary: "\(trace.zeroWindows) segments advertised a zero window")
+                : WireVerdict(passed: true, summary: "\(counted(trace.zeroWindows, "segment")) advertised a zero window")
         }
+    }
+
+    /// "1 segment", "3 segments".
+    private static func counted(_ number: Int, _ noun: String) -> String {
+        number == 1 ? "1 \(noun)" : "\(number) \(noun)s"
+    }
+
+    /// "3 lines, none split across segments", "1 message, not split across TLS records".
+    private static func unsplit(_ number: Int, _ noun: String, _ unit: WireUnit) -> String {
+        "\(counted(number, noun)), \(number == 1 ? "not" : "none") split across \(unit.plural)"
     }
 
     /// Every message that `matches` arrived in one segment (or record), not only the first: a
@@ -94,7 +104,13 @@ package enum WireEvaluator {
                                evidence: split.carriers.map(\.segment))
         }
         guard matched > 0 else {
-            return WireVerdict(passed: false, summary: "no captured \(name) matches \(description)", evidence: trace.dataSegments.suffix(10).map(\.segment))
+            var summary = "no captured \(name) matches \(description)"
+            // A line is matched without its terminator: an expected one written with it matches none.
+            if case .lines(let terminator) = units,
+               let line = units.messages(in: trace.stream, from: start).first(where: { matches($0.payload + terminator) }) {
+                summary += " (a line is matched without its terminator: \(units.describe(line)) would match)"
+            }
+            return WireVerdict(passed: false, summary: summary, evidence: trace.dataSegments.suffix(10).map(\.segment))
         }
         return WireVerdict(passed: true, summary: matched == 1 ? "\(name) \(description) arrived in \(unit.count(1))" : "\(matched) \(name)s \(description), each in \(unit.count(1))")
     }
@@ -210,12 +226,12 @@ package enum WireEvaluator {
         }
         let tail = end..<stream.count
         if !tail.isEmpty {
-            return WireVerdict(passed: false, summary: "the last \(tail.count) bytes end without a \(terminator) terminator: \(context(tail.lowerBound))",
+            return WireVerdict(passed: false, summary: "\(tail.count == 1 ? "the last byte ends" : "the last \(tail.count) bytes end") without a \(terminator) terminator: \(context(tail.lowerBound))",
                                evidence: segment(at: tail.lowerBound))
         }
         guard lines > 0 else { return nothingSent("line", trace) }
         progress = WireProgress(traceID: trace.id, end: end, lines: lines)
-        return WireVerdict(passed: true, summary: "\(lines) lines, each ending in \(terminator)")
+        return WireVerdict(passed: true, summary: lines == 1 ? "1 line, ending in \(terminator)" : "\(lines) lines, each ending in \(terminator)")
     }
 
     /// No line split across segments. Lines and data segments both run in stream order: one
@@ -247,7 +263,7 @@ package enum WireEvaluator {
         }
         guard lines > 0 else { return nothingSent("line", trace) }
         progress = WireProgress(traceID: trace.id, end: end, lines: lines)
-        return WireVerdict(passed: true, summary: "\(lines) lines, none split across \(unit.plural)")
+        return WireVerdict(passed: true, summary: unsplit(lines, "line", unit))
     }
 
     /// The offset of the first CR or LF that breaks `terminator`'s rule, found in a tight loop

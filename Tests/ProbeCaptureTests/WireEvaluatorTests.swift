@@ -19,7 +19,7 @@ import Testing
         #expect(bareLF.evidence.map(\.payload) == [Array("b\n".utf8)])
         #expect(!WireEvaluator.evaluate(.terminator(.crlf), on: fromServer(["a\rb\r\n"])).passed)
         let unterminated = WireEvaluator.evaluate(.terminator(.crlf), on: fromServer(["a\r\nb"]))
-        #expect(!unterminated.passed && unterminated.summary.contains("the last 1 bytes end without a crlf terminator"), "\(unterminated.summary)")
+        #expect(!unterminated.passed && unterminated.summary.contains("the last byte ends without a crlf terminator"), "\(unterminated.summary)")
         #expect(WireEvaluator.evaluate(.terminator(.lf), on: fromServer(["a\n"])).passed)
         #expect(!WireEvaluator.evaluate(.terminator(.lf), on: fromServer(["a\r\n"])).passed)
     }
@@ -34,6 +34,13 @@ import Testing
         let isOK: @Sendable ([UInt8]) -> Bool = { $0 == Array("+OK".utf8) }
         #expect(WireEvaluator.evaluate(.lineInOneSegment(description: "+OK", terminator: [13, 10], matches: isOK), on: whole).passed)
         #expect(!WireEvaluator.evaluate(.lineInOneSegment(description: "+OK", terminator: [13, 10], matches: isOK), on: split).passed)
+        // A line expected with its terminator matches none, and the failure says which would.
+        let withTerminator: @Sendable ([UInt8]) -> Bool = { $0 == Array("+OK\r\n".utf8) }
+        let unterminated = WireEvaluator.evaluate(.lineInOneSegment(description: "\"+OK\\r\\n\"", terminator: [13, 10], matches: withTerminator), on: whole)
+        #expect(!unterminated.passed && unterminated.summary == #"no captured line matches "+OK\r\n" (a line is matched without its terminator: "+OK" would match)"#,
+                "\(unterminated.summary)")
+        let elsewhere = WireEvaluator.evaluate(.lineInOneSegment(description: "\"b\"", terminator: [13, 10], matches: { (line: [UInt8]) in line == Array("x".utf8) }), on: whole)
+        #expect(elsewhere.summary == #"no captured line matches "b""#, "\(elsewhere.summary)")
         // The line looked for comes after others: they are passed over, not taken for it.
         let isPong: @Sendable ([UInt8]) -> Bool = { $0 == Array("pong".utf8) }
         let later = WireEvaluator.evaluate(.lineInOneSegment(description: "pong", terminator: [13, 10], matches: isPong),
@@ -66,7 +73,7 @@ import Testing
         let partial = WireEvaluator.evaluate(.linesUnsplit(terminator: [13, 10]), on: fromServer(["no end"]))
         #expect(!partial.passed && partial.summary == "no complete line to judge: 6 bytes were sent this way, none a whole line", "\(partial.summary)")
         let one = WireEvaluator.evaluate(.messagesUnsplit(.lines(terminator: [13, 10])), on: fromServer(["a\r\n"]))
-        #expect(one.passed && one.summary == "1 lines, none split across segments", "\(one.summary)")
+        #expect(one.passed && one.summary == "1 line, not split across segments", "\(one.summary)")
     }
 
     @Test func ordinals() {
@@ -156,7 +163,7 @@ import Testing
         (.cr, "ab\rcd\r", "2 lines, each ending in cr"),
         (.cr, "ab\rcd\n\r", "LF where a CR terminator was expected, at stream offset 5: \"ab\\rcd\\n\\r\""),
         (.nul, "ab\0c\n\0", "2 lines, each ending in nul"),
-        (.nul, "ab\0c", "the last 1 bytes end without a nul terminator: \"ab\\0c\""),
+        (.nul, "ab\0c", "the last byte ends without a nul terminator: \"ab\\0c\""),
     ])
     func everyTerminatorRuleAndItsMessage(_ terminator: Terminator, _ stream: String, _ summary: String) {
         #expect(WireEvaluator.evaluate(.terminator(terminator), on: fromServer([stream])).summary == summary)

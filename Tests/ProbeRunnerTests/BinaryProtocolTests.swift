@@ -161,6 +161,6 @@ import TestSupport
         let unit = overTLS ? "TLS record" : "segment"
         #expect(verdicts.first?.contains(" messages, none split across \(unit)s") == true, "\(verdicts)")
         #expect(verdicts.dropFirst().first?.contains("2 messages \"I\", each in 1 \(unit)") == true, "\(verdicts)")
-        #expect(verdicts.last?.contains("1 messages, none split") == true, "the Query alone, from offset 49: \(verdicts)")
+        #expect(verdicts.last?.contains("1 message, not split") == true, "the Query alone, from offset 49: \(verdicts)")
     }
 }

@@ -71,7 +71,7 @@ final class CannedCapture: PacketCapture, @unchecked Sendable {
             """
         let passed = try await run(scenario, against: peer, wire: "+OK\r\n")
         passed.expectPassed()
-        #expect(passed.log.contains { $0.message.hasSuffix("wire from peer: 1 lines, each ending in crlf") }, "\(passed.log.map(\.message))")
+        #expect(passed.log.contains { $0.message.hasSuffix("wire from peer: 1 line, ending in crlf") }, "\(passed.log.map(\.message))")
         let failed = try await run(scenario, against: peer, wire: "+OK\n")
         failed.expectFailure(line: 4, containing: "wire from peer:", "bare LF")
         let named = failed.failure?.namedSegments ?? []

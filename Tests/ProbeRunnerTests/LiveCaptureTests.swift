@@ -41,7 +41,7 @@ struct LiveCaptureTests {
             """, against: peer)
         result.expectFailure(line: 10, containing: "wire from probe: the message \"split\" (7 bytes at offset 7) was split across 2 segments")
         #expect(result.log.contains { $0.message.contains("wire from peer: message \"hello\" arrived in 1 segment") }, "\(result.log.map(\.message))")
-        #expect(result.log.contains { $0.message.contains("wire from probe: 1 messages, none split across segments") })
+        #expect(result.log.contains { $0.message.contains("wire from probe: 1 message, not split across segments") })
     }
 
     /// Under MQTT's framing (a head byte, then a varint), plain and over TLS: the wire checks
