@@ -69,18 +69,13 @@ package enum WireEvaluator {
         case .zeroWindow:
             return trace.zeroWindows == 0
                 ? WireVerdict(passed: false, summary: "no segment advertised a zero window", evidence: Array(trace.segments.suffix(10)))
-                : WireVerdict(passed: true, summary: "\(counted(trace.zeroWindows, "segment")) advertised a zero window")
+                : WireVerdict(passed: true, summary: "\(trace.zeroWindows.counted("segment")) advertised a zero window")
         }
-    }
-
-    /// "1 segment", "3 segments".
-    private static func counted(_ number: Int, _ noun: String) -> String {
-        number == 1 ? "1 \(noun)" : "\(number) \(noun)s"
     }
 
     /// "3 lines, none split across segments", "1 message, not split across TLS records".
     private static func unsplit(_ number: Int, _ noun: String, _ unit: WireUnit) -> String {
-        "\(counted(number, noun)), \(number == 1 ? "not" : "none") split across \(unit.plural)"
+        "\(number.counted(noun)), \(number == 1 ? "not" : "none") split across \(unit.plural)"
     }
 
     /// Every message that `matches` arrived in one segment (or record), not only the first: a

@@ -51,7 +51,7 @@ package enum Grammar {
                                         "on message [head \"H\"|hex\"..\"] \"BYTES\"|hex\"..\"|/RE/|contains \"TEXT\"|any|bytes N [send …]",
                                         "on every D send …   (a heartbeat)", "on off   (the connection's rules end)"],
               actsOnConnection: true, parse: { .on(try $0.parseOn()) }),
-        Entry(keyword: "read", synopsis: ["read slowly N byte(s)|SIZE every D (for D | until eof | total SIZE)"], actsOnConnection: true, parse: { .readSlowly(try $0.parseSlowRead()) }),
+        Entry(keyword: "read", synopsis: ["read slowly N byte(s)|SIZE every D (for D | until eof | total N byte(s)|SIZE)"], actsOnConnection: true, parse: { .readSlowly(try $0.parseSlowRead()) }),
         Entry(keyword: "pause", synopsis: ["pause reading"], actsOnConnection: true, parse: { try $0.keyword(["reading"], after: "pause"); return .pauseReading }),
         Entry(keyword: "resume", synopsis: ["resume reading"], actsOnConnection: true, parse: { try $0.keyword(["reading"], after: "resume"); return .resumeReading }),
         Entry(keyword: "sleep", synopsis: ["sleep DURATION"], actsOnConnection: false, parse: { .sleep(try $0.duration()) }),

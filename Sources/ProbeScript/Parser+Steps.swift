@@ -316,7 +316,9 @@ extension Parser {
         case .until:
             try keyword(["eof"], after: "until")
             stop = .eof
-        case .total: stop = .total(try size("a total size"))
+        case .total:
+            stop = .total(try size("a total size"))
+            if !take("byte") { _ = take("bytes") }
         }
         return SlowRead(bytesPerRead: bytes, interval: interval, stop: stop)
     }

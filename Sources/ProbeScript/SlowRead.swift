@@ -1,4 +1,4 @@
-/// `read slowly N byte(s) every D (for D | until eof | total SIZE)`.
+/// `read slowly N byte(s) every D (for D | until eof | total N byte(s)|SIZE)`.
 package struct SlowRead: Sendable, Hashable {
     package enum Stop: Sendable, Hashable {
         case after(Argument<Duration>)

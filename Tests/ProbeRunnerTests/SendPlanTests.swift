@@ -50,4 +50,25 @@ import Testing
         result.expectPassed()
         #expect(result.notes.filter { $0.hasPrefix("random seed") } == ["random seed 42 (rerun with --seed 42)"], "\(result.notes)")
     }
+
+    /// One byte is "1 byte" in the log, sent, expected and read slowly; more are "bytes".
+    @Test func countsInTheLogAgreeWithTheirNouns() async throws {
+        let result = try await ScenarioHarness.run("""
+            set timeout 2s
+            listen l 127.0.0.1:0
+            connect c 127.0.0.1:{l.port}
+            accept s on l
+            c: send "x"
+            s: expect bytes 1
+            s: send "yz"
+            c: read slowly 1 byte every 10ms total 1 byte
+            c: expect bytes 2
+            """)
+        result.expectPassed()
+        let messages = result.log.map(\.message)
+        for said in ["connection 'c': sent 1 byte \"x\"", "connection 's': got 1 byte after ", "connection 's': sent 2 bytes \"yz\"",
+                     "connection 'c': read slowly 1 byte in 1 read of at most 1 over ", "connection 'c': got 2 bytes after "] {
+            #expect(messages.contains { $0.hasPrefix(said) }, "\(said): \(messages)")
+        }
+    }
 }

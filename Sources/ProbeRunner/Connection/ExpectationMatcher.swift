@@ -102,7 +102,7 @@ struct ExpectationMatcher: Sendable {
         case .linesUnordered(let remaining):
             return "\(remaining.count) more line(s), in any order: " + remaining.map { ByteEscaper.preview($0) }.joined(separator: ", ")
         case .exactBytes(let bytes): return "bytes " + bytes.preview
-        case .byteCount(let count, _): return "\(count) bytes"
+        case .byteCount(let count, _): return count.counted("byte")
         case .until(let delimiter, let max): return "bytes up to \(ByteEscaper.preview(delimiter)) (max \(max))"
         case .any: return "any bytes"
         case .eof: return "the peer's FIN (eof)"
@@ -248,7 +248,7 @@ struct ExpectationMatcher: Sendable {
     private func expectCount(_ count: Int, in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
         if buffer.readableBytes >= count {
             buffer.moveReaderIndex(forwardBy: count)
-            return .matched(captures: [:], detail: "\(count) bytes")
+            return .matched(captures: [:], detail: "\(count.counted("byte"))")
         }
         return end.map { .failed("\($0) after \(buffer.readableBytes) of \(count) expected bytes: \(ByteEscaper.preview(buffer.readableBytesView))") }
     }

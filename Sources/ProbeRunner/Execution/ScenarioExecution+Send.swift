@@ -151,7 +151,7 @@ extension ScenarioExecution {
     /// A finished send's log message: its bytes, the first 80 shown, and its writes.
     private static func sentMessage(_ send: SendPlan, head: [UInt8], writes: [String] = [], notes: String = "") -> String {
         let total = send.payload.count
-        var message = "\(send.connection.label): sent \(total) bytes " + ByteEscaper.preview(head.prefix(80), limit: 80, total: total)
+        var message = "\(send.connection.label): sent \(total.counted("byte")) " + ByteEscaper.preview(head.prefix(80), limit: 80, total: total)
         if !writes.isEmpty {
             let shown = writes.count > 24 ? writes.prefix(12) + ["…"] + writes.suffix(4) : writes[...]
             message += " in \(send.cuts.count + 1) writes: " + shown.joined(separator: " ")

@@ -45,6 +45,6 @@ extension ScenarioExecution {
             throw StepFailure(statement, ConnectionFailure.slowReadNoClose, connection)
         }
         let ending = ended.map { "; \($0)" } ?? ""
-        record(statement, "\(connection.label): read slowly \(received) bytes in \(reads) reads of at most \(bytes) over \(format(clock.now - started))\(ending)")
+        record(statement, "\(connection.label): read slowly \(received.counted("byte")) in \(reads.counted("read")) of at most \(bytes) over \(format(clock.now - started))\(ending)")
     }
 }
