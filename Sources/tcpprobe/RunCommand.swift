@@ -203,7 +203,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         let run = selected.filter { Set(skippedTags).isDisjoint(with: $0.tags) }
         if run.isEmpty, shard == nil {
-            Terminal.printError("error: no scenario to run (\(catalog.scenarios.count) found, none selected by --tag/--skip-tag)")
+            let found = catalog.scenarios.count
+            Terminal.printError(found == 0 ? "error: no scenario to run: no *.scn file in \(scenarioOptions.paths.joined(separator: ", "))"
+                                           : "error: no scenario to run (\(found.counted("scenario")) found, none selected by --tag/--skip-tag)")
             throw ExitCode.invalidInput
         }
         return (run, skipped)

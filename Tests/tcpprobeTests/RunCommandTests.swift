@@ -64,7 +64,11 @@ import Testing
         #expect(skip.stdout.contains("2 passed, 0 failed, 1 skipped"))
         #expect(try String(contentsOf: directory.appendingPathComponent("r.tap"), encoding: .utf8).contains("ok 1 - b (b.scn) # SKIP --skip-tag slow"))
         let none = try await ProbeProcess.run(["run", "--tag", "nope", "."], in: directory)
-        #expect(none.status == 2)
+        #expect(none.status == 2 && none.stderr == "error: no scenario to run (3 scenarios found, none selected by --tag/--skip-tag)\n", "\(none.stderr)")
+        // A folder without scenarios says so, not that the tags chose none.
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        let empty = try await ProbeProcess.run(["run", "empty"], in: directory)
+        #expect(empty.status == 2 && empty.stderr == "error: no scenario to run: no *.scn file in empty\n", "\(empty.stderr)")
     }
 
     @Test func colourOnlyWhenAskedOrOnATerminal() async throws {
