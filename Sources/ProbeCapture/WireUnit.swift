@@ -1,3 +1,5 @@
+import ProbeScript
+
 /// What a wire check counts lines across: TCP segments, or over TLS the records that carry
 /// the decrypted stream.
 package enum WireUnit: String, Sendable {
@@ -6,7 +8,7 @@ package enum WireUnit: String, Sendable {
 
     /// "1 segment", "3 TLS records".
     package func count(_ number: Int) -> String {
-        number == 1 ? "1 \(rawValue)" : "\(number) \(rawValue)s"
+        number.counted(rawValue)
     }
 
     package var plural: String { rawValue + "s" }

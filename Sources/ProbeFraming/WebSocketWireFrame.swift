@@ -16,7 +16,7 @@ package struct WebSocketWireFrame: Sendable, Equatable {
 
     /// "text fin 5 bytes masked", "continuation 4 bytes".
     package var summary: String {
-        "\(opcode)\(fin ? " fin" : "") \(payload.count) byte\(payload.count == 1 ? "" : "s")\(masked ? " masked" : "")"
+        "\(opcode)\(fin ? " fin" : "") \(payload.count.counted("byte"))\(masked ? " masked" : "")"
     }
 
     /// The frames written in `bytes`, for the step log: "one frame: text fin 5 bytes masked", or

@@ -155,7 +155,7 @@ struct HTMLLadder {
         let acks = all.filter(\.isPureACK).count
         var html = "<div class=\"ladder-tools\">"
         if acks > 0 {
-            html += "<label><input type=\"checkbox\" class=\"acks\" data-table=\"\(id)\"> show \(acks) pure ACK\(acks == 1 ? "" : "s")</label>"
+            html += "<label><input type=\"checkbox\" class=\"acks\" data-table=\"\(id)\"> show \(acks.counted("pure ACK"))</label>"
         }
         html += "<span class=\"hint\">hover over a step to light its segments; click to pin</span></div>\n"
         html += "<table class=\"ladder hide-acks\(threeLines ? " three" : "")\" id=\"\(id)\">"

@@ -103,7 +103,7 @@ struct HTMLTimeSequenceGraph {
         svg += "</svg>"
         let zero = direction.acks.filter { $0.window == 0 }.count
         var caption = "\(direction.connection): \(direction.sender) → \(direction.receiver), \(size(direction.bytes)) in \(direction.data.count) segments"
-        if zero > 0 { caption += "; \(zero) zero-window advertisement\(zero == 1 ? "" : "s") by the \(direction.receiver)" }
+        if zero > 0 { caption += "; \(zero.counted("zero-window advertisement")) by the \(direction.receiver)" }
         caption += ". Blue: data; green: acknowledged; orange: the window's right edge."
         return "<figure class=\"tsg\">\(svg)<figcaption>\(e(caption))</figcaption></figure>\n"
     }

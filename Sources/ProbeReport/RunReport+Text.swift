@@ -1,4 +1,5 @@
 import ProbeResults
+import ProbeScript
 
 /// The words every report uses for a run's skipped wire checks.
 extension RunReport {
@@ -7,6 +8,6 @@ extension RunReport {
 
     /// "1 wire check skipped", "2 wire checks skipped"; nil for none.
     static func skippedWire(_ count: Int) -> String? {
-        count == 0 ? nil : "\(count) wire check\(count == 1 ? "" : "s") skipped"
+        count == 0 ? nil : "\(count.counted("wire check")) skipped"
     }
 }

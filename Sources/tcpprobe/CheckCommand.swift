@@ -14,9 +14,9 @@ struct CheckCommand: ParsableCommand {
         let catalog = try scenarioOptions.loadCatalog(variables: try scenarioOptions.parsedVariables())
         let errors = catalog.diagnostics.filter { $0.severity == .error }.count
         if errors > 0 {
-            Terminal.printError("\(errors) error\(errors == 1 ? "" : "s") in \(Set(catalog.diagnostics.map(\.location.file)).count) file(s)")
+            Terminal.printError("\(errors.counted("error")) in \(Set(catalog.diagnostics.map(\.location.file)).count) file(s)")
             throw ExitCode.invalidInput
         }
-        print("\(catalog.scenarios.count) scenario\(catalog.scenarios.count == 1 ? "" : "s") OK")
+        print("\(catalog.scenarios.count.counted("scenario")) OK")
     }
 }

@@ -63,7 +63,7 @@ struct FormatCommand: ParsableCommand {
         }
         if !paths.contains("-") || paths.count > 1 {
             let verb = check ? "would be reformatted" : "reformatted"
-            Terminal.printError("\(changed) file\(changed == 1 ? "" : "s") \(verb), \(unchanged) unchanged" + (invalid > 0 ? ", \(invalid) with errors" : ""))
+            Terminal.printError("\(changed.counted("file")) \(verb), \(unchanged) unchanged" + (invalid > 0 ? ", \(invalid) with errors" : ""))
         }
         if invalid > 0 { throw ExitCode.invalidInput }
         if check, changed > 0 { throw ExitCode.failure }

@@ -82,7 +82,7 @@ struct HTTP2Rule: Sendable {
     private static func note(_ skipped: [String]) -> String {
         guard !skipped.isEmpty else { return "" }
         let shown = skipped.count > 6 ? skipped.prefix(3) + ["…"] + skipped.suffix(2) : skipped[...]
-        return "; skipped \(skipped.count) frame\(skipped.count == 1 ? "" : "s"): " + shown.joined(separator: ", ")
+        return "; skipped \(skipped.count.counted("frame")): " + shown.joined(separator: ", ")
     }
 
     /// Judges the next frame: it passes, fails, or is passed over for the next one.

@@ -16,7 +16,7 @@ struct SkippedLines {
     /// "0 lines", "2 lines (14 bytes): "a", "b"", "5 lines (40 bytes), the first three: …".
     var summary: String {
         guard lines > 0 else { return "0 lines" }
-        return "\(lines) line\(lines == 1 ? "" : "s") (\(bytes) bytes)" + shown
+        return "\(lines.counted("line")) (\(bytes) bytes)" + shown
     }
 
     /// ": "a", "b"", or ", the first three: "a", "b", "c"" when there were more.

@@ -25,9 +25,9 @@ extension ScenarioExecution {
         var unread: [String] = []
         if decoded.count > 0 {
             let shown = decoded.shown.joined(separator: ", ")
-            unread.append("\(decoded.count) \(decoded.noun)\(decoded.count == 1 ? "" : "s") decoded and not read (\(shown)\(decoded.count > 3 ? ", …" : ""))")
+            unread.append("\(decoded.count.counted(decoded.noun)) decoded and not read (\(shown)\(decoded.count > 3 ? ", …" : ""))")
         }
-        if count > 0 { unread.append("\(count) unread byte\(count == 1 ? "" : "s")") }
+        if count > 0 { unread.append(count.counted("unread byte")) }
         let what = "\(connection.label) had \(unread.joined(separator: " and ")) \(when)" + (count > 0 ? ": " + ByteEscaper.preview(head, limit: 80, total: count) : "")
         if settings.unread == .note {
             runRecord.notes.append(what + " (no expect read them; `set unread fail` makes this a failure)")

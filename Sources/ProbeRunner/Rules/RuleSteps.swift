@@ -68,7 +68,7 @@ final class RuleSteps {
         rules.stop()
         for rule in rules.rules {
             let unit = rule.framing.unit
-            var what = "\(rule.consumed) \(unit)\(rule.consumed == 1 ? "" : "s") consumed"
+            var what = "\(rule.consumed.counted(unit)) consumed"
             if rule.answer != nil { what += ", \(rule.answered) answered" }
             if let problem = rule.problem { what += "; an answer could not be made: \(problem)" }
             context.record(rule.statement, "\(connection.label): rule `\(rule.statement.text)`: \(what)")

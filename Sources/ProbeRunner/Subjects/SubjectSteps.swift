@@ -189,7 +189,7 @@ final class SubjectSteps {
     /// the likely cause (output block-buffered into the pipe) and its remedy.
     static func printed(_ tail: OutputTail, _ stream: SpawnStep.OutputStream) -> String {
         let total = tail.tail(lines: 0).total
-        guard total == 0 else { return "; it printed \(total) byte\(total == 1 ? "" : "s") on \(stream.rawValue), none of them a line that matched" }
+        guard total == 0 else { return "; it printed \(total.counted("byte")) on \(stream.rawValue), none of them a line that matched" }
         return "; it printed nothing on \(stream.rawValue) (a program whose output is a pipe often holds it in a block buffer: "
             + "run it under `stdbuf -oL`, or make it flush each line)"
     }
