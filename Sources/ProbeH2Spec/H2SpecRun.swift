@@ -3,7 +3,7 @@ import ProbeScript
 
 /// What `tcpprobe h2spec` does: runs the HTTP/2 suite's cases that h2spec's arguments select
 /// against one server, and keeps each case's verdict under h2spec's id.
-package struct H2SpecRun {
+package struct H2SpecRun: Sendable {
     package let options: H2SpecOptions
     package let suite: String
     package let catalog: H2SpecCatalog
@@ -47,14 +47,19 @@ package struct H2SpecRun {
         return runOptions
     }
 
-    /// Runs the selected cases; the results in h2spec's order, keyed by case id.
-    package func run() async throws -> [String: H2SpecResult] {
-        let wanted = Dictionary(uniqueKeysWithValues: selectedCases.map { ($0.id, $0) })
+    /// The selected cases' scenarios, loaded from the suite.
+    package func scenarios() throws -> [Scenario] {
+        let wanted = Set(selectedCases.map(\.id))
         let loaded = try ScenarioCatalog.load([suite], variables: options.variables)
         if let error = loaded.diagnostics.first(where: { $0.severity == .error }) {
             throw H2SpecError("the suite does not load: \(error.location.fileAndLine): \(error.message)")
         }
-        let scenarios = loaded.scenarios.filter { wanted[ShippedSuite.caseID(ofTitle: $0.title)] != nil }
+        return loaded.scenarios.filter { wanted.contains(ShippedSuite.caseID(ofTitle: $0.title)) }
+    }
+
+    /// Runs `scenarios` (the selected cases'); the results keyed by case id.
+    package func run(_ scenarios: [Scenario]) async -> [String: H2SpecResult] {
+        let wanted = Dictionary(uniqueKeysWithValues: selectedCases.map { ($0.id, $0) })
         let session = RunSession(options: runOptions, jobs: jobs, failFast: false, repetitions: 1)
         let (report, _) = await session.run(scenarios, skipping: []) { _ in }
         var results: [String: H2SpecResult] = [:]

@@ -54,7 +54,7 @@ package struct ScenarioCatalog {
     }
 
     /// From this many files on, they load in parallel.
-    static let parallelFrom = 8
+    package static let parallelFrom = 8
 
     /// The files under `directory`, recursively, whose names end in one of `suffixes`, in name order.
     package static func scenarioFiles(under directory: String, suffixes: [String] = [".scn"]) -> [String] {
