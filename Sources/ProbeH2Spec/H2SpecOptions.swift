@@ -15,6 +15,8 @@ package struct H2SpecOptions: Sendable {
     package var strict = false
     /// SPEC arguments: `generic`, `http2/6.5`, `hpack/2.3.3/1`.
     package var specs: [String] = []
+    /// `-v`: each case's step log printed (the scenarios keep none otherwise).
+    package var verbose = false
 
     package init() {}
 

@@ -38,6 +38,7 @@ package struct H2SpecRun: Sendable {
         var runOptions = RunOptions(variables: options.variables)
         // As documented: `--jobs` cases at once against the one server (h2spec runs them one by one).
         runOptions.givenServerOneScenarioAtATime = false
+        runOptions.keepsLogs = options.verbose
         if options.tls && (options.insecure || options.ciphers != nil) {
             var client = TLSOptions()
             client.insecure = options.insecure

@@ -83,7 +83,7 @@ struct H2SpecCommand: AsyncParsableCommand {
         var options = H2SpecOptions()
         (options.host, options.port, options.path, options.timeout) = (host, port ?? 0, path, timeout)
         (options.maxHeaderLength, options.tls, options.insecure, options.strict, options.specs) = (maxHeaderLength, tls, insecure, strict, specs)
-        options.ciphers = ciphers
+        (options.ciphers, options.verbose) = (ciphers, verbose)
         let run: H2SpecRun
         do {
             let found = ShippedSuite.folder("http2-server")

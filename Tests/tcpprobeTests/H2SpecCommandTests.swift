@@ -137,6 +137,22 @@ import Testing
         #expect(output.stdout.contains("connect body {url}\n") && output.stdout.contains("HTTP/2 handshake"), "\(output.stdout)")
     }
 
+    /// `-v` prints each case's step log under it, from the connect to the verdict; without it
+    /// the scenarios keep no log (they do not build one) and none is printed.
+    @Test func verboseIsEachCasesStepLog() async throws {
+        let server = try await Self.linechat()
+        defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
+        let arguments = ["h2spec", "-p", String(server.port), "--suite", Self.suite, "generic/1/1", "http2/6.7/1"]
+        let verbose = try await ProbeProcess.run(arguments + ["-v"])
+        let plain = try await ProbeProcess.run(arguments)
+        #expect(verbose.status == 0 && plain.status == 0, "\(verbose.stdout)\(plain.stdout)")
+        let logLines = verbose.stdout.split(separator: "\n").filter { $0.contains("[generic-1-1.scn:") || $0.contains("[http2-6-7-1.scn:") }
+        #expect(logLines.contains { $0.contains("[generic-1-1.scn:") && $0.contains("connected") }, "\(verbose.stdout)")
+        #expect(logLines.contains { $0.contains("[http2-6-7-1.scn:") && $0.contains("PING") }, "\(verbose.stdout)")
+        #expect(!plain.stdout.contains(".scn:"), "\(plain.stdout)")
+        #expect(plain.stdout.hasSuffix("2 tests, 2 passed, 0 skipped, 0 failed\n"), "\(plain.stdout)")
+    }
+
     /// A server that is not there is one error, as h2spec stops at its first failed dial, not
     /// a failure for each case: status 1, nothing on stdout. (A TLS handshake that fails is
     /// too: ciphersAreOfferedOverTLS.)

@@ -57,7 +57,7 @@ final class ScenarioExecution: @unchecked Sendable {
         self.variables = VariableValues(options.variables)
         self.random = SeededGenerator(seed: options.seed ?? UInt64.random(in: 1...UInt64.max))
         self.copy = nil
-        self.runRecord = RunRecord(keepsLog: true)
+        self.runRecord = RunRecord(keepsLog: options.keepsLogs)
         self.wire = WireSession()
         self.table = ConnectionTable()
     }

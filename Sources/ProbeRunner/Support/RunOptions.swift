@@ -21,6 +21,9 @@ package struct RunOptions: Sendable {
     /// one at a time (`SharedSubjects`), the default; `tcpprobe h2spec` runs its cases, a few
     /// frames each, `--jobs` at once.
     package var givenServerOneScenarioAtATime = true
+    /// Whether each scenario keeps its step log for the reports; `tcpprobe h2spec`, which
+    /// prints the logs only with `-v`, does not build them otherwise.
+    package var keepsLogs = true
     /// Told the scenario path and the step as each top-level step starts (for a progress line).
     package var onStep: (@Sendable (_ path: String, _ step: String) -> Void)?
 
