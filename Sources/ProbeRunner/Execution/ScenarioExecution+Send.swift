@@ -108,7 +108,7 @@ extension ScenarioExecution {
     @inline(never)
     func recordSend(_ send: SendPlan, head: [UInt8], writes: [String], held: Duration) {
         if !send.cuts.isEmpty { wire.noteSplit(send.statement, send.connection, cuts: send.cuts.map { send.streamStart + $0 }) }
-        guard copyIndex == nil else { return } // copies keep no log
+        guard runRecord.keepsLog else { return } // neither copies nor a run that wants none keep a log
         var notes = self.notes(on: send)
         if held > .zero { notes += "; held \(format(held)) for the capture to catch up" }
         record(send.statement) { [notes] in ScenarioExecution.sentMessage(send, head: head, writes: writes, notes: notes) }
@@ -119,7 +119,7 @@ extension ScenarioExecution {
     /// box of its own, once a round trip.
     @inline(never)
     func recordSend(_ write: TimedWrite<StepWrite>) {
-        guard copyIndex == nil else { return } // copies keep no log
+        guard runRecord.keepsLog else { return } // neither copies nor a run that wants none keep a log
         let send = write.end.plan
         let notes = self.notes(on: send)
         guard notes.isEmpty else {
