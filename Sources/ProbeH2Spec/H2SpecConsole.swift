@@ -8,10 +8,14 @@ package struct H2SpecConsole {
     package let selection: H2SpecSelection
     package let strict: Bool
 
+    /// The catalog's cases by section id, in h2spec's order.
+    private let casesBySection: [String: [H2SpecCatalog.Case]]
+
     package init(catalog: H2SpecCatalog, selection: H2SpecSelection, strict: Bool) {
         self.catalog = catalog
         self.selection = selection
         self.strict = strict
+        casesBySection = Dictionary(grouping: catalog.cases, by: \.section)
     }
 
     /// The report of a run; `verbose` adds each case's step log.
@@ -40,7 +44,7 @@ package struct H2SpecConsole {
     }
 
     private func cases(of section: H2SpecCatalog.Section) -> [H2SpecCatalog.Case] {
-        catalog.cases.filter { $0.section == section.id && (strict || !$0.strict) && selection.mode($0.id) == .all }
+        (casesBySection[section.id] ?? []).filter { (strict || !$0.strict) && selection.mode($0.id) == .all }
     }
 
     private func tree(_ results: [String: H2SpecResult], verbose: Bool, failedOnly: Bool) -> String {
