@@ -41,7 +41,7 @@ extension ScenarioExecution {
 
     /// Whether the scenario takes an HTTP/2 connection from the listener `name` (`accept … on NAME … http2`).
     private func acceptsHTTP2(on name: Name) -> Bool {
-        scenario.allStatements.contains { statement in
+        scenario.containsStatement { statement in
             if case .accept(_, let listener, _, _, .http2?) = statement.kind { return listener.text == name.text }
             return false
         }

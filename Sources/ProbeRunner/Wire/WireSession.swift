@@ -59,7 +59,7 @@ final class WireSession {
 
     /// True when `scenario` asks for capture, or the run captures every scenario.
     static func isNeeded(by scenario: Scenario, _ settings: CaptureSettings) -> Bool {
-        settings.always || scenario.allStatements.contains { statement in
+        settings.always || scenario.containsStatement { statement in
             switch statement.kind {
             case .assertWire, .set(.capture(.on)), .set(.capture(.headers)): return true
             default: return false
@@ -76,7 +76,7 @@ final class WireSession {
         let base = ScenarioLoader.defaultTitle(scenario.path).map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
         let name = "\(String(base))-\(Int(Date().timeIntervalSince1970 * 1000))-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).pcap"
         let path = joinPath(directory, name)
-        let headersOnly = scenario.allStatements.contains { if case .set(.capture(.headers)) = $0.kind { true } else { false } }
+        let headersOnly = scenario.containsStatement { if case .set(.capture(.headers)) = $0.kind { true } else { false } }
         let snapLength = headersOnly ? min(settings.snapLength, PcapCapture.minimumSnapLength) : settings.snapLength
         do {
             try PrivateDirectory.prepare(directory, tightened: settings.directoryIsDefault)
@@ -85,7 +85,7 @@ final class WireSession {
                               reason: WireFailure.cannotPrepareCapture(error: "\(error)"))
         }
         // A network's link is a device made during the run: only `any` sees it (and loopback).
-        let makesNetwork = scenario.allStatements.contains { if case .network = $0.kind { true } else { false } }
+        let makesNetwork = scenario.containsStatement { if case .network = $0.kind { true } else { false } }
         let interface = makesNetwork && settings.interface == "lo" ? "any" : settings.interface
         do {
             let capture = try settings.open?(path, snapLength)
