@@ -1,5 +1,3 @@
-import Dispatch
-
 /// The regexes of one file's tokens, checked before it is parsed: each distinct pattern once,
 /// and all of them on every core at once when there are enough to pay for the threads. Swift's
 /// regex parser is most of what checking a file costs (tens of µs a pattern), and the parser
@@ -38,13 +36,6 @@ struct RegexProblems {
     func problem(atToken index: Int) -> String? { byToken[index] }
 
     private static func compileErrors(of patterns: [RegexLiteral]) -> [String?] {
-        guard patterns.count >= parallelFrom else { return patterns.map(\.compileError) }
-        var problems = [String?](repeating: nil, count: patterns.count)
-        problems.withUnsafeMutableBufferPointer { buffer in
-            // Each iteration writes its own element only.
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: patterns.count) { slots[$0] = patterns[$0].compileError }
-        }
-        return problems
+        patterns.concurrentMap(from: parallelFrom) { $0.compileError }
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import ProbeHost
 import ProbeScript
@@ -42,15 +41,7 @@ package struct ScenarioCatalog {
     /// them to pay for the threads (the HTTP/2 suite's 147 files took 9.3 ms on one core).
     private static func loadEach(_ files: [String], variables: [String: String]) -> [ScenarioLoader.Result] {
         let includes = ParsedIncludes()
-        let load = { @Sendable (file: String) in ScenarioLoader.load(file, given: variables, includes: includes, read: readFile) }
-        guard files.count >= parallelFrom else { return files.map(load) }
-        var results = [ScenarioLoader.Result?](repeating: nil, count: files.count)
-        results.withUnsafeMutableBufferPointer { buffer in
-            // Each iteration writes its own element only.
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: files.count) { slots[$0] = load(files[$0]) }
-        }
-        return results.map { $0! }
+        return files.concurrentMap(from: parallelFrom) { ScenarioLoader.load($0, given: variables, includes: includes, read: readFile) }
     }
 
     /// From this many files on, they load in parallel.
