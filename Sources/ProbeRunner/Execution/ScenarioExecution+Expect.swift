@@ -34,7 +34,7 @@ extension ScenarioExecution {
         try expect(expectation, rule: try rule(for: expectation, statement), within: within, on: source, statement, done: done)
     }
 
-    private func expect(_ expectation: Expectation, rule: ExpectationMatcher.Rule, within: Argument<Duration>?, on connection: any ExpectSource,
+    private func expect(_ expectation: Expectation, rule: consuming ExpectationMatcher.Rule, within: Argument<Duration>?, on connection: any ExpectSource,
                         _ statement: Statement, done: @escaping StepDone) throws {
         let matcher = ExpectationMatcher(rule, framing: expectation.readsMessages ? settings.framing : settings.lineFraming)
         let requested: Duration
@@ -45,7 +45,7 @@ extension ScenarioExecution {
         }
         let started = clock.now
         let (wait, byDeadline) = limit(requested, at: started)
-        let step = ExpectStep(matcher, execution: self, statement: statement, connection: connection, started: started, wait: wait,
+        let step = ExpectStep(consume matcher, execution: self, statement: statement, connection: connection, started: started, wait: wait,
                               byDeadline: byDeadline, done: done)
         connection.expect(step, timeout: wait.timeAmount)
     }
