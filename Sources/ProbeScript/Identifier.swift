@@ -1,7 +1,7 @@
 /// The rules for variable and connection names: a letter or `_`, then letters, digits, `_` or `-`.
 package enum Identifier {
     package static func isStart(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || (scalar.isASCII && scalar.properties.isAlphabetic)
+        scalar == "_" || scalar.isASCIILetter
     }
 
     package static func isContinuation(_ scalar: Unicode.Scalar) -> Bool {

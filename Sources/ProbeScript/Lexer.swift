@@ -9,7 +9,7 @@ package struct Lexer {
     package private(set) var diagnostics: [Diagnostic] = []
 
     package init(_ source: SourceFile) {
-        self.scalars = Array(source.text.unicodeScalars)
+        self.scalars = source.scalars
         self.file = source.path
     }
 
@@ -196,7 +196,7 @@ package struct Lexer {
 
     private mutating func takeHexDigits(max count: Int) -> String {
         var digits = ""
-        while digits.count < count, index < scalars.count, scalars[index].properties.isASCIIHexDigit {
+        while digits.count < count, index < scalars.count, scalars[index].isHexDigit {
             digits.unicodeScalars.append(scalars[index])
             index += 1
         }
@@ -226,7 +226,7 @@ package struct Lexer {
                 index += 2
                 continue
             }
-            if scalar.properties.isASCIIHexDigit {
+            if scalar.isHexDigit {
                 if pending.isEmpty { pendingLocation = here }
                 pending.unicodeScalars.append(scalar)
                 if pending.count == 2 { bytes.append(UInt8(pending, radix: 16)!); pending = "" }

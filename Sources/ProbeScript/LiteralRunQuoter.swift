@@ -97,7 +97,7 @@ enum LiteralRunQuoter {
                     out.append(scalar)
                     index += 1
                 default:
-                    guard scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) else { return }
+                    guard scalar.isASCIILetter || ("0"..."9").contains(scalar) else { return }
                     out.append(scalar)
                     index += 1
                 }

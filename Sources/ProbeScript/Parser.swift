@@ -301,12 +301,11 @@ package struct Parser {
             if token.location.line != first.location.line || token.kind == .openBrace || token.endsStatement { break }
             last = token
         }
-        let lines = source.scalarLines
-        guard first.location.line >= 1, first.location.line <= lines.count else { return "" }
-        let line = lines[first.location.line - 1]
+        guard first.location.line >= 1, first.location.line <= source.lineCount else { return "" }
+        let line = source.scalars(ofLineAt: first.location.line - 1)
         let from = max(0, min(first.location.column - 1, line.count))
         let to = min(max(from, last.location.column - 1 + last.length), line.count)
-        return String(scalars: line[from..<to])
+        return String(scalars: line.dropFirst(from).prefix(to - from))
     }
 
     mutating func parseTitle() throws -> StatementKind {

@@ -50,14 +50,14 @@ package enum ScenarioFormatter {
 
     /// The output lines: tokens regrouped into statements, source line by source line.
     static func layout(_ tokens: [Token], in source: SourceFile) -> [OutputLine] {
-        let lines = source.scalarLines
         var output: [OutputLine] = []
         var depth = 0
         var byLine: [Int: [Token]] = [:]
         for token in tokens where token.kind != .newline && token.kind != .end {
             byLine[token.location.line, default: []].append(token)
         }
-        for (index, scalars) in lines.enumerated() {
+        for index in 0..<source.lineCount {
+            let scalars = Array(source.scalars(ofLineAt: index))
             let number = index + 1
             let lineTokens = byLine[number] ?? []
             let comment = trailingComment(of: scalars, after: lineTokens.last)

@@ -25,7 +25,9 @@ package struct VariableChecker {
 
     private mutating func walk(_ statements: [Statement], known: inout Set<String>) {
         for statement in statements {
-            let visible = known.union(statement.kind.ownVariables)
+            let own = statement.kind.ownVariables
+            // A set made anew only where the statement has variables of its own (`on … reading`).
+            let visible = own.isEmpty ? known : known.union(own)
             for template in statement.kind.templates {
                 for (name, location) in template.variables {
                     check(name, at: location, visible: visible, known: known, through: [])
@@ -33,7 +35,8 @@ package struct VariableChecker {
             }
             checkNetwork(of: statement, known: known)
             if case .variable(let name, _) = statement.kind { checkRedeclaration(of: name, at: statement) }
-            known.formUnion(statement.kind.definedVariables)
+            let defined = statement.kind.definedVariables
+            if !defined.isEmpty { known.formUnion(defined) }
             switch statement.kind {
             case .repeatBlock(_, let body, _):
                 // Variables a repeat body sets stay set after it.
@@ -89,8 +92,8 @@ package struct VariableChecker {
     /// Checks one use of `name` at `location`; `chain` holds the given values it was reached
     /// through, outermost first.
     private mutating func check(_ name: String, at location: SourceLocation, visible: Set<String>, known: Set<String>, through chain: [String]) {
-        let inValue = chain.last.map { " in the value given for '\($0)'" } ?? ""
         guard visible.contains(name) else {
+            let inValue = chain.last.map { " in the value given for '\($0)'" } ?? ""
             let hint = Suggestion.closest(to: name, in: known.sorted()).map { "did you mean '{\($0)}'?" }
                 ?? "declare it with 'var \(name) = ...' or pass --var \(name)=VALUE"
             diagnostics.append(Diagnostic(at: location, length: (chain.first ?? name).count, "unknown variable '\(name)'\(inValue)", hint: hint))
