@@ -29,6 +29,8 @@ package struct H2SpecCatalog: Sendable {
         package var section: String { String(id[..<id.lastIndex(of: "/")!]) }
         /// `3`.
         package var number: Int { Int(id[id.index(after: id.lastIndex(of: "/")!)...])! }
+        /// The case's scenario in the suite's folder: `http2/6.9.1/3` is `http2-6-9-1-3.scn`.
+        package var fileName: String { String(id.map { $0 == "/" || $0 == "." ? "-" : $0 }) + ".scn" }
     }
 
     package var sections: [Section]

@@ -48,10 +48,14 @@ package struct H2SpecRun: Sendable {
         return runOptions
     }
 
-    /// The selected cases' scenarios, loaded from the suite.
+    /// The selected cases' scenarios, loaded from the suite: the whole folder when every case
+    /// runs, else only the selected cases' files (one case ran in 40 ms, 8 of them loading the
+    /// other 146).
     package func scenarios() throws -> [Scenario] {
-        let wanted = Set(selectedCases.map(\.id))
-        let loaded = try ScenarioCatalog.load([suite], variables: options.variables)
+        let selected = selectedCases
+        let wanted = Set(selected.map(\.id))
+        let paths = selected.count == catalog.cases.count ? [suite] : selected.map { suite + "/" + $0.fileName }
+        let loaded = try ScenarioCatalog.load(paths, variables: options.variables)
         if let error = loaded.diagnostics.first(where: { $0.severity == .error }) {
             throw H2SpecError("the suite does not load: \(error.location.fileAndLine): \(error.message)")
         }

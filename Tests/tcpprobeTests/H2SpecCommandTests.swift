@@ -126,6 +126,22 @@ import Testing
         #expect(report.contains(#"package="http2/6.9.2" id="6.9.2" tests="3" skipped="2" failures="0""#), "\(report)")
     }
 
+    /// SPEC loads only the selected cases' files: a broken file of a case not selected stops
+    /// nothing, and the same file stops a run that selects its case, naming it.
+    @Test func aSelectionLoadsOnlyItsCasesFiles() async throws {
+        let server = try await Self.linechat()
+        defer { kill(server.process.processIdentifier, SIGKILL); server.process.waitUntilExit() }
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("h2spec-suite-\(UUID().uuidString)").path
+        try FileManager.default.copyItem(atPath: Self.suite, toPath: copy)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        try "connect {url}\nsend frame nonsense\n".write(toFile: copy + "/http2-6-7-1.scn", atomically: true, encoding: .utf8)
+        let other = try await ProbeProcess.run(["h2spec", "-p", String(server.port), "--suite", copy, "http2/6.5/1", "http2/6.7/2"])
+        #expect(other.status == 0, "\(other.stdout)\(other.stderr)")
+        #expect(other.stdout.hasSuffix("2 tests, 2 passed, 0 skipped, 0 failed\n"), "\(other.stdout)")
+        let selected = try await ProbeProcess.run(["h2spec", "-p", String(server.port), "--suite", copy, "http2/6.7"])
+        #expect(selected.status != 0 && selected.stderr.contains("http2-6-7-1.scn:2"), "\(selected.stdout)\(selected.stderr)")
+    }
+
     /// The request those cases make first must be answered: against a server that speaks no
     /// HTTP/2 they fail, as h2spec's do, rather than skip.
     @Test func aFailedRequestBeforeASkipFailsTheCase() async throws {
