@@ -14,12 +14,13 @@ package struct SourceFile: Sendable {
         let scalars = Array(text.unicodeScalars)
         var lineRanges: [Range<Int>] = []
         var start = 0
+        /// The line from `start` to `end`, less a CR before its end.
+        func line(to end: Int) -> Range<Int> { start..<(end > start && scalars[end - 1] == "\r" ? end - 1 : end) }
         for index in scalars.indices where scalars[index] == "\n" {
-            lineRanges.append(start..<(index > start && scalars[index - 1] == "\r" ? index - 1 : index))
+            lineRanges.append(line(to: index))
             start = index + 1
         }
-        let end = scalars.count
-        lineRanges.append(start..<(end > start && scalars[end - 1] == "\r" ? end - 1 : end))
+        lineRanges.append(line(to: scalars.count))
         self.scalars = scalars
         self.lineRanges = lineRanges
     }

@@ -1,8 +1,8 @@
 extension String {
     /// A string of `scalars`, encoded to UTF-8 in one pass: appending scalars to a
     /// `UnicodeScalarView` one by one costs several times more, and the lexer and parser build a
-    /// string for every word, name and statement.
-    /// The bytes are written into the string's own storage, with no array between.
+    /// string for every word, name and statement. The bytes are written into the string's own
+    /// storage, with no array between.
     init(scalars: some Collection<Unicode.Scalar>) {
         self.init(unsafeUninitializedCapacity: scalars.count * 4) { buffer in
             var count = 0
