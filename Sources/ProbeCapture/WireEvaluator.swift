@@ -67,10 +67,19 @@ package enum WireEvaluator {
             let (own, provoked) = resets(in: trace, opposite: opposite)
             return flag(own.isEmpty, "no RST was sent" + provokedNote(provoked), "a RST was sent", trace, evidence: own)
         case .zeroWindow:
-            return trace.zeroWindows == 0
-                ? WireVerdict(passed: false, summary: "no segment advertised a zero window", evidence: Array(trace.segments.suffix(10)))
-                : WireVerdict(passed: true, summary: "\(trace.zeroWindows.counted("segment")) advertised a zero window")
+            guard trace.zeroWindows == 0 else {
+                return WireVerdict(passed: true, summary: "\(trace.zeroWindows.counted("segment")) advertised a zero window")
+            }
+            return WireVerdict(passed: false, summary: "no segment advertised a zero window" + windowFullNote(opposite.map { WindowFullAnalysis.fills(by: $0, of: trace) } ?? 0),
+                               evidence: Array(trace.segments.suffix(10)))
         }
+    }
+
+    /// Why a receiver that kept its sender waiting may still never have advertised zero.
+    private static func windowFullNote(_ fills: Int) -> String {
+        guard fills > 0 else { return "" }
+        return ", though the other side filled the window to its edge \(fills.counted("time")) and waited (Wireshark's window full): "
+            + "each time, a read reopened the window before an ACK said zero (Linux delays that ACK about 40ms; a buffer left full longer shows it)"
     }
 
     /// "3 lines, none split across segments", "1 message, not split across TLS records".
