@@ -47,7 +47,7 @@ package struct ConversationRenderer: Sendable {
         let formatter = SegmentFormatter(start: segments[0].timestamp, leftPort: client.port, windowShifts: Self.windowShifts(segments))
         var lines = ["connection \(clientName) → \(serverName): \(segments.count) segments (→ client to server, ← server to client; "
                      + "times from its first segment, windows in bytes)"]
-        lines += zip(segments, Self.repeats(segments)).map { "  " + formatter.row($0, marks: $1) }
+        lines += zip(segments, Self.analysisMarks(segments)).map { "  " + formatter.row($0, marks: $1) }
         let trace = ConnectionTrace(segments: segments, probePort: client.port, peerPort: server.port)
         guard !trace.fromProbe.payloadsTruncated, TLSConversation.helloStart(in: trace.fromProbe.stream, type: 1) != nil else {
             lines += summary(trace.fromProbe, arrow: "→", from: clientName)
@@ -81,10 +81,12 @@ package struct ConversationRenderer: Sendable {
         return synSenders.count == 2 && offered.count == 2 ? offered : [:]
     }
 
-    /// Per segment, what repeats earlier traffic of its side: data sent again
-    /// ("[RETRANSMISSION]", by the rule `retransmissions` counts) and a FIN sent again ("[DUP FIN]").
-    static func repeats(_ segments: [TCPSegment]) -> [[String]] {
-        var analysis = RetransmissionAnalysis()
+    /// Per segment, what Wireshark's analysis would say of it beside its own fields: data sent
+    /// again ("[RETRANSMISSION]", by the rule `retransmissions` counts), a FIN sent again
+    /// ("[DUP FIN]"), and data that filled the other side's window ("[WINDOW FULL]").
+    static func analysisMarks(_ segments: [TCPSegment]) -> [[String]] {
+        var resent = RetransmissionAnalysis()
+        var windows = WindowFullAnalysis(windowShifts: windowShifts(segments))
         var finSeen: Set<Int> = []
         return segments.map { segment in
             var marks: [String] = []
@@ -92,7 +94,8 @@ package struct ConversationRenderer: Sendable {
                 if finSeen.contains(segment.sourcePort) { marks.append("[DUP FIN]") }
                 finSeen.insert(segment.sourcePort)
             }
-            if analysis.isRetransmission(segment) { marks.append("[RETRANSMISSION]") }
+            if resent.isRetransmission(segment) { marks.append("[RETRANSMISSION]") }
+            if windows.fillsWindow(segment) { marks.append("[WINDOW FULL]") }
             return marks
         }
     }

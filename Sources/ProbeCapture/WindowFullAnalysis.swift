@@ -1,31 +1,48 @@
-/// Counts the times a sender filled its receiver's advertised window to the edge and had to
-/// wait, as Wireshark's `tcp.analysis.window_full` flags them: a data segment whose end is the
-/// receiver's last acknowledgement plus its window (scaled, RFC 7323). A receiver can keep a
-/// sender waiting this way without ever advertising a zero window, when each of its reads
-/// reopens the window before an ACK would have said zero.
-package enum WindowFullAnalysis {
-    /// How many of `sender`'s data segments filled the window `receiver` had advertised;
-    /// both are directions of one connection, each in capture order.
+/// Tells, segment by segment in capture order, which data segments filled the window their
+/// receiver had advertised, to its right edge, as Wireshark's `tcp.analysis.window_full` flags
+/// them: the segment's end is the receiver's last acknowledgement plus its window (scaled, RFC
+/// 7323), and the sender must wait. A receiver can keep a sender waiting this way without ever
+/// advertising a zero window, when each of its reads reopens the window before an ACK would
+/// have said zero.
+package struct WindowFullAnalysis: Sendable {
+    /// Each side's window-scale shift by its port (`ConversationRenderer.windowShifts`).
+    private let windowShifts: [Int: Int]
+    /// The right edge of the window each side last advertised, by its port; none while zero.
+    private var edges: [Int: UInt32] = [:]
+
+    package init(windowShifts: [Int: Int]) {
+        self.windowShifts = windowShifts
+    }
+
+    /// Whether `segment`, captured after every segment given before, carries data that fills
+    /// the other side's window to its edge (sent again or not, as Wireshark marks it).
+    package mutating func fillsWindow(_ segment: TCPSegment) -> Bool {
+        defer { noteAdvertisement(segment) }
+        guard segment.length > 0, let edge = edges[segment.destinationPort] else { return false }
+        return segment.sequence &+ UInt32(truncatingIfNeeded: segment.length) == edge
+    }
+
+    private mutating func noteAdvertisement(_ segment: TCPSegment) {
+        guard segment.flags.contains(.ack), !segment.flags.contains(.rst) else { return }
+        // A SYN's window is never scaled.
+        let shift = segment.flags.contains(.syn) ? 0 : windowShifts[segment.sourcePort] ?? 0
+        let window = segment.window << shift
+        edges[segment.sourcePort] = window == 0 ? nil : segment.acknowledgement &+ UInt32(truncatingIfNeeded: window)
+    }
+
+    /// How many of `sender`'s data segments filled the window `receiver` had advertised; both
+    /// are directions of one connection, each in capture order.
     package static func fills(by sender: DirectionTrace, of receiver: DirectionTrace) -> Int {
-        guard let advertiser = receiver.segments.first?.sourcePort else { return 0 }
-        let shift = ConversationRenderer.windowShifts((sender.segments + receiver.segments).filter { $0.flags.contains(.syn) })[advertiser] ?? 0
-        var edge: UInt32?
-        var counted: UInt32? // the edge last counted: a segment sent again to it is not a new fill
+        let synchronizing = (sender.segments + receiver.segments).filter { $0.flags.contains(.syn) }
+        var analysis = WindowFullAnalysis(windowShifts: ConversationRenderer.windowShifts(synchronizing))
         var fills = 0
         var next = receiver.segments.startIndex
         for segment in sender.segments {
             while next < receiver.segments.endIndex, receiver.segments[next].timestamp <= segment.timestamp {
-                let advertisement = receiver.segments[next]
+                _ = analysis.fillsWindow(receiver.segments[next])
                 next += 1
-                guard advertisement.flags.contains(.ack), !advertisement.flags.contains(.rst) else { continue }
-                // A SYN's window is never scaled.
-                let window = advertisement.flags.contains(.syn) ? advertisement.window : advertisement.window << shift
-                edge = window == 0 ? nil : advertisement.acknowledgement &+ UInt32(truncatingIfNeeded: window)
             }
-            if segment.length > 0, let edge, edge != counted, segment.sequence &+ UInt32(truncatingIfNeeded: segment.length) == edge {
-                fills += 1
-                counted = edge
-            }
+            if analysis.fillsWindow(segment) { fills += 1 }
         }
         return fills
     }

@@ -38,4 +38,16 @@ struct ConversationRendererTests {
         let unscaled = ConversationRenderer().render(conversation(serverScales: false)).split(separator: "\n").map(String.init)
         #expect(unscaled[3].contains("len 0 win 512"), "one side alone cannot scale: \(unscaled[3])")
     }
+
+    /// Data that fills the other side's scaled window to its edge is marked, as Wireshark's
+    /// window full, a resend too; nothing is when the windows do not scale.
+    @Test func aSegmentFillingTheWindowIsMarked() {
+        let builder = PacketBuilder()
+        let rows = ConversationRenderer().render(builder.windowFilledThrice(serverScale: 7)).split(separator: "\n").map(String.init)
+        let marked = rows.indices.filter { rows[$0].contains("[WINDOW FULL]") }
+        #expect(marked == [4, 5, 8], "\(rows.joined(separator: "\n"))")
+        #expect(rows[5].hasSuffix("[RETRANSMISSION] [WINDOW FULL]"), "\(rows[5])")
+        let unscaled = ConversationRenderer().render(builder.windowFilledThrice(serverScale: nil))
+        #expect(!unscaled.contains("[WINDOW FULL]"), "\(unscaled)")
+    }
 }

@@ -35,6 +35,29 @@ struct PacketBuilder {
         return CapturedPacket(timestamp: time, linkType: linkType, data: data, originalLength: data.count)
     }
 
+    /// A decoded segment made directly, with its acknowledgement number (`packet` sets 1) and
+    /// `length` bytes of "x".
+    func segment(fromClient: Bool, sequence: UInt32, ack: UInt32, _ flags: TCPSegment.Flags, window: Int, length: Int = 0,
+                 scale: Int? = nil, at time: Double) -> TCPSegment {
+        let (source, destination) = fromClient ? (clientPort, serverPort) : (serverPort, clientPort)
+        return TCPSegment(timestamp: time, sourceAddress: "127.0.0.1", destinationAddress: "127.0.0.1", sourcePort: source,
+                          destinationPort: destination, sequence: sequence, acknowledgement: ack, flags: flags, window: window,
+                          payload: [UInt8](repeating: 0x78, count: length), windowScale: scale)
+    }
+
+    /// A client (scale 2) whose window of 16 bytes the server fills twice, and a third time
+    /// resending to the first edge; windows scale only when `serverScale` is offered too.
+    func windowFilledThrice(serverScale: Int?) -> [TCPSegment] {
+        [segment(fromClient: true, sequence: 100, ack: 0, .syn, window: 1000, scale: 2, at: 0),
+         segment(fromClient: false, sequence: 5000, ack: 101, [.syn, .ack], window: 60000, scale: serverScale, at: 0.001),
+         segment(fromClient: true, sequence: 101, ack: 5001, .ack, window: 4, at: 0.002),                    // 16 bytes, scaled
+         segment(fromClient: false, sequence: 5001, ack: 101, [.psh, .ack], window: 512, length: 16, at: 0.003), // fills it
+         segment(fromClient: false, sequence: 5001, ack: 101, [.psh, .ack], window: 512, length: 16, at: 0.2),   // sent again: fills it too
+         segment(fromClient: true, sequence: 101, ack: 5017, .ack, window: 4, at: 0.25),
+         segment(fromClient: false, sequence: 5017, ack: 101, [.psh, .ack], window: 512, length: 8, at: 0.26),
+         segment(fromClient: false, sequence: 5025, ack: 101, [.psh, .ack], window: 512, length: 8, at: 0.27)]  // fills it again
+    }
+
     /// A pcap file holding `packets` (microsecond timestamps, little endian).
     static func pcapFile(_ packets: [CapturedPacket], linkType: UInt32) -> [UInt8] {
         func le32(_ value: UInt32) -> [UInt8] { [UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF), UInt8((value >> 16) & 0xFF), UInt8(value >> 24)] }

@@ -98,7 +98,7 @@ import Testing
                                                     Self.data(1001, 100, at: 0.033), Self.data(1201, 100, at: 0.5), Self.data(1101, 100, at: 0.6)]
         let trace = ConnectionTrace(segments: segments, probePort: 1, peerPort: 2)
         #expect(trace.fromPeer.retransmitted.map(\.timestamp) == [0.033, 0.6])
-        let marked = zip(segments, ConversationRenderer.repeats(segments)).filter { $0.1.contains("[RETRANSMISSION]") }.map(\.0.timestamp)
+        let marked = zip(segments, ConversationRenderer.analysisMarks(segments)).filter { $0.1.contains("[RETRANSMISSION]") }.map(\.0.timestamp)
         #expect(marked == [0.033, 0.6])
     }
 }

@@ -183,30 +183,15 @@ import Testing
 
     /// A receiver whose every read reopened the window before an ACK said zero kept its sender
     /// waiting all the same: the failure counts the times the sender filled the window (scaled
-    /// when both SYNs offered a scale), once for a segment sent again to the same edge.
-    @Test(arguments: [(7 as Int?, ", though the other side filled the window to its edge 2 times and waited (Wireshark's window full)"),
+    /// when both SYNs offered a scale), a segment sent again to its edge too, as Wireshark does.
+    @Test(arguments: [(7 as Int?, ", though the other side filled the window to its edge 3 times and waited (Wireshark's window full)"),
                       (nil, "")])
     func noZeroWindowCountsTheTimesTheWindowWasFilled(_ peerScale: Int?, _ note: String) {
-        func segment(_ fromProbe: Bool, _ sequence: UInt32, ack: UInt32, _ flags: TCPSegment.Flags, window: Int, length: Int = 0,
-                     scale: Int? = nil, at time: Double) -> TCPSegment {
-            TCPSegment(timestamp: time, sourceAddress: "127.0.0.1", destinationAddress: "127.0.0.1", sourcePort: fromProbe ? 40000 : 7000,
-                       destinationPort: fromProbe ? 7000 : 40000, sequence: sequence, acknowledgement: ack, flags: flags, window: window,
-                       payload: [UInt8](repeating: 0x78, count: length), windowScale: scale)
-        }
-        let trace = ConnectionTrace(segments: [
-            segment(true, 100, ack: 0, .syn, window: 1000, scale: 2, at: 0),
-            segment(false, 5000, ack: 101, [.syn, .ack], window: 60000, scale: peerScale, at: 0.001),
-            segment(true, 101, ack: 5001, .ack, window: 4, at: 0.002),          // 16 bytes, scaled
-            segment(false, 5001, ack: 101, .ack, window: 512, length: 16, at: 0.003),  // fills it
-            segment(false, 5001, ack: 101, .ack, window: 512, length: 16, at: 0.2),    // sent again: not a new fill
-            segment(true, 101, ack: 5017, .ack, window: 4, at: 0.25),
-            segment(false, 5017, ack: 101, .ack, window: 512, length: 8, at: 0.26),
-            segment(false, 5025, ack: 101, .ack, window: 512, length: 8, at: 0.27),    // fills it again
-        ], probePort: 40000, peerPort: 7000)
+        let trace = ConnectionTrace(segments: builder.windowFilledThrice(serverScale: peerScale), probePort: 40000, peerPort: 7000)
         let verdict = WireEvaluator.evaluate(.zeroWindow, on: trace.fromProbe, opposite: trace.fromPeer)
         #expect(!verdict.passed && verdict.summary.hasPrefix("no segment advertised a zero window" + note), "\(verdict.summary)")
         #expect(note.isEmpty == (verdict.summary == "no segment advertised a zero window"), "\(verdict.summary)")
-        #expect(WindowFullAnalysis.fills(by: trace.fromPeer, of: trace.fromProbe) == (peerScale == nil ? 0 : 2))
+        #expect(WindowFullAnalysis.fills(by: trace.fromPeer, of: trace.fromProbe) == (peerScale == nil ? 0 : 3))
     }
 
     /// A RST that answers bytes sent after the sender's FIN (the probe's close_notify into a

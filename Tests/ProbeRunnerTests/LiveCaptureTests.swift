@@ -269,6 +269,30 @@ struct LiveCaptureTests {
         }
     }
 
+    /// `show` marks the segments that filled the probe's window where Wireshark does
+    /// (`tcp.analysis.window_full`), on a real slow read.
+    @Test(.tshark) func windowFullMarksAgreeWithTshark() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tcpprobe-pcap-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let peer = try await TestPeer.start(.bulkLines(2048))
+        defer { Task { await peer.stop() } }
+        let result = try await run("""
+            set capture on
+            set unread ignore
+            connect 127.0.0.1:{port} rcvbuf 128KiB
+            read slowly 8KiB every 10ms for 300ms
+            """, against: peer, keep: .always, directory: directory)
+        result.expectPassed()
+        let pcap = try #require(result.notes.first { $0.hasPrefix("pcap: ") }).dropFirst(6)
+        let ours = try PcapFile.packets(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: String(pcap))))).compactMap(PacketDecoder.segment)
+        let probe = try #require(ours.first).sourcePort
+        #expect(ConversationRenderer.windowShifts(ours)[probe] ?? 0 > 0, "a buffer of 128 KiB scales its window")
+        let marked = ConversationRenderer.analysisMarks(ours).enumerated().filter { $0.element.contains("[WINDOW FULL]") }.map { $0.offset + 1 }
+        let theirs = try Tshark.run(["-r", String(pcap), "-Y", "tcp.analysis.window_full", "-T", "fields", "-e", "frame.number"])
+        #expect(!marked.isEmpty, "a buffer read 8 KiB at a time is filled")
+        #expect(marked == theirs.split(separator: "\n").compactMap { Int($0) }, "ours \(marked), tshark's \(theirs)")
+    }
+
     @Test func a256MiBTransferIsCapturedWithoutDrops() async throws {
         let peer = try await TestPeer.start(.silent)
         defer { Task { await peer.stop() } }
