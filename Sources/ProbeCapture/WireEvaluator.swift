@@ -79,7 +79,8 @@ package enum WireEvaluator {
     private static func windowFullNote(_ fills: Int) -> String {
         guard fills > 0 else { return "" }
         return ", though the other side filled the window to its edge \(fills.counted("time")) and waited (Wireshark's window full): "
-            + "each time, a read reopened the window before an ACK said zero (Linux delays that ACK about 40ms; a buffer left full longer shows it)"
+            + "each time, the window reopened before an ACK said zero (Linux delays that ACK about 40ms, and a read before then reopens it; "
+            + "a buffer left full longer shows a zero window)"
     }
 
     /// "3 lines, none split across segments", "1 message, not split across TLS records".
