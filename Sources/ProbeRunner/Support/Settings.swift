@@ -8,8 +8,12 @@ struct Settings {
     var timeout: Duration = .seconds(5)
     /// The whole scenario's limit.
     var deadline: Duration = .seconds(60)
-    var terminator: Terminator = .crlf
-    var maxLine = 64 * 1024
+    var terminator: Terminator = .crlf {
+        didSet { lineFraming = Self.lines(terminator, maxLine) }
+    }
+    var maxLine = 64 * 1024 {
+        didSet { lineFraming = Self.lines(terminator, maxLine) }
+    }
     var unread = UnreadPolicy.note
     var cutOff = CutOffPolicy.fail
     /// What `send message` and `expect message` frame with.
@@ -22,8 +26,10 @@ struct Settings {
     /// SETTINGS are acked and PINGs answered in the background (`set http2 auto-ack`).
     var http2AutoAck = true
 
-    /// The framing `send line` and the line expects use under these settings.
-    var lineFraming: any Framing { TerminatedLineFraming(terminator: terminator.bytes, maxLine: maxLine) }
+    /// The framing `send line` and the line expects use under these settings: kept as they
+    /// change, for a send and an expect read it every round trip, and a property worked out
+    /// on each read copied the whole settings first (issue 64).
+    private(set) var lineFraming = Self.lines(.crlf, 64 * 1024)
 
     /// The framing `send message` and `expect message` use: lines, or length-prefixed.
     var framing: any Framing {
@@ -31,5 +37,9 @@ struct Settings {
         case .lines: return lineFraming
         case .length(let header): return LengthPrefixFraming(header: header, maxMessage: maxMessage)
         }
+    }
+
+    private static func lines(_ terminator: Terminator, _ maxLine: Int) -> TerminatedLineFraming {
+        TerminatedLineFraming(terminator: terminator.bytes, maxLine: maxLine)
     }
 }
