@@ -29,7 +29,11 @@ struct Settings {
     /// The framing `send line` and the line expects use under these settings: kept as they
     /// change, for a send and an expect read it every round trip, and a property worked out
     /// on each read copied the whole settings first (issue 64).
-    private(set) var lineFraming = Self.lines(.crlf, 64 * 1024)
+    private(set) var lineFraming: TerminatedLineFraming
+
+    init() {
+        lineFraming = Self.lines(terminator, maxLine)
+    }
 
     /// The framing `send message` and `expect message` use: lines, or length-prefixed.
     var framing: any Framing {
