@@ -37,7 +37,7 @@ package struct NetworkFaultResolver {
             switch statement.kind {
             case .proxyFault(let fault) where statement.connection.map({ networks.contains($0.text) }) ?? false:
                 if let networkFault = NetworkFault(fault) {
-                    statement.kind = .networkFault(networkFault)
+                    statement = statement.with(kind: .networkFault(networkFault))
                 } else {
                     var keyword = statement.location
                     keyword.column += statement.text.count - statement.step.count
@@ -49,11 +49,11 @@ package struct NetworkFaultResolver {
                 diagnostics.append(Diagnostic(at: statement.location, length: name.count,
                                               "no proxy or network named '\(name)' in this scenario: make it first with `proxy \(name) FRONT to BACK` or `network \(name)`"))
             case .repeatBlock(let count, let body, let untilClosed):
-                statement.kind = .repeatBlock(count, body: map(body), untilClosed: untilClosed)
+                statement = statement.with(kind: .repeatBlock(count, body: map(body), untilClosed: untilClosed))
             case .parallel(let count, let body):
-                statement.kind = .parallel(count, body: map(body))
+                statement = statement.with(kind: .parallel(count, body: map(body)))
             case .nonStrict(let body, let skip):
-                statement.kind = .nonStrict(body: map(body), skip: skip)
+                statement = statement.with(kind: .nonStrict(body: map(body), skip: skip))
             default:
                 break
             }

@@ -100,13 +100,13 @@ package struct ScenarioLoader {
                 includes?[path] = parsed
                 out += splice(parsed.statements, includedFrom: chain + [path])
             case .repeatBlock(let count, let body, let untilClosed):
-                statement.kind = .repeatBlock(count, body: splice(body, includedFrom: chain), untilClosed: untilClosed)
+                statement = statement.with(kind: .repeatBlock(count, body: splice(body, includedFrom: chain), untilClosed: untilClosed))
                 out.append(statement)
             case .parallel(let count, let body):
-                statement.kind = .parallel(count, body: splice(body, includedFrom: chain))
+                statement = statement.with(kind: .parallel(count, body: splice(body, includedFrom: chain)))
                 out.append(statement)
             case .nonStrict(let body, let skip):
-                statement.kind = .nonStrict(body: splice(body, includedFrom: chain), skip: skip)
+                statement = statement.with(kind: .nonStrict(body: splice(body, includedFrom: chain), skip: skip))
                 out.append(statement)
             default:
                 out.append(statement)

@@ -18,14 +18,6 @@ final class StepMachine {
         case copy(of: ParallelTally)
     }
 
-    /// A block's statement held by reference: a copy of a `parallel` block keeps its positions
-    /// while it waits, and a pointer costs 8 bytes where a statement inline costs 120 (610
-    /// bytes a copy when each position held two).
-    private final class Held: Sendable {
-        let statement: Statement
-        init(_ statement: Statement) { self.statement = statement }
-    }
-
     /// Where the machine stands in one block: the block itself, or a turn of a `repeat` in it.
     private struct Position {
         let body: [Statement]
@@ -35,9 +27,9 @@ final class StepMachine {
         /// `{i}` outside it, restored when it ends.
         let outerTurn: Int?
         /// A `repeat … until closed`: the statement, whose block ends when the peer closes.
-        var untilClosed: Held?
+        var untilClosed: Statement?
         /// A `non-strict` block: the statement, whose block a step not met ends with a note.
-        var nonStrict: Held?
+        var nonStrict: Statement?
     }
 
     /// How many steps that end as they start (a write the socket takes at once, an expect the
@@ -49,7 +41,7 @@ final class StepMachine {
     private let ending: Ending
     private var positions: [Position]
     /// A `repeat … until closed` whose turns ran out: the machine waits for the peer's close.
-    private var awaitingClose: Held?
+    private var awaitingClose: Statement?
     /// Set while a step starts; a step that ends before it has started is gone on from there,
     /// without a turn of the loop of its own.
     private var starting = false
@@ -95,7 +87,7 @@ final class StepMachine {
                     continue
                 }
                 if case .nonStrict(let body, _) = statement.kind {
-                    if !body.isEmpty { positions.append(Position(body: body, turns: 1, outerTurn: execution.repeatTurn, nonStrict: Held(statement))) }
+                    if !body.isEmpty { positions.append(Position(body: body, turns: 1, outerTurn: execution.repeatTurn, nonStrict: statement)) }
                     continue
                 }
                 starting = true
@@ -111,7 +103,7 @@ final class StepMachine {
             if let block = awaitingClose {
                 awaitingClose = nil
                 let execution = execution
-                execution.onTask { try await execution.waitForClose(in: block.statement) }.tell { problem in
+                execution.onTask { try await execution.waitForClose(in: block) }.tell { problem in
                     if let problem { machine.value.failed(problem) } else { machine.value.goOnInATurnOfItsOwn() }
                 }
                 return
@@ -135,7 +127,7 @@ final class StepMachine {
     /// else, or outside one, ends the machine.
     private func failed(_ problem: Error) {
         guard let failure = problem as? StepFailure, failure.kind == .assertion,
-              let index = positions.lastIndex(where: { $0.nonStrict != nil }), let block = positions[index].nonStrict?.statement else { return end(problem) }
+              let index = positions.lastIndex(where: { $0.nonStrict != nil }), let block = positions[index].nonStrict else { return end(problem) }
         if case .nonStrict(_, let reason?) = block.kind { return end(execution.skipping(block, reason: reason, failure)) }
         execution.repeatTurn = positions[index].outerTurn
         positions.removeSubrange(index...)
@@ -148,10 +140,10 @@ final class StepMachine {
     private func enter(_ body: [Statement], turns: Int, untilClosed: Statement?) throws {
         guard !body.isEmpty else { return }
         guard turns > 0 else {
-            awaitingClose = untilClosed.map(Held.init)
+            awaitingClose = untilClosed
             return
         }
-        positions.append(Position(body: body, turns: turns, outerTurn: execution.repeatTurn, untilClosed: untilClosed.map(Held.init)))
+        positions.append(Position(body: body, turns: turns, outerTurn: execution.repeatTurn, untilClosed: untilClosed))
         execution.repeatTurn = 0
     }
 
@@ -163,7 +155,7 @@ final class StepMachine {
         // The top position is read in place: a copy of it would retain its body and statements.
         while !positions.isEmpty {
             let top = positions.count - 1
-            if let untilClosed = positions[top].untilClosed?.statement, execution.peerHasClosed(in: untilClosed) {
+            if let untilClosed = positions[top].untilClosed, execution.peerHasClosed(in: untilClosed) {
                 execution.noteClosed(untilClosed, afterTurns: positions[top].turn + (positions[top].next > 0 ? 1 : 0))
                 execution.repeatTurn = positions.removeLast().outerTurn
                 continue
