@@ -2,6 +2,7 @@ import Foundation
 import ProbeResults
 @testable import ProbeRunner
 import ProbeScript
+import TestSupport
 import Testing
 
 /// A run's own traffic waits while its capture falls behind, and goes on when it catches up.
@@ -70,7 +71,7 @@ import Testing
         #expect(result.notes.contains { $0.contains("held reading for") }, "\(result.notes)")
     }
 
-    @Test func aCaptureThatNeverCatchesUpHoldsAWriteOnlyForItsTimeout() async throws {
+    @Test(.timed) func aCaptureThatNeverCatchesUpHoldsAWriteOnlyForItsTimeout() async throws {
         let peer = try await TestPeer.start(.silent)
         defer { Task { await peer.stop() } }
         let capture = ScriptedCapture(fill: 1)

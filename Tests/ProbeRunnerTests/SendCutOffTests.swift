@@ -146,7 +146,7 @@ import Testing
     /// A rate's wait ends at `until closed`'s time rather than past it: the bytes earned by
     /// then are sent (at 0, 100, 200 and 300 ms; the fifth is due at 400) and the failure
     /// counts them.
-    @Test func aRatesWaitEndsWhenUntilClosedRunsOut() async throws {
+    @Test(.timed) func aRatesWaitEndsWhenUntilClosedRunsOut() async throws {
         let peer = try await TestPeer.start(.silent)
         defer { Task { await peer.stop() } }
         let result = try await ScenarioHarness.run("connect 127.0.0.1:{port}\nsend random 100 at 10/s until closed within 350ms", against: peer)
@@ -158,7 +158,7 @@ import Testing
 
     /// A pause between pieces ends at `until closed`'s time too: a drip a byte a second
     /// `within 300ms` fails at 300 ms, one byte sent, not at the next byte's second.
-    @Test func aPauseEndsWhenUntilClosedRunsOut() async throws {
+    @Test(.timed) func aPauseEndsWhenUntilClosedRunsOut() async throws {
         let peer = try await TestPeer.start(.silent)
         defer { Task { await peer.stop() } }
         let result = try await ScenarioHarness.run("connect 127.0.0.1:{port}\nsend \"abc\" in chunks of 1 every 1s until closed within 300ms", against: peer)
@@ -168,7 +168,7 @@ import Testing
 
     /// Once every byte is sent, `until closed` sees the peer's close within a few
     /// milliseconds of it, not at the end of the time it gives.
-    @Test func aCloseAfterTheSendIsSeenAsItComes() async throws {
+    @Test(.timed) func aCloseAfterTheSendIsSeenAsItComes() async throws {
         let result = try await ScenarioHarness.run("""
             set timeout 1s
             \(Self.spawn)
@@ -183,7 +183,7 @@ import Testing
 
     /// `until closed within D`: passes when the peer closes within D of the step's start, the
     /// payload sent or not; fails when it does not, on a send and on a repeat block.
-    @Test func untilClosedWaitsForThePeersClose() async throws {
+    @Test(.timed) func untilClosedWaitsForThePeersClose() async throws {
         let cut = try await ScenarioHarness.run("""
             set timeout 1s
             \(Self.spawn)

@@ -111,7 +111,7 @@ import Testing
         #expect(next.stderr.contains("(sleep \(marker)2), left by the run of pid \(process.processIdentifier)"), "\(next.stderr)")
     }
 
-    @Test func ctrlCLeavesNoChildProcess() async throws {
+    @Test(.timed) func ctrlCLeavesNoChildProcess() async throws {
         let marker = "31.4159\(Int.random(in: 100...999))"
         let directory = try scenario("""
             spawn a "sleep \(marker)"
