@@ -21,28 +21,29 @@ class ExpectQueue {
         init(_ queue: ExpectQueue) { self.queue = queue }
     }
 
+    // The `@exclusivity(unchecked)` vars here: docs/development.md, "Unchecked accesses".
     /// The one timer for the expects' timeouts, and when it fires. A decided expect leaves it
     /// set: the next expect's deadline is usually later, so the timer, when it fires, sets itself
     /// again for that deadline instead of each expect scheduling and cancelling one (a cancel
     /// searches every timer of the loop).
-    private var timer: (deadline: NIODeadline, task: Scheduled<Void>)?
+    @exclusivity(unchecked) private var timer: (deadline: NIODeadline, task: Scheduled<Void>)?
     /// Decides the pending expect again when a regex search it started has finished, from
     /// the search thread: made at the first expect, as every expect takes it.
-    private var wakeUp: (@Sendable () -> Void)?
-    private var buffer = ByteBuffer()
+    @exclusivity(unchecked) private var wakeUp: (@Sendable () -> Void)?
+    @exclusivity(unchecked) private var buffer = ByteBuffer()
     /// Set while a matcher or the rules work on `buffer` (see `withBuffer`).
-    private var inBuffer = false
+    @exclusivity(unchecked) private var inBuffer = false
     /// A decide asked for while `inBuffer`, to be made once the buffer is free.
-    private var decideAgain = false
+    @exclusivity(unchecked) private var decideAgain = false
     /// The expect waiting for bytes: an object, so an idle connection holds a reference, not
     /// a matcher's room (ten thousand idle `parallel` copies each hold one connection).
-    private var pending: WaitingExpect?
-    private(set) var end: InboundEnd?
+    @exclusivity(unchecked) private var pending: WaitingExpect?
+    @exclusivity(unchecked) private(set) var end: InboundEnd?
     /// Set once the peer has closed (FIN, RST, or an error): read from any thread.
     private let peerClosed = Atomic<Bool>(false)
-    private(set) var recent = RecentBytes()
+    @exclusivity(unchecked) private(set) var recent = RecentBytes()
     /// Bytes dropped unread over a watch's limit (`receive(_:keepingAtMost:)`).
-    private(set) var droppedUnread = 0
+    @exclusivity(unchecked) private(set) var droppedUnread = 0
     /// A connection's background rules (`on …`): they take what they match, as it arrives and
     /// from what is already unread, before any expect sees it.
     var rules: ReadRules? {

@@ -22,18 +22,19 @@ final class InboundHandler: ExpectQueue, ChannelInboundHandler {
         case heldForCapture(since: NIODeadline)
     }
 
-    private(set) var gate = ReadGate.open
+    // The `@exclusivity(unchecked)` vars here: docs/development.md, "Unchecked accesses".
+    @exclusivity(unchecked) private(set) var gate = ReadGate.open
     /// Why reading ever stopped: the scenario asked (`pause reading`, `read slowly`), or the
     /// queue reached its high-water mark with no expect reading it. Either closes the window.
-    private(set) var pausedByScenario = false
-    private(set) var stoppedAtHighWater = false
-    private var context: ChannelHandlerContext?
+    @exclusivity(unchecked) private(set) var pausedByScenario = false
+    @exclusivity(unchecked) private(set) var stoppedAtHighWater = false
+    @exclusivity(unchecked) private var context: ChannelHandlerContext?
     /// Set from a read's end until bytes arrive when that end asked the next read, as NIO's own
     /// auto-read does: that read stays pending until bytes come, so the expects and decisions
     /// in between need not ask again (each ask walks the pipeline to the same pending read).
-    private var readAsked = false
+    @exclusivity(unchecked) private var readAsked = false
     /// Between bytes arriving and their read's end, which asks the next read.
-    private var inRead = false
+    @exclusivity(unchecked) private var inRead = false
     /// On a captured connection: reading holds off while the capture falls behind.
     private let captureHold: CaptureHold?
 

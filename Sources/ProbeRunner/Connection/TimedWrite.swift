@@ -10,8 +10,9 @@ final class TimedWrite<End: WriteEnd> {
     private let connection: ProbeConnection
     /// What the write tells as it ends, and what the end keeps (a send's plan, for its log).
     let end: End
-    private var told = false
-    private var timer: Scheduled<Void>?
+    // The `@exclusivity(unchecked)` vars here: docs/development.md, "Unchecked accesses".
+    @exclusivity(unchecked) private var told = false
+    @exclusivity(unchecked) private var timer: Scheduled<Void>?
 
     /// A write of `count` bytes on `connection`, which counts them once written.
     init(_ count: Int, on connection: ProbeConnection, _ end: consuming End) {

@@ -6,9 +6,10 @@ import NIOCore
 /// step's side and sent to the source's loop (`ExpectSource.expect`), which alone touches it
 /// from then on.
 class WaitingExpect {
-    var matcher: ExpectationMatcher
+    // The `@exclusivity(unchecked)` vars here: docs/development.md, "Unchecked accesses".
+    @exclusivity(unchecked) var matcher: ExpectationMatcher
     /// Set by the queue as the expect starts to wait.
-    var deadline = NIODeadline.distantFuture
+    @exclusivity(unchecked) var deadline = NIODeadline.distantFuture
 
     init(_ matcher: ExpectationMatcher) {
         self.matcher = matcher

@@ -15,8 +15,9 @@ final class ExpectStep: WaitingExpect {
     /// True for `expect nothing`, which a time-out passes.
     let silence: Bool
     let done: StepDone
+    // The `@exclusivity(unchecked)` vars here: docs/development.md, "Unchecked accesses".
     /// What a match took and how long it waited, for its log entry; set once, as it is decided.
-    private var match: (detail: MatchDetail, waited: Duration, captures: [String: [UInt8]])?
+    @exclusivity(unchecked) private var match: (detail: MatchDetail, waited: Duration, captures: [String: [UInt8]])?
 
     init(_ matcher: ExpectationMatcher, execution: ScenarioExecution, statement: Statement, connection: any ExpectSource,
          started: RunClock.Instant, wait: Duration, byDeadline: Bool, done: @escaping StepDone) {

@@ -24,9 +24,10 @@ final class RunContext {
     let heldPorts = HeldPorts()
     /// The `parallel` block each `assert copies`/`assert latency` judges.
     let parallelAssertions: ParallelAssertionChecker.Pairing
+    // The `@exclusivity(unchecked)` vars here: docs/development.md, "Unchecked accesses".
     /// The storage single writes are made in, used again once the socket has taken the last
     /// one (NIO then holds no reference to it): a round trip allocates no buffer. On the loop.
-    private var writeBuffer = ByteBuffer()
+    @exclusivity(unchecked) private var writeBuffer = ByteBuffer()
     /// The most bytes `writeBuffer` keeps room for; larger writes get storage of their own.
     private static let largestReusedWrite = 4096
 

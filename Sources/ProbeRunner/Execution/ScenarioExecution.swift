@@ -19,20 +19,21 @@ final class ScenarioExecution: @unchecked Sendable {
     var loop: EventLoop { run.loop }
     var clock: RunClock { run.clock }
 
+    // The `@exclusivity(unchecked)` vars here: docs/development.md, "Unchecked accesses".
     /// The variables set so far.
-    var variables: VariableValues
+    @exclusivity(unchecked) var variables: VariableValues
     /// `{i}`: the turn of the innermost `repeat` running.
-    var repeatTurn: Int?
+    @exclusivity(unchecked) var repeatTurn: Int?
     /// Its connections and listeners, and the current connection.
     let table: ConnectionTable
 
     /// What `set` statements have set so far.
-    var settings = Settings()
+    @exclusivity(unchecked) var settings = Settings()
 
     /// `send random`'s bytes; a copy's is seeded from the run's seed and its index.
     var random: SeededGenerator
     var seed: UInt64 { random.seed }
-    var runRecord: RunRecord
+    @exclusivity(unchecked) var runRecord: RunRecord
     /// Its capture and wire checks; a `parallel` copy shares its parent's. Each init sets it: a
     /// default value would make every copy a session of its own first, which reads the whole
     /// environment (bench/HISTORY.md 2, "A copy's set-up").

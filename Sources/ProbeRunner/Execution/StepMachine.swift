@@ -39,18 +39,19 @@ final class StepMachine {
 
     private let execution: ScenarioExecution
     private let ending: Ending
-    private var positions: [Position]
+    // The `@exclusivity(unchecked)` vars here: docs/development.md, "Unchecked accesses".
+    @exclusivity(unchecked) private var positions: [Position]
     /// A `repeat … until closed` whose turns ran out: the machine waits for the peer's close.
-    private var awaitingClose: Statement?
+    @exclusivity(unchecked) private var awaitingClose: Statement?
     /// Set while a step starts; a step that ends before it has started is gone on from there,
     /// without a turn of the loop of its own.
-    private var starting = false
-    private var endedWhileStarting = false
+    @exclusivity(unchecked) private var starting = false
+    @exclusivity(unchecked) private var endedWhileStarting = false
     /// What each step calls when it ends, and what goes on in a turn of the loop of its own:
     /// made once a machine, not once a step (each closure a step made was an allocation). They
     /// hold the machine until it ends, which lets them go.
-    private var stepDone: StepDone?
-    private var goOn: (@Sendable () -> Void)?
+    @exclusivity(unchecked) private var stepDone: StepDone?
+    @exclusivity(unchecked) private var goOn: (@Sendable () -> Void)?
 
     /// Runs `body` in `execution`, then reports to `ending`; call `advance` on the run's loop.
     init(_ execution: ScenarioExecution, running body: [Statement], then ending: Ending) {
