@@ -1,5 +1,5 @@
 /// What an `expect` step waits for on a connection.
-package enum Expectation: Sendable, Hashable {
+package indirect enum Expectation: Sendable, Hashable {
     case line(LineMatch)
     /// `expect message [head H] …`: the next message in the current framing, matched as a line
     /// is; with `head`, its head bytes (`set framing … after N`) must be these.

@@ -28,7 +28,8 @@ extension Parser {
             case .random: data = .random(try size("a size of random data"))
             }
         }
-        var step = SendStep(data: data)
+        var framesOf: Argument<Int>?, chunkSize: Argument<Int>?, splitOffsets: [Argument<Int>] = [], splitSweep = false
+        var interval: Argument<Duration>?, rate: Argument<Int>?, untilClosed: UntilClosed?
         while !atStatementEnd {
             let modifierToken = current
             switch try keyword(Grammar.SendModifier.self, after: "the data") {
@@ -38,16 +39,16 @@ extension Parser {
                     guard data.isWebSocketMessage else {
                         throw failure("'in frames of' splits a WebSocket text or binary message", at: modifierToken, hint: "send text \"hello\" in frames of 2")
                     }
-                    step.framesOf = try size("a frame size")
-                    if step.framesOf?.literal == 0 { throw failure("a frame holds at least 1 byte", at: tokens[position - 1]) }
+                    framesOf = try size("a frame size")
+                    if framesOf?.literal == 0 { throw failure("a frame holds at least 1 byte", at: tokens[position - 1]) }
                 } else {
                     try keyword(["of"], after: "in chunks")
-                    step.chunkSize = try size("a chunk size")
-                    if step.chunkSize?.literal == 0 { throw failure("a chunk size must be at least 1", at: tokens[position - 1]) }
+                    chunkSize = try size("a chunk size")
+                    if chunkSize?.literal == 0 { throw failure("a chunk size must be at least 1", at: tokens[position - 1]) }
                 }
             case .split:
                 if take("sweep") {
-                    step.splitSweep = true
+                    splitSweep = true
                 } else {
                     try keyword(["at", "sweep"], after: "split")
                     repeat {
@@ -55,25 +56,26 @@ extension Parser {
                         if let value = offset.literal, value < 1 {
                             throw failure("split offsets start at 1", at: tokens[position - 1])
                         }
-                        step.splitOffsets.append(offset)
+                        splitOffsets.append(offset)
                     } while current.kind == .comma && advance().kind == .comma
                 }
-            case .every: step.interval = try duration()
+            case .every: interval = try duration()
             case .until:
                 try keyword(["closed"], after: "until")
-                step.untilClosed = UntilClosed(within: take("within") ? try duration() : nil)
-            case .at: step.rate = try argument("a rate", hint: Quantity.rateHint, Quantity.rate)
+                untilClosed = UntilClosed(within: take("within") ? try duration() : nil)
+            case .at: rate = try argument("a rate", hint: Quantity.rateHint, Quantity.rate)
             }
-            let splits = (step.chunkSize != nil ? 1 : 0) + (step.splitOffsets.isEmpty ? 0 : 1) + (step.splitSweep ? 1 : 0)
+            let splits = (chunkSize != nil ? 1 : 0) + (splitOffsets.isEmpty ? 0 : 1) + (splitSweep ? 1 : 0)
             if splits > 1 {
                 throw failure("choose one of 'in chunks of', 'split at' and 'split sweep'", at: modifierToken)
             }
         }
-        if let interval = step.interval, step.chunkSize == nil, step.splitOffsets.isEmpty, !step.splitSweep, step.framesOf == nil {
+        if let interval, chunkSize == nil, splitOffsets.isEmpty, !splitSweep, framesOf == nil {
             throw Failure(diagnostic: Diagnostic(at: interval.location, "'every' needs 'in chunks of N', 'split at', 'split sweep' or 'in frames of N' to space out",
                                                  hint: "for example: in chunks of 1 every 10ms"))
         }
-        return step
+        return SendStep(data: data, framesOf: framesOf, chunkSize: chunkSize, splitOffsets: splitOffsets, splitSweep: splitSweep,
+                        interval: interval, rate: rate, untilClosed: untilClosed)
     }
 
     mutating func parseExpect() throws -> StatementKind {

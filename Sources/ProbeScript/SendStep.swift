@@ -1,5 +1,6 @@
-/// `send DATA [in chunks of N] [split at I,J | split sweep] [every D] [at RATE]`.
-package struct SendStep: Sendable, Hashable {
+/// `send DATA [in chunks of N] [split at I,J | split sweep] [every D] [at RATE]`. Immutable and
+/// held by reference: the runner takes it from its statement on every send, one retain.
+package final class SendStep: Sendable, Hashable {
     package enum Data: Sendable, Hashable {
         /// A string or hex string, sent exactly.
         case bytes(Template)
@@ -16,26 +17,45 @@ package struct SendStep: Sendable, Hashable {
         case http2(HTTP2Send)
     }
 
-    package var data: Data
+    package let data: Data
     /// `in frames of N`: a WebSocket message sent as fragments of N payload bytes.
-    package var framesOf: Argument<Int>?
-    package var chunkSize: Argument<Int>?
-    package var splitOffsets: [Argument<Int>]
-    package var splitSweep: Bool
-    package var interval: Argument<Duration>?
-    package var rate: Argument<Int>?
+    package let framesOf: Argument<Int>?
+    package let chunkSize: Argument<Int>?
+    package let splitOffsets: [Argument<Int>]
+    package let splitSweep: Bool
+    package let interval: Argument<Duration>?
+    package let rate: Argument<Int>?
     /// `until closed [within D]`: the send ends, passing, when the peer closes; `within` bounds
     /// the wait from the step's start (the step timeout when nil).
-    package var untilClosed: UntilClosed?
+    package let untilClosed: UntilClosed?
 
-    package init(data: Data, chunkSize: Argument<Int>? = nil, splitOffsets: [Argument<Int>] = [], splitSweep: Bool = false,
-                interval: Argument<Duration>? = nil, rate: Argument<Int>? = nil) {
+    package init(data: Data, framesOf: Argument<Int>? = nil, chunkSize: Argument<Int>? = nil, splitOffsets: [Argument<Int>] = [],
+                 splitSweep: Bool = false, interval: Argument<Duration>? = nil, rate: Argument<Int>? = nil, untilClosed: UntilClosed? = nil) {
         self.data = data
+        self.framesOf = framesOf
         self.chunkSize = chunkSize
         self.splitOffsets = splitOffsets
         self.splitSweep = splitSweep
         self.interval = interval
         self.rate = rate
+        self.untilClosed = untilClosed
+    }
+
+    /// Two steps are equal when they send the same way.
+    package static func == (lhs: SendStep, rhs: SendStep) -> Bool {
+        lhs === rhs || (lhs.data == rhs.data && lhs.framesOf == rhs.framesOf && lhs.chunkSize == rhs.chunkSize && lhs.splitOffsets == rhs.splitOffsets
+            && lhs.splitSweep == rhs.splitSweep && lhs.interval == rhs.interval && lhs.rate == rhs.rate && lhs.untilClosed == rhs.untilClosed)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(data)
+        hasher.combine(framesOf)
+        hasher.combine(chunkSize)
+        hasher.combine(splitOffsets)
+        hasher.combine(splitSweep)
+        hasher.combine(interval)
+        hasher.combine(rate)
+        hasher.combine(untilClosed)
     }
 }
 

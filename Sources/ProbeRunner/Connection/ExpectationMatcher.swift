@@ -39,16 +39,16 @@ struct ExpectationMatcher: Sendable {
         case untilMatch(CompiledRegex, max: Int)
         /// Lines skipped until one passes, failing once over `max` bytes were skipped, or at once
         /// when a skipped line is one `unless` finds.
-        case eventually(LineRule, max: Int, unless: CompiledRegex?, skipped: SkippedLines)
+        indirect case eventually(LineRule, max: Int, unless: CompiledRegex?, skipped: SkippedLines)
         case any
         case eof
         case reset
         case close
         case nothing
         /// The next WebSocket message or control frame, read by the connection's session.
-        case webSocket(WebSocketRule, WebSocketSession)
+        indirect case webSocket(WebSocketRule, WebSocketSession)
         /// The next HTTP/2 frames, cut by the connection's session, until one decides.
-        case http2(HTTP2Rule, NIOLoopBound<HTTP2Session>)
+        indirect case http2(HTTP2Rule, NIOLoopBound<HTTP2Session>)
         /// An HTTP head: bytes up to a blank line, at most `max`, captured as `head`.
         case head(max: Int)
     }
