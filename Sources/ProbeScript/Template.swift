@@ -15,12 +15,23 @@ package struct Template: Sendable, Hashable {
         case anyByte(SourceLocation)
     }
 
-    package var parts: [Part]
+    package let parts: [Part]
+    /// Whether a part takes a variable's value or any byte: worked out once, for a `send` or
+    /// an `expect` renders its template every round trip.
+    private let interpolates: Bool
+    /// The bytes its literal parts make, the room a rendering reserves before its values'.
+    private let literalSize: Int
 
     package init(parts: [Part]) {
         // Merge neighbouring byte runs so a literal template is a single part.
         var merged: [Part] = []
+        var interpolates = false, literalSize = 0
         for part in parts {
+            switch part {
+            case .bytes(let bytes): literalSize += bytes.count
+            case .repeated(let bytes, let times): literalSize += bytes.count * times
+            case .variable, .repeatedByVariable, .anyByte: interpolates = true
+            }
             if case .bytes(let next) = part, case .bytes(let previous)? = merged.last {
                 merged[merged.count - 1] = .bytes(previous + next)
             } else {
@@ -28,6 +39,8 @@ package struct Template: Sendable, Hashable {
             }
         }
         self.parts = merged
+        self.interpolates = interpolates
+        self.literalSize = literalSize
     }
 
     package init(literal bytes: [UInt8]) { self.init(parts: [.bytes(bytes)]) }
@@ -38,9 +51,9 @@ package struct Template: Sendable, Hashable {
     package var literalBytes: [UInt8]? {
         if parts.isEmpty { return [] }
         if parts.count == 1, case .bytes(let bytes) = parts[0] { return bytes }
-        guard let count = literalCount else { return nil }
+        guard !interpolates else { return nil }
         var out: [UInt8] = []
-        out.reserveCapacity(count)
+        out.reserveCapacity(literalSize)
         for part in parts {
             switch part {
             case .bytes(let bytes): out += bytes
@@ -53,15 +66,7 @@ package struct Template: Sendable, Hashable {
 
     /// How many bytes the template makes when it has no interpolation, without making them.
     package var literalCount: Int? {
-        var count = 0
-        for part in parts {
-            switch part {
-            case .bytes(let bytes): count += bytes.count
-            case .repeated(let bytes, let times): count += bytes.count * times
-            case .variable, .repeatedByVariable, .anyByte: return nil
-            }
-        }
-        return count
+        interpolates ? nil : literalSize
     }
 
     /// The variables the template refers to, with where each is used.
@@ -110,21 +115,15 @@ package struct Template: Sendable, Hashable {
     /// renders one every round trip); the offsets of `??` go to `anyByteAt` when it is kept.
     private func rendering(_ lookup: (String) -> String?, _ values: [String: [UInt8]], anyByteAt: inout Set<Int>?) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(parts.reduce(Self.roomForValues) { total, part in
-            switch part {
-            case .bytes(let bytes): total + bytes.count
-            case .repeated(let bytes, let times): total + bytes.count * times
-            case .variable, .repeatedByVariable, .anyByte: total
-            }
-        })
-        for part in parts {
-            switch part {
+        out.reserveCapacity(literalSize + Self.roomForValues)
+        for index in parts.indices {
+            switch parts[index] {
             case .bytes(let bytes): out += bytes
             case .repeated(let bytes, let times): Self.append(bytes, times: times, to: &out)
             case .repeatedByVariable(let bytes, let name, let plus, _):
                 Self.append(bytes, times: Self.times(Self.value(lookup(name), plus: plus), of: bytes), to: &out)
             case .variable(let name, 0, _):
-                if let value = values[name] { out += value } else { out.append(contentsOf: (lookup(name) ?? "").utf8) }
+                if !values.isEmpty, let value = values[name] { out += value } else { Self.append(lookup(name) ?? "", to: &out) }
             case .variable(let name, let plus, _):
                 out.append(contentsOf: Self.value(values[name].map { String(decoding: $0, as: UTF8.self) } ?? lookup(name), plus: plus).utf8)
             case .anyByte:
@@ -133,6 +132,14 @@ package struct Template: Sendable, Hashable {
             }
         }
         return out
+    }
+
+    /// Appends `text`'s UTF-8 bytes: from its contiguous storage when it has it (a short value,
+    /// such as `{i}`'s, always does), else byte by byte.
+    static func append(_ text: String, to out: inout [UInt8]) {
+        if text.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
+            out.append(contentsOf: text.utf8)
+        }
     }
 
     /// Appends `times` copies of `bytes` by doubling what is written, a few large copies

@@ -24,6 +24,8 @@ final class ScenarioExecution: @unchecked Sendable {
     @exclusivity(unchecked) var variables: VariableValues
     /// `{i}`: the turn of the innermost `repeat` running.
     @exclusivity(unchecked) var repeatTurn: Int?
+    /// `{i}`'s text, made once a turn: a turn's send and expect both render it.
+    @exclusivity(unchecked) private var repeatTurnText: (turn: Int, text: String)?
     /// Its connections and listeners, and the current connection.
     let table: ConnectionTable
 
@@ -101,7 +103,12 @@ final class ScenarioExecution: @unchecked Sendable {
     }
 
     func lookup(_ name: String) -> String? {
-        if name == VariableChecker.repeatIndex, let repeatTurn { return String(repeatTurn) }
+        if name == VariableChecker.repeatIndex, let repeatTurn {
+            if let made = repeatTurnText, made.turn == repeatTurn { return made.text }
+            let text = String(repeatTurn)
+            repeatTurnText = (repeatTurn, text)
+            return text
+        }
         if name == VariableChecker.parallelCopy, let copyIndex { return String(copyIndex) }
         // The loader refused given values that name each other in a cycle.
         if let given = variables.given[name] { return given.renderString(lookup) }
