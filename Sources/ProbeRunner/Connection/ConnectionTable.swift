@@ -6,10 +6,11 @@ import ProbeScript
 /// the connection an unprefixed step acts on (its proxies are `ProxySteps`'). The families
 /// whose steps act on a connection are given it. Touched on the run's loop only.
 final class ConnectionTable {
-    private(set) var connections: [String: ProbeConnection] = [:]
+    // The `@exclusivity(unchecked)` vars here: docs/development.md, "Unchecked accesses".
+    @exclusivity(unchecked) private(set) var connections: [String: ProbeConnection] = [:]
     private(set) var listeners: [String: ProbeListener] = [:]
     /// The connection the last `use` named, or else the one opened last.
-    private(set) var current: ProbeConnection?
+    @exclusivity(unchecked) private(set) var current: ProbeConnection?
     /// How many unnamed connections have been opened: the next is "#(count + 1)".
     private var unnamed = 0
 
@@ -34,7 +35,7 @@ final class ConnectionTable {
             }
             connection = current
         }
-        if !allowClosed, let closedAt = connection.closedAt {
+        if !allowClosed, connection.isClosed, let closedAt = connection.closedAt {
             throw StepFailure(statement, ConnectionFailure.closedByProbe(connection: connection.label, at: closedAt.fileAndLine), connection)
         }
         return connection
