@@ -144,6 +144,9 @@ struct ExpectationMatcher: Sendable {
 
     /// Decides if it can: nil means "wait for more".
     mutating func evaluate(_ buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+        // A line or message has nothing to cut from no bytes before the end: how an expect
+        // usually starts, its reply not yet come.
+        if buffer.readableBytes == 0, end == nil, regexSearch == nil, case .line = rule { return nil }
         switch rule {
         case .line(let line, let head): return expectLine(line, head: head, in: &buffer, end: end)
         case .linesUnordered(let remaining): return expectLinesUnordered(remaining, in: &buffer, end: end)

@@ -9,7 +9,7 @@ extension ScenarioExecution {
     /// only a failure's report needs a task.
     func expect(_ expectation: Expectation, within: Argument<Duration>?, _ statement: Statement, done: @escaping StepDone) throws {
         let connection = try target(statement)
-        // One switch: each `if case` on a large enum copies it (bench/HISTORY.md 1).
+        // One switch over the forms a connection's layers read, not an `if case` each.
         let resolved: ExpectationMatcher.Rule
         switch expectation {
         case .webSocket(let frame): resolved = try webSocketSteps.webSocketRule(frame, on: connection, statement)
