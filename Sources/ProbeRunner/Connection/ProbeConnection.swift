@@ -148,7 +148,7 @@ final class ProbeConnection: Sendable {
 
     /// Writes and flushes `bytes`: true once written, false when the write did not complete
     /// within `timeout` (the peer is not reading and the socket buffers are full).
-    func send(_ bytes: ByteBuffer, timeout: TimeAmount) -> EventLoopFuture<Bool> {
+    func send(_ bytes: ByteBuffer, timeout: Duration) -> EventLoopFuture<Bool> {
         let promise = channel.eventLoop.makePromise(of: Bool.self)
         send(bytes, timeout: timeout) { promise.completeWith($0) }
         return promise.futureResult
@@ -156,13 +156,15 @@ final class ProbeConnection: Sendable {
 
     /// Writes and flushes `bytes`, then calls `written`, on the channel's loop, once: with true
     /// once written, false when the write did not complete within `timeout`, or the write's error.
-    func send(_ bytes: ByteBuffer, timeout: TimeAmount, written: @escaping @Sendable (Result<Bool, Error>) -> Void) {
+    func send(_ bytes: ByteBuffer, timeout: Duration, written: @escaping @Sendable (Result<Bool, Error>) -> Void) {
         send(bytes, timeout: timeout, to: WrittenCallback(call: written))
     }
 
     /// Writes and flushes `bytes`, then tells `end`, on the channel's loop, once: true once
     /// written, false when the write did not complete within `timeout`, or the write's error.
-    func send<End: WriteEnd>(_ bytes: ByteBuffer, timeout: TimeAmount, to end: consuming End) {
+    /// The timeout stays a `Duration` until a write still pending needs its timer: the
+    /// conversion divides 128-bit numbers, and most writes complete at once.
+    func send<End: WriteEnd>(_ bytes: ByteBuffer, timeout: Duration, to end: consuming End) {
         let loop = channel.eventLoop
         guard loop.inEventLoop else { return loop.execute { [end = copy end] in self.send(bytes, timeout: timeout, to: end) } }
         // On the channel's loop (where scenarios run) a write the socket takes at once completes

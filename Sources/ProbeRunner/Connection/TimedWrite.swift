@@ -32,9 +32,9 @@ final class TimedWrite<End: WriteEnd> {
 
     /// Tells false once `timeout` passes, unless the write has completed by then. A write the
     /// socket takes at once has completed before this is called, and schedules nothing.
-    func armTimeout(_ timeout: TimeAmount, on loop: EventLoop) {
+    func armTimeout(_ timeout: Duration, on loop: EventLoop) {
         guard !told else { return }
-        timer = loop.assumeIsolated().scheduleTask(in: timeout) { [self] in
+        timer = loop.assumeIsolated().scheduleTask(in: timeout.timeAmount) { [self] in
             told = true
             end.written(.success(false), by: self)
         }

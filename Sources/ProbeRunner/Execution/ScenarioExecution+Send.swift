@@ -80,7 +80,7 @@ extension ScenarioExecution {
         let (wait, byDeadline) = limit(settings.timeout)
         let connection = send.connection
         let end = StepWrite(execution: self, plan: send, sent: sent, wait: wait, byDeadline: byDeadline, wholeSend: wholeSend, done: done)
-        connection.send(bytes, timeout: wait.timeAmount, to: end)
+        connection.send(bytes, timeout: wait, to: end)
     }
 
     /// Why a write failed: the peer's close (a `SendCutOff`, which the send notes), an error,

@@ -57,7 +57,7 @@ final class HTTP2Steps {
         }
         let (wait, _) = context.limit(max(timeout - (context.clock.now - started), .zero))
         // As the server, the session sends its SETTINGS when the client's comes.
-        if !asServer, try await !connection.send(ByteBuffer(bytes: HTTP2Frame.preface + Self.handshakeSettings.encoded()), timeout: wait.timeAmount).get() {
+        if !asServer, try await !connection.send(ByteBuffer(bytes: HTTP2Frame.preface + Self.handshakeSettings.encoded()), timeout: wait).get() {
             throw StepFailure(statement, HTTP2Failure.handshakeFailed("the peer does not read the preface"), connection)
         }
         let matcher = ExpectationMatcher(.http2(HTTP2Rule(.handshake(asServer: asServer), autoAck: autoAck), session), framing: context.settings.lineFraming)

@@ -52,7 +52,7 @@ final class RuleSteps {
     private func answer(_ step: SendStep, on connection: ProbeConnection, _ statement: Statement) throws -> ([String: [UInt8]]) throws -> Void {
         let payload = payload
         _ = try payload(step, statement) // a send that cannot be made fails the `on` step itself
-        let timeout = context.settings.timeout.timeAmount
+        let timeout = context.settings.timeout
         // Weak: the rules live on the connection, which may outlast the scenario that made them.
         return { [weak context] captures in
             guard let context else { return }

@@ -82,7 +82,7 @@ final class WebSocketSteps {
         var response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(Self.acceptValue(for: key))\r\n"
         if let chosen { response += "Sec-WebSocket-Protocol: \(chosen)\r\n" }
         response += "\r\n"
-        guard try await connection.send(ByteBuffer(string: response), timeout: context.settings.timeout.timeAmount).get() else {
+        guard try await connection.send(ByteBuffer(string: response), timeout: context.settings.timeout).get() else {
             throw StepFailure(statement, WebSocketFailure.clientNotReadingAnswer, connection)
         }
         connection.webSocket = WebSocketSession(role: .server, channel: connection.channel, maxMessage: context.settings.maxMessage,
@@ -94,7 +94,7 @@ final class WebSocketSteps {
     private func readHead(after request: [UInt8], on connection: ProbeConnection, within timeout: Duration, _ statement: Statement) async throws -> String {
         let (wait, _) = context.limit(max(timeout, .zero))
         if !request.isEmpty {
-            guard try await connection.send(ByteBuffer(bytes: request), timeout: wait.timeAmount).get() else {
+            guard try await connection.send(ByteBuffer(bytes: request), timeout: wait).get() else {
                 throw StepFailure(statement, WebSocketFailure.peerNotReadingRequest, connection)
             }
         }
