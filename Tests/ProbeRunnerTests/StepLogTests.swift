@@ -13,10 +13,10 @@ import Testing
         let builds = Builds()
         let total = StepLog.headLimit + StepLog.tailLimit + 500
         for index in 0..<total {
-            log.append(at: .milliseconds(index), nil) {
+            _ = log.append(at: .milliseconds(index), nil, .closure {
                 builds.count += 1
                 return "step \(index)"
-            }
+            })
         }
         #expect(builds.count == StepLog.headLimit, "the first entries build at once, the latest wait")
         let entries = log.entries
@@ -31,7 +31,7 @@ import Testing
 
     @Test func aShortLogKeepsEveryEntryInOrder() {
         var log = StepLog()
-        for index in 0..<1200 { log.append(at: .milliseconds(index), nil) { "step \(index)" } }
+        for index in 0..<1200 { _ = log.append(at: .milliseconds(index), nil, .closure { "step \(index)" }) }
         #expect(log.entries.map(\.message) == (0..<1200).map { "step \($0)" })
         #expect(log.omitted == 0)
     }
@@ -45,7 +45,7 @@ import Testing
             let builds = Builds()
             held = builds
             for index in 0..<(StepLog.headLimit + 10) {
-                record.log(at: .milliseconds(index), nil) { [builds] in "step \(index) of \(builds.count)" }
+                _ = record.log(at: .milliseconds(index), nil, .closure { [builds] in "step \(index) of \(builds.count)" })
             }
         }
         #expect(held != nil, "the latest entries hold their object until the log is read")
@@ -53,5 +53,34 @@ import Testing
         #expect(entries.count == StepLog.headLimit + 10)
         #expect(held == nil, "taken, the log holds nothing")
         #expect(record.takeLog().isEmpty)
+    }
+
+    /// A step's object that logs itself.
+    private final class Step: LoggedStep {
+        let index: Int
+        init(_ index: Int) { self.index = index }
+        var logMessage: String { "step \(index)" }
+        func letGo() {}
+    }
+
+    /// The log hands back a step's object once it no longer needs it: at once while it builds
+    /// messages as they come, and as its ring lets the entry go later; never a closure's entry.
+    @Test func theLogHandsBackTheStepsItNoLongerNeeds() {
+        var log = StepLog()
+        var handedBack: [Int?] = []
+        let total = StepLog.headLimit + StepLog.tailLimit + 6
+        for index in 0..<total {
+            // Every third entry is a closure's, the others a step's object.
+            let message: StepLog.Message = index % 3 == 2 ? .closure { "step \(index)" } : .step(Step(index))
+            handedBack.append(log.append(at: .milliseconds(index), nil, message).map { ($0 as! Step).index })
+        }
+        let head = Array(handedBack[..<StepLog.headLimit])
+        #expect(head == (0..<StepLog.headLimit).map { $0 % 3 == 2 ? nil : $0 }, "built at once, each step's object comes back at once")
+        #expect(handedBack[StepLog.headLimit..<(StepLog.headLimit + StepLog.tailLimit)].allSatisfy { $0 == nil }, "kept unbuilt, none comes back")
+        let evicted = Array(handedBack[(StepLog.headLimit + StepLog.tailLimit)...])
+        #expect(evicted == (StepLog.headLimit..<(StepLog.headLimit + 6)).map { $0 % 3 == 2 ? nil : $0 }, "the ring's oldest, as it lets them go")
+        let entries = log.entries
+        #expect(entries.last?.message == "step \(total - 1)")
+        #expect(entries[StepLog.headLimit + 1].message == "step \(StepLog.headLimit + 6)")
     }
 }

@@ -34,6 +34,34 @@ import Testing
         #expect(result.parallel.first?.expects == 3 * 9)
     }
 
+    /// An expect is made in the object of one the log let go (see `LoggedStep`): past the
+    /// log's first thousand entries, the ones it keeps still show each expect's own match, and
+    /// a late expect that fails names its own line and connection.
+    @Test func expectsMadeInObjectsTheLogLetGoShowTheirOwnSteps() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let result = try await ScenarioHarness.run("""
+            set timeout 5s
+            connect a 127.0.0.1:{port}
+            connect b 127.0.0.1:{port}
+            repeat 700 {
+              a: send line "a {i}"
+              b: send line "b {i}"
+              a: expect line "a {i}"
+              b: expect line /^b \\d+$/
+            }
+            b: send line "late"
+            b: expect line "not late"
+            """, against: peer)
+        result.expectFailure(line: 11, containing: "b", "late")
+        let expects = result.log.suffix(8).map(\.message).filter { $0.contains(": got ") }
+        #expect(expects.count == 4, "\(expects)")
+        for (index, message) in expects.enumerated() {
+            let (name, turn) = (index % 2 == 0 ? "a" : "b", 698 + index / 2)
+            #expect(message.hasPrefix("connection '\(name)': got line \"\(name) \(turn)\""), "\(message)")
+        }
+    }
+
     /// A `parallel` block inside a `repeat`: its copies read the repeat's `{i}`, and a repeat
     /// of their own gives it back when it ends.
     @Test func copiesInsideARepeatSeeItsTurn() async throws {

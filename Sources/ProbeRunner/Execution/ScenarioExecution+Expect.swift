@@ -46,8 +46,8 @@ extension ScenarioExecution {
         }
         let started = clock.now
         let (wait, byDeadline) = limit(requested, at: started)
-        let step = ExpectStep(consume matcher, execution: self, statement: statement, connection: connection, started: started, wait: wait,
-                              byDeadline: byDeadline, done: done)
+        let step = ExpectStep.make(consume matcher, execution: self, statement: statement, connection: connection, started: started, wait: wait,
+                                   byDeadline: byDeadline, done: done, reusing: spareExpect.take())
         connection.expect(step, timeout: wait.timeAmount)
     }
 

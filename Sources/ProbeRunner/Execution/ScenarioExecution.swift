@@ -36,6 +36,9 @@ final class ScenarioExecution: @unchecked Sendable {
     var random: SeededGenerator
     var seed: UInt64 { random.seed }
     @exclusivity(unchecked) var runRecord: RunRecord
+    /// The expect the log let go, for the next expect to be made in (see `LoggedStep`). It
+    /// holds this run, which lets it go as it finishes.
+    @exclusivity(unchecked) var spareExpect: ExpectStep?
     /// Its capture and wire checks; a `parallel` copy shares its parent's. Each init sets it: a
     /// default value would make every copy a session of its own first, which reads the whole
     /// environment (bench/HISTORY.md 2, "A copy's set-up").
@@ -95,11 +98,21 @@ final class ScenarioExecution: @unchecked Sendable {
 
     /// Logs the message `message` builds, only if the log keeps it: for the steps a soak repeats
     /// a million times. `message` captures the values it shows, or one object that keeps them
-    /// (an expect's step, which holds the run until the runner takes the log), never state
-    /// that changes later. `now`, when the step has read the clock already, saves reading it again.
+    /// (a write's, which holds the run until the runner takes the log), never state that
+    /// changes later. `now`, when the step has read the clock already, saves reading it again.
     func record(_ statement: Statement?, at now: RunClock.Instant? = nil, deferred message: @escaping () -> String) {
+        record(statement, at: now, .closure(message))
+    }
+
+    /// Logs a step whose object makes its entry's message (see `LoggedStep`); the object the
+    /// log lets go is told so.
+    func record(_ statement: Statement?, at now: RunClock.Instant? = nil, step: any LoggedStep) {
+        record(statement, at: now, .step(step))
+    }
+
+    private func record(_ statement: Statement?, at now: RunClock.Instant?, _ message: StepLog.Message) {
         guard runRecord.keepsLog else { return }
-        runRecord.log(at: (now ?? clock.now) - run.start, statement?.location, message)
+        runRecord.log(at: (now ?? clock.now) - run.start, statement?.location, message)?.letGo()
     }
 
     func lookup(_ name: String) -> String? {
@@ -136,6 +149,7 @@ final class ScenarioExecution: @unchecked Sendable {
 
     /// Closes what the run left open, stops its subjects and its capture.
     private func finish(passed: Bool) async {
+        spareExpect = nil
         if copy == nil { run.heldPorts.releaseAll() }
         if let rules = made?.rules { table.all.forEach(rules.end) }
         await closeAll()

@@ -10,11 +10,24 @@ struct StepLog {
     static let headLimit = 1000
     static let tailLimit = 1000
 
+    /// What builds an entry's message: a closure, or a step's object (see `LoggedStep`).
+    enum Message {
+        case closure(() -> String)
+        case step(any LoggedStep)
+
+        var text: String {
+            switch self {
+            case .closure(let make): return make()
+            case .step(let step): return step.logMessage
+            }
+        }
+    }
+
     /// An entry whose message is built when the log is read, if the entry is still kept then.
     private struct Pending {
         let offset: Duration
         let location: SourceLocation?
-        let message: () -> String
+        let message: Message
     }
 
     private var head: [LogEntry] = []
@@ -24,22 +37,27 @@ struct StepLog {
     private(set) var omitted = 0
 
     /// Logs the message `message` builds, `offset` into the run; `message` must capture the
-    /// values it shows, not state that changes later.
-    mutating func append(at offset: Duration, _ location: SourceLocation?, _ message: @escaping () -> String) {
+    /// values it shows, not state that changes later. Returns the step's object whose entry
+    /// the log no longer keeps, or that it kept only as built text, if any.
+    mutating func append(at offset: Duration, _ location: SourceLocation?, _ message: Message) -> (any LoggedStep)? {
         if head.count < Self.headLimit {
-            head.append(LogEntry(offset: offset, location: location, message: message()))
+            head.append(LogEntry(offset: offset, location: location, message: message.text))
+            if case .step(let step) = message { return step }
         } else if tail.count < Self.tailLimit {
             tail.append(Pending(offset: offset, location: location, message: message))
         } else {
+            let evicted = tail[tailStart].message
             tail[tailStart] = Pending(offset: offset, location: location, message: message)
             tailStart = (tailStart + 1) % Self.tailLimit
             omitted += 1
+            if case .step(let step) = evicted { return step }
         }
+        return nil
     }
 
     /// The kept entries in order, with one line where entries were let go.
     var entries: [LogEntry] {
-        let latest = (tail[tailStart...] + tail[..<tailStart]).map { LogEntry(offset: $0.offset, location: $0.location, message: $0.message()) }
+        let latest = (tail[tailStart...] + tail[..<tailStart]).map { LogEntry(offset: $0.offset, location: $0.location, message: $0.message.text) }
         guard omitted > 0, let resumed = latest.first else { return head + latest }
         let gap = LogEntry(offset: resumed.offset, location: nil,
                            message: "… \(omitted) steps not kept: the log keeps the first \(Self.headLimit) and the last \(Self.tailLimit)")
