@@ -74,6 +74,29 @@ import Testing
         #expect(clock.now - started < .seconds(2))
     }
 
+    /// Round trips that never wait long meet the deadline either before a step or as an
+    /// expect's wait is cut short by it: either way the run goes on until then, and ends there.
+    @Test func theScenarioDeadlineEndsAStreamOfRoundTrips() async throws {
+        let peer = try await TestPeer.start(.echo)
+        defer { Task { await peer.stop() } }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = try await ScenarioHarness.run("""
+            set deadline 300ms
+            connect 127.0.0.1:{port}
+            repeat 10000000 {
+              send line "ping {i}"
+              expect line "ping {i}"
+            }
+            """, against: peer)
+        let failure = try #require(result.failure)
+        #expect([4, 5].contains(failure.location.line), "\(failure.location): \(failure.message)")
+        #expect(failure.message.contains("the scenario deadline of 300ms passed"), "\(failure.message)")
+        let took = clock.now - started
+        #expect(took >= .milliseconds(300) && took < .seconds(3), "\(took)")
+        #expect(result.log.count > 20, "the round trips went on until the deadline: \(result.log.count) entries")
+    }
+
     /// A paced send's waits (`PiecewiseSend`, on the loop with no task) end at the deadline as
     /// a sleep does; the pieces after the cut are not written.
     @Test func theScenarioDeadlineCutsAPacedSendShort() async throws {

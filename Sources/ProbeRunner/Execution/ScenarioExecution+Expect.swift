@@ -45,10 +45,10 @@ extension ScenarioExecution {
             requested = try within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         }
         let started = clock.now
-        let (wait, byDeadline) = limit(requested, at: started)
+        let (wait, byDeadline, nanoseconds) = limit(requested, at: started)
         let step = ExpectStep.make(consume matcher, execution: self, statement: statement, connection: connection, started: started, wait: wait,
                                    byDeadline: byDeadline, done: done, reusing: spareExpect.take())
-        connection.expect(step, timeout: wait.timeAmount)
+        connection.expect(step, timeout: .nanoseconds(nanoseconds))
     }
 
     /// `NAME: expect upstream|downstream …`; a failure says when the watch had dropped bytes

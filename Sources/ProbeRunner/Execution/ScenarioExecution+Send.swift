@@ -77,7 +77,7 @@ extension ScenarioExecution {
     /// a write that goes through has no task wait for it. A send of one write (`wholeSend`) is
     /// logged, or noted cut off, as the write ends.
     func write(_ bytes: ByteBuffer, after sent: Int, _ send: consuming SendPlan, wholeSend: Bool = false, done: @escaping StepDone) {
-        let (wait, byDeadline) = limit(settings.timeout)
+        let (wait, byDeadline, _) = limit(settings.timeout, at: clock.now)
         let connection = send.connection
         let end = StepWrite(execution: self, plan: send, sent: sent, wait: wait, byDeadline: byDeadline, wholeSend: wholeSend, done: done)
         connection.send(bytes, timeout: wait, to: end)

@@ -88,7 +88,13 @@ final class ScenarioExecution: @unchecked Sendable {
     var remaining: Duration { remaining(at: clock.now) }
 
     /// What is left of the scenario's deadline at `now`.
-    func remaining(at now: RunClock.Instant) -> Duration { settings.deadline - (now - run.start) }
+    func remaining(at now: RunClock.Instant) -> Duration { .nanoseconds(nanosecondsLeft(at: now)) }
+
+    /// What is left of the scenario's deadline at `now`, in nanoseconds: worked out in integers,
+    /// for the steps of a round trip ask it four times (see `Settings.deadlineNanoseconds`).
+    func nanosecondsLeft(at now: RunClock.Instant) -> Int64 {
+        settings.deadlineNanoseconds - (now.nanoseconds - run.start.nanoseconds)
+    }
 
     /// Logs `message`; a `parallel` copy, which keeps no log, does not build it.
     func record(_ statement: Statement?, _ message: @autoclosure () -> String) {
@@ -262,10 +268,13 @@ final class ScenarioExecution: @unchecked Sendable {
         try table.target(statement, allowClosed: allowClosed)
     }
 
-    /// The wait for a step starting at `now`.
-    func limit(_ wait: Duration, at now: RunClock.Instant) -> (wait: Duration, byDeadline: Bool) {
-        let left = max(.zero, remaining(at: now))
-        return left < wait ? (left, true) : (wait, false)
+    /// The wait for a step starting at `now`, and the same in nanoseconds: its own limit, cut
+    /// short by the scenario's deadline. The usual wait, the step timeout, is weighed in
+    /// integers alone.
+    func limit(_ wait: Duration, at now: RunClock.Instant) -> (wait: Duration, byDeadline: Bool, nanoseconds: Int64) {
+        let left = max(0, nanosecondsLeft(at: now))
+        let asked = wait == settings.timeout ? settings.timeoutNanoseconds : wait.saturatedNanoseconds
+        return left < asked ? (.nanoseconds(left), true, left) : (wait, false, asked)
     }
 
     /// Starts `sleep`; `done` is told its end (as `WaitEnd` rounds it). A sleeping copy holds

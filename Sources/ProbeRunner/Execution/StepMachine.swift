@@ -81,7 +81,7 @@ final class StepMachine {
         var endedAtOnce = 0
         do {
             while let statement = try nextStatement() {
-                guard execution.remaining > .zero else { throw execution.deadlinePassed(before: statement) }
+                guard execution.nanosecondsLeft(at: execution.clock.now) > 0 else { throw execution.deadlinePassed(before: statement) }
                 execution.announce(statement)
                 if case .repeatBlock(let count, let body, let untilClosed) = statement.kind {
                     try enter(body, turns: try execution.repeatTimes(count), untilClosed: untilClosed ? statement : nil)

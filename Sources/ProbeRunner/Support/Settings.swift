@@ -5,9 +5,17 @@ import ProbeScript
 /// copy of a `parallel` block starts with the one in force at the block.
 struct Settings {
     /// A step's own limit, unless its `within` says.
-    var timeout: Duration = .seconds(5)
+    var timeout: Duration = .seconds(5) {
+        didSet { timeoutNanoseconds = timeout.saturatedNanoseconds }
+    }
     /// The whole scenario's limit.
-    var deadline: Duration = .seconds(60)
+    var deadline: Duration = .seconds(60) {
+        didSet { deadlineNanoseconds = deadline.saturatedNanoseconds }
+    }
+    /// The two limits in nanoseconds, kept as they change: a round trip's steps weigh them
+    /// four times, in integers rather than `Duration`'s 128-bit arithmetic (issue 64).
+    private(set) var timeoutNanoseconds: Int64 = 5_000_000_000
+    private(set) var deadlineNanoseconds: Int64 = 60_000_000_000
     var terminator: Terminator = .crlf {
         didSet { lineFraming = Self.lines(terminator, maxLine) }
     }
