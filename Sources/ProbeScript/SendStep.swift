@@ -11,10 +11,11 @@ package final class SendStep: Sendable, Hashable {
         case message(Template, head: Template? = nil)
         case file(Template)
         case random(Argument<Int>)
-        /// One WebSocket frame (`send text "x"`, `send ping`, …).
-        case webSocket(WebSocketSend)
+        /// One WebSocket frame (`send text "x"`, `send ping`, …). Boxed, as is `http2`: the
+        /// large forms would make every send copy their size as it reads its data.
+        indirect case webSocket(WebSocketSend)
         /// `send preface` or one HTTP/2 frame (`send frame settings ack`, …).
-        case http2(HTTP2Send)
+        indirect case http2(HTTP2Send)
     }
 
     package let data: Data
