@@ -13,7 +13,7 @@ import Testing
         let builds = Builds()
         let total = StepLog.headLimit + StepLog.tailLimit + 500
         for index in 0..<total {
-            _ = log.append(at: .milliseconds(index), nil, .closure {
+            _ = log.append(atNanoseconds: Int64(index) * 1_000_000, nil, .closure {
                 builds.count += 1
                 return "step \(index)"
             })
@@ -31,7 +31,7 @@ import Testing
 
     @Test func aShortLogKeepsEveryEntryInOrder() {
         var log = StepLog()
-        for index in 0..<1200 { _ = log.append(at: .milliseconds(index), nil, .closure { "step \(index)" }) }
+        for index in 0..<1200 { _ = log.append(atNanoseconds: Int64(index) * 1_000_000, nil, .closure { "step \(index)" }) }
         #expect(log.entries.map(\.message) == (0..<1200).map { "step \($0)" })
         #expect(log.omitted == 0)
     }
@@ -45,7 +45,7 @@ import Testing
             let builds = Builds()
             held = builds
             for index in 0..<(StepLog.headLimit + 10) {
-                _ = record.log(at: .milliseconds(index), nil, .closure { [builds] in "step \(index) of \(builds.count)" })
+                _ = record.log(atNanoseconds: Int64(index) * 1_000_000, nil, .closure { [builds] in "step \(index) of \(builds.count)" })
             }
         }
         #expect(held != nil, "the latest entries hold their object until the log is read")
@@ -72,7 +72,7 @@ import Testing
         for index in 0..<total {
             // Every third entry is a closure's, the others a step's object.
             let message: StepLog.Message = index % 3 == 2 ? .closure { "step \(index)" } : .step(Step(index))
-            handedBack.append(log.append(at: .milliseconds(index), nil, message).map { ($0 as! Step).index })
+            handedBack.append(log.append(atNanoseconds: Int64(index) * 1_000_000, nil, message).map { ($0 as! Step).index })
         }
         let head = Array(handedBack[..<StepLog.headLimit])
         #expect(head == (0..<StepLog.headLimit).map { $0 % 3 == 2 ? nil : $0 }, "built at once, each step's object comes back at once")

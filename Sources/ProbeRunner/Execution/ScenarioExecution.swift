@@ -118,7 +118,7 @@ final class ScenarioExecution: @unchecked Sendable {
 
     private func record(_ statement: Statement?, at now: RunClock.Instant?, _ message: StepLog.Message) {
         guard runRecord.keepsLog else { return }
-        runRecord.log(at: (now ?? clock.now) - run.start, statement?.location, message)?.letGo()
+        runRecord.log(atNanoseconds: (now ?? clock.now).nanoseconds - run.start.nanoseconds, statement?.location, message)?.letGo()
     }
 
     func lookup(_ name: String) -> String? {

@@ -30,7 +30,7 @@ struct RunRecord {
 
     /// Logs `message`, `offset` into the run, at `location`.
     mutating func log(_ message: String, at offset: Duration, _ location: SourceLocation?) {
-        _ = log(at: offset, location, .closure { message })
+        _ = log(atNanoseconds: offset.saturatedNanoseconds, location, .closure { message })
     }
 
     /// The log's entries, leaving it empty: the entries still to be built hold what they show
@@ -40,10 +40,10 @@ struct RunRecord {
         return log.entries
     }
 
-    /// Logs the message `message` builds, if the log keeps it (see `StepLog`); returns the
-    /// step's object the log let go, if any.
-    mutating func log(at offset: Duration, _ location: SourceLocation?, _ message: StepLog.Message) -> (any LoggedStep)? {
+    /// Logs the message `message` builds, `offset` nanoseconds into the run, if the log keeps
+    /// it (see `StepLog`); returns the step's object the log let go, if any.
+    mutating func log(atNanoseconds offset: Int64, _ location: SourceLocation?, _ message: StepLog.Message) -> (any LoggedStep)? {
         guard keepsLog else { return nil }
-        return log.append(at: offset, location, message)
+        return log.append(atNanoseconds: offset, location, message)
     }
 }

@@ -25,7 +25,8 @@ struct StepLog {
 
     /// An entry whose message is built when the log is read, if the entry is still kept then.
     private struct Pending {
-        let offset: Duration
+        /// Nanoseconds into the run: made a `Duration` only if the entry is read.
+        let offset: Int64
         let location: SourceLocation?
         let message: Message
     }
@@ -36,28 +37,29 @@ struct StepLog {
     private var tailStart = 0
     private(set) var omitted = 0
 
-    /// Logs the message `message` builds, `offset` into the run; `message` must capture the
-    /// values it shows, not state that changes later. Returns the step's object whose entry
-    /// the log no longer keeps, or that it kept only as built text, if any.
-    mutating func append(at offset: Duration, _ location: SourceLocation?, _ message: Message) -> (any LoggedStep)? {
+    /// Logs the message `message` builds, `offset` nanoseconds into the run; `message` must
+    /// capture the values it shows, not state that changes later. Returns the step's object
+    /// whose entry the log no longer keeps, or that it kept only as built text, if any.
+    mutating func append(atNanoseconds offset: Int64, _ location: SourceLocation?, _ message: Message) -> (any LoggedStep)? {
         if head.count < Self.headLimit {
-            head.append(LogEntry(offset: offset, location: location, message: message.text))
+            head.append(LogEntry(offset: .nanoseconds(offset), location: location, message: message.text))
             if case .step(let step) = message { return step }
         } else if tail.count < Self.tailLimit {
             tail.append(Pending(offset: offset, location: location, message: message))
         } else {
-            let evicted = tail[tailStart].message
-            tail[tailStart] = Pending(offset: offset, location: location, message: message)
-            tailStart = (tailStart + 1) % Self.tailLimit
+            // Swapped in, the oldest entry comes out without a copy of what it holds.
+            var evicted = Pending(offset: offset, location: location, message: message)
+            swap(&tail[tailStart], &evicted)
+            tailStart = tailStart + 1 == Self.tailLimit ? 0 : tailStart + 1
             omitted += 1
-            if case .step(let step) = evicted { return step }
+            if case .step(let step) = evicted.message { return step }
         }
         return nil
     }
 
     /// The kept entries in order, with one line where entries were let go.
     var entries: [LogEntry] {
-        let latest = (tail[tailStart...] + tail[..<tailStart]).map { LogEntry(offset: $0.offset, location: $0.location, message: $0.message.text) }
+        let latest = (tail[tailStart...] + tail[..<tailStart]).map { LogEntry(offset: .nanoseconds($0.offset), location: $0.location, message: $0.message.text) }
         guard omitted > 0, let resumed = latest.first else { return head + latest }
         let gap = LogEntry(offset: resumed.offset, location: nil,
                            message: "… \(omitted) steps not kept: the log keeps the first \(Self.headLimit) and the last \(Self.tailLimit)")
