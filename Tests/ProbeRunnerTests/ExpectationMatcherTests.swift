@@ -270,13 +270,13 @@ import TestSupport
         let rule = ExpectationMatcher.Rule.untilMatch(try regex(#"(?<name>[^ ]+) (?<size>\d+)\r\n"#), max: 4096)
         var matcher = ExpectationMatcher(rule, framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64))
         let wakes = NIOLockedValueBox(0)
-        matcher.wake = { wakes.withLockedValue { $0 += 1 } }
+        let wake: @Sendable () -> Void = { wakes.withLockedValue { $0 += 1 } }
         let name = [UInt8](repeating: UInt8(ascii: "a"), count: 2 * RegexSearch.inlineLimit) + [0x7F, 0x80, 0xFF, 0xE9]
         var buffer = ByteBuffer()
         var outcome: MatchOutcome?
         for byte in name + Array(" 42\r\nrest".utf8) {
             buffer.writeInteger(byte)
-            if outcome == nil { outcome = matcher.evaluate(&buffer, end: nil) }
+            if outcome == nil { outcome = matcher.evaluate(&buffer, end: nil, waker: { wake }) }
         }
         if outcome == nil { outcome = try await awaitVerdict(&matcher, &buffer) }
         guard case .matched(let captures, let detail)? = outcome else {
@@ -317,9 +317,9 @@ import TestSupport
         let slow = ExpectationMatcher.Rule.untilMatch(try regex(#"(?<name>[^ ]+) (?<size>\d+)\r\n"#), max: 8192)
         var matcher = ExpectationMatcher(slow, framing: TerminatedLineFraming(terminator: [13, 10], maxLine: 64))
         let wakes = NIOLockedValueBox(0)
-        matcher.wake = { wakes.withLockedValue { $0 += 1 } }
+        let wake: @Sendable () -> Void = { wakes.withLockedValue { $0 += 1 } }
         var buffer = ByteBuffer(string: String(repeating: "x", count: 2000))
-        #expect(matcher.evaluate(&buffer, end: nil) == nil)
+        #expect(matcher.evaluate(&buffer, end: nil, waker: { wake }) == nil)
         #expect(matcher.waitingFor.hasSuffix("; the regex was still searching the first 2000 bytes (a regex that backtracks can take minutes over a long text)"),
                 "\(matcher.waitingFor)")
         await Eventually.holds { wakes.withLockedValue { $0 } > 0 }

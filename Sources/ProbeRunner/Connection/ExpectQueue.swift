@@ -28,8 +28,11 @@ class ExpectQueue {
     /// searches every timer of the loop).
     @exclusivity(unchecked) private var timer: (deadline: NIODeadline, task: Scheduled<Void>)?
     /// Decides the pending expect again when a regex search it started has finished, from
-    /// the search thread: made at the first expect, as every expect takes it.
+    /// the search thread: made as the first search starts, on `loop`, the first expect's.
+    /// Only then does a weak reference to the queue exist: it would make every retain and
+    /// release of the queue take the runtime's slow path, 500 instructions a round trip.
     @exclusivity(unchecked) private var wakeUp: (@Sendable () -> Void)?
+    @exclusivity(unchecked) private var loop: EventLoop?
     @exclusivity(unchecked) private var buffer = ByteBuffer()
     /// Set while a matcher or the rules work on `buffer` (see `withBuffer`).
     @exclusivity(unchecked) private var inBuffer = false
@@ -135,17 +138,9 @@ class ExpectQueue {
     func expect(_ waiting: WaitingExpect, timeout: TimeAmount, on loop: EventLoop) {
         loop.preconditionInEventLoop()
         precondition(pending == nil, "one expectation at a time per connection")
-        // Not `wakeUp ?? {…}`: through the generic `??` a closure comes back wrapped in one
-        // more thunk each time, and the thousandth expect's wake ran a thousand thunks deep.
-        if let wake = wakeUp {
-            waiting.matcher.wake = wake
-        } else {
-            let queue = NIOLoopBound(WeakQueue(self), eventLoop: loop)
-            let wake: @Sendable () -> Void = { loop.execute { queue.value.queue?.decide() } }
-            (wakeUp, waiting.matcher.wake) = (wake, wake)
-        }
+        if self.loop == nil { self.loop = loop }
         decideAgain = false
-        if let outcome = withBuffer({ waiting.matcher.evaluate(&$0, end: end) }) {
+        if let outcome = withBuffer({ waiting.matcher.evaluate(&$0, end: end, waker: waker) }) {
             compact()
             readLimitChanged()
             return waiting.decided(outcome)
@@ -158,6 +153,16 @@ class ExpectQueue {
         if decideAgain { decide() }
     }
 
+    /// The pending expect's wake-up (see `wakeUp`), made the first time a search asks for it.
+    private func waker() -> @Sendable () -> Void {
+        if let wakeUp { return wakeUp }
+        guard let loop else { preconditionFailure("a search starts only in an expect, which sets the loop") }
+        let queue = NIOLoopBound(WeakQueue(self), eventLoop: loop)
+        let wake: @Sendable () -> Void = { loop.execute { queue.value.queue?.decide() } }
+        wakeUp = wake
+        return wake
+    }
+
     /// Cancels the timer when no expect waits: the connection is going away.
     func stopTimerIfIdle() {
         guard pending == nil else { return }
@@ -168,7 +173,7 @@ class ExpectQueue {
     private func decide() {
         guard !inBuffer else { return decideAgain = true }
         decideAgain = false
-        guard let current = pending, let outcome = withBuffer({ current.matcher.evaluate(&$0, end: end) }) else {
+        guard let current = pending, let outcome = withBuffer({ current.matcher.evaluate(&$0, end: end, waker: waker) }) else {
             if decideAgain { decide() }
             return
         }

@@ -3,8 +3,8 @@ import ProbeFraming
 import ProbeScript
 
 /// Decides an expectation against the bytes received so far and how the inbound side ended.
-/// No sockets, no clock: only a long regex search runs on a search thread, and `wake` says
-/// when it is done. Line expects take their lines from the connection's framing;
+/// No sockets, no clock: only a long regex search runs on a search thread, and the waker
+/// `evaluate` is given says when it is done. Line expects take their lines from the connection's framing;
 /// byte expects read the stream. It consumes what it matched (or the line it rejected) from
 /// the buffer, and says how much buffer it may need so reading never stalls below that.
 struct ExpectationMatcher: Sendable {
@@ -60,9 +60,6 @@ struct ExpectationMatcher: Sendable {
     private var search = ByteSearch()
     /// The search of `expect until /RE/`'s window, or of a long line or text message held.
     private var regexSearch: RegexSearch?
-    /// Called from a search thread when a search this matcher started has finished: evaluate
-    /// again to take its result.
-    var wake: @Sendable () -> Void = {}
     private var matchedLines: [String] = []
 
     init(_ rule: Rule, framing: any Framing) {
@@ -142,17 +139,20 @@ struct ExpectationMatcher: Sendable {
         }
     }
 
-    /// Decides if it can: nil means "wait for more".
-    mutating func evaluate(_ buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+    /// Decides if it can: nil means "wait for more". `waker` gives what a regex search started
+    /// here calls from its search thread once done, to evaluate again and take its result; it
+    /// is asked only as a search starts (a queue makes its waker then: a weak reference to the
+    /// queue would make each of its retains a slow one, a round trip's many).
+    mutating func evaluate(_ buffer: inout ByteBuffer, end: InboundEnd?, waker: () -> @Sendable () -> Void = { {} }) -> MatchOutcome? {
         // A line or message has nothing to cut from no bytes before the end: how an expect
         // usually starts, its reply not yet come.
         if buffer.readableBytes == 0, end == nil, regexSearch == nil, case .line = rule { return nil }
         switch rule {
-        case .line(let line, let head): return expectLine(line, head: head, in: &buffer, end: end)
+        case .line(let line, let head): return expectLine(line, head: head, in: &buffer, end: end, waker: waker)
         case .linesUnordered(let remaining): return expectLinesUnordered(remaining, in: &buffer, end: end)
         case .eventually(let line, let max, let unless, let skipped):
-            return expectEventually(line, max: max, unless: unless, skipped: skipped, in: &buffer, end: end)
-        case .untilMatch(let regex, let max): return expectMatch(regex, max: max, in: &buffer, end: end)
+            return expectEventually(line, max: max, unless: unless, skipped: skipped, in: &buffer, end: end, waker: waker)
+        case .untilMatch(let regex, let max): return expectMatch(regex, max: max, in: &buffer, end: end, waker: waker)
         case .exactBytes(let expected): return expectPrefix(expected, in: &buffer, end: end, label: "bytes")
         case .byteCount(let count, let equals):
             if let equals { return expectPrefix(equals, in: &buffer, end: end, label: "bytes") }
@@ -160,7 +160,7 @@ struct ExpectationMatcher: Sendable {
         case .until(let delimiter, let max): return expectDelimiter(delimiter, max: max, in: &buffer, end: end)
         case .any: return expectAny(in: &buffer, end: end)
         case .eof, .reset, .close: return expectEnd(buffer, end: end)
-        case .webSocket(let rule, let session): return expectWebSocket(rule, session, in: &buffer, end: end)
+        case .webSocket(let rule, let session): return expectWebSocket(rule, session, in: &buffer, end: end, waker: waker)
         case .http2(let rule, let session): return expectHTTP2(rule, session, in: &buffer, end: end)
         case .head(let max): return expectHead(max: max, in: &buffer, end: end)
         case .nothing: return expectNothing(buffer, end: end)
@@ -168,8 +168,9 @@ struct ExpectationMatcher: Sendable {
     }
 
     /// The next line or message, judged by `line`, with its head when the framing has one.
-    private mutating func expectLine(_ line: LineRule, head: BytePattern?, in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
-        if let held = regexSearch?.heldLine { return judge(line, held.bytes, size: held.size, unit: held.unit) }
+    private mutating func expectLine(_ line: LineRule, head: BytePattern?, in buffer: inout ByteBuffer, end: InboundEnd?,
+                                     waker: () -> @Sendable () -> Void) -> MatchOutcome? {
+        if let held = regexSearch?.heldLine { return judge(line, held.bytes, size: held.size, unit: held.unit, waker: waker) }
         guard let next = nextLine(&buffer, end: end, sharing: line.plainBytes) else { return nil }
         switch next {
         case .failure(let message): return .failed(message)
@@ -179,7 +180,7 @@ struct ExpectationMatcher: Sendable {
                 return .failed("expected \(waitingFor), received a \(framing.unit) with head hex\"\(ByteEscaper.hex(header?.head ?? []))\": "
                                + ByteEscaper.preview(received))
             }
-            let outcome = judge(line, received, size: 0, unit: framing.unit)
+            let outcome = judge(line, received, size: 0, unit: framing.unit, waker: waker)
             guard let header else { return outcome }
             switch outcome {
             case .matched(let captures, let detail)?: return .matched(captures: captures, detail: detail.framed(by: header, payload: received))
@@ -215,7 +216,7 @@ struct ExpectationMatcher: Sendable {
     /// Lines skipped until one passes `line`, within `max` bytes; a skipped line that matches
     /// `unless` fails it.
     private mutating func expectEventually(_ line: LineRule, max: Int, unless: CompiledRegex?, skipped: SkippedLines,
-                                           in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+                                           in buffer: inout ByteBuffer, end: InboundEnd?, waker: () -> @Sendable () -> Void) -> MatchOutcome? {
         var skipped = skipped
         defer { rule = .eventually(line, max: max, unless: unless, skipped: skipped) }
         while true {
@@ -231,7 +232,7 @@ struct ExpectationMatcher: Sendable {
                 }
                 (received, size) = (message, before - buffer.readableBytes)
             }
-            guard let outcome = judge(line, received, size: size, unit: "line") else { return nil }
+            guard let outcome = judge(line, received, size: size, unit: "line", waker: waker) else { return nil }
             if case .matched(let captures, let detail) = outcome {
                 return .matched(captures: captures, detail: detail.adding(" after skipping \(skipped.summary)"))
             }
@@ -280,8 +281,8 @@ struct ExpectationMatcher: Sendable {
     /// The next WebSocket message or control frame, judged by `rule`; pings are answered on
     /// the way unless the rule waits for one.
     private mutating func expectWebSocket(_ rule: WebSocketRule, _ session: WebSocketSession, in buffer: inout ByteBuffer,
-                                          end: InboundEnd?) -> MatchOutcome? {
-        if case .text(let line) = rule, let held = regexSearch?.heldLine { return judge(line, held.bytes, size: 0, unit: held.unit) }
+                                          end: InboundEnd?, waker: () -> @Sendable () -> Void) -> MatchOutcome? {
+        if case .text(let line) = rule, let held = regexSearch?.heldLine { return judge(line, held.bytes, size: 0, unit: held.unit, waker: waker) }
         while true {
             guard let next = session.next(from: &buffer, end: end) else { return nil }
             switch next {
@@ -295,7 +296,7 @@ struct ExpectationMatcher: Sendable {
                     if let flooded = session.answer(ping: payload) { return .failed(flooded.message) }
                     continue
                 }
-                if case .text(let line) = rule, case .text(let bytes) = event { return judge(line, bytes, size: 0, unit: "text message") }
+                if case .text(let line) = rule, case .text(let bytes) = event { return judge(line, bytes, size: 0, unit: "text message", waker: waker) }
                 let outcome = rule.judge(event)
                 if case .close(let code, _) = event {
                     // A close frame that fails an expect stays for the next step (an `expect
@@ -374,9 +375,10 @@ struct ExpectationMatcher: Sendable {
     /// Bytes are matched one to a character (U+0000-U+00FF) and by Unicode scalar, so `\r\n`
     /// matches CR LF and offsets are byte offsets; captured groups are read back as UTF-8.
     /// It fails only once a search covered every byte it may look at.
-    private mutating func expectMatch(_ compiled: CompiledRegex, max: Int, in buffer: inout ByteBuffer, end: InboundEnd?) -> MatchOutcome? {
+    private mutating func expectMatch(_ compiled: CompiledRegex, max: Int, in buffer: inout ByteBuffer, end: InboundEnd?,
+                                      waker: () -> @Sendable () -> Void) -> MatchOutcome? {
         let literal = compiled.literal
-        let search = regexSearch ?? RegexSearch(compiled, finished: wake)
+        let search = regexSearch ?? RegexSearch(compiled, finished: waker())
         regexSearch = search
         guard let result = search.resultForWindow(of: buffer, limit: max) else { return nil }
         if let found = result.found {
@@ -395,15 +397,15 @@ struct ExpectationMatcher: Sendable {
     /// line.
     mutating func judge(line received: [UInt8]) -> MatchOutcome? {
         guard case .line(let line, _) = rule else { preconditionFailure("judge(line:) needs a .line rule") }
-        return judge(line, received, size: received.count, unit: "line")
+        return judge(line, received, size: received.count, unit: "line", waker: { {} })
     }
 
     /// Judges one line or text message by `line`. A regex over one longer than
     /// `RegexSearch.inlineLimit` runs on a search thread: nil until it is done, the line held
     /// meanwhile.
-    private mutating func judge(_ line: LineRule, _ received: [UInt8], size: Int, unit: String) -> MatchOutcome? {
+    private mutating func judge(_ line: LineRule, _ received: [UInt8], size: Int, unit: String, waker: () -> @Sendable () -> Void) -> MatchOutcome? {
         guard case .regex(let compiled) = line, received.count > RegexSearch.inlineLimit else { return Self.check(line, received, unit: unit) }
-        let search = regexSearch ?? RegexSearch(compiled, line: received, size: size, unit: unit, finished: wake)
+        let search = regexSearch ?? RegexSearch(compiled, line: received, size: size, unit: unit, finished: waker())
         guard let result = search.resultForLine() else {
             regexSearch = search
             return nil
