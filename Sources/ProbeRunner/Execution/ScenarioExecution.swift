@@ -85,10 +85,7 @@ final class ScenarioExecution: @unchecked Sendable {
 
     var elapsed: Duration { clock.now - run.start }
 
-    var remaining: Duration { remaining(at: clock.now) }
-
-    /// What is left of the scenario's deadline at `now`.
-    func remaining(at now: RunClock.Instant) -> Duration { .nanoseconds(nanosecondsLeft(at: now)) }
+    var remaining: Duration { .nanoseconds(nanosecondsLeft(at: clock.now)) }
 
     /// What is left of the scenario's deadline at `now`, in nanoseconds: worked out in integers,
     /// for the steps of a round trip ask it four times (see `Settings.deadlineNanoseconds`).

@@ -1,10 +1,9 @@
 import NIOCore
 
 extension Duration {
-    /// The duration as NIO's `TimeAmount`.
+    /// The duration as NIO's `TimeAmount`, held within its bounds (see `saturatedNanoseconds`).
     var timeAmount: TimeAmount {
-        let (seconds, attoseconds) = components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        .nanoseconds(saturatedNanoseconds)
     }
 
     /// The duration in whole nanoseconds, held within `Int64`'s bounds (292 years).
