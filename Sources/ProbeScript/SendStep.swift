@@ -29,6 +29,9 @@ package final class SendStep: Sendable, Hashable {
     /// `until closed [within D]`: the send ends, passing, when the peer closes; `within` bounds
     /// the wait from the step's start (the step timeout when nil).
     package let untilClosed: UntilClosed?
+    /// True when no modifier shapes the send (no frames, chunks, splits, pause, rate or `until
+    /// closed`): worked out once, for a send in a loop is planned every round trip.
+    package let isPlain: Bool
 
     package init(data: Data, framesOf: Argument<Int>? = nil, chunkSize: Argument<Int>? = nil, splitOffsets: [Argument<Int>] = [],
                  splitSweep: Bool = false, interval: Argument<Duration>? = nil, rate: Argument<Int>? = nil, untilClosed: UntilClosed? = nil) {
@@ -40,6 +43,7 @@ package final class SendStep: Sendable, Hashable {
         self.interval = interval
         self.rate = rate
         self.untilClosed = untilClosed
+        self.isPlain = framesOf == nil && chunkSize == nil && splitOffsets.isEmpty && !splitSweep && interval == nil && rate == nil && untilClosed == nil
     }
 
     /// Two steps are equal when they send the same way.

@@ -81,6 +81,17 @@ struct TerminatedLineFramingTests {
             return
         }
         #expect(Self.sameStorage(payload, expected))
+
+        // An empty line against an empty expectation, and a line that differs at its first byte.
+        var edges = ByteBuffer(bytes: Array("\r\nqing 7\r\n".utf8))
+        let empty: [UInt8] = []
+        guard case .message(let blank)? = lines.nextMessage(from: &edges, end: nil, sharing: empty),
+              case .message(let other)? = lines.nextMessage(from: &edges, end: nil, sharing: expected) else {
+            Issue.record("no lines at the edges")
+            return
+        }
+        #expect(blank.isEmpty)
+        #expect(other == Array("qing 7".utf8) && !Self.sameStorage(other, expected))
     }
 
     private static func sameStorage(_ one: [UInt8], _ other: [UInt8]) -> Bool {

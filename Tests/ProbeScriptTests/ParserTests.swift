@@ -42,6 +42,12 @@ import Testing
 
         guard case .send(let hex) = try kind(#"send hex"16 03""#) else { Issue.record("not send"); return }
         #expect(hex.data == .bytes(Template(literal: [0x16, 0x03])))
+
+        // Only a send no modifier shapes is plain: the runner plans it without weighing them.
+        #expect(hex.isPlain)
+        #expect(![chunked, split, sweep, paced].contains { $0.isPlain })
+        guard case .send(let untilClosed) = try kind(#"send line "x" until closed"#) else { Issue.record("not send"); return }
+        #expect(!untilClosed.isPlain)
     }
 
     @Test func everyExpectForm() throws {

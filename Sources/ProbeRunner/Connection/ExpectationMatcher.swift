@@ -62,7 +62,7 @@ struct ExpectationMatcher: Sendable {
     private var regexSearch: RegexSearch?
     private var matchedLines: [String] = []
 
-    init(_ rule: Rule, framing: any Framing) {
+    init(_ rule: consuming Rule, framing: any Framing) {
         self.rule = rule
         self.framing = framing
     }

@@ -171,7 +171,8 @@ final class ProbeConnection: Sendable {
         // inside writeAndFlush; only a write still pending afterwards needs a timeout timer.
         let write = TimedWrite(bytes.readableBytes, on: self, end)
         let promise = loop.makePromise(of: Void.self)
-        promise.futureResult.assumeIsolated().whenComplete { write.complete($0) }
+        // On the loop, as the guard above made sure: not checked again.
+        promise.futureResult.assumeIsolatedUnsafeUnchecked().whenComplete { write.complete($0) }
         handler.writeAndFlush(bytes, promise: promise)
         write.armTimeout(timeout, on: loop)
     }

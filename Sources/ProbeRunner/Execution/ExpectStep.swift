@@ -17,7 +17,9 @@ final class ExpectStep: WaitingExpect, LoggedStep {
     /// True for `expect nothing`, which a time-out passes.
     @exclusivity(unchecked) private var silence: Bool
     @exclusivity(unchecked) private var done: StepDone
-    /// What a match took and how long it waited, for its log entry; set once, as it is decided.
+    /// What a match took and how long it waited, for its log entry; set as it is decided. An
+    /// expect made in a spare keeps the spare's until then, unread: only a match is logged, and
+    /// resetting it would take the old one apart through Optional's generic witnesses.
     @exclusivity(unchecked) private var match: Match?
 
     /// A struct, not a tuple: an optional tuple is set and taken apart through its generic
@@ -57,7 +59,6 @@ final class ExpectStep: WaitingExpect, LoggedStep {
         if step.connection !== connection { step.connection = connection }
         (step.started, step.wait, step.byDeadline) = (started, wait, byDeadline)
         step.done = done
-        step.match = nil
         return step
     }
 

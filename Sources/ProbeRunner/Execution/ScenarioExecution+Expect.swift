@@ -23,7 +23,7 @@ extension ScenarioExecution {
             }
             resolved = try rule(for: expectation, statement)
         }
-        try expect(expectation, rule: resolved, within: within, on: connection, statement, done: done)
+        try expect(expectation, rule: consume resolved, within: within, on: connection, statement, done: done)
     }
 
     /// An expect that reads `source`: a connection, or what passes a proxy one way.
@@ -37,7 +37,7 @@ extension ScenarioExecution {
 
     private func expect(_ expectation: Expectation, rule: consuming ExpectationMatcher.Rule, within: Argument<Duration>?, on connection: any ExpectSource,
                         _ statement: Statement, done: @escaping StepDone) throws {
-        let matcher = ExpectationMatcher(rule, framing: expectation.readsMessages ? settings.framing : settings.lineFraming)
+        let matcher = ExpectationMatcher(consume rule, framing: expectation.readsMessages ? settings.framing : settings.lineFraming)
         let requested: Duration
         if case .nothing(let duration) = expectation {
             requested = try resolve(duration, "a duration", Quantity.duration)

@@ -39,6 +39,7 @@ extension ScenarioExecution {
             return nil
         }
         let payload = try payload(step, statement)
+        guard !step.isPlain else { return SendPlan(statement: statement, connection: connection, data: step.data, payload: payload) }
         let closeWithin = try step.untilClosed.map { untilClosed in
             try untilClosed.within.map { try resolve($0, "a duration", Quantity.duration) } ?? settings.timeout
         }

@@ -96,7 +96,7 @@ final class ScenarioExecution: @unchecked Sendable {
     /// Logs `message`; a `parallel` copy, which keeps no log, does not build it.
     func record(_ statement: Statement?, _ message: @autoclosure () -> String) {
         guard runRecord.keepsLog else { return }
-        runRecord.log(message(), at: elapsed, statement?.location)
+        runRecord.log(message(), at: elapsed, statement)
     }
 
     /// Logs the message `message` builds, only if the log keeps it: for the steps a soak repeats
@@ -115,7 +115,7 @@ final class ScenarioExecution: @unchecked Sendable {
 
     private func record(_ statement: Statement?, at now: RunClock.Instant?, _ message: StepLog.Message) {
         guard runRecord.keepsLog else { return }
-        runRecord.log(atNanoseconds: (now ?? clock.now).nanoseconds - run.start.nanoseconds, statement?.location, message)?.letGo()
+        runRecord.log(atNanoseconds: (now ?? clock.now).nanoseconds - run.start.nanoseconds, statement, message)?.letGo()
     }
 
     func lookup(_ name: String) -> String? {

@@ -39,8 +39,8 @@ struct SendPlan: Sendable {
         }
     }
 
-    init(statement: Statement, connection: ProbeConnection, data: SendStep.Data, payload: SendPayload, cuts: [Int],
-         interval: Duration?, rate: Int?, closeWithin: Duration?) {
+    init(statement: Statement, connection: ProbeConnection, data: SendStep.Data, payload: SendPayload, cuts: [Int] = [],
+         interval: Duration? = nil, rate: Int? = nil, closeWithin: Duration? = nil) {
         self.statement = statement
         self.connection = connection
         self.summary = Summary(data)

@@ -66,12 +66,12 @@ final class StepMachine {
     /// runs its steps on inside another's read. A step that ends as it starts is gone on from
     /// at once, up to `stepsInOneTurn` in a row.
     func advance() {
-        let machine = NIOLoopBound(self, eventLoop: execution.loop)
         // Not `stepDone ?? {…}`: through the generic `??` a closure comes back in a new thunk.
         let stepDone: StepDone
         if let made = self.stepDone {
             stepDone = made
         } else {
+            let machine = NIOLoopBound(self, eventLoop: execution.loop)
             stepDone = { problem in
                 let machine = machine.value
                 if let problem { machine.failed(problem) } else if machine.starting { machine.endedWhileStarting = true } else { machine.goOnInATurnOfItsOwn() }
@@ -103,7 +103,7 @@ final class StepMachine {
             }
             if let block = awaitingClose {
                 awaitingClose = nil
-                let execution = execution
+                let (execution, machine) = (execution, NIOLoopBound(self, eventLoop: execution.loop))
                 execution.onTask { try await execution.waitForClose(in: block) }.tell { problem in
                     if let problem { machine.value.failed(problem) } else { machine.value.goOnInATurnOfItsOwn() }
                 }

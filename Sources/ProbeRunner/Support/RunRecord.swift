@@ -28,9 +28,9 @@ struct RunRecord {
         steps.append(StepSpan(start: Double(offset / .microseconds(1)) / 1e6, location: statement.location, text: statement.text))
     }
 
-    /// Logs `message`, `offset` into the run, at `location`.
-    mutating func log(_ message: String, at offset: Duration, _ location: SourceLocation?) {
-        _ = log(atNanoseconds: offset.saturatedNanoseconds, location, .closure { message })
+    /// Logs `message`, `offset` into the run, at `statement`'s location.
+    mutating func log(_ message: String, at offset: Duration, _ statement: Statement?) {
+        _ = log(atNanoseconds: offset.saturatedNanoseconds, statement, .closure { message })
     }
 
     /// The log's entries, leaving it empty: the entries still to be built hold what they show
@@ -42,8 +42,8 @@ struct RunRecord {
 
     /// Logs the message `message` builds, `offset` nanoseconds into the run, if the log keeps
     /// it (see `StepLog`); returns the step's object the log let go, if any.
-    mutating func log(atNanoseconds offset: Int64, _ location: SourceLocation?, _ message: StepLog.Message) -> (any LoggedStep)? {
+    mutating func log(atNanoseconds offset: Int64, _ statement: Statement?, _ message: StepLog.Message) -> (any LoggedStep)? {
         guard keepsLog else { return nil }
-        return log.append(atNanoseconds: offset, location, message)
+        return log.append(atNanoseconds: offset, statement, message)
     }
 }

@@ -27,7 +27,8 @@ struct StepLog {
     private struct Pending {
         /// Nanoseconds into the run: made a `Duration` only if the entry is read.
         let offset: Int64
-        let location: SourceLocation?
+        /// Whose location the entry gives: one reference, where a location is four words.
+        let statement: Statement?
         let message: Message
     }
 
@@ -37,18 +38,19 @@ struct StepLog {
     private var tailStart = 0
     private(set) var omitted = 0
 
-    /// Logs the message `message` builds, `offset` nanoseconds into the run; `message` must
-    /// capture the values it shows, not state that changes later. Returns the step's object
-    /// whose entry the log no longer keeps, or that it kept only as built text, if any.
-    mutating func append(atNanoseconds offset: Int64, _ location: SourceLocation?, _ message: Message) -> (any LoggedStep)? {
+    /// Logs the message `message` builds, `offset` nanoseconds into the run, at `statement`'s
+    /// location; `message` must capture the values it shows, not state that changes later.
+    /// Returns the step's object whose entry the log no longer keeps, or that it kept only as
+    /// built text, if any.
+    mutating func append(atNanoseconds offset: Int64, _ statement: Statement?, _ message: Message) -> (any LoggedStep)? {
         if head.count < Self.headLimit {
-            head.append(LogEntry(offset: .nanoseconds(offset), location: location, message: message.text))
+            head.append(LogEntry(offset: .nanoseconds(offset), location: statement?.location, message: message.text))
             if case .step(let step) = message { return step }
         } else if tail.count < Self.tailLimit {
-            tail.append(Pending(offset: offset, location: location, message: message))
+            tail.append(Pending(offset: offset, statement: statement, message: message))
         } else {
             // Swapped in, the oldest entry comes out without a copy of what it holds.
-            var evicted = Pending(offset: offset, location: location, message: message)
+            var evicted = Pending(offset: offset, statement: statement, message: message)
             swap(&tail[tailStart], &evicted)
             tailStart = tailStart + 1 == Self.tailLimit ? 0 : tailStart + 1
             omitted += 1
@@ -59,7 +61,7 @@ struct StepLog {
 
     /// The kept entries in order, with one line where entries were let go.
     var entries: [LogEntry] {
-        let latest = (tail[tailStart...] + tail[..<tailStart]).map { LogEntry(offset: .nanoseconds($0.offset), location: $0.location, message: $0.message.text) }
+        let latest = (tail[tailStart...] + tail[..<tailStart]).map { LogEntry(offset: .nanoseconds($0.offset), location: $0.statement?.location, message: $0.message.text) }
         guard omitted > 0, let resumed = latest.first else { return head + latest }
         let gap = LogEntry(offset: resumed.offset, location: nil,
                            message: "… \(omitted) steps not kept: the log keeps the first \(Self.headLimit) and the last \(Self.tailLimit)")
