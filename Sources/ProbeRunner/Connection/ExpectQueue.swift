@@ -136,7 +136,7 @@ class ExpectQueue {
     /// Tells `waiting` what its matcher decides, or a time-out after `timeout` by `loop`'s
     /// clock; at once when the bytes already received decide it.
     func expect(_ waiting: WaitingExpect, timeout: TimeAmount, on loop: EventLoop) {
-        loop.preconditionInEventLoop()
+        loop.assertInEventLoop() // its callers hop onto the loop first
         precondition(pending == nil, "one expectation at a time per connection")
         if self.loop == nil { self.loop = loop }
         decideAgain = false
