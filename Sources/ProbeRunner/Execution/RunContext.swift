@@ -44,7 +44,8 @@ final class RunContext {
     func bufferForWrite(_ bytes: [UInt8]) -> ByteBuffer {
         guard bytes.count <= Self.largestReusedWrite else { return ByteBuffer(bytes: bytes) }
         writeBuffer.clear()
-        writeBuffer.writeBytes(bytes)
+        // As raw memory: a plain copy, where the generic sequence write took a path of its own.
+        bytes.withUnsafeBytes { writeBuffer.writeBytes($0) }
         return writeBuffer
     }
 }

@@ -10,17 +10,36 @@ struct SendPlan: Sendable {
     /// sends, not a copy of it (a copy costs a round trip's send its references).
     let summary: Summary
     let payload: SendPayload
-    /// Where the modifiers cut the payload between writes: none for one write.
-    let cuts: [Int]
-    let interval: Duration?
-    /// Bytes per second, for `at RATE`.
-    let rate: Int?
     /// The connection's byte count before this send, where its cuts are counted from.
     let streamStart: Int
     /// Over TLS, the connection's count of application data records sent before this send.
     let recordsBefore: Int?
+    /// What the modifiers ask for, held apart: none for a plain send, whose plan is then small
+    /// enough to move without a call to copy memory (a send moves it about five times).
+    private let shaping: Shaping?
+
+    /// Where the modifiers cut the payload between writes: none for one write.
+    var cuts: [Int] { shaping?.cuts ?? [] }
+    var interval: Duration? { shaping?.interval }
+    /// Bytes per second, for `at RATE`.
+    var rate: Int? { shaping?.rate }
     /// `until closed`: how long from the step's start the peer has to close.
-    let closeWithin: Duration?
+    var closeWithin: Duration? { shaping?.closeWithin }
+
+    private final class Shaping: Sendable {
+        let cuts: [Int]
+        let interval: Duration?
+        let rate: Int?
+        let closeWithin: Duration?
+
+        init(cuts: [Int], interval: Duration?, rate: Int?, closeWithin: Duration?) {
+            self.cuts = cuts
+            self.interval = interval
+            self.rate = rate
+            self.closeWithin = closeWithin
+        }
+    }
+
     /// The kinds of send whose log entry sums their bytes up.
     enum Summary {
         case none
@@ -45,10 +64,8 @@ struct SendPlan: Sendable {
         self.connection = connection
         self.summary = Summary(data)
         self.payload = payload
-        self.cuts = cuts
-        self.interval = interval
-        self.rate = rate
-        self.closeWithin = closeWithin
+        let plain = cuts.isEmpty && interval == nil && rate == nil && closeWithin == nil
+        self.shaping = plain ? nil : Shaping(cuts: cuts, interval: interval, rate: rate, closeWithin: closeWithin)
         self.streamStart = connection.bytesSent
         self.recordsBefore = connection.tls?.tap.applicationRecordsSent
     }
