@@ -15,7 +15,7 @@ struct SendPlan: Sendable {
     /// Over TLS, the connection's count of application data records sent before this send.
     let recordsBefore: Int?
     /// What the modifiers ask for, held apart: none for a plain send, whose plan is then small
-    /// enough to move without a call to copy memory (a send moves it about five times).
+    /// enough to move without a call to copy memory (a send of one write moved it eight times).
     private let shaping: Shaping?
 
     /// Where the modifiers cut the payload between writes: none for one write.
