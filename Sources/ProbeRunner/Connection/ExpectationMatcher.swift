@@ -5,8 +5,9 @@ import ProbeScript
 /// Decides an expectation against the bytes received so far and how the inbound side ended.
 /// No sockets, no clock: only a long regex search runs on a search thread, and the waker
 /// `evaluate` is given says when it is done. Line expects take their lines from the
-/// connection's framing; byte expects read the stream. It consumes what it matched (or the line it rejected) from
-/// the buffer, and says how much buffer it may need so reading never stalls below that.
+/// connection's framing; byte expects read the stream. It consumes what it matched (or the
+/// line it rejected) from the buffer, and says how much buffer it may need so reading never
+/// stalls below that.
 struct ExpectationMatcher: Sendable {
     /// How many bytes of lines `expect eventually` skips at most when the step names no `max`.
     static let eventuallyMax = 1 << 20
