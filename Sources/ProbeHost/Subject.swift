@@ -224,18 +224,23 @@ package final class Subject: Sendable {
     /// a member lives, so no other process can have it).
     private func stopLeftovers(grace: Duration) async -> Bool {
         guard kill(-pid, SIGTERM) == 0 else { return false }
-        // Members whose parent died are init's children, or tcpprobe's strays to reap.
-        let groupEnded = { () -> Bool in
-            StrayProcesses.reapExited()
-            return kill(-self.pid, 0) != 0
-        }
-        if await Polling.until(within: grace, every: .milliseconds(10), groupEnded) { return true }
+        if await Polling.until(within: grace, every: .milliseconds(10), { groupEnded }) { return true }
         _ = kill(-pid, SIGKILL)
-        _ = await Polling.until(within: .seconds(1), every: .milliseconds(10), groupEnded)
+        _ = await Polling.until(within: .seconds(1), every: .milliseconds(10), { groupEnded })
         return true
     }
 
-    /// The same as `stop`, blocking, for signal handlers and process exit.
+    /// Whether no process is left in the subject's group. Members whose parent died are
+    /// init's children, or tcpprobe's strays, reaped here.
+    private var groupEnded: Bool {
+        StrayProcesses.reapExited()
+        return kill(-pid, 0) != 0
+    }
+
+    /// The same as `stop`, blocking, for signal handlers and process exit. Once it has killed
+    /// the group it returns when the whole group is gone, not the subject alone: a member
+    /// killed with it may still be dying as the subject is reaped, and an interrupted run must
+    /// not exit before it is.
     package func stopNow(grace: TimeInterval) {
         closeInput()
         guard !hasExited else { return }
@@ -243,6 +248,8 @@ package final class Subject: Sendable {
         if exited.wait(timeout: .now() + grace) == .timedOut {
             _ = kill(-pid, SIGKILL)
             _ = exited.wait(timeout: .now() + 5)
+            let deadline = ContinuousClock.now + .seconds(1)
+            while !groupEnded, ContinuousClock.now < deadline { usleep(5_000) }
         } else {
             exited.signal()
         }
