@@ -7,18 +7,44 @@ import ProbeScript
 package struct MatchDetail: Sendable, Equatable, CustomStringConvertible, ExpressibleByStringInterpolation {
     private let words: String
     private let shown: [UInt8]?
-    private let after: String
-    /// A binary message's head and length field, shown apart from its payload.
-    private var header: FramedHeader?
+    /// What few details have besides their words and bytes, in an object made only when one
+    /// is set: the usual detail, a line's, has none, and an expect copies and lets it go
+    /// without taking a header's optional buffer apart.
+    private let rare: Rare?
+
+    private final class Rare: Sendable {
+        let after: String
+        /// A binary message's head and length field, shown apart from its payload.
+        let header: FramedHeader?
+        let decidedByReset: Bool
+
+        init(after: String, header: FramedHeader?, decidedByReset: Bool) {
+            self.after = after
+            self.header = header
+            self.decidedByReset = decidedByReset
+        }
+    }
+
+    private var after: String { rare?.after ?? "" }
+    private var header: FramedHeader? { rare?.header }
+
     /// True when the peer's RST decided it (an HTTP/2 error answered by a reset): the RST may
     /// have discarded bytes sent before it, unread, which the capture can show.
-    var decidedByReset = false
+    var decidedByReset: Bool {
+        get { rare?.decidedByReset ?? false }
+        set { self = MatchDetail(words, showing: shown, after: after, header: header, decidedByReset: newValue) }
+    }
 
     /// `words`, then the escaped `bytes` when given, then `after`.
     init(_ words: String, showing bytes: [UInt8]? = nil, after: String = "") {
+        self.init(words, showing: bytes, after: after, header: nil, decidedByReset: false)
+    }
+
+    private init(_ words: String, showing bytes: [UInt8]?, after: String, header: FramedHeader?, decidedByReset: Bool) {
         self.words = words
         self.shown = bytes
-        self.after = after
+        let plain = after.isEmpty && header == nil && !decidedByReset
+        self.rare = plain ? nil : Rare(after: after, header: header, decidedByReset: decidedByReset)
     }
 
     package init(stringLiteral value: String) {
@@ -44,17 +70,12 @@ package struct MatchDetail: Sendable, Equatable, CustomStringConvertible, Expres
     /// This detail showing `payload` as a message with `header`: when the payload or the head is
     /// not text, as `message head 20 · length 02 (varint) · payload 00 00`.
     func framed(by header: FramedHeader, payload: [UInt8]) -> MatchDetail {
-        var framed = MatchDetail(words, showing: payload, after: after)
-        framed.header = header
-        return framed
+        MatchDetail(words, showing: payload, after: after, header: header, decidedByReset: false)
     }
 
     /// This detail with `more` after it.
     func adding(_ more: String) -> MatchDetail {
-        var added = MatchDetail(words, showing: shown, after: after + more)
-        added.header = header
-        added.decidedByReset = decidedByReset
-        return added
+        MatchDetail(words, showing: shown, after: after + more, header: header, decidedByReset: decidedByReset)
     }
 
     /// Two details are equal when they read the same.
