@@ -9,6 +9,8 @@ extension StepContext {
     /// The expectation with its variables filled in and its regex compiled.
     func rule(for expectation: Expectation, _ statement: Statement) throws -> ExpectationMatcher.Rule {
         switch expectation {
+        // The usual expect, taken apart in one pattern: its line match is not copied out whole.
+        case .line(.exact(let template)): return .line(.exact(pattern(template)))
         case .line(let match): return .line(try lineRule(match, statement))
         case .message(let match, let head): return .line(try lineRule(match, statement), head: try headPattern(head, statement))
         case .messageOfLength(let count, let head):
