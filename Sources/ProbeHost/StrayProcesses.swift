@@ -131,17 +131,14 @@ package enum StrayProcesses {
             var status: Int32 = 0
             return waitpid(pid, &status, WNOHANG) == pid || kill(pid, 0) != 0
         }
-        let deadline = ContinuousClock.now + .milliseconds(Int(grace * 1000))
-        var left = pids.filter { !gone($0) }
-        while !left.isEmpty, ContinuousClock.now < deadline {
-            usleep(10_000)
+        var left = pids
+        let allGone = { () -> Bool in
             left = left.filter { !gone($0) }
+            return left.isEmpty
         }
+        if Polling.blockingUntil(within: .milliseconds(Int(grace * 1000)), every: .milliseconds(10), allGone) { return }
         for pid in left { signal(pid, SIGKILL) }
-        for _ in 0..<100 where !left.isEmpty {
-            left = left.filter { !gone($0) }
-            usleep(10_000)
-        }
+        _ = Polling.blockingUntil(within: .seconds(1), every: .milliseconds(10), allGone)
     }
 
     /// `signal` to the process's group when it leads one (a daemon after setsid leads its

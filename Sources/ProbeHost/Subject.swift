@@ -248,8 +248,7 @@ package final class Subject: Sendable {
         if exited.wait(timeout: .now() + grace) == .timedOut {
             _ = kill(-pid, SIGKILL)
             _ = exited.wait(timeout: .now() + 5)
-            let deadline = ContinuousClock.now + .seconds(1)
-            while !groupEnded, ContinuousClock.now < deadline { usleep(5_000) }
+            _ = Polling.blockingUntil(within: .seconds(1), { groupEnded })
         } else {
             exited.signal()
         }
